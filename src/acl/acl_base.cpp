@@ -1,0 +1,108 @@
+// Data buffers, tensor descriptors, fp16 helpers.
+#include <cstring>
+
+#include "acl/acl_state.h"
+#include "base/dtype.h"
+#include "base/half.h"
+
+using oc::acl::Fail;
+
+extern "C" {
+
+aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
+  // CANN allows a null address with size 0 (filled in later by aclUpdateDataBuffer).
+  auto* b = new (std::nothrow) aclDataBuffer();
+  if (!b) return nullptr;
+  b->data = data;
+  b->size = size;
+  return b;
+}
+
+aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+  OC_ACL_CHECK_NULL(dataBuffer);
+  delete dataBuffer;
+  return ACL_SUCCESS;
+}
+
+aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+  OC_ACL_CHECK_NULL(dataBuffer);
+  dataBuffer->data = data;
+  dataBuffer->size = size;
+  return ACL_SUCCESS;
+}
+
+void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+  return dataBuffer ? dataBuffer->data : nullptr;
+}
+
+uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+  return dataBuffer ? static_cast<uint32_t>(dataBuffer->size) : 0;
+}
+
+size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+  return dataBuffer ? dataBuffer->size : 0;
+}
+
+size_t aclDataTypeSize(aclDataType dataType) {
+  if (dataType == ACL_STRING || dataType == ACL_DT_UNDEFINED) return 0;
+  if (dataType == ACL_COMPLEX64) return 8;
+  if (dataType == ACL_COMPLEX128) return 16;
+  return oc::DataTypeSize(oc::FromAclDataType(dataType));
+}
+
+float aclFloat16ToFloat(aclFloat16 value) { return oc::HalfToFloat(value); }
+aclFloat16 aclFloatToFloat16(float value) { return oc::FloatToHalf(value); }
+
+aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t* dims,
+                                   aclFormat format) {
+  if (numDims < 0 || (numDims > 0 && dims == nullptr)) {
+    Fail(ACL_ERROR_INVALID_PARAM, "aclCreateTensorDesc: invalid dims");
+    return nullptr;
+  }
+  auto* d = new (std::nothrow) aclTensorDesc();
+  if (!d) return nullptr;
+  d->dtype = dataType;
+  d->format = format;
+  d->dims.assign(dims, dims + numDims);
+  return d;
+}
+
+void aclDestroyTensorDesc(const aclTensorDesc* desc) { delete desc; }
+
+aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
+  return desc ? desc->dtype : ACL_DT_UNDEFINED;
+}
+
+aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
+  return desc ? desc->format : ACL_FORMAT_UNDEFINED;
+}
+
+size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
+  if (!desc) return 0;
+  size_t n = 1;
+  for (int64_t d : desc->dims) {
+    if (d < 0) return 0;
+    n *= static_cast<size_t>(d);
+  }
+  return n;
+}
+
+size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
+  if (!desc) return 0;
+  return aclGetTensorDescElementCount(desc) * aclDataTypeSize(desc->dtype);
+}
+
+size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) { return desc ? desc->dims.size() : 0; }
+
+aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
+  OC_ACL_CHECK_NULL(desc);
+  OC_ACL_CHECK_NULL(dimSize);
+  if (index >= desc->dims.size())
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: index " + std::to_string(index) +
+                                             " is out of range (" +
+                                             std::to_string(desc->dims.size()) + " dims)");
+  *dimSize = desc->dims[index];
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

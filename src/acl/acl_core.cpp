@@ -1,0 +1,191 @@
+// aclInit/aclFinalize, versions, error messages, logging.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "acl/acl_state.h"
+#include "base/file.h"
+#include "base/log.h"
+
+namespace oc::acl {
+namespace {
+thread_local std::string g_recent_error;
+}
+
+aclError Fail(aclError code, const std::string& message) {
+  g_recent_error = "EE9999: [" + std::to_string(code) + "] " + message;
+  OC_LOG(kError, message << " (error " << code << ")");
+  return code;
+}
+
+aclError FailStatus(const Status& s, aclError fallback) {
+  aclError code = fallback;
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kShapeMismatch: code = ACL_ERROR_INVALID_PARAM; break;
+    case StatusCode::kOutOfMemory: code = ACL_ERROR_BAD_ALLOC; break;
+    case StatusCode::kUnsupported: code = ACL_ERROR_FEATURE_UNSUPPORTED; break;
+    default: break;
+  }
+  return Fail(code, s.ToString());
+}
+
+void ClearError() { g_recent_error.clear(); }
+
+State& State::Get() {
+  static State* state = new State();  // never destroyed: apps may call us at exit
+  return *state;
+}
+
+aclError State::Init(const char* config_path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (initialized_) return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialized");
+  if (config_path != nullptr && config_path[0] != '\0') {
+    auto text = ReadFile(config_path);
+    if (!text.ok())
+      return Fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot read config file [" +
+                                              std::string(config_path) + "]");
+    nlohmann::json cfg = nlohmann::json::parse(text.value(), nullptr, false);
+    if (cfg.is_discarded() || !cfg.is_object())
+      return Fail(ACL_ERROR_PARSE_FILE, "aclInit: config file [" + std::string(config_path) +
+                                            "] is not a JSON object");
+    if (cfg.contains("num_threads")) {
+      if (!cfg["num_threads"].is_number_integer() || cfg["num_threads"].get<int>() < 1)
+        return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: num_threads must be a positive integer");
+      num_threads_ = cfg["num_threads"].get<int>();
+      setenv("OCANN_NUM_THREADS", std::to_string(num_threads_).c_str(), 1);
+    }
+  }
+  initialized_ = true;
+  return ACL_SUCCESS;
+}
+
+aclError State::Finalize() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!initialized_) {
+    return ever_finalized_ ? Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalized")
+                           : Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit has not been called");
+  }
+  models_.clear();
+  initialized_ = false;
+  ever_finalized_ = true;
+  return ACL_SUCCESS;
+}
+
+Result<uint32_t> State::AddModel(std::shared_ptr<Model> model) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uint32_t id = next_model_id_++;
+  models_[id] = std::move(model);
+  return id;
+}
+
+std::shared_ptr<Model> State::FindModel(uint32_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = models_.find(id);
+  return it == models_.end() ? nullptr : it->second;
+}
+
+bool State::RemoveModel(uint32_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return models_.erase(id) != 0;
+}
+
+void* State::AllocDevice(size_t size) {
+  void* p = std::aligned_alloc(64, (std::max<size_t>(size, 1) + 63) / 64 * 64);
+  if (!p) return nullptr;
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  device_allocs_[reinterpret_cast<uintptr_t>(p)] = size;
+  return p;
+}
+
+bool State::FreeDevice(void* p) {
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex_);
+    if (!device_allocs_.erase(reinterpret_cast<uintptr_t>(p))) return false;
+  }
+  std::free(p);
+  return true;
+}
+
+void* State::AllocHost(size_t size) {
+  void* p = std::aligned_alloc(64, (std::max<size_t>(size, 1) + 63) / 64 * 64);
+  if (!p) return nullptr;
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  host_allocs_[reinterpret_cast<uintptr_t>(p)] = size;
+  return p;
+}
+
+bool State::FreeHost(void* p) {
+  {
+    std::lock_guard<std::mutex> lock(mem_mutex_);
+    if (!host_allocs_.erase(reinterpret_cast<uintptr_t>(p))) return false;
+  }
+  std::free(p);
+  return true;
+}
+
+bool State::IsDevice(const void* p, size_t size) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  auto it = device_allocs_.upper_bound(a);
+  if (it == device_allocs_.begin()) return false;
+  --it;
+  return a >= it->first && a + size <= it->first + std::max<size_t>(it->second, 1);
+}
+
+bool State::IsHostPinned(const void* p) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  auto it = host_allocs_.upper_bound(a);
+  if (it == host_allocs_.begin()) return false;
+  --it;
+  return a < it->first + std::max<size_t>(it->second, 1);
+}
+
+}  // namespace oc::acl
+
+using oc::acl::Fail;
+using oc::acl::State;
+
+extern "C" {
+
+aclError aclInit(const char* configPath) {
+  oc::acl::ClearError();
+  return State::Get().Init(configPath);
+}
+
+aclError aclFinalize(void) { return State::Get().Finalize(); }
+
+aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
+  OC_ACL_CHECK_NULL(majorVersion);
+  OC_ACL_CHECK_NULL(minorVersion);
+  OC_ACL_CHECK_NULL(patchVersion);
+  // The AscendCL interface version we implement (CANN 7.0 series).
+  *majorVersion = 1;
+  *minorVersion = 0;
+  *patchVersion = 0;
+  return ACL_SUCCESS;
+}
+
+const char* aclGetRecentErrMsg(void) {
+  thread_local std::string copy;
+  copy = oc::acl::g_recent_error;
+  return copy.empty() ? nullptr : copy.c_str();
+}
+
+void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
+               const char* fmt, ...) {
+  static const char* kNames[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+  if (logLevel < ACL_DEBUG || logLevel > ACL_ERROR || fmt == nullptr) return;
+  if (static_cast<int>(logLevel) < static_cast<int>(oc::GetLogLevel())) return;
+  char buf[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", kNames[logLevel], file ? file : "", line,
+               func ? func : "", buf);
+}
+
+}  // extern "C"

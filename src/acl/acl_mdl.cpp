@@ -1,0 +1,388 @@
+// Model loading, descriptions, datasets and execution.
+#include <cstring>
+
+#include "acl/acl_state.h"
+#include "base/dtype.h"
+#include "base/file.h"
+
+using oc::acl::Fail;
+using oc::acl::FailStatus;
+using oc::acl::State;
+
+namespace {
+
+aclError LoadStatusToCode(const oc::Status& s) {
+  switch (s.code()) {
+    case oc::StatusCode::kNotFound:
+    case oc::StatusCode::kIoError: return ACL_ERROR_READ_MODEL_FAILURE;
+    case oc::StatusCode::kParseError: return ACL_ERROR_PARSE_MODEL;
+    case oc::StatusCode::kUnsupported: return ACL_ERROR_FEATURE_UNSUPPORTED;
+    case oc::StatusCode::kOutOfMemory: return ACL_ERROR_BAD_ALLOC;
+    case oc::StatusCode::kInvalidArgument: return ACL_ERROR_INVALID_PARAM;
+    default: return ACL_ERROR_PARSE_MODEL;
+  }
+}
+
+aclError Register(oc::Result<std::shared_ptr<oc::Model>> model, uint32_t* modelId,
+                  const char* fn) {
+  if (!model.ok())
+    return Fail(LoadStatusToCode(model.status()), std::string(fn) + ": " + model.status().ToString());
+  auto id = State::Get().AddModel(std::move(model).value());
+  *modelId = id.value();
+  return ACL_SUCCESS;
+}
+
+aclError CheckWithMem(void* workPtr, size_t workSize, void* weightPtr, size_t weightSize,
+                      const char* fn) {
+  const State& st = State::Get();
+  if (workPtr && !st.IsDevice(workPtr, workSize))
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": workPtr must be device memory from aclrtMalloc of workSize bytes");
+  if (weightPtr && !st.IsDevice(weightPtr, weightSize))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) +
+                                             ": weightPtr must be device memory from aclrtMalloc "
+                                             "of weightSize bytes");
+  return ACL_SUCCESS;
+}
+
+aclFormat FormatFromName(const std::string& f) {
+  if (f == "NCHW") return ACL_FORMAT_NCHW;
+  if (f == "NHWC") return ACL_FORMAT_NHWC;
+  if (f == "NCDHW") return ACL_FORMAT_NCDHW;
+  if (f == "NDHWC") return ACL_FORMAT_NDHWC;
+  return ACL_FORMAT_ND;
+}
+
+const oc::IoDesc* IoAt(const aclmdlDesc* d, size_t index, bool input) {
+  if (!d || !d->filled) return nullptr;
+  const auto& v = input ? d->inputs : d->outputs;
+  return index < v.size() ? &v[index] : nullptr;
+}
+
+aclError FillDims(const oc::IoDesc* io, aclmdlIODims* dims, const char* fn, size_t index) {
+  if (!io)
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": index " + std::to_string(index) +
+                                             " is out of range or the description is empty");
+  if (io->shape.size() > ACL_MAX_DIM_CNT) return Fail(ACL_ERROR_INVALID_PARAM, "too many dims");
+  std::memset(dims->name, 0, sizeof(dims->name));
+  std::strncpy(dims->name, io->name.c_str(), sizeof(dims->name) - 1);
+  dims->dimCount = io->shape.size();
+  for (size_t i = 0; i < io->shape.size(); ++i) dims->dims[i] = io->shape[i];
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(modelPath);
+  OC_ACL_CHECK_NULL(modelId);
+  return Register(oc::Model::LoadFile(modelPath), modelId, __func__);
+}
+
+aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(model);
+  OC_ACL_CHECK_NULL(modelId);
+  if (modelSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem: modelSize is 0");
+  return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize)), modelId, __func__);
+}
+
+aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, void* workPtr,
+                                   size_t workSize, void* weightPtr, size_t weightSize) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(modelPath);
+  OC_ACL_CHECK_NULL(modelId);
+  if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
+  oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
+  return Register(oc::Model::LoadFile(modelPath, opt), modelId, __func__);
+}
+
+aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,
+                                  void* workPtr, size_t workSize, void* weightPtr,
+                                  size_t weightSize) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(model);
+  OC_ACL_CHECK_NULL(modelId);
+  if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
+  oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
+  return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), opt), modelId,
+                  __func__);
+}
+
+aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightSize) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(fileName);
+  OC_ACL_CHECK_NULL(workSize);
+  OC_ACL_CHECK_NULL(weightSize);
+  oc::Status s = oc::Model::QuerySize(fileName, workSize, weightSize);
+  if (!s.ok()) return Fail(LoadStatusToCode(s), std::string(__func__) + ": " + s.ToString());
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* workSize,
+                                size_t* weightSize) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(model);
+  OC_ACL_CHECK_NULL(workSize);
+  OC_ACL_CHECK_NULL(weightSize);
+  auto om = oc::LoadOm(oc::MappedFile::FromCopy(model, modelSize));
+  if (!om.ok()) return Fail(LoadStatusToCode(om.status()), om.status().ToString());
+  size_t ws = 0;
+  if (auto it = om->attrs.find("_oc_workspace_size"); it != om->attrs.end())
+    ws = std::stoull(it->second);
+  *workSize = om->plan.arena_size + ws;
+  *weightSize = om->weight_bytes;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlUnload(uint32_t modelId) {
+  OC_ACL_REQUIRE_INIT();
+  if (!State::Get().RemoveModel(modelId))
+    return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlUnload: model id " + std::to_string(modelId) +
+                                                " is not loaded");
+  return ACL_SUCCESS;
+}
+
+aclmdlDesc* aclmdlCreateDesc(void) { return new (std::nothrow) aclmdlDesc(); }
+
+aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  delete modelDesc;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(modelDesc);
+  auto m = State::Get().FindModel(modelId);
+  if (!m)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlGetDesc: model id " + std::to_string(modelId) +
+                                                " is not loaded");
+  modelDesc->model_id = modelId;
+  modelDesc->inputs = m->inputs();
+  modelDesc->outputs = m->outputs();
+  modelDesc->filled = true;
+  return ACL_SUCCESS;
+}
+
+size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc) {
+  return modelDesc && modelDesc->filled ? modelDesc->inputs.size() : 0;
+}
+size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc) {
+  return modelDesc && modelDesc->filled ? modelDesc->outputs.size() : 0;
+}
+size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  return io ? io->bytes : 0;
+}
+size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  return io ? io->bytes : 0;
+}
+
+aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(dims);
+  return FillDims(IoAt(modelDesc, index, true), dims, __func__, index);
+}
+aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  return aclmdlGetInputDims(modelDesc, index, dims);
+}
+aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(dims);
+  return FillDims(IoAt(modelDesc, index, false), dims, __func__, index);
+}
+aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  return aclmdlGetOutputDims(modelDesc, index, dims);
+}
+
+const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  return io ? io->name.c_str() : "";
+}
+const char* aclmdlGetOutputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  return io ? io->name.c_str() : "";
+}
+aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  return io ? FormatFromName(io->format) : ACL_FORMAT_UNDEFINED;
+}
+aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  return io ? FormatFromName(io->format) : ACL_FORMAT_UNDEFINED;
+}
+aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  return io ? static_cast<aclDataType>(oc::ToAclDataType(io->dtype)) : ACL_DT_UNDEFINED;
+}
+aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index) {
+  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  return io ? static_cast<aclDataType>(oc::ToAclDataType(io->dtype)) : ACL_DT_UNDEFINED;
+}
+
+static aclError IndexByName(const aclmdlDesc* d, const char* name, size_t* index, bool input,
+                            const char* fn) {
+  OC_ACL_CHECK_NULL(d);
+  OC_ACL_CHECK_NULL(name);
+  OC_ACL_CHECK_NULL(index);
+  const auto& v = input ? d->inputs : d->outputs;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (v[i].name == name) {
+      *index = i;
+      return ACL_SUCCESS;
+    }
+  return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": no " + (input ? "input" : "output") +
+                                           " named [" + name + "]");
+}
+
+aclError aclmdlGetInputIndexByName(const aclmdlDesc* modelDesc, const char* name, size_t* index) {
+  return IndexByName(modelDesc, name, index, true, __func__);
+}
+aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelDesc, const char* name, size_t* index) {
+  return IndexByName(modelDesc, name, index, false, __func__);
+}
+
+aclmdlDataset* aclmdlCreateDataset(void) { return new (std::nothrow) aclmdlDataset(); }
+
+aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
+  OC_ACL_CHECK_NULL(dataset);
+  for (auto* d : dataset->tensor_descs) delete d;
+  delete dataset;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffer) {
+  OC_ACL_CHECK_NULL(dataset);
+  OC_ACL_CHECK_NULL(dataBuffer);
+  dataset->buffers.push_back(dataBuffer);
+  dataset->tensor_descs.push_back(nullptr);
+  return ACL_SUCCESS;
+}
+
+size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
+  return dataset ? dataset->buffers.size() : 0;
+}
+
+aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index) {
+  if (!dataset || index >= dataset->buffers.size()) return nullptr;
+  return dataset->buffers[index];
+}
+
+aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc,
+                                    size_t index) {
+  OC_ACL_CHECK_NULL(dataset);
+  OC_ACL_CHECK_NULL(tensorDesc);
+  if (index >= dataset->buffers.size())
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc: index out of range");
+  delete dataset->tensor_descs[index];
+  dataset->tensor_descs[index] = new aclTensorDesc(*tensorDesc);
+  return ACL_SUCCESS;
+}
+
+aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t index) {
+  if (!dataset || index >= dataset->tensor_descs.size()) return nullptr;
+  return dataset->tensor_descs[index];
+}
+
+aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(input);
+  OC_ACL_CHECK_NULL(output);
+  auto m = State::Get().FindModel(modelId);
+  if (!m)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlExecute: model id " + std::to_string(modelId) +
+                                                " is not loaded");
+  std::vector<const void*> in;
+  std::vector<void*> out;
+  std::vector<size_t> in_sizes, out_sizes;
+  const State& st = State::Get();
+  auto check = [&](const aclDataBuffer* b, size_t i, const char* what) -> aclError {
+    if (!b) return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " + std::to_string(i) + " is null");
+    // As on the hardware, model I/O must live in device memory (aclrtMalloc).
+    if (b->size > 0 && !st.IsDevice(b->data, b->size))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string("aclmdlExecute: ") + what + " buffer " + std::to_string(i) +
+                      " is not device memory: allocate it with aclrtMalloc and copy data with "
+                      "aclrtMemcpy(ACL_MEMCPY_HOST_TO_DEVICE)");
+    return ACL_SUCCESS;
+  };
+  for (size_t i = 0; i < input->buffers.size(); ++i) {
+    if (aclError e = check(input->buffers[i], i, "input")) return e;
+    in.push_back(input->buffers[i]->data);
+    in_sizes.push_back(input->buffers[i]->size);
+  }
+  for (size_t i = 0; i < output->buffers.size(); ++i) {
+    if (aclError e = check(output->buffers[i], i, "output")) return e;
+    out.push_back(output->buffers[i]->data);
+    out_sizes.push_back(output->buffers[i]->size);
+  }
+  oc::Status s = m->Execute(in, in_sizes, out, out_sizes);
+  if (!s.ok()) {
+    aclError code = s.code() == oc::StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
+                                                                 : ACL_ERROR_RT_MODEL_EXECUTE;
+    return Fail(code, std::string("aclmdlExecute: ") + s.ToString());
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
+                            aclrtStream stream) {
+  return aclmdlExecute(modelId, input, output);
+}
+
+aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   uint64_t batchSize) {
+  OC_ACL_REQUIRE_INIT();
+  if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
+  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "aclmdlSetDynamicBatchSize: the model has no dynamic batch gears");
+}
+
+aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                uint64_t height, uint64_t width) {
+  OC_ACL_REQUIRE_INIT();
+  if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
+  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "aclmdlSetDynamicHWSize: the model has no dynamic image-size gears");
+}
+
+aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index,
+                                   const aclmdlIODims* dims) {
+  OC_ACL_REQUIRE_INIT();
+  if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
+  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "aclmdlSetInputDynamicDims: the model has no dynamic dims gears");
+}
+
+aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(batch);
+  batch->batchCount = 0;  // static model: no gears
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(hw);
+  hw->hwCount = 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t index,
+                                        size_t* gearCount) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(gearCount);
+  *gearCount = 0;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims,
+                                   size_t gearCount) {
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(dims);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

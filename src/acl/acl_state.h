@@ -1,0 +1,96 @@
+// Process-wide AscendCL state behind the C API. All entry points go through here so
+// the C functions stay thin: check arguments, call the runtime, map Status to aclError.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "base/status.h"
+#include "runtime/model.h"
+
+struct aclDataBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+struct aclTensorDesc {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_UNDEFINED;
+  std::vector<int64_t> dims;
+};
+
+struct aclmdlDataset {
+  std::vector<aclDataBuffer*> buffers;
+  std::vector<aclTensorDesc*> tensor_descs;  // owned copies, may be null
+};
+
+struct aclmdlDesc {
+  uint32_t model_id = 0;
+  bool filled = false;
+  std::vector<oc::IoDesc> inputs, outputs;
+};
+
+namespace oc::acl {
+
+// Records the message for aclGetRecentErrMsg and returns `code`.
+aclError Fail(aclError code, const std::string& message);
+aclError FailStatus(const Status& s, aclError fallback);
+void ClearError();
+
+class State {
+ public:
+  static State& Get();
+
+  bool initialized() const { return initialized_.load(); }
+  aclError Init(const char* config_path);
+  aclError Finalize();
+
+  // Models
+  Result<uint32_t> AddModel(std::shared_ptr<Model> model);
+  std::shared_ptr<Model> FindModel(uint32_t id);
+  bool RemoveModel(uint32_t id);
+
+  // Device memory bookkeeping: the emulated NPU's allocations.
+  void* AllocDevice(size_t size);
+  bool FreeDevice(void* p);
+  void* AllocHost(size_t size);
+  bool FreeHost(void* p);
+  // True when [p, p+size) lies inside one device allocation.
+  bool IsDevice(const void* p, size_t size = 1) const;
+  bool IsHostPinned(const void* p) const;
+
+  int num_threads() const { return num_threads_; }
+
+ private:
+  State() = default;
+  std::atomic<bool> initialized_{false};
+  bool ever_finalized_ = false;
+  int num_threads_ = 0;
+  std::mutex mutex_;
+  uint32_t next_model_id_ = 1;
+  std::map<uint32_t, std::shared_ptr<Model>> models_;
+  mutable std::mutex mem_mutex_;
+  std::map<uintptr_t, size_t> device_allocs_;
+  std::map<uintptr_t, size_t> host_allocs_;
+};
+
+}  // namespace oc::acl
+
+#define OC_ACL_REQUIRE_INIT()                                                            \
+  do {                                                                                   \
+    if (!::oc::acl::State::Get().initialized())                                          \
+      return ::oc::acl::Fail(ACL_ERROR_UNINITIALIZE, std::string(__func__) +             \
+                                                         ": aclInit has not been called"); \
+  } while (0)
+
+#define OC_ACL_CHECK_NULL(p)                                                                  \
+  do {                                                                                        \
+    if ((p) == nullptr)                                                                       \
+      return ::oc::acl::Fail(ACL_ERROR_INVALID_PARAM,                                         \
+                             std::string(__func__) + ": parameter [" #p "] must not be null"); \
+  } while (0)

@@ -1,0 +1,90 @@
+#include "base/file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace oc {
+
+Result<std::string> ReadFile(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0)
+    return NotFound("cannot open file [" + path + "]: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return InvalidArgument("[" + path + "] is a directory, not a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return IoError("cannot read file [" + path + "]");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return IoError("error while reading file [" + path + "]");
+  return ss.str();
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view data) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return IoError("cannot create [" + tmp + "]: " + std::strerror(errno));
+  size_t written = data.empty() ? 0 : std::fwrite(data.data(), 1, data.size(), f);
+  bool ok = written == data.size();
+  ok = (std::fflush(f) == 0) && ok;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) {
+    std::remove(tmp.c_str());
+    return IoError("cannot write [" + path + "]: " + std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return IoError("cannot rename to [" + path + "]: " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
+bool FileExists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NotFound("cannot open file [" + path + "]: " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return InvalidArgument("[" + path + "] is not a regular file");
+  }
+  std::shared_ptr<MappedFile> m(new MappedFile());
+  m->size_ = static_cast<size_t>(st.st_size);
+  if (m->size_ > 0) {
+    void* p = mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd);
+      return IoError("cannot map [" + path + "]: " + std::strerror(errno));
+    }
+    m->data_ = static_cast<const uint8_t*>(p);
+    m->mapped_ = true;
+  }
+  ::close(fd);
+  return m;
+}
+
+std::shared_ptr<MappedFile> MappedFile::FromCopy(const void* data, size_t size) {
+  std::shared_ptr<MappedFile> m(new MappedFile());
+  // 64-byte alignment so weights keep the alignment they have in the file.
+  m->owned_.reset(new (std::align_val_t(64)) uint8_t[size + 1]);
+  if (size) std::memcpy(m->owned_.get(), data, size);
+  m->data_ = m->owned_.get();
+  m->size_ = size;
+  return m;
+}
+
+MappedFile::~MappedFile() {
+  if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+}  // namespace oc

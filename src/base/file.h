@@ -1,0 +1,41 @@
+// Files: whole-file reads, atomic writes (temp file + rename, so a failed run never
+// leaves a half-written output) and read-only memory maps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace oc {
+
+Result<std::string> ReadFile(const std::string& path);
+// Writes `data` to `path` through a temporary file in the same folder.
+Status WriteFileAtomic(const std::string& path, std::string_view data);
+bool FileExists(const std::string& path);
+
+// A read-only mapping of a whole file; the memory stays valid while the object lives.
+class MappedFile {
+ public:
+  static Result<std::shared_ptr<MappedFile>> Open(const std::string& path);
+  // Wraps a copy of caller memory in the same interface (LoadFromMem).
+  static std::shared_ptr<MappedFile> FromCopy(const void* data, size_t size);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  MappedFile() = default;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  bool mapped_ = false;
+  std::unique_ptr<uint8_t[]> owned_;
+};
+
+}  // namespace oc

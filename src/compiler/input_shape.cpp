@@ -1,0 +1,84 @@
+#include <sstream>
+
+#include "compiler/compiler.h"
+
+namespace oc {
+
+Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
+  std::vector<InputShapeSpec> out;
+  auto bad = [&](const std::string& why) {
+    return InvalidArgument("Value [" + text + "] for parameter [--input_shape] is invalid. Reason: " +
+                               why + ". Expected format: \"name1:n,c,h,w;name2:n,c\".",
+                           "E10002");
+  };
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ';')) {
+    if (item.empty()) continue;
+    auto colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0) return bad("[" + item + "] has no \"name:\" part");
+    InputShapeSpec spec;
+    spec.name = item.substr(0, colon);
+    std::string dims = item.substr(colon + 1);
+    std::stringstream ds(dims);
+    std::string d;
+    while (std::getline(ds, d, ',')) {
+      if (d.empty()) return bad("empty dimension in [" + item + "]");
+      size_t pos = 0;
+      long long v = 0;
+      try {
+        v = std::stoll(d, &pos);
+      } catch (...) {
+        return bad("dimension [" + d + "] is not a number");
+      }
+      if (pos != d.size()) return bad("dimension [" + d + "] is not a number");
+      if (v == 0 || v < -1)
+        return InvalidArgument("Value [" + d + "] in [--input_shape] for input [" + spec.name +
+                                   "] is invalid: shape values must be positive (or -1 with a "
+                                   "dynamic option).",
+                               "E10011");
+      spec.dims.push_back(v);
+    }
+    for (const auto& prev : out)
+      if (prev.name == spec.name) return bad("input [" + spec.name + "] is given twice");
+    out.push_back(std::move(spec));
+  }
+  if (out.empty()) return bad("no input shapes");
+  return out;
+}
+
+Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes) {
+  for (const auto& spec : shapes) {
+    bool is_input = false;
+    for (const auto& in : graph.inputs) is_input |= in == spec.name;
+    if (!is_input) {
+      std::string names;
+      for (const auto& in : graph.inputs) names += (names.empty() ? "" : ", ") + in;
+      return NotFound("Input [" + spec.name + "] given in [--input_shape] is not found in the "
+                          "model. The model's inputs are: " + names + ".",
+                      "E10016");
+    }
+    ValueInfo& vi = graph.values[spec.name];
+    if (vi.has_shape) {
+      if (vi.shape.size() != spec.dims.size())
+        return InvalidArgument("Value [" + ShapeToString(spec.dims) + "] for input [" + spec.name +
+                                   "] in [--input_shape] is invalid. Reason: the model's input has "
+                                   "rank " + std::to_string(vi.shape.size()) + " (shape " +
+                                   ShapeToString(vi.shape) + ").",
+                               "E10001");
+      for (size_t i = 0; i < vi.shape.size(); ++i)
+        if (vi.shape[i] >= 0 && spec.dims[i] >= 0 && vi.shape[i] != spec.dims[i])
+          return InvalidArgument("Value [" + ShapeToString(spec.dims) + "] for input [" +
+                                     spec.name + "] in [--input_shape] is invalid. Reason: "
+                                     "dimension " + std::to_string(i) + " is fixed to " +
+                                     std::to_string(vi.shape[i]) + " in the model (shape " +
+                                     ShapeToString(vi.shape) + ").",
+                                 "E10001");
+    }
+    vi.shape = spec.dims;
+    vi.has_shape = true;
+  }
+  return Status::Ok();
+}
+
+}  // namespace oc

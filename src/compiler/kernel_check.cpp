@@ -1,0 +1,40 @@
+// Checks that every node has a CPU kernel that accepts it (EZ3003 otherwise) and
+// measures the largest kernel workspace, recorded in the .om for aclmdlQuerySize.
+#include "compiler/compiler.h"
+#include "kernels/cpu/kernel.h"
+
+namespace oc {
+
+Result<size_t> CheckKernels(const Graph& graph) {
+  size_t workspace = 0;
+  for (const auto& n : graph.nodes) {
+    if (!KernelRegistry::Global().Supports(n.domain, n.op_type))
+      return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
+                             "], optype [" + n.op_type + "].",
+                         "EZ3003");
+    KernelPrepareContext ctx;
+    ctx.node = &n;
+    ctx.opset = graph.opset_version;
+    for (const auto& in : n.inputs) {
+      const ValueInfo* vi = in.empty() ? nullptr : graph.FindValue(in);
+      ctx.inputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
+      ctx.constants.push_back(in.empty() ? nullptr : graph.FindInitializer(in));
+    }
+    for (const auto& out : n.outputs) {
+      const ValueInfo* vi = out.empty() ? nullptr : graph.FindValue(out);
+      ctx.outputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
+    }
+    auto kernel = CreateKernel(ctx);
+    if (!kernel.ok()) {
+      if (kernel.status().code() == StatusCode::kUnsupported && kernel.status().cann_code().empty())
+        return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
+                               "], optype [" + n.op_type + "]: " + kernel.status().message(),
+                           "EZ3003");
+      return kernel.status();
+    }
+    workspace = std::max(workspace, kernel.value()->WorkspaceSize());
+  }
+  return workspace;
+}
+
+}  // namespace oc

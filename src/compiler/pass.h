@@ -1,0 +1,36 @@
+// A graph rewrite. One per file under passes/; the order lives in pipeline.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/graph.h"
+
+namespace oc {
+
+class Pass {
+ public:
+  virtual ~Pass() = default;
+  virtual const char* name() const = 0;
+  // Returns whether the graph changed.
+  virtual Result<bool> Run(Graph& graph) = 0;
+};
+
+std::unique_ptr<Pass> CreateInferShapesPass();
+std::unique_ptr<Pass> CreateFoldConstantsPass();
+std::unique_ptr<Pass> CreateEliminateIdentityPass();
+std::unique_ptr<Pass> CreateEliminateDeadCodePass();
+std::unique_ptr<Pass> CreateFoldBatchNormIntoConvPass();
+std::unique_ptr<Pass> CreateFuseConvActivationPass();
+std::unique_ptr<Pass> CreateFuseMatMulBiasActivationPass();
+
+// Helpers shared by passes.
+// Replaces every use of `from` (node inputs and graph outputs) with `to`.
+void ReplaceAllUses(Graph& graph, const std::string& from, const std::string& to);
+bool IsGraphOutput(const Graph& graph, const std::string& value);
+// Removes nodes flagged in `dead` (same size as graph.nodes).
+void RemoveNodes(Graph& graph, const std::vector<bool>& dead);
+
+}  // namespace oc

@@ -1,0 +1,58 @@
+// The pass order, in one place. Each constraint is noted where it matters.
+#include "compiler/compiler.h"
+#include "compiler/pass.h"
+
+namespace oc {
+namespace {
+
+std::vector<std::unique_ptr<Pass>> BuildPipeline() {
+  std::vector<std::unique_ptr<Pass>> p;
+  // Types and shapes first: every later pass relies on them.
+  p.push_back(CreateInferShapesPass());
+  // Folding turns Shape/Constant subgraphs into constants, which the fusions below
+  // need (BatchNorm parameters, Clip bounds, MatMul biases must be constant).
+  p.push_back(CreateFoldConstantsPass());
+  p.push_back(CreateEliminateIdentityPass());
+  // BatchNorm must fold before activation fusion: Conv -> BN -> Relu becomes Conv -> Relu.
+  p.push_back(CreateFoldBatchNormIntoConvPass());
+  p.push_back(CreateFuseConvActivationPass());
+  p.push_back(CreateFuseMatMulBiasActivationPass());
+  // Last: drop whatever the rewrites left unused.
+  p.push_back(CreateEliminateDeadCodePass());
+  return p;
+}
+
+}  // namespace
+
+std::vector<std::string> PipelinePassNames() {
+  std::vector<std::string> names;
+  for (const auto& p : BuildPipeline()) names.push_back(p->name());
+  return names;
+}
+
+Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
+  CompiledGraph out;
+  OC_RETURN_IF_ERROR(graph.TopologicalSort());
+  OC_RETURN_IF_ERROR(graph.Verify());
+  for (auto& pass : BuildPipeline()) {
+    const std::string name = pass->name();
+    // Shape inference is not optional: it is how the compiler knows anything.
+    if (options.disabled_passes.count(name) && name != "InferShapes") {
+      out.pass_log.push_back(name + ": off");
+      continue;
+    }
+    auto changed = pass->Run(graph);
+    if (!changed.ok()) return changed.status();
+    out.pass_log.push_back(name + (changed.value() ? ": changed" : ": unchanged"));
+  }
+  OC_RETURN_IF_ERROR(graph.TopologicalSort());
+  OC_RETURN_IF_ERROR(graph.Verify());
+  // Re-infer after rewrites so every value has a checked type and shape.
+  OC_RETURN_IF_ERROR(CreateInferShapesPass()->Run(graph).status());
+  OC_ASSIGN_OR_RETURN(out.workspace_size, CheckKernels(graph));
+  OC_ASSIGN_OR_RETURN(out.plan, PlanGraphMemory(graph, options.reuse_memory));
+  out.graph = std::move(graph);
+  return out;
+}
+
+}  // namespace oc

@@ -1,0 +1,243 @@
+#include "frontend/onnx/onnx_importer.h"
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "base/file.h"
+#include "base/half.h"
+
+namespace oc {
+namespace {
+
+std::string DirName(const std::string& path) {
+  auto pos = path.find_last_of('/');
+  return pos == std::string::npos ? "." : path.substr(0, pos);
+}
+
+Result<std::string> ReadExternalData(const onnx::TensorProto& tp, const std::string& base_dir) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& kv : tp.external_data()) {
+    if (kv.key() == "location") location = kv.value();
+    if (kv.key() == "offset") offset = std::stoll(kv.value());
+    if (kv.key() == "length") length = std::stoll(kv.value());
+  }
+  if (location.empty() || location.find("..") != std::string::npos || location[0] == '/')
+    return ParseError("tensor [" + tp.name() + "] has an invalid external data location");
+  std::string path = base_dir + "/" + location;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("external data file [" + path + "] of tensor [" + tp.name() + "] not found");
+  in.seekg(0, std::ios::end);
+  int64_t size = in.tellg();
+  if (length < 0) length = size - offset;
+  if (offset < 0 || offset + length > size)
+    return ParseError("external data of tensor [" + tp.name() + "] lies outside [" + path + "]");
+  std::string data(static_cast<size_t>(length), '\0');
+  in.seekg(offset);
+  in.read(data.data(), length);
+  return data;
+}
+
+Result<Tensor> ConvertTensor(const onnx::TensorProto& tp, const std::string& base_dir) {
+  if (!IsValidDataType(tp.data_type()) || tp.data_type() == onnx::TensorProto::STRING)
+    return Unsupported("tensor [" + tp.name() + "] has unsupported data type " +
+                       std::to_string(tp.data_type()));
+  DataType dt = static_cast<DataType>(tp.data_type());
+  Shape shape(tp.dims().begin(), tp.dims().end());
+  for (int64_t d : shape)
+    if (d < 0) return ParseError("tensor [" + tp.name() + "] has a negative dimension");
+  Tensor t(dt, shape);
+  const size_t n = static_cast<size_t>(t.numel());
+  const size_t esize = DataTypeSize(dt);
+  void* dst = t.mutable_data();
+  auto expect = [&](size_t have) -> Status {
+    if (have != n)
+      return ParseError("tensor [" + tp.name() + "] holds " + std::to_string(have) +
+                        " values, its shape " + ShapeToString(shape) + " needs " +
+                        std::to_string(n));
+    return Status::Ok();
+  };
+  std::string external;
+  const std::string* raw = nullptr;
+  if (tp.data_location() == onnx::TensorProto::EXTERNAL) {
+    OC_ASSIGN_OR_RETURN(external, ReadExternalData(tp, base_dir));
+    raw = &external;
+  } else if (tp.has_raw_data()) {
+    raw = &tp.raw_data();
+  }
+  if (raw) {
+    if (raw->size() != n * esize)
+      return ParseError("tensor [" + tp.name() + "] has " + std::to_string(raw->size()) +
+                        " bytes of data, its shape needs " + std::to_string(n * esize));
+    if (n) std::memcpy(dst, raw->data(), raw->size());
+    return t;
+  }
+  switch (dt) {
+    case DataType::kFloat:
+      OC_RETURN_IF_ERROR(expect(tp.float_data_size()));
+      std::copy(tp.float_data().begin(), tp.float_data().end(), static_cast<float*>(dst));
+      break;
+    case DataType::kDouble:
+      OC_RETURN_IF_ERROR(expect(tp.double_data_size()));
+      std::copy(tp.double_data().begin(), tp.double_data().end(), static_cast<double*>(dst));
+      break;
+    case DataType::kInt64:
+      OC_RETURN_IF_ERROR(expect(tp.int64_data_size()));
+      std::copy(tp.int64_data().begin(), tp.int64_data().end(), static_cast<int64_t*>(dst));
+      break;
+    case DataType::kUint32:
+    case DataType::kUint64:
+      OC_RETURN_IF_ERROR(expect(tp.uint64_data_size()));
+      for (size_t i = 0; i < n; ++i) {
+        if (dt == DataType::kUint32)
+          static_cast<uint32_t*>(dst)[i] = static_cast<uint32_t>(tp.uint64_data(i));
+        else
+          static_cast<uint64_t*>(dst)[i] = tp.uint64_data(i);
+      }
+      break;
+    default:
+      // int32_data carries int32, int16, int8, uint8, uint16, bool, float16 and bfloat16
+      // (the last two as raw bit patterns).
+      OC_RETURN_IF_ERROR(expect(tp.int32_data_size()));
+      for (size_t i = 0; i < n; ++i) {
+        int32_t v = tp.int32_data(static_cast<int>(i));
+        std::memcpy(static_cast<uint8_t*>(dst) + i * esize, &v, esize);
+      }
+      break;
+  }
+  return t;
+}
+
+void ConvertType(const onnx::TypeProto& type, ValueInfo* vi) {
+  if (!type.has_tensor_type()) return;
+  const auto& tt = type.tensor_type();
+  vi->dtype = static_cast<DataType>(tt.elem_type());
+  if (tt.has_shape()) {
+    vi->has_shape = true;
+    vi->shape.clear();
+    for (const auto& d : tt.shape().dim())
+      vi->shape.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+  }
+}
+
+Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir);
+
+Result<AttributeValue> ConvertAttribute(const onnx::AttributeProto& a, int64_t opset,
+                                        const std::string& base_dir) {
+  switch (a.type()) {
+    case onnx::AttributeProto::INT: return AttributeValue(a.i());
+    case onnx::AttributeProto::FLOAT: return AttributeValue(a.f());
+    case onnx::AttributeProto::STRING: return AttributeValue(a.s());
+    case onnx::AttributeProto::INTS:
+      return AttributeValue(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
+    case onnx::AttributeProto::FLOATS:
+      return AttributeValue(std::vector<float>(a.floats().begin(), a.floats().end()));
+    case onnx::AttributeProto::STRINGS:
+      return AttributeValue(std::vector<std::string>(a.strings().begin(), a.strings().end()));
+    case onnx::AttributeProto::TENSOR: {
+      OC_ASSIGN_OR_RETURN(Tensor t, ConvertTensor(a.t(), base_dir));
+      return AttributeValue(std::move(t));
+    }
+    case onnx::AttributeProto::GRAPH: {
+      OC_ASSIGN_OR_RETURN(Graph g, ConvertGraph(a.g(), opset, base_dir));
+      return AttributeValue(std::make_shared<Graph>(std::move(g)));
+    }
+    default:
+      return Unsupported("attribute [" + a.name() + "] has an unsupported kind " +
+                         std::to_string(a.type()));
+  }
+}
+
+Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir) {
+  Graph g;
+  g.name = gp.name();
+  g.opset_version = opset;
+  for (const auto& init : gp.initializer()) {
+    OC_ASSIGN_OR_RETURN(Tensor t, ConvertTensor(init, base_dir));
+    ValueInfo vi{t.dtype(), t.shape(), true};
+    g.values[init.name()] = vi;
+    g.initializers[init.name()] = std::move(t);
+  }
+  for (const auto& in : gp.input()) {
+    if (g.IsInitializer(in.name())) continue;  // old-style initializer listed as input
+    ValueInfo vi;
+    ConvertType(in.type(), &vi);
+    if (vi.dtype == DataType::kUndefined || !IsValidDataType(static_cast<int32_t>(vi.dtype)))
+      return Unsupported("graph input [" + in.name() + "] is not a tensor of a supported type");
+    g.values[in.name()] = vi;
+    g.inputs.push_back(in.name());
+  }
+  for (const auto& vi_proto : gp.value_info()) {
+    ValueInfo vi;
+    ConvertType(vi_proto.type(), &vi);
+    if (vi.dtype != DataType::kUndefined) g.values.emplace(vi_proto.name(), vi);
+  }
+  for (const auto& out : gp.output()) {
+    g.outputs.push_back(out.name());
+    ValueInfo vi;
+    ConvertType(out.type(), &vi);
+    if (vi.dtype != DataType::kUndefined) g.values.emplace(out.name(), vi);
+  }
+  int counter = 0;
+  for (const auto& np : gp.node()) {
+    Node n;
+    n.name = np.name().empty() ? np.op_type() + "_" + std::to_string(counter) : np.name();
+    ++counter;
+    n.op_type = np.op_type();
+    n.domain = np.domain() == "ai.onnx" ? "" : np.domain();
+    n.inputs.assign(np.input().begin(), np.input().end());
+    n.outputs.assign(np.output().begin(), np.output().end());
+    for (const auto& a : np.attribute()) {
+      if (!a.ref_attr_name().empty()) continue;
+      auto v = ConvertAttribute(a, opset, base_dir);
+      if (!v.ok()) return v.status().WithContext("node [" + n.name + "]");
+      n.attrs.Set(a.name(), std::move(v).value());
+    }
+    g.nodes.push_back(std::move(n));
+  }
+  return g;
+}
+
+}  // namespace
+
+Result<Graph> ImportOnnxBytes(const std::string& bytes, const std::string& base_dir,
+                              const OnnxImportOptions& options) {
+  onnx::ModelProto model;
+  if (!model.ParseFromString(bytes) || !model.has_graph())
+    return ParseError("the file is not a valid ONNX model (protobuf parse failed)");
+  if (options.run_checker) {
+    try {
+      onnx::checker::CheckerContext ctx;
+      ctx.set_ir_version(static_cast<int>(model.ir_version()));
+      std::unordered_map<std::string, int> opsets;
+      for (const auto& o : model.opset_import()) opsets[o.domain()] = static_cast<int>(o.version());
+      ctx.set_opset_imports(opsets);
+      onnx::checker::LexicalScopeContext lex;
+      onnx::checker::check_graph(model.graph(), ctx, lex);
+    } catch (const std::exception& e) {
+      return ParseError(std::string("ONNX checker rejected the model: ") + e.what());
+    }
+  }
+  int64_t opset = -1;
+  for (const auto& o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+  if (opset < 0) opset = 1;
+  OC_ASSIGN_OR_RETURN(Graph g, ConvertGraph(model.graph(), opset, base_dir));
+  g.metadata["producer_name"] = model.producer_name();
+  g.metadata["producer_version"] = model.producer_version();
+  g.metadata["onnx_opset"] = std::to_string(opset);
+  if (g.name.empty()) g.name = "graph";
+  return g;
+}
+
+Result<Graph> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options) {
+  OC_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+  auto g = ImportOnnxBytes(bytes, DirName(path), options);
+  if (!g.ok()) return g.status().WithContext("model [" + path + "]");
+  return g;
+}
+
+}  // namespace oc

@@ -1,0 +1,50 @@
+#include "ir/attribute.h"
+
+namespace oc {
+
+const AttributeValue* AttributeMap::Find(const std::string& name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? nullptr : &it->second;
+}
+
+int64_t AttributeMap::GetInt(const std::string& name, int64_t def) const {
+  const auto* v = Find(name);
+  if (!v) return def;
+  if (auto* i = std::get_if<int64_t>(v)) return *i;
+  if (auto* f = std::get_if<float>(v)) return static_cast<int64_t>(*f);
+  return def;
+}
+
+float AttributeMap::GetFloat(const std::string& name, float def) const {
+  const auto* v = Find(name);
+  if (!v) return def;
+  if (auto* f = std::get_if<float>(v)) return *f;
+  if (auto* i = std::get_if<int64_t>(v)) return static_cast<float>(*i);
+  return def;
+}
+
+std::string AttributeMap::GetString(const std::string& name, const std::string& def) const {
+  const auto* v = Find(name);
+  if (auto* s = v ? std::get_if<std::string>(v) : nullptr) return *s;
+  return def;
+}
+
+std::vector<int64_t> AttributeMap::GetInts(const std::string& name,
+                                           std::vector<int64_t> def) const {
+  const auto* v = Find(name);
+  if (auto* s = v ? std::get_if<std::vector<int64_t>>(v) : nullptr) return *s;
+  return def;
+}
+
+std::vector<float> AttributeMap::GetFloats(const std::string& name, std::vector<float> def) const {
+  const auto* v = Find(name);
+  if (auto* s = v ? std::get_if<std::vector<float>>(v) : nullptr) return *s;
+  return def;
+}
+
+const Tensor* AttributeMap::GetTensor(const std::string& name) const {
+  const auto* v = Find(name);
+  return v ? std::get_if<Tensor>(v) : nullptr;
+}
+
+}  // namespace oc

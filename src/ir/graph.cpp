@@ -1,0 +1,135 @@
+#include "ir/graph.h"
+
+#include <set>
+#include <sstream>
+
+namespace oc {
+
+size_t Node::NumPresentInputs() const {
+  size_t n = 0;
+  for (const auto& in : inputs) n += !in.empty();
+  return n;
+}
+
+const Tensor* Graph::FindInitializer(const std::string& v) const {
+  auto it = initializers.find(v);
+  return it == initializers.end() ? nullptr : &it->second;
+}
+
+ValueInfo* Graph::FindValue(const std::string& v) {
+  auto it = values.find(v);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+const ValueInfo* Graph::FindValue(const std::string& v) const {
+  auto it = values.find(v);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+std::unordered_map<std::string, size_t> Graph::ProducerIndex() const {
+  std::unordered_map<std::string, size_t> out;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& o : nodes[i].outputs)
+      if (!o.empty()) out[o] = i;
+  return out;
+}
+
+std::unordered_map<std::string, std::vector<size_t>> Graph::ConsumerIndex() const {
+  std::unordered_map<std::string, std::vector<size_t>> out;
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (const auto& in : nodes[i].inputs)
+      if (!in.empty()) out[in].push_back(i);
+  return out;
+}
+
+Status Graph::TopologicalSort() {
+  auto producer = ProducerIndex();
+  std::vector<int> state(nodes.size(), 0);  // 0 new, 1 visiting, 2 done
+  std::vector<size_t> order;
+  order.reserve(nodes.size());
+  // Iterative DFS keeps deep graphs (hundreds of layers) off the call stack.
+  for (size_t root = 0; root < nodes.size(); ++root) {
+    if (state[root]) continue;
+    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto& [n, next_input] = stack.back();
+      if (next_input < nodes[n].inputs.size()) {
+        const std::string& in = nodes[n].inputs[next_input++];
+        if (in.empty()) continue;
+        auto it = producer.find(in);
+        if (it == producer.end()) continue;
+        if (state[it->second] == 1)
+          return InvalidArgument("graph has a cycle through node [" + nodes[n].name + "]");
+        if (state[it->second] == 0) {
+          state[it->second] = 1;
+          stack.push_back({it->second, 0});
+        }
+        continue;
+      }
+      state[n] = 2;
+      order.push_back(n);
+      stack.pop_back();
+    }
+  }
+  std::vector<Node> sorted;
+  sorted.reserve(nodes.size());
+  for (size_t i : order) sorted.push_back(std::move(nodes[i]));
+  nodes = std::move(sorted);
+  return Status::Ok();
+}
+
+Status Graph::Verify() const {
+  std::set<std::string> defined(inputs.begin(), inputs.end());
+  for (const auto& [n, t] : initializers) defined.insert(n);
+  for (const auto& node : nodes) {
+    for (const auto& in : node.inputs)
+      if (!in.empty() && !defined.count(in))
+        return InvalidArgument("input [" + in + "] of node [" + node.name + "] (" +
+                               node.op_type + ") is not produced before it");
+    for (const auto& out : node.outputs) {
+      if (out.empty()) continue;
+      if (!defined.insert(out).second)
+        return InvalidArgument("value [" + out + "] is produced twice (node [" + node.name +
+                               "])");
+    }
+  }
+  for (const auto& out : outputs)
+    if (!defined.count(out)) return InvalidArgument("graph output [" + out + "] is never produced");
+  return Status::Ok();
+}
+
+std::string Graph::UniqueValueName(const std::string& hint) const {
+  auto used = [&](const std::string& n) {
+    if (values.count(n) || initializers.count(n)) return true;
+    for (const auto& node : nodes)
+      for (const auto& o : node.outputs)
+        if (o == n) return true;
+    return false;
+  };
+  if (!used(hint)) return hint;
+  for (int i = 1;; ++i) {
+    std::string n = hint + "_" + std::to_string(i);
+    if (!used(n)) return n;
+  }
+}
+
+std::string GraphToString(const Graph& g) {
+  std::ostringstream os;
+  os << "graph " << g.name << " (";
+  for (size_t i = 0; i < g.inputs.size(); ++i) os << (i ? ", " : "") << g.inputs[i];
+  os << ")\n";
+  for (const auto& n : g.nodes) {
+    os << "  ";
+    for (size_t i = 0; i < n.outputs.size(); ++i) os << (i ? ", " : "") << n.outputs[i];
+    os << " = " << (n.domain.empty() ? "" : n.domain + ".") << n.op_type << "(";
+    for (size_t i = 0; i < n.inputs.size(); ++i) os << (i ? ", " : "") << n.inputs[i];
+    os << ")\n";
+  }
+  os << "  return ";
+  for (size_t i = 0; i < g.outputs.size(); ++i) os << (i ? ", " : "") << g.outputs[i];
+  os << "\n";
+  return os.str();
+}
+
+}  // namespace oc

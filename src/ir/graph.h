@@ -1,0 +1,68 @@
+// The one IR: a graph of nodes with ONNX op semantics, connected by named values.
+// Values are named by strings (as in ONNX and GE), which keeps passes simple to read.
+#pragma once
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/attribute.h"
+#include "ir/tensor.h"
+
+namespace oc {
+
+// Domain of fused ops we create ourselves.
+inline constexpr const char* kOcDomain = "oc";
+
+struct ValueInfo {
+  DataType dtype = DataType::kUndefined;
+  Shape shape;               // -1 for unknown dims
+  bool has_shape = false;    // false when even the rank is unknown
+};
+
+struct Node {
+  std::string name;
+  std::string op_type;
+  std::string domain;               // "" = ai.onnx
+  std::vector<std::string> inputs;  // "" marks an omitted optional input
+  std::vector<std::string> outputs;
+  AttributeMap attrs;
+
+  size_t NumPresentInputs() const;
+  bool HasInput(size_t i) const { return i < inputs.size() && !inputs[i].empty(); }
+};
+
+class Graph {
+ public:
+  std::string name;
+  std::vector<std::string> inputs;   // graph inputs, not initializers
+  std::vector<std::string> outputs;
+  std::vector<Node> nodes;           // kept in topological order by passes
+  std::unordered_map<std::string, ValueInfo> values;
+  std::map<std::string, Tensor> initializers;
+  int64_t opset_version = 17;
+  // Model-level metadata (producer, atc command line, ...).
+  std::map<std::string, std::string> metadata;
+
+  bool IsInitializer(const std::string& v) const { return initializers.count(v) != 0; }
+  const Tensor* FindInitializer(const std::string& v) const;
+  ValueInfo* FindValue(const std::string& v);
+  const ValueInfo* FindValue(const std::string& v) const;
+
+  // Orders nodes so producers come before consumers; error on cycles or
+  // inputs produced by nothing.
+  Status TopologicalSort();
+  // Checks structural invariants: unique producers, every input defined.
+  Status Verify() const;
+  // Producer node index of each value, consumer indices of each value.
+  std::unordered_map<std::string, size_t> ProducerIndex() const;
+  std::unordered_map<std::string, std::vector<size_t>> ConsumerIndex() const;
+  // A value name not used anywhere in the graph, based on `hint`.
+  std::string UniqueValueName(const std::string& hint) const;
+};
+
+std::string GraphToString(const Graph& g);
+
+}  // namespace oc

@@ -1,0 +1,32 @@
+// Greedy-by-size offline memory planner (as TFLM's): buffers whose lifetimes overlap
+// never share bytes; the largest buffers are placed first at the lowest free offset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/graph.h"
+
+namespace oc {
+
+struct BufferRequest {
+  size_t size = 0;
+  int64_t first = 0;  // step that writes it
+  int64_t last = 0;   // last step that reads it
+};
+
+// Returns one offset per request (64-byte aligned) and the arena size.
+std::vector<size_t> PlanBuffers(const std::vector<BufferRequest>& requests, size_t* arena_size);
+
+struct MemoryPlan {
+  std::unordered_map<std::string, size_t> offsets;  // intermediate value -> arena offset
+  size_t arena_size = 0;
+};
+
+// Plans every value produced by a node that is not a graph output. Shapes must be static.
+// With `reuse` false every buffer gets its own bytes (--disable_reuse_memory=1).
+Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse);
+
+}  // namespace oc

@@ -1,0 +1,159 @@
+// Conv (and the compiler's fused oc.Conv: activation plus an optional residual sum as
+// input 3) on oneDNN. Weights are reordered once at prepare into the layout the
+// primitive picked; activations are reordered in and out per run when it picked a
+// blocked layout.
+#include <cstring>
+
+#include "kernels/cpu/dnnl_common.h"
+#include "kernels/cpu/kernel_families.h"
+#include "ops/shape_rules.h"
+
+namespace oc {
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+class ConvKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const TensorType& x = ctx.inputs[0];
+    const TensorType& w = ctx.inputs[1];
+    if (x.dtype != DataType::kFloat || w.dtype != DataType::kFloat)
+      return ctx.Error(std::string("only float32 convolution is supported, got ") +
+                       DataTypeName(x.dtype));
+    if (!ctx.constants[1]) return ctx.Error("weights must be constant");
+    if (ctx.has_input(2) && !ctx.constants[2]) return ctx.Error("bias must be constant");
+    const size_t rank = x.shape.size();
+    if (rank < 3 || rank > 5) return ctx.Error("only 1-D, 2-D and 3-D convolution is supported");
+    const size_t n = rank - 2;
+    const auto& a = ctx.attrs();
+    const int64_t group = a.GetInt("group", 1);
+    std::vector<int64_t> kernel = a.GetInts("kernel_shape");
+    if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
+    std::vector<int64_t> strides = a.GetInts("strides", std::vector<int64_t>(n, 1));
+    std::vector<int64_t> dil = a.GetInts("dilations", std::vector<int64_t>(n, 1));
+    std::vector<int64_t> pads = a.GetInts("pads");
+    Shape spatial;
+    OC_RETURN_IF_ERROR(ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel, strides,
+                                       dil, a.GetString("auto_pad", "NOTSET"), false, &pads,
+                                       &spatial));
+    dnnl::memory::dims d_strides(strides.begin(), strides.end()), d_dil, pad_l, pad_r;
+    for (size_t i = 0; i < n; ++i) {
+      d_dil.push_back(dil[i] - 1);
+      pad_l.push_back(pads[i]);
+      pad_r.push_back(pads[i + n]);
+    }
+    dnnl::memory::dims wdims = ToDims(w.shape);
+    tag wtag = PlainTag(rank);
+    if (group > 1) {
+      wdims[0] /= group;
+      wdims.insert(wdims.begin(), group);
+      wtag = rank == 3 ? tag::goiw : rank == 4 ? tag::goihw : tag::goidhw;
+    }
+    has_sum_ = ctx.has_input(3);
+    out_bytes_ = ctx.outputs[0].nbytes();
+    return DnnlCall("Conv node [" + ctx.node->name + "]", [&] {
+      auto& eng = CpuEngine();
+      src_plain_ = dnnl::memory::desc(ToDims(x.shape), dt::f32, PlainTag(rank));
+      dst_plain_ = dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, PlainTag(rank));
+      dnnl::memory::desc w_plain(wdims, dt::f32, wtag);
+      dnnl::memory::desc src_any(ToDims(x.shape), dt::f32, tag::any);
+      dnnl::memory::desc dst_any(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
+      dnnl::memory::desc w_any(wdims, dt::f32, tag::any);
+      dnnl::memory::desc b_md({w.shape[0]}, dt::f32, tag::a);
+      dnnl::primitive_attr attr;
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+      dnnl::post_ops ops;
+      if (has_sum_) ops.append_sum(1.0f);
+      Status s = AppendFusedActivation(a, &ops);
+      if (!s.ok()) throw std::runtime_error(s.message());
+      attr.set_post_ops(ops);
+      auto desc = ctx.has_input(2)
+                      ? dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                            src_any, w_any, b_md, dst_any, d_strides, d_dil, pad_l, pad_r)
+                      : dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                            src_any, w_any, dst_any, d_strides, d_dil, pad_l, pad_r);
+      pd_ = dnnl::convolution_forward::primitive_desc(desc, attr, eng);
+      conv_ = dnnl::convolution_forward(pd_);
+      auto packed = PackConstant(ctx.constants[1]->data(), w_plain, pd_.weights_desc());
+      if (!packed.ok()) throw std::runtime_error(packed.status().message());
+      weights_ = packed.value();
+      if (ctx.has_input(2)) {
+        auto pb = PackConstant(ctx.constants[2]->data(), b_md, b_md);
+        if (!pb.ok()) throw std::runtime_error(pb.status().message());
+        bias_ = pb.value();
+      }
+      src_reorder_ = pd_.src_desc() != src_plain_;
+      dst_reorder_ = pd_.dst_desc() != dst_plain_;
+      if (src_reorder_) {
+        src_off_ = ws_.Add(pd_.src_desc().get_size());
+        to_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_plain_, eng, pd_.src_desc()));
+      }
+      if (dst_reorder_) {
+        dst_off_ = ws_.Add(pd_.dst_desc().get_size());
+        from_blocked_ =
+            dnnl::reorder(dnnl::reorder::primitive_desc(eng, pd_.dst_desc(), eng, dst_plain_));
+        if (has_sum_)
+          sum_in_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, dst_plain_, eng, pd_.dst_desc()));
+      }
+      scratch_off_ = ws_.Add(pd_.scratchpad_desc().get_size());
+    });
+  }
+
+  size_t WorkspaceSize() const override { return ws_.size(); }
+
+  Status Run(const KernelRunContext& ctx) const override {
+    return DnnlCall("Conv", [&] {
+      auto& eng = CpuEngine();
+      auto* ws = static_cast<uint8_t*>(ctx.workspace);
+      dnnl::stream stream(eng);
+      dnnl::memory src_user(src_plain_, eng, const_cast<void*>(ctx.inputs[0]));
+      dnnl::memory dst_user(dst_plain_, eng, ctx.outputs[0]);
+      dnnl::memory src = src_user, dst = dst_user;
+      if (src_reorder_) {
+        src = dnnl::memory(pd_.src_desc(), eng, ws + src_off_);
+        to_blocked_.execute(stream, src_user, src);
+      }
+      if (dst_reorder_) dst = dnnl::memory(pd_.dst_desc(), eng, ws + dst_off_);
+      if (has_sum_) {
+        if (dst_reorder_) {
+          dnnl::memory res(dst_plain_, eng, const_cast<void*>(ctx.inputs[3]));
+          sum_in_.execute(stream, res, dst);
+        } else if (ctx.inputs[3] != ctx.outputs[0]) {
+          std::memcpy(ctx.outputs[0], ctx.inputs[3], out_bytes_);
+        }
+      }
+      dnnl::memory scratch(pd_.scratchpad_desc(), eng, ws + scratch_off_);
+      std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src},
+                                                 {DNNL_ARG_WEIGHTS, weights_.memory},
+                                                 {DNNL_ARG_DST, dst},
+                                                 {DNNL_ARG_SCRATCHPAD, scratch}};
+      if (bias_.storage) args[DNNL_ARG_BIAS] = bias_.memory;
+      conv_.execute(stream, args);
+      if (dst_reorder_) from_blocked_.execute(stream, dst, dst_user);
+      stream.wait();
+    });
+  }
+
+ private:
+  dnnl::convolution_forward::primitive_desc pd_;
+  dnnl::convolution_forward conv_;
+  dnnl::memory::desc src_plain_, dst_plain_;
+  PackedConstant weights_, bias_;
+  dnnl::reorder to_blocked_, from_blocked_, sum_in_;
+  bool src_reorder_ = false, dst_reorder_ = false, has_sum_ = false;
+  size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, out_bytes_ = 0;
+  WorkspaceLayout ws_;
+};
+
+}  // namespace
+
+void RegisterConvKernels(KernelRegistry& r) {
+  r.Add<ConvKernel>("Conv");
+  r.Add<ConvKernel>("Conv", kOcDomain);
+}
+
+}  // namespace oc

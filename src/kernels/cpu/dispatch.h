@@ -1,0 +1,46 @@
+// Type dispatch and the broadcast iteration shared by element-wise kernels.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/dtype.h"
+#include "base/shape.h"
+
+namespace oc {
+
+// Calls FN.template operator()<T>() for the C++ type of `dt`; returns false when the
+// type is not one of the listed numeric types.
+template <typename Fn>
+bool DispatchNumeric(DataType dt, Fn&& fn) {
+  switch (dt) {
+    case DataType::kFloat: fn.template operator()<float>(); return true;
+    case DataType::kDouble: fn.template operator()<double>(); return true;
+    case DataType::kInt8: fn.template operator()<int8_t>(); return true;
+    case DataType::kInt16: fn.template operator()<int16_t>(); return true;
+    case DataType::kInt32: fn.template operator()<int32_t>(); return true;
+    case DataType::kInt64: fn.template operator()<int64_t>(); return true;
+    case DataType::kUint8: fn.template operator()<uint8_t>(); return true;
+    case DataType::kUint16: fn.template operator()<uint16_t>(); return true;
+    case DataType::kUint32: fn.template operator()<uint32_t>(); return true;
+    case DataType::kUint64: fn.template operator()<uint64_t>(); return true;
+    case DataType::kBool: fn.template operator()<bool>(); return true;
+    default: return false;
+  }
+}
+
+// Iteration plan for an N-ary broadcast: the output is walked as `outer` rows of
+// `inner` contiguous elements; within a row each input advances by 0 or 1.
+struct BroadcastPlan {
+  int64_t inner = 1;
+  int64_t outer = 1;
+  Shape outer_dims;                           // output dims outside the inner block
+  std::vector<std::vector<int64_t>> strides;  // per input, per outer dim (0 = broadcast)
+  std::vector<int64_t> inner_step;            // per input: 0 or 1
+
+  static BroadcastPlan Make(const Shape& out, const std::vector<Shape>& ins);
+  // Offsets of each input at the start of row `row`.
+  void RowOffsets(int64_t row, int64_t* offsets) const;
+};
+
+}  // namespace oc

@@ -1,0 +1,78 @@
+#include "kernels/cpu/dnnl_common.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace oc {
+
+dnnl::engine& CpuEngine() {
+  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+dnnl::memory::format_tag PlainTag(size_t rank) {
+  using tag = dnnl::memory::format_tag;
+  switch (rank) {
+    case 1: return tag::a;
+    case 2: return tag::ab;
+    case 3: return tag::abc;
+    case 4: return tag::abcd;
+    case 5: return tag::abcde;
+    case 6: return tag::abcdef;
+    default: return tag::undef;
+  }
+}
+
+dnnl::memory::dims ToDims(const Shape& s) { return dnnl::memory::dims(s.begin(), s.end()); }
+
+Status AppendFusedActivation(const AttributeMap& attrs, dnnl::post_ops* ops) {
+  const std::string act = attrs.GetString("activation", "");
+  if (act.empty()) return Status::Ok();
+  using alg = dnnl::algorithm;
+  const float a = attrs.GetFloat("activation_alpha", 0.0f);
+  const float b = attrs.GetFloat("activation_beta", 0.0f);
+  if (act == "Relu") {
+    ops->append_eltwise(1.0f, alg::eltwise_relu, 0.0f, 0.0f);
+  } else if (act == "LeakyRelu") {
+    ops->append_eltwise(1.0f, alg::eltwise_relu, a, 0.0f);
+  } else if (act == "Clip") {
+    ops->append_eltwise(1.0f, alg::eltwise_clip, a, b);
+  } else if (act == "Sigmoid") {
+    ops->append_eltwise(1.0f, alg::eltwise_logistic, 0.0f, 0.0f);
+  } else if (act == "Tanh") {
+    ops->append_eltwise(1.0f, alg::eltwise_tanh, 0.0f, 0.0f);
+  } else if (act == "SiLU") {
+    ops->append_eltwise(1.0f, alg::eltwise_swish, 1.0f, 0.0f);
+  } else if (act == "HardSwish") {
+    ops->append_eltwise(1.0f, alg::eltwise_hardswish, 0.0f, 0.0f);
+  } else if (act == "Gelu") {
+    ops->append_eltwise(1.0f, alg::eltwise_gelu_erf, 0.0f, 0.0f);
+  } else {
+    return Unsupported("fused activation " + act + " is not supported");
+  }
+  return Status::Ok();
+}
+
+Result<PackedConstant> PackConstant(const void* data, const dnnl::memory::desc& from,
+                                    const dnnl::memory::desc& to) {
+  PackedConstant out;
+  size_t bytes = to.get_size();
+  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+  if (!p) return Status(StatusCode::kOutOfMemory, "cannot allocate packed weights");
+  out.storage = std::shared_ptr<void>(p, std::free);
+  Status s = DnnlCall("weight reorder", [&] {
+    out.memory = dnnl::memory(to, CpuEngine(), p);
+    if (from == to) {
+      std::memcpy(p, data, bytes);
+      return;
+    }
+    dnnl::memory src(from, CpuEngine(), const_cast<void*>(data));
+    dnnl::stream stream(CpuEngine());
+    dnnl::reorder(src, out.memory).execute(stream, src, out.memory);
+    stream.wait();
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+}  // namespace oc

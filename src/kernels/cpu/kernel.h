@@ -1,0 +1,82 @@
+// The CPU kernel interface. As in TFLM: Prepare validates, packs weights and creates
+// primitives once at model load; Run touches only the buffers it is given and is const,
+// so one prepared kernel serves concurrent executions.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/graph.h"
+
+namespace oc {
+
+struct TensorType {
+  DataType dtype = DataType::kUndefined;
+  Shape shape;
+  int64_t numel() const { return NumElements(shape); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * DataTypeSize(dtype); }
+};
+
+struct KernelPrepareContext {
+  const Node* node = nullptr;
+  std::vector<TensorType> inputs;           // dtype undefined for omitted optional inputs
+  std::vector<const Tensor*> constants;     // values of constant inputs, else nullptr
+  std::vector<TensorType> outputs;
+  int num_threads = 1;
+  int64_t opset = 17;  // ai.onnx opset of the model (semantics changed across versions)
+
+  const AttributeMap& attrs() const { return node->attrs; }
+  bool has_input(size_t i) const {
+    return i < inputs.size() && inputs[i].dtype != DataType::kUndefined;
+  }
+  Status Error(const std::string& msg) const;
+};
+
+struct KernelRunContext {
+  const void* const* inputs = nullptr;
+  void* const* outputs = nullptr;
+  void* workspace = nullptr;  // WorkspaceSize() bytes, 64-byte aligned
+  int num_threads = 1;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual Status Prepare(const KernelPrepareContext& ctx) = 0;
+  virtual Status Run(const KernelRunContext& ctx) const = 0;
+  virtual size_t WorkspaceSize() const { return 0; }
+};
+
+using KernelFactory = std::function<std::unique_ptr<Kernel>()>;
+
+// Kernels by (domain, op type). Each family file has a Register function; the list of
+// families is in kernel_registry.cpp.
+class KernelRegistry {
+ public:
+  static KernelRegistry& Global();
+  void Register(const std::string& domain, const std::string& op_type, KernelFactory f);
+  template <typename K>
+  void Add(const std::string& op_type, const std::string& domain = "") {
+    Register(domain, op_type, [] { return std::make_unique<K>(); });
+  }
+  bool Supports(const std::string& domain, const std::string& op_type) const;
+  std::unique_ptr<Kernel> Create(const std::string& domain, const std::string& op_type) const;
+  std::vector<std::pair<std::string, std::string>> List() const;
+
+ private:
+  KernelRegistry();
+  std::vector<std::tuple<std::string, std::string, KernelFactory>> entries_;
+};
+
+// Prepares a kernel for `node` given input types and constants; used by the runtime
+// and by constant folding.
+Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx);
+
+// Evaluates a node on constant inputs (constant folding). Outputs get owned tensors.
+Result<std::vector<Tensor>> EvaluateNode(const Node& node, const std::vector<const Tensor*>& inputs,
+                                         const std::vector<TensorType>& output_types);
+
+}  // namespace oc

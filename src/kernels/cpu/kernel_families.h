@@ -1,0 +1,15 @@
+#pragma once
+
+#include "kernels/cpu/kernel.h"
+
+namespace oc {
+
+void RegisterElementwiseKernels(KernelRegistry& r);
+void RegisterTensorKernels(KernelRegistry& r);
+void RegisterNnKernels(KernelRegistry& r);
+void RegisterConvKernels(KernelRegistry& r);
+void RegisterMatmulKernels(KernelRegistry& r);
+void RegisterReductionKernels(KernelRegistry& r);
+void RegisterNormKernels(KernelRegistry& r);
+
+}  // namespace oc

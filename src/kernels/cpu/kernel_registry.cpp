@@ -1,0 +1,92 @@
+#include "base/aligned_buffer.h"
+
+#include "kernels/cpu/kernel.h"
+#include "kernels/cpu/kernel_families.h"
+
+namespace oc {
+
+Status KernelPrepareContext::Error(const std::string& msg) const {
+  return InvalidArgument("node [" + node->name + "] (" + node->op_type + "): " + msg);
+}
+
+KernelRegistry::KernelRegistry() {
+  RegisterElementwiseKernels(*this);
+  RegisterTensorKernels(*this);
+  RegisterNnKernels(*this);
+  RegisterConvKernels(*this);
+  RegisterMatmulKernels(*this);
+  RegisterReductionKernels(*this);
+  RegisterNormKernels(*this);
+}
+
+KernelRegistry& KernelRegistry::Global() {
+  static KernelRegistry registry;
+  return registry;
+}
+
+void KernelRegistry::Register(const std::string& domain, const std::string& op_type,
+                              KernelFactory f) {
+  entries_.emplace_back(domain, op_type, std::move(f));
+}
+
+bool KernelRegistry::Supports(const std::string& domain, const std::string& op_type) const {
+  for (const auto& [d, o, f] : entries_)
+    if (d == domain && o == op_type) return true;
+  return false;
+}
+
+std::unique_ptr<Kernel> KernelRegistry::Create(const std::string& domain,
+                                               const std::string& op_type) const {
+  for (const auto& [d, o, f] : entries_)
+    if (d == domain && o == op_type) return f();
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, std::string>> KernelRegistry::List() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [d, o, f] : entries_) out.emplace_back(d, o);
+  return out;
+}
+
+Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) {
+  const Node& node = *ctx.node;
+  auto kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
+  if (!kernel)
+    return Unsupported("No supported Ops kernel and engine are found for [" + node.name +
+                           "], optype [" + node.op_type + "].",
+                       "EZ3003");
+  Status s = kernel->Prepare(ctx);
+  if (!s.ok()) return s;
+  return kernel;
+}
+
+Result<std::vector<Tensor>> EvaluateNode(const Node& node, const std::vector<const Tensor*>& inputs,
+                                         const std::vector<TensorType>& output_types) {
+  KernelPrepareContext ctx;
+  ctx.node = &node;
+  for (const Tensor* t : inputs) {
+    ctx.inputs.push_back(t ? TensorType{t->dtype(), t->shape()} : TensorType{});
+    ctx.constants.push_back(t);
+  }
+  ctx.outputs = output_types;
+  OC_ASSIGN_OR_RETURN(auto kernel, CreateKernel(ctx));
+  std::vector<Tensor> outs;
+  std::vector<void*> out_ptrs;
+  for (const auto& t : output_types) {
+    outs.emplace_back(t.dtype, t.shape);
+  }
+  for (auto& t : outs) out_ptrs.push_back(t.mutable_data());
+  std::vector<const void*> in_ptrs;
+  for (const Tensor* t : inputs) in_ptrs.push_back(t ? t->data() : nullptr);
+  size_t ws = kernel->WorkspaceSize();
+  AlignedBuffer workspace;
+  if (!workspace.Resize(ws)) return Status(StatusCode::kOutOfMemory, "workspace allocation failed");
+  KernelRunContext run;
+  run.inputs = in_ptrs.data();
+  run.outputs = out_ptrs.data();
+  run.workspace = workspace.data();
+  OC_RETURN_IF_ERROR(kernel->Run(run));
+  return outs;
+}
+
+}  // namespace oc

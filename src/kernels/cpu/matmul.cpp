@@ -1,0 +1,301 @@
+// MatMul and Gemm on oneDNN's matmul primitive (float32), with a plain-loop path for
+// other numeric types. Constant right-hand sides are packed once at prepare; a 2-D
+// constant weight turns a batched MatMul into one large GEMM.
+#include <cstring>
+
+#include "kernels/cpu/dispatch.h"
+#include "kernels/cpu/dnnl_common.h"
+#include "kernels/cpu/kernel_families.h"
+#include "ops/shape_rules.h"
+
+namespace oc {
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+dnnl::memory::dims RowMajorStrides(const dnnl::memory::dims& d) {
+  dnnl::memory::dims s(d.size(), 1);
+  for (size_t i = d.size(); i-- > 1;) s[i - 1] = s[i] * d[i];
+  return s;
+}
+
+// One oneDNN matmul call plus the constants it owns.
+struct DnnlMatmul {
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul prim;
+  dnnl::memory::desc a_md, b_md, c_md;
+  PackedConstant b_packed, bias;
+  bool b_const = false;
+  size_t scratch_off = 0;
+
+  void Execute(const void* a, const void* b, void* c, void* scratch) const {
+    auto& eng = CpuEngine();
+    dnnl::stream stream(eng);
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, dnnl::memory(a_md, eng, const_cast<void*>(a))},
+        {DNNL_ARG_WEIGHTS, b_const ? b_packed.memory : dnnl::memory(b_md, eng, const_cast<void*>(b))},
+        {DNNL_ARG_DST, dnnl::memory(c_md, eng, c)},
+        {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), eng, scratch)}};
+    if (bias.storage) args[DNNL_ARG_BIAS] = bias.memory;
+    prim.execute(stream, args);
+    stream.wait();
+  }
+};
+
+// Builds the primitive. b_plain describes B's real memory; when B is constant it is
+// packed into the primitive's preferred layout.
+Status BuildMatmul(const std::string& what, const dnnl::memory::desc& a_md,
+                   const dnnl::memory::desc& b_plain, const dnnl::memory::desc& c_md,
+                   const Tensor* b_const, const dnnl::memory::desc* bias_md, const void* bias_data,
+                   float alpha, const AttributeMap& attrs, WorkspaceLayout* ws, DnnlMatmul* out) {
+  return DnnlCall(what, [&] {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+    dnnl::post_ops ops;
+    Status s = AppendFusedActivation(attrs, &ops);
+    if (!s.ok()) throw std::runtime_error(s.message());
+    attr.set_post_ops(ops);
+    dnnl::memory::desc b_use = b_const ? dnnl::memory::desc(b_plain.dims(), dt::f32, tag::any) : b_plain;
+    auto desc = bias_md ? dnnl::matmul::desc(a_md, b_use, *bias_md, c_md)
+                        : dnnl::matmul::desc(a_md, b_use, c_md);
+    out->pd = dnnl::matmul::primitive_desc(desc, attr, CpuEngine());
+    out->prim = dnnl::matmul(out->pd);
+    out->a_md = a_md;
+    out->b_md = b_plain;
+    out->c_md = c_md;
+    out->b_const = b_const != nullptr;
+    if (b_const) {
+      auto packed = PackConstant(b_const->data(), b_plain, out->pd.weights_desc());
+      if (!packed.ok()) throw std::runtime_error(packed.status().message());
+      out->b_packed = packed.value();
+    }
+    if (bias_md) {
+      auto pb = PackConstant(bias_data, *bias_md, *bias_md);
+      if (!pb.ok()) throw std::runtime_error(pb.status().message());
+      out->bias = pb.value();
+    }
+    out->scratch_off = ws->Add(out->pd.scratchpad_desc().get_size());
+  });
+}
+
+// Plain loops for non-float types: C[b] = A[b] x B[b] with broadcast batch offsets.
+template <typename T>
+void NaiveMatmul(const T* a, const T* b, T* c, int64_t batches, const std::vector<int64_t>& a_off,
+                 const std::vector<int64_t>& b_off, int64_t m, int64_t k, int64_t n) {
+  for (int64_t bi = 0; bi < batches; ++bi) {
+    const T* pa = a + a_off[bi];
+    const T* pb = b + b_off[bi];
+    T* pc = c + bi * m * n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T acc = T(0);
+        for (int64_t p = 0; p < k; ++p) acc = static_cast<T>(acc + pa[i * k + p] * pb[p * n + j]);
+        pc[i * n + j] = acc;
+      }
+  }
+}
+
+class MatMulKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    type_ = ctx.inputs[0].dtype;
+    Shape a = ctx.inputs[0].shape, b = ctx.inputs[1].shape;
+    if (a.size() == 1) a.insert(a.begin(), 1);
+    if (b.size() == 1) b.push_back(1);
+    m_ = a[a.size() - 2];
+    k_ = a.back();
+    n_ = b.back();
+    Shape a_batch(a.begin(), a.end() - 2), b_batch(b.begin(), b.end() - 2);
+    OC_ASSIGN_OR_RETURN(Shape batch, BroadcastShapes(a_batch, b_batch));
+    batches_ = NumElements(batch);
+    if (batches_ == 0 || m_ == 0 || n_ == 0) {
+      empty_ = true;
+      out_bytes_ = ctx.outputs[0].nbytes();
+      return Status::Ok();
+    }
+    // Batch offsets for the plain path.
+    BroadcastPlan plan = BroadcastPlan::Make(batch.empty() ? Shape{1} : batch,
+                                             {a_batch.empty() ? Shape{1} : a_batch,
+                                              b_batch.empty() ? Shape{1} : b_batch});
+    for (int64_t bi = 0; bi < batches_; ++bi) {
+      int64_t row = bi / plan.inner, col = bi % plan.inner, off[2];
+      plan.RowOffsets(row, off);
+      a_off_.push_back((off[0] + col * plan.inner_step[0]) * m_ * k_);
+      b_off_.push_back((off[1] + col * plan.inner_step[1]) * k_ * n_);
+    }
+    const bool has_bias = ctx.has_input(2);
+    if (type_ != DataType::kFloat) {
+      if (has_bias || ctx.attrs().Has("activation"))
+        return ctx.Error("fused MatMul needs float32");
+      return Status::Ok();
+    }
+    use_dnnl_ = true;
+    const Tensor* b_const = ctx.constants[1];
+    const std::string what = "MatMul node [" + ctx.node->name + "]";
+    dnnl::memory::desc bias_md;
+    const void* bias_data = nullptr;
+    if (has_bias) {
+      if (!ctx.constants[2] || ctx.inputs[2].numel() != n_)
+        return ctx.Error("fused bias must be a constant of N elements");
+      bias_data = ctx.constants[2]->data();
+    }
+    if (b_const && b_batch.empty()) {
+      // [R, K] x [K, N]: every leading dim of A folds into the rows.
+      const int64_t rows = NumElements(a) / k_;
+      if (has_bias) bias_md = dnnl::memory::desc({1, n_}, dt::f32, tag::ab);
+      return BuildMatmul(what, dnnl::memory::desc({rows, k_}, dt::f32, tag::ab),
+                         dnnl::memory::desc({k_, n_}, dt::f32, tag::ab),
+                         dnnl::memory::desc({rows, n_}, dt::f32, tag::ab), b_const,
+                         has_bias ? &bias_md : nullptr, bias_data, 1.0f, ctx.attrs(), &ws_, &mm_);
+    }
+    // Batched: equalise ranks, let oneDNN broadcast size-1 batch dims.
+    const size_t rank = std::max<size_t>(batch.size(), 1) + 2;
+    auto pad = [&](const Shape& bb, int64_t r, int64_t c) {
+      dnnl::memory::dims d(rank - 2 - bb.size(), 1);
+      d.insert(d.end(), bb.begin(), bb.end());
+      d.push_back(r);
+      d.push_back(c);
+      return d;
+    };
+    auto ad = pad(a_batch, m_, k_), bd = pad(b_batch, k_, n_), cd = pad(batch, m_, n_);
+    if (has_bias) {
+      dnnl::memory::dims bias_dims(rank, 1);
+      bias_dims.back() = n_;
+      bias_md = dnnl::memory::desc(bias_dims, dt::f32, RowMajorStrides(bias_dims));
+    }
+    return BuildMatmul(what, dnnl::memory::desc(ad, dt::f32, RowMajorStrides(ad)),
+                       dnnl::memory::desc(bd, dt::f32, RowMajorStrides(bd)),
+                       dnnl::memory::desc(cd, dt::f32, RowMajorStrides(cd)), b_const,
+                       has_bias ? &bias_md : nullptr, bias_data, 1.0f, ctx.attrs(), &ws_, &mm_);
+  }
+
+  size_t WorkspaceSize() const override { return ws_.size(); }
+
+  Status Run(const KernelRunContext& ctx) const override {
+    if (empty_) return Status::Ok();
+    if (use_dnnl_) {
+      return DnnlCall("MatMul", [&] {
+        mm_.Execute(ctx.inputs[0], ctx.inputs[1], ctx.outputs[0],
+                    static_cast<uint8_t*>(ctx.workspace) + mm_.scratch_off);
+      });
+    }
+    bool ok = DispatchNumeric(type_, [&]<typename T>() {
+      if constexpr (!std::is_same_v<T, bool>) {
+        NaiveMatmul<T>(static_cast<const T*>(ctx.inputs[0]), static_cast<const T*>(ctx.inputs[1]),
+                       static_cast<T*>(ctx.outputs[0]), batches_, a_off_, b_off_, m_, k_, n_);
+      }
+    });
+    return ok ? Status::Ok() : Unsupported("MatMul on unsupported type");
+  }
+
+ private:
+  DataType type_ = DataType::kFloat;
+  int64_t m_ = 0, k_ = 0, n_ = 0, batches_ = 1;
+  std::vector<int64_t> a_off_, b_off_;
+  bool use_dnnl_ = false, empty_ = false;
+  size_t out_bytes_ = 0;
+  DnnlMatmul mm_;
+  WorkspaceLayout ws_;
+};
+
+class GemmKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const auto& at = ctx.attrs();
+    if (ctx.inputs[0].dtype != DataType::kFloat)
+      return ctx.Error(std::string("Gemm supports float32 only, got ") +
+                       DataTypeName(ctx.inputs[0].dtype));
+    const bool ta = at.GetInt("transA", 0), tb = at.GetInt("transB", 0);
+    const Shape& a = ctx.inputs[0].shape;
+    const Shape& b = ctx.inputs[1].shape;
+    m_ = ta ? a[1] : a[0];
+    k_ = ta ? a[0] : a[1];
+    n_ = tb ? b[0] : b[1];
+    const float alpha = at.GetFloat("alpha", 1.0f);
+    beta_ = at.GetFloat("beta", 1.0f);
+    dnnl::memory::desc a_md({m_, k_}, dt::f32, ta ? dnnl::memory::dims{1, m_} : dnnl::memory::dims{k_, 1});
+    dnnl::memory::desc b_md({k_, n_}, dt::f32, tb ? dnnl::memory::dims{1, k_} : dnnl::memory::dims{n_, 1});
+    dnnl::memory::desc c_md({m_, n_}, dt::f32, tag::ab);
+    dnnl::memory::desc bias_md;
+    const void* bias_data = nullptr;
+    if (ctx.has_input(2) && beta_ != 0.0f && m_ > 0 && n_ > 0 && k_ > 0) {
+      Shape cs = ctx.inputs[2].shape;
+      while (cs.size() < 2) cs.insert(cs.begin(), 1);
+      c_shape_ = cs;
+      if (ctx.constants[2]) {
+        // beta * C becomes the primitive's bias (broadcast dims stay 1).
+        const int64_t cn = NumElements(cs);
+        scaled_c_ = Tensor(DataType::kFloat, cs);
+        const float* src = ctx.constants[2]->data_as<float>();
+        for (int64_t i = 0; i < cn; ++i) scaled_c_.mutable_data_as<float>()[i] = beta_ * src[i];
+        bias_md = dnnl::memory::desc({cs[0], cs[1]}, dt::f32, tag::ab);
+        bias_data = scaled_c_.data();
+      } else {
+        if (ctx.attrs().Has("activation")) return ctx.Error("fused Gemm needs a constant C");
+        add_c_at_run_ = true;
+        c_plan_ = BroadcastPlan::Make({m_, n_}, {cs});
+      }
+    }
+    if (m_ == 0 || n_ == 0) {
+      empty_ = true;
+      return Status::Ok();
+    }
+    if (k_ == 0) {  // result is beta*C only
+      zero_k_ = true;
+      return Status::Ok();
+    }
+    return BuildMatmul("Gemm node [" + ctx.node->name + "]", a_md, b_md, c_md, ctx.constants[1],
+                       bias_data ? &bias_md : nullptr, bias_data, alpha, at, &ws_, &mm_);
+  }
+
+  size_t WorkspaceSize() const override { return ws_.size(); }
+
+  Status Run(const KernelRunContext& ctx) const override {
+    if (empty_) return Status::Ok();
+    float* y = static_cast<float*>(ctx.outputs[0]);
+    if (zero_k_) {
+      std::memset(y, 0, m_ * n_ * sizeof(float));
+    } else {
+      OC_RETURN_IF_ERROR(DnnlCall("Gemm", [&] {
+        mm_.Execute(ctx.inputs[0], ctx.inputs[1], y,
+                    static_cast<uint8_t*>(ctx.workspace) + mm_.scratch_off);
+      }));
+    }
+    if (add_c_at_run_ || (zero_k_ && c_shape_.size())) {
+      const float* c = add_c_at_run_ ? static_cast<const float*>(ctx.inputs[2])
+                                     : scaled_c_.data_as<float>();
+      const float scale = add_c_at_run_ ? beta_ : 1.0f;
+      BroadcastPlan plan = add_c_at_run_ ? c_plan_ : BroadcastPlan::Make({m_, n_}, {c_shape_});
+      for (int64_t r = 0; r < plan.outer; ++r) {
+        int64_t off;
+        plan.RowOffsets(r, &off);
+        for (int64_t i = 0; i < plan.inner; ++i)
+          y[r * plan.inner + i] += scale * c[off + i * plan.inner_step[0]];
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int64_t m_ = 0, k_ = 0, n_ = 0;
+  float beta_ = 1.0f;
+  Shape c_shape_;
+  Tensor scaled_c_;
+  bool add_c_at_run_ = false, empty_ = false, zero_k_ = false;
+  BroadcastPlan c_plan_;
+  DnnlMatmul mm_;
+  WorkspaceLayout ws_;
+};
+
+}  // namespace
+
+void RegisterMatmulKernels(KernelRegistry& r) {
+  r.Add<MatMulKernel>("MatMul");
+  r.Add<MatMulKernel>("MatMul", kOcDomain);
+  r.Add<GemmKernel>("Gemm");
+  r.Add<GemmKernel>("Gemm", kOcDomain);
+}
+
+}  // namespace oc

@@ -1,0 +1,153 @@
+// Normalisation kernels: BatchNormalization (inference), LayerNormalization,
+// InstanceNormalization. Statistics are accumulated in double for stability.
+#include <cmath>
+
+#include "kernels/cpu/kernel.h"
+#include "kernels/cpu/kernel_families.h"
+
+namespace oc {
+namespace {
+
+class BatchNormKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const Shape& s = ctx.inputs[0].shape;
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    for (size_t i = 1; i < 5; ++i)
+      if (!ctx.constants[i]) return ctx.Error("scale, B, mean and var must be constant");
+    batch_ = s[0];
+    channels_ = s.size() > 1 ? s[1] : 1;
+    spatial_ = 1;
+    for (size_t i = 2; i < s.size(); ++i) spatial_ *= s[i];
+    const float eps = ctx.attrs().GetFloat("epsilon", 1e-5f);
+    scale_.resize(channels_);
+    shift_.resize(channels_);
+    for (int64_t c = 0; c < channels_; ++c) {
+      double g = ctx.constants[1]->GetAsDouble(c), b = ctx.constants[2]->GetAsDouble(c);
+      double m = ctx.constants[3]->GetAsDouble(c), v = ctx.constants[4]->GetAsDouble(c);
+      double k = g / std::sqrt(v + eps);
+      scale_[c] = static_cast<float>(k);
+      shift_[c] = static_cast<float>(b - m * k);
+    }
+    return Status::Ok();
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    const float* x = static_cast<const float*>(ctx.inputs[0]);
+    float* y = static_cast<float*>(ctx.outputs[0]);
+    const int64_t planes = batch_ * channels_;
+#pragma omp parallel for num_threads(ctx.num_threads) if (planes * spatial_ > 65536)
+    for (int64_t p = 0; p < planes; ++p) {
+      const int64_t c = p % channels_;
+      const float k = scale_[c], b = shift_[c];
+      for (int64_t i = 0; i < spatial_; ++i) y[p * spatial_ + i] = x[p * spatial_ + i] * k + b;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int64_t batch_ = 1, channels_ = 1, spatial_ = 1;
+  std::vector<float> scale_, shift_;
+};
+
+class LayerNormKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const Shape& s = ctx.inputs[0].shape;
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    OC_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", -1),
+                                                    static_cast<int64_t>(s.size())));
+    rows_ = 1;
+    for (int64_t d = 0; d < axis; ++d) rows_ *= s[d];
+    cols_ = 1;
+    for (size_t d = axis; d < s.size(); ++d) cols_ *= s[d];
+    eps_ = ctx.attrs().GetFloat("epsilon", 1e-5f);
+    scale_n_ = ctx.inputs[1].numel();
+    bias_n_ = ctx.has_input(2) ? ctx.inputs[2].numel() : 0;
+    if (scale_n_ != cols_ && scale_n_ != 1) return ctx.Error("Scale does not match the normalized shape");
+    const auto& outs = ctx.node->outputs;
+    has_mean_ = outs.size() > 1 && !outs[1].empty();
+    has_inv_ = outs.size() > 2 && !outs[2].empty();
+    return Status::Ok();
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    const float* x = static_cast<const float*>(ctx.inputs[0]);
+    const float* g = static_cast<const float*>(ctx.inputs[1]);
+    const float* b = bias_n_ ? static_cast<const float*>(ctx.inputs[2]) : nullptr;
+    float* y = static_cast<float*>(ctx.outputs[0]);
+    float* mean_out = has_mean_ ? static_cast<float*>(ctx.outputs[1]) : nullptr;
+    float* inv_out = has_inv_ ? static_cast<float*>(ctx.outputs[2]) : nullptr;
+    const int64_t cols = cols_;
+#pragma omp parallel for num_threads(ctx.num_threads) if (rows_ * cols_ > 32768)
+    for (int64_t r = 0; r < rows_; ++r) {
+      const float* px = x + r * cols;
+      float* py = y + r * cols;
+      double sum = 0, sq = 0;
+      for (int64_t i = 0; i < cols; ++i) sum += px[i];
+      const double mean = sum / static_cast<double>(cols);
+      for (int64_t i = 0; i < cols; ++i) {
+        double d = px[i] - mean;
+        sq += d * d;
+      }
+      const float inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(cols) + eps_));
+      const float m = static_cast<float>(mean);
+      for (int64_t i = 0; i < cols; ++i) {
+        float v = (px[i] - m) * inv * g[scale_n_ == 1 ? 0 : i];
+        py[i] = b ? v + b[bias_n_ == 1 ? 0 : i] : v;
+      }
+      if (mean_out) mean_out[r] = m;
+      if (inv_out) inv_out[r] = inv;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int64_t rows_ = 1, cols_ = 1, scale_n_ = 0, bias_n_ = 0;
+  float eps_ = 1e-5f;
+  bool has_mean_ = false, has_inv_ = false;
+};
+
+class InstanceNormKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const Shape& s = ctx.inputs[0].shape;
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    n_ = s[0];
+    c_ = s[1];
+    spatial_ = 1;
+    for (size_t i = 2; i < s.size(); ++i) spatial_ *= s[i];
+    eps_ = ctx.attrs().GetFloat("epsilon", 1e-5f);
+    return Status::Ok();
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    const float* x = static_cast<const float*>(ctx.inputs[0]);
+    const float* g = static_cast<const float*>(ctx.inputs[1]);
+    const float* b = static_cast<const float*>(ctx.inputs[2]);
+    float* y = static_cast<float*>(ctx.outputs[0]);
+    for (int64_t p = 0; p < n_ * c_; ++p) {
+      const float* px = x + p * spatial_;
+      double sum = 0, sq = 0;
+      for (int64_t i = 0; i < spatial_; ++i) sum += px[i];
+      double mean = sum / static_cast<double>(spatial_);
+      for (int64_t i = 0; i < spatial_; ++i) sq += (px[i] - mean) * (px[i] - mean);
+      double inv = 1.0 / std::sqrt(sq / static_cast<double>(spatial_) + eps_);
+      const int64_t c = p % c_;
+      for (int64_t i = 0; i < spatial_; ++i)
+        y[p * spatial_ + i] = static_cast<float>((px[i] - mean) * inv * g[c] + b[c]);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int64_t n_ = 1, c_ = 1, spatial_ = 1;
+  float eps_ = 1e-5f;
+};
+
+}  // namespace
+
+void RegisterNormKernels(KernelRegistry& r) {
+  r.Add<BatchNormKernel>("BatchNormalization");
+  r.Add<LayerNormKernel>("LayerNormalization");
+  r.Add<InstanceNormKernel>("InstanceNormalization");
+}
+
+}  // namespace oc

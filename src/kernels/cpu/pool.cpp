@@ -1,0 +1,196 @@
+// Pooling: MaxPool / AveragePool on oneDNN (plain layouts), global pools and Softmax
+// with plain loops.
+#include <sleef.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/cpu/dnnl_common.h"
+#include "kernels/cpu/kernel_families.h"
+#include "ops/shape_rules.h"
+
+namespace oc {
+namespace {
+
+using dt = dnnl::memory::data_type;
+
+class PoolKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const TensorType& x = ctx.inputs[0];
+    if (x.dtype != DataType::kFloat) return ctx.Error("pooling supports float32 only");
+    if (ctx.outputs.size() > 1 && !ctx.node->outputs[1].empty())
+      return ctx.Error("the Indices output of MaxPool is not supported");
+    const auto& a = ctx.attrs();
+    const size_t rank = x.shape.size();
+    const size_t n = rank - 2;
+    const bool is_max = ctx.node->op_type == "MaxPool";
+    std::vector<int64_t> kernel = a.GetInts("kernel_shape");
+    std::vector<int64_t> strides = a.GetInts("strides", std::vector<int64_t>(n, 1));
+    std::vector<int64_t> dil = a.GetInts("dilations", std::vector<int64_t>(n, 1));
+    std::vector<int64_t> pads = a.GetInts("pads");
+    Shape spatial;
+    OC_RETURN_IF_ERROR(ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel, strides,
+                                       dil, a.GetString("auto_pad", "NOTSET"),
+                                       a.GetInt("ceil_mode", 0) != 0, &pads, &spatial));
+    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl, pr;
+    for (size_t i = 0; i < n; ++i) {
+      d.push_back(dil[i] - 1);
+      pl.push_back(pads[i]);
+      // ceil_mode: extend the right padding so the last window exists.
+      int64_t need = (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] -
+                     pads[i];
+      pr.push_back(std::max<int64_t>(pads[i + n], need));
+    }
+    auto alg = is_max ? dnnl::algorithm::pooling_max
+               : a.GetInt("count_include_pad", 0) ? dnnl::algorithm::pooling_avg_include_padding
+                                                  : dnnl::algorithm::pooling_avg_exclude_padding;
+    return DnnlCall("pool node [" + ctx.node->name + "]", [&] {
+      src_md_ = dnnl::memory::desc(ToDims(x.shape), dt::f32, PlainTag(rank));
+      dst_md_ = dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, PlainTag(rank));
+      dnnl::primitive_attr attr;
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+      dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, alg, src_md_, dst_md_,
+                                          s, k, d, pl, pr);
+      pd_ = dnnl::pooling_v2_forward::primitive_desc(desc, attr, CpuEngine());
+      prim_ = dnnl::pooling_v2_forward(pd_);
+      scratch_ = pd_.scratchpad_desc().get_size();
+    });
+  }
+  size_t WorkspaceSize() const override { return scratch_; }
+  Status Run(const KernelRunContext& ctx) const override {
+    return DnnlCall("pool", [&] {
+      auto& eng = CpuEngine();
+      dnnl::stream stream(eng);
+      prim_.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
+                             {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
+                             {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
+      stream.wait();
+    });
+  }
+
+ private:
+  dnnl::memory::desc src_md_, dst_md_;
+  dnnl::pooling_v2_forward::primitive_desc pd_;
+  dnnl::pooling_v2_forward prim_;
+  size_t scratch_ = 0;
+};
+
+class GlobalPoolKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const Shape& s = ctx.inputs[0].shape;
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    channels_ = s[0] * s[1];
+    spatial_ = 1;
+    for (size_t i = 2; i < s.size(); ++i) spatial_ *= s[i];
+    is_max_ = ctx.node->op_type == "GlobalMaxPool";
+    return Status::Ok();
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    const float* x = static_cast<const float*>(ctx.inputs[0]);
+    float* y = static_cast<float*>(ctx.outputs[0]);
+#pragma omp parallel for num_threads(ctx.num_threads) if (channels_ * spatial_ > 65536)
+    for (int64_t c = 0; c < channels_; ++c) {
+      const float* p = x + c * spatial_;
+      if (is_max_) {
+        float m = -std::numeric_limits<float>::infinity();
+        for (int64_t i = 0; i < spatial_; ++i) m = std::max(m, p[i]);
+        y[c] = m;
+      } else {
+        double acc = 0;
+        for (int64_t i = 0; i < spatial_; ++i) acc += p[i];
+        y[c] = static_cast<float>(acc / static_cast<double>(spatial_));
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int64_t channels_ = 0, spatial_ = 0;
+  bool is_max_ = false;
+};
+
+// Softmax, LogSoftmax, Hardmax. Opset < 13 flattens to 2-D at `axis` (default 1);
+// opset >= 13 normalises along the single `axis` (default -1).
+class SoftmaxKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const Shape& s = ctx.inputs[0].shape;
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    const int64_t rank = static_cast<int64_t>(s.size());
+    const bool legacy = ctx.opset < 13;
+    int64_t axis_attr = ctx.attrs().GetInt("axis", legacy ? 1 : -1);
+    OC_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(axis_attr, std::max<int64_t>(rank, 1)));
+    outer_ = 1;
+    inner_ = 1;
+    if (legacy) {
+      for (int64_t d = 0; d < axis; ++d) outer_ *= s[d];
+      dim_ = 1;
+      for (int64_t d = axis; d < rank; ++d) dim_ *= s[d];
+    } else {
+      for (int64_t d = 0; d < axis; ++d) outer_ *= s[d];
+      dim_ = rank ? s[axis] : 1;
+      for (int64_t d = axis + 1; d < rank; ++d) inner_ *= s[d];
+    }
+    const std::string& t = ctx.node->op_type;
+    mode_ = t == "LogSoftmax" ? 1 : t == "Hardmax" ? 2 : 0;
+    return Status::Ok();
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    const float* x = static_cast<const float*>(ctx.inputs[0]);
+    float* y = static_cast<float*>(ctx.outputs[0]);
+    const int64_t rows = outer_ * inner_;
+#pragma omp parallel for num_threads(ctx.num_threads) if (rows * dim_ > 32768)
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t o = r / inner_, in = r % inner_;
+      const float* px = x + o * dim_ * inner_ + in;
+      float* py = y + o * dim_ * inner_ + in;
+      const int64_t st = inner_;
+      float m = -std::numeric_limits<float>::infinity();
+      int64_t arg = 0;
+      for (int64_t i = 0; i < dim_; ++i)
+        if (px[i * st] > m) {
+          m = px[i * st];
+          arg = i;
+        }
+      if (mode_ == 2) {
+        for (int64_t i = 0; i < dim_; ++i) py[i * st] = i == arg ? 1.0f : 0.0f;
+        continue;
+      }
+      double sum = 0;
+      for (int64_t i = 0; i < dim_; ++i) {
+        float e = Sleef_expf_u10(px[i * st] - m);
+        if (mode_ == 0) py[i * st] = e;
+        sum += e;
+      }
+      if (mode_ == 0) {
+        const float inv = static_cast<float>(1.0 / sum);
+        for (int64_t i = 0; i < dim_; ++i) py[i * st] *= inv;
+      } else {
+        const float lse = m + static_cast<float>(std::log(sum));
+        for (int64_t i = 0; i < dim_; ++i) py[i * st] = px[i * st] - lse;
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int64_t outer_ = 1, dim_ = 1, inner_ = 1;
+  int mode_ = 0;
+};
+
+}  // namespace
+
+void RegisterNnKernels(KernelRegistry& r) {
+  r.Add<PoolKernel>("MaxPool");
+  r.Add<PoolKernel>("AveragePool");
+  r.Add<GlobalPoolKernel>("GlobalAveragePool");
+  r.Add<GlobalPoolKernel>("GlobalMaxPool");
+  r.Add<SoftmaxKernel>("Softmax");
+  r.Add<SoftmaxKernel>("LogSoftmax");
+  r.Add<SoftmaxKernel>("Hardmax");
+}
+
+}  // namespace oc

@@ -1,0 +1,191 @@
+// .om bytes -> IR. Constants borrow their bytes from the mapped file (no copy).
+#include <algorithm>
+#include <cstring>
+
+#include "ge_ir.pb.h"
+#include "om/om_format.h"
+#include "om/om_model.h"
+
+namespace oc {
+namespace {
+
+using AttrMapProto = google::protobuf::Map<std::string, ge::proto::AttrDef>;
+
+std::vector<std::string> StrList(const AttrMapProto& m, const std::string& k) {
+  auto it = m.find(k);
+  if (it == m.end() || !it->second.has_list()) return {};
+  return {it->second.list().s().begin(), it->second.list().s().end()};
+}
+
+
+Result<Tensor> TensorFromDef(const ge::proto::TensorDef& def, const uint8_t* weights,
+                             size_t weights_size, std::shared_ptr<const void> holder) {
+  DataType dt = FromGeDataType(def.desc().dtype());
+  if (dt == DataType::kUndefined) return ParseError("constant with an unknown data type");
+  Shape shape(def.desc().shape().dim().begin(), def.desc().shape().dim().end());
+  for (int64_t d : shape)
+    if (d < 0) return ParseError("constant with a negative dimension");
+  const size_t nbytes = static_cast<size_t>(NumElements(shape)) * DataTypeSize(dt);
+  if (!def.data().empty() || nbytes == 0) {
+    if (def.data().size() != nbytes) return ParseError("inline constant has the wrong size");
+    Tensor t(dt, shape);
+    if (nbytes) std::memcpy(t.mutable_data(), def.data().data(), nbytes);
+    return t;
+  }
+  const int64_t off = def.desc().data_offset();
+  if (static_cast<size_t>(def.desc().weight_size()) != nbytes || off < 0 ||
+      static_cast<size_t>(off) > weights_size || nbytes > weights_size - off)
+    return ParseError("constant [" + def.desc().name() + "] points outside the weights partition");
+  return Tensor(dt, shape, weights + off, std::move(holder));
+}
+
+Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const uint8_t* weights,
+                           size_t weights_size, std::shared_ptr<const void> holder,
+                           MemoryPlan* plan);
+
+Result<AttributeValue> AttrFromDef(const ge::proto::AttrDef& a, int64_t opset) {
+  using V = ge::proto::AttrDef;
+  switch (a.value_case()) {
+    case V::kI: return AttributeValue(a.i());
+    case V::kF: return AttributeValue(a.f());
+    case V::kS: return AttributeValue(a.s());
+    case V::kB: return AttributeValue(static_cast<int64_t>(a.b()));
+    case V::kList: {
+      const auto& l = a.list();
+      switch (l.val_type()) {
+        case V::ListValue::VT_LIST_INT:
+          return AttributeValue(std::vector<int64_t>(l.i().begin(), l.i().end()));
+        case V::ListValue::VT_LIST_FLOAT:
+          return AttributeValue(std::vector<float>(l.f().begin(), l.f().end()));
+        case V::ListValue::VT_LIST_STRING:
+          return AttributeValue(std::vector<std::string>(l.s().begin(), l.s().end()));
+        default: return AttributeValue(std::vector<int64_t>{});
+      }
+    }
+    case V::kT: {
+      OC_ASSIGN_OR_RETURN(Tensor t, TensorFromDef(a.t(), nullptr, 0, nullptr));
+      return AttributeValue(std::move(t));
+    }
+    case V::kG: {
+      OC_ASSIGN_OR_RETURN(Graph g, GraphFromDef(a.g(), opset, nullptr, 0, nullptr, nullptr));
+      return AttributeValue(std::make_shared<Graph>(std::move(g)));
+    }
+    default: return ParseError("attribute of an unsupported kind");
+  }
+}
+
+Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const uint8_t* weights,
+                           size_t weights_size, std::shared_ptr<const void> holder,
+                           MemoryPlan* plan) {
+  Graph g;
+  g.name = gd.name();
+  g.opset_version = opset;
+  std::vector<std::pair<int64_t, std::string>> inputs;
+  for (const auto& op : gd.op()) {
+    const auto& attrs = op.attr();
+    if (op.type() == "Data") {
+      if (op.output_desc_size() != 1) return ParseError("Data op [" + op.name() + "] has no output");
+      const auto& d = op.output_desc(0);
+      ValueInfo vi{FromGeDataType(d.dtype()), Shape(d.shape().dim().begin(), d.shape().dim().end()),
+                   true};
+      g.values[op.name()] = vi;
+      auto it = attrs.find("index");
+      inputs.emplace_back(it == attrs.end() ? static_cast<int64_t>(inputs.size()) : it->second.i(),
+                          op.name());
+      continue;
+    }
+    if (op.type() == "Const") {
+      auto it = attrs.find("value");
+      if (it == attrs.end() || !it->second.has_t())
+        return ParseError("Const op [" + op.name() + "] has no value");
+      OC_ASSIGN_OR_RETURN(Tensor t, TensorFromDef(it->second.t(), weights, weights_size, holder));
+      g.values[op.name()] = ValueInfo{t.dtype(), t.shape(), true};
+      g.initializers[op.name()] = std::move(t);
+      continue;
+    }
+    if (op.type() == "NetOutput") {
+      g.outputs = StrList(attrs, "_oc_inputs");
+      continue;
+    }
+    Node n;
+    n.name = op.name();
+    n.op_type = op.type();
+    n.inputs = StrList(attrs, "_oc_inputs");
+    n.outputs = StrList(attrs, "_oc_outputs");
+    for (const auto& [k, v] : attrs) {
+      if (k == "_oc_inputs" || k == "_oc_outputs") continue;
+      if (k == "_oc_domain") {
+        n.domain = v.s();
+        continue;
+      }
+      auto av = AttrFromDef(v, opset);
+      if (!av.ok()) return av.status().WithContext("op [" + op.name() + "] attribute [" + k + "]");
+      n.attrs.Set(k, std::move(av).value());
+    }
+    if (static_cast<int>(n.outputs.size()) != op.output_desc_size())
+      return ParseError("op [" + op.name() + "] has inconsistent outputs");
+    for (int k = 0; k < op.output_desc_size(); ++k) {
+      const auto& d = op.output_desc(k);
+      const std::string& out = n.outputs[k];
+      if (out.empty()) continue;
+      g.values[out] = ValueInfo{FromGeDataType(d.dtype()),
+                                Shape(d.shape().dim().begin(), d.shape().dim().end()), true};
+      auto it = d.attr().find("_oc_mem_offset");
+      if (plan && it != d.attr().end()) plan->offsets[out] = static_cast<size_t>(it->second.i());
+    }
+    g.nodes.push_back(std::move(n));
+  }
+  std::sort(inputs.begin(), inputs.end());
+  for (auto& [i, name] : inputs) g.inputs.push_back(name);
+  OC_RETURN_IF_ERROR(g.Verify());
+  return g;
+}
+
+std::string AttrAsString(const ge::proto::AttrDef& a) {
+  switch (a.value_case()) {
+    case ge::proto::AttrDef::kS: return a.s();
+    case ge::proto::AttrDef::kI: return std::to_string(a.i());
+    case ge::proto::AttrDef::kF: return std::to_string(a.f());
+    case ge::proto::AttrDef::kB: return a.b() ? "true" : "false";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
+  OC_ASSIGN_OR_RETURN(OmContainer c, ParseOmContainer(file->data(), file->size()));
+  const OmPartitionView* mp = c.Find(OmPartitionType::kModelDef);
+  if (!mp) return ParseError("the .om file has no MODEL_DEF partition");
+  const OmPartitionView* wp = c.Find(OmPartitionType::kWeightsData);
+  ge::proto::ModelDef model;
+  if (!model.ParseFromArray(mp->data, static_cast<int>(mp->size)))
+    return ParseError("the MODEL_DEF partition is not a valid ge.proto.ModelDef");
+  if (model.graph_size() < 1) return ParseError("the model has no graph");
+  OmModel out;
+  out.file = file;
+  out.name = model.name();
+  for (const auto& [k, v] : model.attr()) out.attrs[k] = AttrAsString(v);
+  int64_t opset = 17;
+  if (auto it = model.attr().find("_oc_opset"); it != model.attr().end()) opset = it->second.i();
+  if (auto it = model.attr().find("_oc_arena_size"); it != model.attr().end())
+    out.plan.arena_size = static_cast<size_t>(it->second.i());
+  std::shared_ptr<const void> holder(file, file->data());
+  auto g = GraphFromDef(model.graph(0), opset, wp ? wp->data : nullptr, wp ? wp->size : 0, holder,
+                        &out.plan);
+  if (!g.ok()) return g.status();
+  out.graph = std::move(g).value();
+  for (const auto& [k, v] : out.attrs)
+    if (k.rfind("_oc_meta_", 0) == 0) out.graph.metadata[k.substr(9)] = v;
+  out.weight_bytes = wp ? wp->size : 0;
+  return out;
+}
+
+Result<OmModel> LoadOmFile(const std::string& path) {
+  OC_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  auto m = LoadOm(file);
+  if (!m.ok()) return m.status().WithContext("model [" + path + "]");
+  return m;
+}
+
+}  // namespace oc

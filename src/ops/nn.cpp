@@ -1,0 +1,195 @@
+// Neural-network ops: convolution, pooling, normalisation, softmax.
+#include <cmath>
+
+#include "ops/op_families.h"
+#include "ops/schema_helpers.h"
+#include "ops/shape_rules.h"
+
+namespace oc {
+
+Status ConvOutputShape(const Shape& in, const std::vector<int64_t>& kernel,
+                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
+                       const std::string& auto_pad, bool ceil_mode, std::vector<int64_t>* pads,
+                       Shape* out) {
+  const size_t n = in.size();
+  out->assign(n, -1);
+  if (pads->empty()) pads->assign(2 * n, 0);
+  if (pads->size() != 2 * n || kernel.size() != n || strides.size() != n || dilations.size() != n)
+    return InvalidArgument("kernel_shape, strides, dilations or pads do not match the rank");
+  for (size_t i = 0; i < n; ++i) {
+    if (strides[i] <= 0 || dilations[i] <= 0 || kernel[i] <= 0)
+      return InvalidArgument("kernel, strides and dilations must be positive");
+    if (in[i] < 0) continue;
+    int64_t eff_k = (kernel[i] - 1) * dilations[i] + 1;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+      int64_t o = (in[i] + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(0, (o - 1) * strides[i] + eff_k - in[i]);
+      int64_t small = total / 2, big = total - small;
+      (*pads)[i] = auto_pad == "SAME_UPPER" ? small : big;
+      (*pads)[i + n] = auto_pad == "SAME_UPPER" ? big : small;
+      (*out)[i] = o;
+      continue;
+    }
+    if (auto_pad == "VALID") {
+      (*pads)[i] = (*pads)[i + n] = 0;
+    }
+    int64_t span = in[i] + (*pads)[i] + (*pads)[i + n] - eff_k;
+    if (span < 0)
+      return ShapeMismatch("kernel of extent " + std::to_string(eff_k) +
+                           " is larger than the padded input " + std::to_string(in[i]));
+    int64_t o = ceil_mode ? (span + strides[i] - 1) / strides[i] + 1 : span / strides[i] + 1;
+    // With ceil_mode the last window must start inside the input or left padding.
+    if (ceil_mode && (o - 1) * strides[i] >= in[i] + (*pads)[i]) --o;
+    (*out)[i] = o;
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+std::vector<int64_t> IntsOr(const AttributeMap& a, const char* name, size_t n, int64_t v) {
+  auto r = a.GetInts(name);
+  return r.empty() ? std::vector<int64_t>(n, v) : r;
+}
+
+Status InferConv(InferContext& c) {
+  const ValueInfo& x = c.in(0);
+  const ValueInfo& w = c.in(1);
+  if (!x.has_shape || !w.has_shape) {
+    c.SetOutputTypeOnly(0, x.dtype);
+    return Status::Ok();
+  }
+  if (x.shape.size() < 3 || w.shape.size() != x.shape.size())
+    return c.Error("X rank " + std::to_string(x.shape.size()) + " and W rank " +
+                   std::to_string(w.shape.size()) + " do not match");
+  const size_t n = x.shape.size() - 2;
+  int64_t group = c.attrs().GetInt("group", 1);
+  if (x.shape[1] >= 0 && w.shape[1] * group != x.shape[1])
+    return c.Error("input channels " + std::to_string(x.shape[1]) + " do not match weight " +
+                   ShapeToString(w.shape) + " with group " + std::to_string(group));
+  std::vector<int64_t> kernel = c.attrs().GetInts("kernel_shape");
+  if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
+  std::vector<int64_t> pads = c.attrs().GetInts("pads");
+  Shape spatial;
+  Status s = ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
+                             IntsOr(c.attrs(), "strides", n, 1),
+                             IntsOr(c.attrs(), "dilations", n, 1),
+                             c.attrs().GetString("auto_pad", "NOTSET"), false, &pads, &spatial);
+  if (!s.ok()) return c.Error(s.message());
+  Shape out{x.shape[0], w.shape[0]};
+  out.insert(out.end(), spatial.begin(), spatial.end());
+  c.SetOutput(0, x.dtype, out);
+  return Status::Ok();
+}
+
+Status InferConvTranspose(InferContext& c) {
+  const ValueInfo& x = c.in(0);
+  const ValueInfo& w = c.in(1);
+  if (!x.has_shape || !w.has_shape) {
+    c.SetOutputTypeOnly(0, x.dtype);
+    return Status::Ok();
+  }
+  const size_t n = x.shape.size() - 2;
+  int64_t group = c.attrs().GetInt("group", 1);
+  std::vector<int64_t> kernel = c.attrs().GetInts("kernel_shape");
+  if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
+  auto strides = IntsOr(c.attrs(), "strides", n, 1);
+  auto dil = IntsOr(c.attrs(), "dilations", n, 1);
+  auto outpad = IntsOr(c.attrs(), "output_padding", n, 0);
+  auto pads = IntsOr(c.attrs(), "pads", 2 * n, 0);
+  auto explicit_shape = c.attrs().GetInts("output_shape");
+  Shape out{x.shape[0], w.shape[1] * group};
+  for (size_t i = 0; i < n; ++i) {
+    if (!explicit_shape.empty()) {
+      out.push_back(explicit_shape[explicit_shape.size() - n + i]);
+      continue;
+    }
+    out.push_back(strides[i] * (x.shape[2 + i] - 1) + outpad[i] + (kernel[i] - 1) * dil[i] + 1 -
+                  pads[i] - pads[i + n]);
+  }
+  c.SetOutput(0, x.dtype, out);
+  return Status::Ok();
+}
+
+Status InferPool(InferContext& c) {
+  const ValueInfo& x = c.in(0);
+  if (!x.has_shape) {
+    for (size_t i = 0; i < c.outputs.size(); ++i) c.SetOutputTypeOnly(i, x.dtype);
+    return Status::Ok();
+  }
+  if (x.shape.size() < 3) return c.Error("input must have rank >= 3");
+  const size_t n = x.shape.size() - 2;
+  std::vector<int64_t> kernel = c.attrs().GetInts("kernel_shape");
+  if (kernel.size() != n) return c.Error("kernel_shape must have " + std::to_string(n) + " values");
+  std::vector<int64_t> pads = c.attrs().GetInts("pads");
+  Shape spatial;
+  Status s = ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
+                             IntsOr(c.attrs(), "strides", n, 1),
+                             IntsOr(c.attrs(), "dilations", n, 1),
+                             c.attrs().GetString("auto_pad", "NOTSET"),
+                             c.attrs().GetInt("ceil_mode", 0) != 0, &pads, &spatial);
+  if (!s.ok()) return c.Error(s.message());
+  Shape out{x.shape[0], x.shape[1]};
+  out.insert(out.end(), spatial.begin(), spatial.end());
+  c.SetOutput(0, x.dtype, out);
+  if (c.outputs.size() > 1) c.SetOutput(1, DataType::kInt64, out);
+  return Status::Ok();
+}
+
+Status InferGlobalPool(InferContext& c) {
+  const ValueInfo& x = c.in(0);
+  if (!x.has_shape) {
+    c.SetOutputTypeOnly(0, x.dtype);
+    return Status::Ok();
+  }
+  if (x.shape.size() < 3) return c.Error("input must have rank >= 3");
+  Shape out(x.shape.size(), 1);
+  out[0] = x.shape[0];
+  out[1] = x.shape[1];
+  c.SetOutput(0, x.dtype, out);
+  return Status::Ok();
+}
+
+Status InferBatchNorm(InferContext& c) {
+  OC_RETURN_IF_ERROR(InferSameAsInput(c));
+  if (c.attrs().GetInt("training_mode", 0) != 0)
+    return Unsupported("BatchNormalization node [" + c.node->name +
+                       "] has training_mode=1; export the model in eval mode");
+  for (size_t i = 1; i < c.outputs.size(); ++i) c.SetOutput(i, c.in(0).dtype, {c.in(0).shape[1]});
+  return Status::Ok();
+}
+
+Status InferLayerNorm(InferContext& c) {
+  OC_RETURN_IF_ERROR(InferSameAsInput(c));
+  if (c.outputs.size() > 1) {
+    const Shape& s = c.in(0).shape;
+    auto axis = NormalizeAxis(c.attrs().GetInt("axis", -1), static_cast<int64_t>(s.size()));
+    if (!axis.ok()) return c.Error(axis.status().message());
+    Shape stat(s.begin(), s.begin() + axis.value());
+    stat.resize(s.size(), 1);
+    for (size_t i = 1; i < c.outputs.size(); ++i) c.SetOutput(i, DataType::kFloat, stat);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterNnSchemas(OpRegistry& r) {
+  r.Register({"Conv", "", 2, 3, 1, 1, InferConv});
+  // Conv with fused activation and optional residual sum (input 3), made by the compiler.
+  r.Register({"Conv", kOcDomain, 2, 4, 1, 1, InferConv});
+  r.Register({"ConvTranspose", "", 2, 3, 1, 1, InferConvTranspose});
+  r.Register({"MaxPool", "", 1, 1, 1, 2, InferPool});
+  r.Register({"AveragePool", "", 1, 1, 1, 1, InferPool});
+  r.Register({"LpPool", "", 1, 1, 1, 1, InferPool});
+  r.Register({"GlobalAveragePool", "", 1, 1, 1, 1, InferGlobalPool});
+  r.Register({"GlobalMaxPool", "", 1, 1, 1, 1, InferGlobalPool});
+  r.Register({"BatchNormalization", "", 5, 5, 1, 3, InferBatchNorm});
+  r.Register({"LayerNormalization", "", 2, 3, 1, 3, InferLayerNorm});
+  r.Register({"InstanceNormalization", "", 3, 3, 1, 1, InferSameAsInput});
+  r.Register({"Softmax", "", 1, 1, 1, 1, InferSameAsInput});
+  r.Register({"LogSoftmax", "", 1, 1, 1, 1, InferSameAsInput});
+  r.Register({"Hardmax", "", 1, 1, 1, 1, InferSameAsInput});
+}
+
+}  // namespace oc

@@ -1,0 +1,14 @@
+// One registration function per op family; the list lives in op_schema.cpp.
+#pragma once
+
+#include "ops/op_schema.h"
+
+namespace oc {
+
+void RegisterElementwiseSchemas(OpRegistry& r);
+void RegisterNnSchemas(OpRegistry& r);
+void RegisterTensorSchemas(OpRegistry& r);
+void RegisterReductionSchemas(OpRegistry& r);
+void RegisterMatmulSchemas(OpRegistry& r);
+
+}  // namespace oc

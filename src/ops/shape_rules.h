@@ -1,0 +1,31 @@
+// Shape arithmetic shared by schemas and kernels (which must agree exactly).
+#pragma once
+
+#include <vector>
+
+#include "base/shape.h"
+#include "ops/op_schema.h"
+
+namespace oc {
+
+// Reshape's target with 0 (copy) and -1 (infer) resolved.
+Result<Shape> ReshapeTarget(const Shape& in, const std::vector<int64_t>& spec, bool allowzero);
+// Slice: output dims plus per-axis begin and step (clamped as ONNX specifies).
+Result<std::vector<int64_t>> SliceBounds(const Shape& in, const std::vector<int64_t>& starts,
+                                         const std::vector<int64_t>& ends,
+                                         const std::vector<int64_t>& axes,
+                                         const std::vector<int64_t>& steps,
+                                         std::vector<int64_t>* begin, std::vector<int64_t>* step);
+// Axes from the `axes` attribute (older opsets) or from constant input `input_index`.
+std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index, bool* known);
+
+// Conv/pool spatial output size with ONNX auto_pad rules. Fills pads when auto_pad is SAME_*.
+Status ConvOutputShape(const Shape& in_spatial, const std::vector<int64_t>& kernel,
+                       const std::vector<int64_t>& strides, const std::vector<int64_t>& dilations,
+                       const std::string& auto_pad, bool ceil_mode, std::vector<int64_t>* pads,
+                       Shape* out_spatial);
+
+// numpy matmul output shape (1-D operands promoted and dropped).
+Result<Shape> MatMulOutputShape(const Shape& a, const Shape& b);
+
+}  // namespace oc

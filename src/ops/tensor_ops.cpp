@@ -1,0 +1,463 @@
+// Data movement ops: shape changes, gathers, slices, concatenation, constants.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ops/op_families.h"
+#include "ops/schema_helpers.h"
+#include "ops/shape_rules.h"
+
+namespace oc {
+
+Result<Shape> ReshapeTarget(const Shape& in, const std::vector<int64_t>& spec, bool allowzero) {
+  Shape out(spec.begin(), spec.end());
+  int64_t infer_at = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 0 && !allowzero) {
+      if (i >= in.size()) return InvalidArgument("Reshape: 0 refers past the input rank");
+      out[i] = in[i];
+    }
+    if (out[i] == -1) {
+      if (infer_at >= 0) return InvalidArgument("Reshape: more than one -1 in the shape");
+      infer_at = static_cast<int64_t>(i);
+    } else if (out[i] < 0) {
+      return InvalidArgument("Reshape: invalid dimension " + std::to_string(out[i]));
+    } else {
+      known *= out[i];
+    }
+  }
+  int64_t total = NumElements(in);
+  if (infer_at >= 0) {
+    if (total < 0) return out;  // stays -1 until run time
+    if (known == 0 || total % known != 0)
+      return ShapeMismatch("Reshape: cannot reshape " + ShapeToString(in) + " to " +
+                           ShapeToString(Shape(spec.begin(), spec.end())));
+    out[infer_at] = total / known;
+  } else if (total >= 0 && total != known) {
+    return ShapeMismatch("Reshape: cannot reshape " + ShapeToString(in) + " to " +
+                         ShapeToString(out));
+  }
+  return out;
+}
+
+Result<std::vector<int64_t>> SliceBounds(const Shape& in, const std::vector<int64_t>& starts,
+                                         const std::vector<int64_t>& ends,
+                                         const std::vector<int64_t>& axes_in,
+                                         const std::vector<int64_t>& steps_in,
+                                         std::vector<int64_t>* begin_out,
+                                         std::vector<int64_t>* step_out) {
+  const int64_t rank = static_cast<int64_t>(in.size());
+  std::vector<int64_t> axes = axes_in;
+  if (axes.empty()) {
+    axes.resize(starts.size());
+    std::iota(axes.begin(), axes.end(), 0);
+  }
+  std::vector<int64_t> steps = steps_in.empty() ? std::vector<int64_t>(starts.size(), 1) : steps_in;
+  if (starts.size() != ends.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    return InvalidArgument("Slice: starts, ends, axes and steps differ in length");
+  std::vector<int64_t> out_dims(in.begin(), in.end());
+  begin_out->assign(rank, 0);
+  step_out->assign(rank, 1);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    OC_ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axes[k], rank));
+    int64_t dim = in[a];
+    int64_t step = steps[k];
+    if (step == 0) return InvalidArgument("Slice: step is 0");
+    int64_t s = starts[k], e = ends[k];
+    if (s < 0) s += dim;
+    if (e < 0) e += dim;
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      out_dims[a] = e > s ? (e - s + step - 1) / step : 0;
+    } else {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+      out_dims[a] = s > e ? (s - e - step - 1) / (-step) : 0;
+    }
+    (*begin_out)[a] = s;
+    (*step_out)[a] = step;
+  }
+  return out_dims;
+}
+
+std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index,
+                                         bool* known) {
+  *known = true;
+  if (ctx.attrs().Has("axes")) return ctx.attrs().GetInts("axes");
+  if (ctx.has_input(input_index)) {
+    if (const Tensor* t = ctx.constant(input_index)) return t->ToInt64Vector();
+    *known = false;
+  }
+  return {};
+}
+
+namespace {
+
+Status InferReshape(InferContext& c) {
+  const Tensor* spec = c.constant(1);
+  if (!spec || !c.in(0).has_shape) {
+    if (c.in(1).has_shape && c.in(1).shape.size() == 1 && c.in(1).shape[0] >= 0)
+      c.SetOutput(0, c.in(0).dtype, Shape(c.in(1).shape[0], -1));
+    else
+      c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  auto out = ReshapeTarget(c.in(0).shape, spec->ToInt64Vector(), c.attrs().GetInt("allowzero", 0));
+  if (!out.ok()) return c.Error(out.status().message());
+  c.SetOutput(0, c.in(0).dtype, out.value());
+  return Status::Ok();
+}
+
+Status InferFlatten(InferContext& c) {
+  const Shape& s = c.in(0).shape;
+  OC_ASSIGN_OR_RETURN(int64_t axis,
+                      NormalizeAxis(c.attrs().GetInt("axis", 1), static_cast<int64_t>(s.size()) + 1));
+  int64_t a = 1, b = 1;
+  for (size_t i = 0; i < s.size(); ++i) {
+    int64_t& acc = static_cast<int64_t>(i) < axis ? a : b;
+    acc = (acc < 0 || s[i] < 0) ? -1 : acc * s[i];
+  }
+  c.SetOutput(0, c.in(0).dtype, {a, b});
+  return Status::Ok();
+}
+
+Status InferTranspose(InferContext& c) {
+  if (!c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  const Shape& s = c.in(0).shape;
+  std::vector<int64_t> perm = c.attrs().GetInts("perm");
+  if (perm.empty()) {
+    perm.resize(s.size());
+    std::iota(perm.rbegin(), perm.rend(), 0);
+  }
+  if (perm.size() != s.size()) return c.Error("perm length differs from the input rank");
+  Shape out(s.size());
+  std::vector<bool> seen(s.size(), false);
+  for (size_t i = 0; i < perm.size(); ++i) {
+    int64_t p = perm[i] < 0 ? perm[i] + static_cast<int64_t>(s.size()) : perm[i];
+    if (p < 0 || p >= static_cast<int64_t>(s.size()) || seen[p]) return c.Error("invalid perm");
+    seen[p] = true;
+    out[i] = s[p];
+  }
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+Status InferConcat(InferContext& c) {
+  if (!c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  const int64_t rank = static_cast<int64_t>(c.in(0).shape.size());
+  auto axis_r = NormalizeAxis(c.attrs().GetInt("axis", 0), rank);
+  if (!axis_r.ok()) return c.Error(axis_r.status().message());
+  int64_t axis = axis_r.value();
+  Shape out = c.in(0).shape;
+  out[axis] = 0;
+  for (size_t i = 0; i < c.num_inputs(); ++i) {
+    if (!c.has_input(i)) continue;
+    const ValueInfo& v = c.in(i);
+    if (!v.has_shape) {
+      c.SetOutputTypeOnly(0, c.in(0).dtype);
+      return Status::Ok();
+    }
+    if (static_cast<int64_t>(v.shape.size()) != rank) return c.Error("inputs differ in rank");
+    if (v.dtype != c.in(0).dtype) return c.Error("inputs differ in type");
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      if (out[d] >= 0 && v.shape[d] >= 0 && out[d] != v.shape[d])
+        return c.Error("input " + std::to_string(i) + " has shape " + ShapeToString(v.shape) +
+                       ", incompatible with " + ShapeToString(c.in(0).shape));
+    }
+    out[axis] = (out[axis] < 0 || v.shape[axis] < 0) ? -1 : out[axis] + v.shape[axis];
+  }
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+Status InferSplit(InferContext& c) {
+  const Shape& s = c.in(0).shape;
+  auto axis_r = NormalizeAxis(c.attrs().GetInt("axis", 0), static_cast<int64_t>(s.size()));
+  if (!axis_r.ok()) return c.Error(axis_r.status().message());
+  int64_t axis = axis_r.value();
+  std::vector<int64_t> split = c.attrs().GetInts("split");
+  if (split.empty() && c.has_input(1)) {
+    if (!c.constant(1)) {
+      for (size_t i = 0; i < c.outputs.size(); ++i) c.SetOutputTypeOnly(i, c.in(0).dtype);
+      return Status::Ok();
+    }
+    split = c.constant(1)->ToInt64Vector();
+  }
+  const int64_t n = static_cast<int64_t>(c.outputs.size());
+  if (split.empty()) {
+    if (s[axis] < 0) {
+      for (int64_t i = 0; i < n; ++i) {
+        Shape o = s;
+        o[axis] = -1;
+        c.SetOutput(i, c.in(0).dtype, o);
+      }
+      return Status::Ok();
+    }
+    int64_t chunk = (s[axis] + n - 1) / n;
+    for (int64_t i = 0; i < n; ++i)
+      split.push_back(std::min(chunk, std::max<int64_t>(0, s[axis] - chunk * i)));
+  }
+  if (static_cast<int64_t>(split.size()) != n) return c.Error("split count differs from outputs");
+  int64_t total = 0;
+  for (size_t i = 0; i < split.size(); ++i) {
+    Shape o = s;
+    o[axis] = split[i];
+    total += split[i];
+    c.SetOutput(i, c.in(0).dtype, o);
+  }
+  if (s[axis] >= 0 && total != s[axis]) return c.Error("split sizes do not sum to the axis size");
+  return Status::Ok();
+}
+
+Status InferSlice(InferContext& c) {
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.attrs().Has("starts")) {  // opset < 10
+    starts = c.attrs().GetInts("starts");
+    ends = c.attrs().GetInts("ends");
+    axes = c.attrs().GetInts("axes");
+  } else {
+    for (size_t i = 1; i < c.num_inputs(); ++i) {
+      if (c.has_input(i) && !c.constant(i)) {
+        if (c.in(0).has_shape)
+          c.SetOutput(0, c.in(0).dtype, Shape(c.in(0).shape.size(), -1));
+        else
+          c.SetOutputTypeOnly(0, c.in(0).dtype);
+        return Status::Ok();
+      }
+    }
+    starts = c.constant(1)->ToInt64Vector();
+    ends = c.constant(2)->ToInt64Vector();
+    if (c.has_input(3)) axes = c.constant(3)->ToInt64Vector();
+    if (c.has_input(4)) steps = c.constant(4)->ToInt64Vector();
+  }
+  if (!c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  std::vector<int64_t> b, st;
+  auto dims = SliceBounds(c.in(0).shape, starts, ends, axes, steps, &b, &st);
+  if (!dims.ok()) return c.Error(dims.status().message());
+  c.SetOutput(0, c.in(0).dtype, dims.value());
+  return Status::Ok();
+}
+
+Status InferGather(InferContext& c) {
+  if (!c.in(0).has_shape || !c.in(1).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  const Shape& d = c.in(0).shape;
+  auto axis_r = NormalizeAxis(c.attrs().GetInt("axis", 0), static_cast<int64_t>(d.size()));
+  if (!axis_r.ok()) return c.Error(axis_r.status().message());
+  int64_t axis = axis_r.value();
+  Shape out(d.begin(), d.begin() + axis);
+  out.insert(out.end(), c.in(1).shape.begin(), c.in(1).shape.end());
+  out.insert(out.end(), d.begin() + axis + 1, d.end());
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+Status InferUnsqueeze(InferContext& c) {
+  bool known = false;
+  std::vector<int64_t> axes = AxesFromInputOrAttr(c, 1, &known);
+  if (!known || !c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  const int64_t out_rank = static_cast<int64_t>(c.in(0).shape.size() + axes.size());
+  std::vector<bool> is_new(out_rank, false);
+  for (int64_t a : axes) {
+    auto n = NormalizeAxis(a, out_rank);
+    if (!n.ok() || is_new[n.value()]) return c.Error("invalid or repeated axis");
+    is_new[n.value()] = true;
+  }
+  Shape out;
+  size_t j = 0;
+  for (int64_t i = 0; i < out_rank; ++i) out.push_back(is_new[i] ? 1 : c.in(0).shape[j++]);
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+Status InferSqueeze(InferContext& c) {
+  bool known = false;
+  std::vector<int64_t> axes = AxesFromInputOrAttr(c, 1, &known);
+  if (!known || !c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  const Shape& s = c.in(0).shape;
+  std::vector<bool> drop(s.size(), false);
+  if (axes.empty()) {
+    for (size_t i = 0; i < s.size(); ++i) drop[i] = s[i] == 1;
+  } else {
+    for (int64_t a : axes) {
+      auto n = NormalizeAxis(a, static_cast<int64_t>(s.size()));
+      if (!n.ok()) return c.Error(n.status().message());
+      if (s[n.value()] != 1 && s[n.value()] >= 0)
+        return c.Error("cannot squeeze axis " + std::to_string(a) + " of size " +
+                       std::to_string(s[n.value()]));
+      drop[n.value()] = true;
+    }
+  }
+  Shape out;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (!drop[i]) out.push_back(s[i]);
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+Status InferShape(InferContext& c) {
+  if (!c.in(0).has_shape) {
+    c.SetOutput(0, DataType::kInt64, {-1});
+    return Status::Ok();
+  }
+  int64_t rank = static_cast<int64_t>(c.in(0).shape.size());
+  int64_t start = c.attrs().GetInt("start", 0), end = c.attrs().GetInt("end", rank);
+  if (start < 0) start += rank;
+  if (end < 0) end += rank;
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, 0, rank);
+  c.SetOutput(0, DataType::kInt64, {std::max<int64_t>(0, end - start)});
+  return Status::Ok();
+}
+
+Status InferConstant(InferContext& c) {
+  const AttributeMap& a = c.attrs();
+  if (const Tensor* t = a.GetTensor("value")) {
+    c.SetOutput(0, t->dtype(), t->shape());
+  } else if (a.Has("value_float")) {
+    c.SetOutput(0, DataType::kFloat, {});
+  } else if (a.Has("value_int")) {
+    c.SetOutput(0, DataType::kInt64, {});
+  } else if (a.Has("value_floats")) {
+    c.SetOutput(0, DataType::kFloat, {static_cast<int64_t>(a.GetFloats("value_floats").size())});
+  } else if (a.Has("value_ints")) {
+    c.SetOutput(0, DataType::kInt64, {static_cast<int64_t>(a.GetInts("value_ints").size())});
+  } else {
+    return c.Error("Constant has no supported value attribute");
+  }
+  return Status::Ok();
+}
+
+Status InferConstantOfShape(InferContext& c) {
+  DataType dt = DataType::kFloat;
+  if (const Tensor* v = c.attrs().GetTensor("value")) dt = v->dtype();
+  if (const Tensor* s = c.constant(0)) {
+    Shape shape = s->ToInt64Vector();
+    for (int64_t d : shape)
+      if (d < 0) return c.Error("negative dimension in shape");
+    c.SetOutput(0, dt, shape);
+  } else if (c.in(0).has_shape && c.in(0).shape.size() == 1 && c.in(0).shape[0] >= 0) {
+    c.SetOutput(0, dt, Shape(c.in(0).shape[0], -1));
+  } else {
+    c.SetOutputTypeOnly(0, dt);
+  }
+  return Status::Ok();
+}
+
+Status InferExpand(InferContext& c) {
+  const Tensor* s = c.constant(1);
+  if (!s || !c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  auto b = BroadcastShapes(c.in(0).shape, s->ToInt64Vector());
+  if (!b.ok()) return c.Error(b.status().message());
+  c.SetOutput(0, c.in(0).dtype, b.value());
+  return Status::Ok();
+}
+
+Status InferTile(InferContext& c) {
+  const Tensor* r = c.constant(1);
+  if (!r || !c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
+  auto reps = r->ToInt64Vector();
+  Shape out = c.in(0).shape;
+  if (reps.size() != out.size()) return c.Error("repeats length differs from rank");
+  for (size_t i = 0; i < out.size(); ++i) out[i] = out[i] < 0 ? -1 : out[i] * reps[i];
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+Status InferRange(InferContext& c) {
+  const Tensor *s = c.constant(0), *l = c.constant(1), *d = c.constant(2);
+  if (!s || !l || !d) {
+    c.SetOutput(0, c.in(0).dtype, {-1});
+    return Status::Ok();
+  }
+  double start = s->GetAsDouble(0), limit = l->GetAsDouble(0), delta = d->GetAsDouble(0);
+  if (delta == 0) return c.Error("delta is 0");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  c.SetOutput(0, c.in(0).dtype, {n});
+  return Status::Ok();
+}
+
+Status InferPad(InferContext& c) {
+  std::vector<int64_t> pads = c.attrs().GetInts("pads");
+  if (pads.empty()) {
+    if (!c.constant(1) || !c.in(0).has_shape) {
+      if (c.in(0).has_shape)
+        c.SetOutput(0, c.in(0).dtype, Shape(c.in(0).shape.size(), -1));
+      else
+        c.SetOutputTypeOnly(0, c.in(0).dtype);
+      return Status::Ok();
+    }
+    pads = c.constant(1)->ToInt64Vector();
+  }
+  Shape out = c.in(0).shape;
+  const size_t rank = out.size();
+  std::vector<int64_t> axes;
+  if (c.has_input(3)) {
+    if (!c.constant(3)) return c.Error("axes must be constant");
+    axes = c.constant(3)->ToInt64Vector();
+  } else {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+  }
+  if (pads.size() != 2 * axes.size()) return c.Error("pads length must be twice the axes count");
+  for (size_t k = 0; k < axes.size(); ++k) {
+    auto a = NormalizeAxis(axes[k], static_cast<int64_t>(rank));
+    if (!a.ok()) return c.Error(a.status().message());
+    int64_t& d = out[a.value()];
+    if (d >= 0) d += pads[k] + pads[k + axes.size()];
+  }
+  c.SetOutput(0, c.in(0).dtype, out);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterTensorSchemas(OpRegistry& r) {
+  r.Register({"Reshape", "", 2, 2, 1, 1, InferReshape});
+  r.Register({"Flatten", "", 1, 1, 1, 1, InferFlatten});
+  r.Register({"Transpose", "", 1, 1, 1, 1, InferTranspose});
+  r.Register({"Concat", "", 1, 1 << 20, 1, 1, InferConcat});
+  r.Register({"Split", "", 1, 2, 1, 1 << 20, InferSplit});
+  r.Register({"Slice", "", 1, 5, 1, 1, InferSlice});
+  r.Register({"Gather", "", 2, 2, 1, 1, InferGather});
+  r.Register({"Unsqueeze", "", 1, 2, 1, 1, InferUnsqueeze});
+  r.Register({"Squeeze", "", 1, 2, 1, 1, InferSqueeze});
+  r.Register({"Shape", "", 1, 1, 1, 1, InferShape});
+  r.Register({"Size", "", 1, 1, 1, 1, [](InferContext& c) {
+                c.SetOutput(0, DataType::kInt64, {});
+                return Status::Ok();
+              }});
+  r.Register({"Constant", "", 0, 0, 1, 1, InferConstant});
+  r.Register({"ConstantOfShape", "", 1, 1, 1, 1, InferConstantOfShape});
+  r.Register({"Expand", "", 2, 2, 1, 1, InferExpand});
+  r.Register({"Tile", "", 2, 2, 1, 1, InferTile});
+  r.Register({"Range", "", 3, 3, 1, 1, InferRange});
+  r.Register({"Pad", "", 1, 4, 1, 1, InferPad});
+}
+
+}  // namespace oc

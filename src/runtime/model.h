@@ -1,0 +1,91 @@
+// A loaded model: immutable after Load, shared by every execution. Each execution
+// takes an arena (activations planned at compile time + kernel workspace) from a pool,
+// so concurrent executions of one model are safe.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/aligned_buffer.h"
+#include "base/status.h"
+#include "kernels/cpu/kernel.h"
+#include "om/om_model.h"
+
+namespace oc {
+
+struct IoDesc {
+  std::string name;
+  DataType dtype = DataType::kFloat;
+  Shape shape;
+  std::string format = "ND";
+  size_t bytes = 0;
+};
+
+struct LoadOptions {
+  // Caller-owned memory (aclmdlLoadFromFileWithMem). Null = allocate ourselves.
+  void* work_ptr = nullptr;
+  size_t work_size = 0;
+  void* weight_ptr = nullptr;
+  size_t weight_size = 0;
+};
+
+class Model {
+ public:
+  static Result<std::shared_ptr<Model>> Load(std::shared_ptr<MappedFile> file,
+                                             const LoadOptions& options = {});
+  static Result<std::shared_ptr<Model>> LoadFile(const std::string& path,
+                                                 const LoadOptions& options = {});
+  // Work (arena + workspace) and weight sizes without preparing kernels.
+  static Status QuerySize(const std::string& path, size_t* work, size_t* weight);
+
+  const std::vector<IoDesc>& inputs() const { return inputs_; }
+  const std::vector<IoDesc>& outputs() const { return outputs_; }
+  const std::string& name() const { return name_; }
+  size_t work_size() const { return arena_size_ + workspace_size_; }
+  size_t weight_size() const { return weight_size_; }
+  const std::map<std::string, std::string>& attrs() const { return om_.attrs; }
+
+  // Runs the model. Buffers must hold at least the sizes of inputs()/outputs().
+  Status Execute(const std::vector<const void*>& inputs, const std::vector<size_t>& input_sizes,
+                 const std::vector<void*>& outputs, const std::vector<size_t>& output_sizes) const;
+
+ private:
+  enum class SlotKind { kNone, kInput, kOutput, kConstant, kArena };
+  struct Slot {
+    SlotKind kind = SlotKind::kNone;
+    size_t index = 0;           // input/output index or arena offset
+    const void* ptr = nullptr;  // constants
+  };
+  struct Step {
+    std::unique_ptr<Kernel> kernel;
+    std::vector<Slot> inputs, outputs;
+    std::string node_name, op_type;
+  };
+  struct OutputCopy {  // graph outputs that no step writes (constants, inputs, duplicates)
+    Slot from;
+    size_t output;
+    size_t bytes;
+  };
+
+  Model() = default;
+  Status Build(const LoadOptions& options);
+  AlignedBuffer AcquireArena() const;
+  void ReleaseArena(AlignedBuffer buf) const;
+
+  OmModel om_;
+  std::string name_;
+  std::vector<IoDesc> inputs_, outputs_;
+  std::vector<Step> steps_;
+  std::vector<OutputCopy> copies_;
+  size_t arena_size_ = 0, workspace_size_ = 0, weight_size_ = 0;
+  int num_threads_ = 1;
+  // Caller-provided work memory serialises executions on it.
+  void* user_work_ = nullptr;
+  mutable std::mutex user_work_mutex_;
+  mutable std::mutex pool_mutex_;
+  mutable std::vector<AlignedBuffer> pool_;
+};
+
+}  // namespace oc
