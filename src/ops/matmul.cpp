@@ -36,6 +36,10 @@ Status InferMatMul(InferContext& c) {
 }
 
 Status InferGemm(InferContext& c) {
+  if (!c.in(0).has_shape || !c.in(1).has_shape) {
+    c.SetOutputTypeOnly(0, c.in(0).dtype);
+    return Status::Ok();
+  }
   const Shape& a = c.in(0).shape;
   const Shape& b = c.in(1).shape;
   if (a.size() != 2 || b.size() != 2) return c.Error("A and B must be 2-D");

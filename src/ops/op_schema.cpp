@@ -1,5 +1,6 @@
 #include "ops/op_schema.h"
 
+#include "base/log.h"
 #include "ops/op_families.h"
 
 namespace oc {
@@ -76,6 +77,9 @@ Status InferNode(Graph& graph, const Node& node) {
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;
     graph.values[node.outputs[i]] = ctx.outputs[i];
+    if (!ctx.outputs[i].has_shape)
+      OC_LOG(kDebug, "shape of [" << node.outputs[i] << "] from " << node.op_type << " node ["
+                                  << node.name << "] is unknown at compile time");
   }
   return Status::Ok();
 }

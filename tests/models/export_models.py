@@ -37,9 +37,13 @@ def build(name):
     import torchvision.models as tvm
     if name == "bert_encoder":
         return TokenEncoder(), ("input_ids",), lambda: torch.randint(0, 30522, (1, 128))
-    ctor = getattr(tvm, name)
-    image = (lambda: torch.randn(1, 3, 224, 224))
-    return ctor(), ("input",), image
+    model = getattr(tvm, name)()
+    if name.startswith("vit"):
+        # torchvision zero-initialises the ViT head, which would make every output 0
+        # and the comparison meaningless.
+        nn.init.normal_(model.heads.head.weight, std=0.02)
+        nn.init.normal_(model.heads.head.bias, std=0.02)
+    return model, ("input",), lambda: torch.randn(1, 3, 224, 224)
 
 
 def export(name, out_dir, opset):

@@ -1,0 +1,262 @@
+// The pyACL-compatible `acl` module: handles and pointers are Python ints; calls that
+// produce values return tuples ending in the error code; nothing raises for an error
+// that pyACL would report through its return code.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <string>
+
+#include "acl/acl.h"
+
+namespace py = pybind11;
+
+namespace {
+
+template <typename T>
+T* Ptr(uintptr_t v) {
+  return reinterpret_cast<T*>(v);
+}
+uintptr_t Int(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+py::dict DimsToDict(const aclmdlIODims& d) {
+  py::dict out;
+  out["name"] = std::string(d.name);
+  out["dimCount"] = d.dimCount;
+  py::list dims;
+  for (size_t i = 0; i < d.dimCount; ++i) dims.append(d.dims[i]);
+  out["dims"] = dims;
+  return out;
+}
+
+py::tuple Dims(aclError (*fn)(const aclmdlDesc*, size_t, aclmdlIODims*), uintptr_t desc,
+               size_t index) {
+  aclmdlIODims d{};
+  aclError ret = fn(Ptr<const aclmdlDesc>(desc), index, &d);
+  return py::make_tuple(ret == ACL_SUCCESS ? py::object(DimsToDict(d)) : py::object(py::dict()), ret);
+}
+
+// numpy type numbers as pyACL takes them (NPY_FLOAT = 11, ...), or a dtype object.
+py::dtype ToDtype(const py::object& t) {
+  if (py::isinstance<py::int_>(t)) {
+    return py::dtype(t.cast<int>());
+  }
+  return py::dtype::from_args(t);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(acl, m) {
+  m.doc() = "OpenCANN pyACL: AscendCL for Python on the host CPU";
+
+  m.def("init", [](py::object path) {
+        if (path.is_none()) return aclInit(nullptr);
+        std::string p = path.cast<std::string>();
+        return aclInit(p.c_str());
+      }, py::arg("config_path") = py::none());
+  m.def("finalize", [] { return aclFinalize(); });
+  m.def("get_recent_err_msg", [] {
+    const char* s = aclGetRecentErrMsg();
+    return std::string(s ? s : "");
+  });
+  m.def("create_data_buffer", [](uintptr_t ptr, size_t size) { return Int(aclCreateDataBuffer(Ptr<void>(ptr), size)); });
+  m.def("destroy_data_buffer", [](uintptr_t buf) { return aclDestroyDataBuffer(Ptr<aclDataBuffer>(buf)); });
+  m.def("update_data_buffer", [](uintptr_t buf, uintptr_t ptr, size_t size) {
+    return aclUpdateDataBuffer(Ptr<aclDataBuffer>(buf), Ptr<void>(ptr), size);
+  });
+  m.def("get_data_buffer_addr", [](uintptr_t buf) { return Int(aclGetDataBufferAddr(Ptr<aclDataBuffer>(buf))); });
+  m.def("get_data_buffer_size", [](uintptr_t buf) { return aclGetDataBufferSize(Ptr<aclDataBuffer>(buf)); });
+  m.def("get_data_buffer_size_v2", [](uintptr_t buf) { return aclGetDataBufferSizeV2(Ptr<aclDataBuffer>(buf)); });
+  m.def("data_type_size", [](int t) { return aclDataTypeSize(static_cast<aclDataType>(t)); });
+  m.def("float16_to_float", [](uint16_t v) { return aclFloat16ToFloat(v); });
+  m.def("float_to_float16", [](float v) { return aclFloatToFloat16(v); });
+  m.def("create_tensor_desc", [](int dtype, std::vector<int64_t> dims, int format) {
+    return Int(aclCreateTensorDesc(static_cast<aclDataType>(dtype), static_cast<int>(dims.size()),
+                                   dims.data(), static_cast<aclFormat>(format)));
+  });
+  m.def("destroy_tensor_desc", [](uintptr_t d) { aclDestroyTensorDesc(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_type", [](uintptr_t d) { return static_cast<int>(aclGetTensorDescType(Ptr<aclTensorDesc>(d))); });
+  m.def("get_tensor_desc_format", [](uintptr_t d) { return static_cast<int>(aclGetTensorDescFormat(Ptr<aclTensorDesc>(d))); });
+  m.def("get_tensor_desc_size", [](uintptr_t d) { return aclGetTensorDescSize(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_element_count", [](uintptr_t d) { return aclGetTensorDescElementCount(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_num_dims", [](uintptr_t d) { return aclGetTensorDescNumDims(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_dim_v2", [](uintptr_t d, size_t i) {
+    int64_t v = 0;
+    aclError ret = aclGetTensorDescDimV2(Ptr<aclTensorDesc>(d), i, &v);
+    return py::make_tuple(v, ret);
+  });
+
+  py::module_ rt = m.def_submodule("rt", "runtime: devices, contexts, streams, memory");
+  rt.def("set_device", [](int32_t id) { return aclrtSetDevice(id); });
+  rt.def("reset_device", [](int32_t id) { return aclrtResetDevice(id); });
+  rt.def("get_device", [] {
+    int32_t id = -1;
+    aclError ret = aclrtGetDevice(&id);
+    return py::make_tuple(id, ret);
+  });
+  rt.def("get_device_count", [] {
+    uint32_t n = 0;
+    aclError ret = aclrtGetDeviceCount(&n);
+    return py::make_tuple(n, ret);
+  });
+  rt.def("get_run_mode", [] {
+    aclrtRunMode mode = ACL_HOST;
+    aclError ret = aclrtGetRunMode(&mode);
+    return py::make_tuple(static_cast<int>(mode), ret);
+  });
+  rt.def("synchronize_device", [] { return aclrtSynchronizeDevice(); });
+  rt.def("create_context", [](int32_t id) {
+    aclrtContext c = nullptr;
+    aclError ret = aclrtCreateContext(&c, id);
+    return py::make_tuple(Int(c), ret);
+  });
+  rt.def("destroy_context", [](uintptr_t c) { return aclrtDestroyContext(Ptr<void>(c)); });
+  rt.def("set_context", [](uintptr_t c) { return aclrtSetCurrentContext(Ptr<void>(c)); });
+  rt.def("get_context", [] {
+    aclrtContext c = nullptr;
+    aclError ret = aclrtGetCurrentContext(&c);
+    return py::make_tuple(Int(c), ret);
+  });
+  rt.def("create_stream", [] {
+    aclrtStream s = nullptr;
+    aclError ret = aclrtCreateStream(&s);
+    return py::make_tuple(Int(s), ret);
+  });
+  rt.def("destroy_stream", [](uintptr_t s) { return aclrtDestroyStream(Ptr<void>(s)); });
+  rt.def("synchronize_stream", [](uintptr_t s) { return aclrtSynchronizeStream(Ptr<void>(s)); });
+  rt.def("malloc", [](size_t size, int policy) {
+    void* p = nullptr;
+    aclError ret = aclrtMalloc(&p, size, static_cast<aclrtMemMallocPolicy>(policy));
+    return py::make_tuple(Int(p), ret);
+  }, py::arg("size"), py::arg("policy") = 0);
+  rt.def("malloc_host", [](size_t size) {
+    void* p = nullptr;
+    aclError ret = aclrtMallocHost(&p, size);
+    return py::make_tuple(Int(p), ret);
+  });
+  rt.def("free", [](uintptr_t p) { return aclrtFree(Ptr<void>(p)); });
+  rt.def("free_host", [](uintptr_t p) { return aclrtFreeHost(Ptr<void>(p)); });
+  rt.def("memcpy", [](uintptr_t dst, size_t dest_max, uintptr_t src, size_t count, int kind) {
+    return aclrtMemcpy(Ptr<void>(dst), dest_max, Ptr<const void>(src), count, static_cast<aclrtMemcpyKind>(kind));
+  });
+  rt.def("memcpy_async", [](uintptr_t dst, size_t dest_max, uintptr_t src, size_t count, int kind, uintptr_t stream) {
+    return aclrtMemcpyAsync(Ptr<void>(dst), dest_max, Ptr<const void>(src), count,
+                            static_cast<aclrtMemcpyKind>(kind), Ptr<void>(stream));
+  });
+  rt.def("memset", [](uintptr_t p, size_t max, int32_t value, size_t count) {
+    return aclrtMemset(Ptr<void>(p), max, value, count);
+  });
+  rt.def("create_event", [] {
+    aclrtEvent e = nullptr;
+    aclError ret = aclrtCreateEvent(&e);
+    return py::make_tuple(Int(e), ret);
+  });
+  rt.def("destroy_event", [](uintptr_t e) { return aclrtDestroyEvent(Ptr<void>(e)); });
+  rt.def("record_event", [](uintptr_t e, uintptr_t s) { return aclrtRecordEvent(Ptr<void>(e), Ptr<void>(s)); });
+  rt.def("synchronize_event", [](uintptr_t e) { return aclrtSynchronizeEvent(Ptr<void>(e)); });
+  rt.def("event_elapsed_time", [](uintptr_t a, uintptr_t b) {
+    float ms = 0;
+    aclError ret = aclrtEventElapsedTime(&ms, Ptr<void>(a), Ptr<void>(b));
+    return py::make_tuple(ms, ret);
+  });
+
+  py::module_ mdl = m.def_submodule("mdl", "model loading and execution");
+  mdl.def("load_from_file", [](const std::string& path) {
+    uint32_t id = 0;
+    aclError ret = aclmdlLoadFromFile(path.c_str(), &id);
+    return py::make_tuple(id, ret);
+  });
+  mdl.def("load_from_mem", [](uintptr_t ptr, size_t size) {
+    uint32_t id = 0;
+    aclError ret = aclmdlLoadFromMem(Ptr<const void>(ptr), size, &id);
+    return py::make_tuple(id, ret);
+  });
+  mdl.def("load_from_file_with_mem", [](const std::string& path, uintptr_t work, size_t work_size, uintptr_t weight, size_t weight_size) {
+    uint32_t id = 0;
+    aclError ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, Ptr<void>(work), work_size, Ptr<void>(weight), weight_size);
+    return py::make_tuple(id, ret);
+  });
+  mdl.def("query_size", [](const std::string& path) {
+    size_t work = 0, weight = 0;
+    aclError ret = aclmdlQuerySize(path.c_str(), &work, &weight);
+    return py::make_tuple(work, weight, ret);
+  });
+  mdl.def("unload", [](uint32_t id) { return aclmdlUnload(id); });
+  mdl.def("create_desc", [] { return Int(aclmdlCreateDesc()); });
+  mdl.def("destroy_desc", [](uintptr_t d) { return aclmdlDestroyDesc(Ptr<aclmdlDesc>(d)); });
+  mdl.def("get_desc", [](uintptr_t d, uint32_t id) { return aclmdlGetDesc(Ptr<aclmdlDesc>(d), id); });
+  mdl.def("get_num_inputs", [](uintptr_t d) { return aclmdlGetNumInputs(Ptr<aclmdlDesc>(d)); });
+  mdl.def("get_num_outputs", [](uintptr_t d) { return aclmdlGetNumOutputs(Ptr<aclmdlDesc>(d)); });
+  mdl.def("get_input_size_by_index", [](uintptr_t d, size_t i) { return aclmdlGetInputSizeByIndex(Ptr<aclmdlDesc>(d), i); });
+  mdl.def("get_output_size_by_index", [](uintptr_t d, size_t i) { return aclmdlGetOutputSizeByIndex(Ptr<aclmdlDesc>(d), i); });
+  mdl.def("get_input_dims", [](uintptr_t d, size_t i) { return Dims(aclmdlGetInputDims, d, i); });
+  mdl.def("get_input_dims_v2", [](uintptr_t d, size_t i) { return Dims(aclmdlGetInputDimsV2, d, i); });
+  mdl.def("get_output_dims", [](uintptr_t d, size_t i) { return Dims(aclmdlGetOutputDims, d, i); });
+  mdl.def("get_cur_output_dims", [](uintptr_t d, size_t i) { return Dims(aclmdlGetCurOutputDims, d, i); });
+  mdl.def("get_input_name_by_index", [](uintptr_t d, size_t i) { return std::string(aclmdlGetInputNameByIndex(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_output_name_by_index", [](uintptr_t d, size_t i) { return std::string(aclmdlGetOutputNameByIndex(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_input_data_type", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetInputDataType(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_output_data_type", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetOutputDataType(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_input_format", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetInputFormat(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_output_format", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetOutputFormat(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_input_index_by_name", [](uintptr_t d, const std::string& name) {
+    size_t idx = 0;
+    aclError ret = aclmdlGetInputIndexByName(Ptr<aclmdlDesc>(d), name.c_str(), &idx);
+    return py::make_tuple(idx, ret);
+  });
+  mdl.def("get_output_index_by_name", [](uintptr_t d, const std::string& name) {
+    size_t idx = 0;
+    aclError ret = aclmdlGetOutputIndexByName(Ptr<aclmdlDesc>(d), name.c_str(), &idx);
+    return py::make_tuple(idx, ret);
+  });
+  mdl.def("create_dataset", [] { return Int(aclmdlCreateDataset()); });
+  mdl.def("destroy_dataset", [](uintptr_t ds) { return aclmdlDestroyDataset(Ptr<aclmdlDataset>(ds)); });
+  mdl.def("add_dataset_buffer", [](uintptr_t ds, uintptr_t buf) {
+    aclError ret = aclmdlAddDatasetBuffer(Ptr<aclmdlDataset>(ds), Ptr<aclDataBuffer>(buf));
+    return py::make_tuple(ds, ret);
+  });
+  mdl.def("get_dataset_num_buffers", [](uintptr_t ds) { return aclmdlGetDatasetNumBuffers(Ptr<aclmdlDataset>(ds)); });
+  mdl.def("get_dataset_buffer", [](uintptr_t ds, size_t i) { return Int(aclmdlGetDatasetBuffer(Ptr<aclmdlDataset>(ds), i)); });
+  mdl.def("set_dataset_tensor_desc", [](uintptr_t ds, uintptr_t desc, size_t i) {
+    return aclmdlSetDatasetTensorDesc(Ptr<aclmdlDataset>(ds), Ptr<aclTensorDesc>(desc), i);
+  });
+  mdl.def("get_dataset_tensor_desc", [](uintptr_t ds, size_t i) { return Int(aclmdlGetDatasetTensorDesc(Ptr<aclmdlDataset>(ds), i)); });
+  // Execution releases the GIL: other Python threads keep running meanwhile.
+  mdl.def("execute", [](uint32_t id, uintptr_t in, uintptr_t out) {
+    py::gil_scoped_release release;
+    return aclmdlExecute(id, Ptr<aclmdlDataset>(in), Ptr<aclmdlDataset>(out));
+  });
+  mdl.def("execute_async", [](uint32_t id, uintptr_t in, uintptr_t out, uintptr_t stream) {
+    py::gil_scoped_release release;
+    return aclmdlExecuteAsync(id, Ptr<aclmdlDataset>(in), Ptr<aclmdlDataset>(out), Ptr<void>(stream));
+  });
+  mdl.def("set_dynamic_batch_size", [](uint32_t id, uintptr_t ds, size_t i, uint64_t bs) {
+    return aclmdlSetDynamicBatchSize(id, Ptr<aclmdlDataset>(ds), i, bs);
+  });
+  mdl.def("set_dynamic_hw_size", [](uint32_t id, uintptr_t ds, size_t i, uint64_t h, uint64_t w) {
+    return aclmdlSetDynamicHWSize(id, Ptr<aclmdlDataset>(ds), i, h, w);
+  });
+
+  py::module_ util = m.def_submodule("util", "pointer and numpy helpers");
+  util.def("bytes_to_ptr", [](py::bytes b) {
+    char* data = nullptr;
+    Py_ssize_t len = 0;
+    PyBytes_AsStringAndSize(b.ptr(), &data, &len);
+    return Int(data);
+  });
+  util.def("ptr_to_bytes", [](uintptr_t ptr, size_t size) {
+    return py::bytes(Ptr<const char>(ptr), size);
+  });
+  util.def("numpy_to_ptr", [](py::array arr) {
+    if (!(arr.flags() & py::array::c_style))
+      throw py::value_error("numpy_to_ptr needs a C-contiguous array (use np.ascontiguousarray)");
+    return Int(arr.data());
+  });
+  util.def("ptr_to_numpy", [](uintptr_t ptr, std::vector<py::ssize_t> shape, py::object type) {
+    // A view of the memory, as pyACL's: valid while the memory is.
+    py::dtype dt = ToDtype(type);
+    return py::array(dt, shape, Ptr<void>(ptr), py::none());
+  });
+  util.def("numpy_contiguous_to_ptr", [](py::array arr) { return Int(arr.data()); });
+}
