@@ -229,7 +229,9 @@ class GemmKernel : public Kernel {
         const int64_t cn = NumElements(cs);
         scaled_c_ = Tensor(DataType::kFloat, cs);
         const float* src = ctx.constants[2]->data_as<float>();
-        for (int64_t i = 0; i < cn; ++i) scaled_c_.mutable_data_as<float>()[i] = beta_ * src[i];
+        // oneDNN applies the output scale (alpha) to the bias as well: pre-divide.
+        const float k = alpha != 0.0f ? beta_ / alpha : beta_;
+        for (int64_t i = 0; i < cn; ++i) scaled_c_.mutable_data_as<float>()[i] = k * src[i];
         bias_md = dnnl::memory::desc({cs[0], cs[1]}, dt::f32, tag::ab);
         bias_data = scaled_c_.data();
       } else {
@@ -242,7 +244,11 @@ class GemmKernel : public Kernel {
       empty_ = true;
       return Status::Ok();
     }
-    if (k_ == 0) {  // result is beta*C only
+    if (k_ == 0 || alpha == 0.0f) {  // result is beta*C only
+      if (scaled_c_.numel() > 0 && alpha != 0.0f) {
+        float* c = scaled_c_.mutable_data_as<float>();
+        for (int64_t i = 0; i < scaled_c_.numel(); ++i) c[i] *= alpha;  // back to beta*C
+      }
       zero_k_ = true;
       return Status::Ok();
     }

@@ -1,0 +1,153 @@
+// Passes: each rewrite must keep the numbers and change the graph as intended.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_graph.h"
+
+namespace oc {
+namespace {
+
+using testing::CompileAndRun;
+using testing::CountOps;
+using testing::FloatTensor;
+using testing::GraphBuilder;
+using testing::Pseudo;
+
+// Conv -> BatchNormalization -> Add(residual through an Identity) -> Relu: ResNet's block end.
+Graph ConvBnGraph() {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {1, 3, 6, 6});
+  b.Const("w", FloatTensor({3, 3, 3, 3}, Pseudo(81, 1)));
+  b.Const("scale", FloatTensor({3}, {1.5f, 0.5f, 2.0f}));
+  b.Const("bias", FloatTensor({3}, {0.1f, -0.2f, 0.3f}));
+  b.Const("mean", FloatTensor({3}, {0.05f, 0.1f, -0.1f}));
+  b.Const("var", FloatTensor({3}, {1.0f, 0.25f, 4.0f}));
+  auto& conv = b.Add("Conv", {"x", "w"}, {"c"});
+  conv.attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  b.Add("BatchNormalization", {"c", "scale", "bias", "mean", "var"}, {"bn"});
+  b.Add("Identity", {"x"}, {"x_id"});
+  b.Add("Add", {"bn", "x_id"}, {"s"});
+  b.Add("Relu", {"s"}, {"y"});
+  b.Output("y");
+  return b.g;
+}
+
+TEST(Compiler, FusionsKeepResults) {
+  auto x = Pseudo(108, 7);
+  CompileOptions off;
+  for (const auto& p : PipelinePassNames()) off.disabled_passes.insert(p);
+  Graph plain, fused;
+  auto ref = CompileAndRun(ConvBnGraph(), {x}, off, &plain);
+  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+  auto got = CompileAndRun(ConvBnGraph(), {x}, {}, &fused);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(ref.value()[0].size(), got.value()[0].size());
+  for (size_t i = 0; i < ref.value()[0].size(); ++i)
+    EXPECT_NEAR(ref.value()[0][i], got.value()[0][i], 1e-5);
+  // Unfused: Conv, BN, Identity, Add, Relu. Fused: one oc.Conv with sum and relu post-ops.
+  EXPECT_EQ(CountOps(plain, "BatchNormalization"), 1u);
+  EXPECT_EQ(fused.nodes.size(), 1u) << GraphToString(fused);
+  EXPECT_EQ(CountOps(fused, "Conv", kOcDomain), 1u);
+  EXPECT_EQ(CountOps(fused, "BatchNormalization"), 0u);
+  EXPECT_EQ(CountOps(fused, "Identity"), 0u);
+}
+
+TEST(Compiler, FoldsShapeSubgraphs) {
+  // Reshape(x, Concat(Shape(x)[0], -1)) folds to a constant shape.
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {2, 3, 4});
+  b.Add("Shape", {"x"}, {"s"});
+  b.Const("zero", Tensor::FromInt64s({0}, {1}));
+  b.Const("one", Tensor::FromInt64s({1}, {1}));
+  b.Const("minus1", Tensor::FromInt64s({-1}, {1}));
+  b.Add("Slice", {"s", "zero", "one"}, {"n"});
+  auto& cat = b.Add("Concat", {"n", "minus1"}, {"shape"});
+  cat.attrs.Set("axis", int64_t{0});
+  b.Add("Reshape", {"x", "shape"}, {"y"});
+  b.Output("y");
+  Graph compiled;
+  auto x = Pseudo(24, 3);
+  auto r = CompileAndRun(b.g, {x}, {}, &compiled);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(compiled.nodes.size(), 1u);
+  EXPECT_EQ(compiled.values["y"].shape, (Shape{2, 12}));
+  EXPECT_EQ(r.value()[0], x);
+}
+
+TEST(Compiler, MatMulBiasGeluChainMatches) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {2, 3, 4});
+  b.Const("w", FloatTensor({4, 5}, Pseudo(20, 11)));
+  b.Const("bias", FloatTensor({5}, Pseudo(5, 12)));
+  b.Add("MatMul", {"x", "w"}, {"m"});
+  b.Add("Add", {"m", "bias"}, {"a"});
+  b.Add("Relu", {"a"}, {"y"});
+  b.Output("y");
+  auto x = Pseudo(24, 5);
+  Graph compiled;
+  auto r = CompileAndRun(b.g, {x}, {}, &compiled);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(compiled.nodes.size(), 1u);
+  EXPECT_EQ(compiled.nodes[0].domain, kOcDomain);
+  auto w = Pseudo(20, 11), bias = Pseudo(5, 12);
+  for (int row = 0; row < 6; ++row)
+    for (int j = 0; j < 5; ++j) {
+      double acc = bias[j];
+      for (int k = 0; k < 4; ++k) acc += x[row * 4 + k] * w[k * 5 + j];
+      EXPECT_NEAR(r.value()[0][row * 5 + j], std::max(0.0, acc), 1e-5);
+    }
+}
+
+TEST(Compiler, UnsupportedOpNamesNodeAndType) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {2});
+  b.Add("NoSuchOp", {"x"}, {"y"}).name = "my_node";
+  b.Output("y");
+  auto r = CompileGraph(b.g, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().cann_code(), "EZ3003");
+  EXPECT_NE(r.status().message().find("[my_node]"), std::string::npos);
+  EXPECT_NE(r.status().message().find("NoSuchOp"), std::string::npos);
+}
+
+TEST(Compiler, MemoryArenaDoesNotGrow) {
+  // A chain of 8 element-wise ops on 1 MiB tensors needs two live buffers at a time.
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {256, 1024});
+  std::string prev = "x";
+  for (int i = 0; i < 8; ++i) {
+    std::string out = i == 7 ? "y" : "t" + std::to_string(i);
+    b.Add(i % 2 ? "Relu" : "Neg", {prev}, {out});
+    prev = out;
+  }
+  b.Output("y");
+  auto cg = CompileGraph(b.g, {});
+  ASSERT_TRUE(cg.ok());
+  EXPECT_LE(cg->plan.arena_size, 2u * 1024 * 1024);
+  CompileOptions no_reuse;
+  no_reuse.reuse_memory = false;
+  auto cg2 = CompileGraph(ConvBnGraph(), no_reuse);
+  ASSERT_TRUE(cg2.ok());
+}
+
+TEST(InputShape, ParsesAndRejects) {
+  auto ok = ParseInputShapes("input:1,3,224,224;ids:1,128");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->size(), 2u);
+  EXPECT_EQ((*ok)[1].dims, (Shape{1, 128}));
+  EXPECT_EQ(ParseInputShapes("input1,3").status().cann_code(), "E10002");
+  EXPECT_EQ(ParseInputShapes("input:1,x").status().cann_code(), "E10002");
+  EXPECT_EQ(ParseInputShapes("input:1,0").status().cann_code(), "E10011");
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {1, 3});
+  b.Add("Relu", {"x"}, {"y"});
+  b.Output("y");
+  EXPECT_EQ(ApplyInputShapes(b.g, {{"nope", {1, 3}}}).cann_code(), "E10016");
+  EXPECT_EQ(ApplyInputShapes(b.g, {{"x", {1, 4}}}).cann_code(), "E10001");
+  EXPECT_EQ(ApplyInputShapes(b.g, {{"x", {1, 3, 1}}}).cann_code(), "E10001");
+  EXPECT_TRUE(ApplyInputShapes(b.g, {{"x", {1, 3}}}).ok());
+}
+
+}  // namespace
+}  // namespace oc
