@@ -50,6 +50,11 @@ std::vector<std::pair<std::string, std::string>> KernelRegistry::List() const {
 
 Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) {
   const Node& node = *ctx.node;
+  for (const auto* list : {&ctx.inputs, &ctx.outputs})
+    for (const auto& t : *list)
+      if (t.dtype != DataType::kUndefined && !IsStatic(t.shape))
+        return InvalidArgument("node [" + node.name + "] (" + node.op_type +
+                               ") has a tensor of unknown shape " + ShapeToString(t.shape));
   auto kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
   if (!kernel)
     return Unsupported("No supported Ops kernel and engine are found for [" + node.name +

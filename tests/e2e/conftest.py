@@ -1,0 +1,50 @@
+"""Shared fixtures: where the build is, model export (cached per build), atc runs."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.environ.get("OC_SOURCE_DIR", os.path.abspath(os.path.join(HERE, "..", "..")))
+BUILD = os.environ.get("OC_BUILD_DIR", os.path.join(SOURCE, "build"))
+sys.path.insert(0, os.path.join(BUILD, "python"))
+sys.path.insert(0, HERE)
+MODELS = os.path.join(BUILD, "test_models")
+PY = "/usr/bin/python3"
+
+
+def tool(name):
+    return os.path.join(BUILD, "bin", name)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=900, **kw)
+
+
+def export_model(name, opset):
+    """Exports a reference model once per build folder (torch is slow to export)."""
+    out = os.path.join(MODELS, f"o{opset}")
+    path = os.path.join(out, f"{name}.onnx")
+    if not os.path.exists(os.path.join(out, f"{name}.output.npy")):
+        os.makedirs(out, exist_ok=True)
+        r = run([PY, os.path.join(SOURCE, "tests", "models", "export_models.py"), name,
+                 "--out", out, "--opset", str(opset)])
+        assert r.returncode == 0, r.stderr[-3000:]
+    return path, np.load(os.path.join(out, f"{name}.input.npy")), \
+        np.load(os.path.join(out, f"{name}.output.npy"))
+
+
+def atc(*args, cwd=None):
+    return run([tool("atc"), *args], cwd=cwd)
+
+
+@pytest.fixture(scope="session")
+def acl_session():
+    import acl
+    assert acl.init() == 0
+    assert acl.rt.set_device(0) == 0
+    yield acl
+    acl.rt.reset_device(0)
+    acl.finalize()
