@@ -127,3 +127,15 @@ def test_msame_reports_averages_and_writes_outputs(tmp_path):
     np.zeros(10, np.float32).tofile(d / "bad.bin")
     r = run([tool("msame"), "--model", "resnet50_910B3.om", "--input", "bad.bin"], cwd=d)
     assert r.returncode != 0 and "bytes" in r.stdout
+
+
+def test_c_application(tmp_path):
+    """examples/c_classify (plain C, acl/acl.h, libascendcl.so) classifies like PyTorch."""
+    d = seed_dir(tmp_path)
+    assert run([tool("atc"), *SEED_ATC], cwd=d).returncode == 0
+    _, x, ref = export_model("resnet50", 11)
+    x.tofile(d / "input.bin")
+    r = run([os.path.join(BUILD, "bin", "c_classify"), "resnet50_910B3.om", "input.bin"], cwd=d)
+    assert r.returncode == 0, r.stdout + r.stderr
+    top = [int(t.split(":")[0]) for t in r.stdout.split("top-5:")[1].split()]
+    assert top == list(np.argsort(-ref[0])[:5])
