@@ -2,6 +2,11 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
 #include <cstring>
 #include <unordered_map>
 
@@ -59,6 +64,10 @@ Status Model::Build(const LoadOptions& options) {
   arena_size_ = om_.plan.arena_size;
   weight_size_ = om_.weight_bytes;
   num_threads_ = DefaultNumThreads();
+  // oneDNN fixes a primitive's thread count when it is created: set it before Prepare.
+  omp_set_num_threads(num_threads_);
+  const char* prof = std::getenv("OCANN_PROFILE");
+  profile_ = prof && prof[0] == '1';
   if (options.weight_ptr) {
     // The application owns weight memory: copy the constants there and use them.
     if (options.weight_size < weight_size_)
@@ -114,6 +123,7 @@ Status Model::Build(const LoadOptions& options) {
     Step step;
     step.node_name = n.name;
     step.op_type = n.op_type;
+    step.kernel_domain = n.domain;
     KernelPrepareContext ctx;
     ctx.node = &n;
     ctx.opset = g.opset_version;
@@ -151,6 +161,19 @@ Status Model::Build(const LoadOptions& options) {
     user_work_ = options.work_ptr;
   }
   return Status::Ok();
+}
+
+Model::~Model() {
+  if (!profile_ || op_times_.empty()) return;
+  double total = 0;
+  for (const auto& [op, e] : op_times_) total += e.first;
+  std::fprintf(stderr, "[PROFILE] model %s: time per op type (all executions)\n", name_.c_str());
+  std::vector<std::pair<double, std::string>> rows;
+  for (const auto& [op, e] : op_times_) rows.emplace_back(e.first, op);
+  std::sort(rows.rbegin(), rows.rend());
+  for (const auto& [us, op] : rows)
+    std::fprintf(stderr, "[PROFILE] %-28s %10.1f us %5.1f%% calls %lld\n", op.c_str(), us,
+                 100.0 * us / total, static_cast<long long>(op_times_[op].second));
 }
 
 AlignedBuffer Model::AcquireArena() const {
@@ -234,7 +257,15 @@ Status Model::Execute(const std::vector<const void*>& inputs, const std::vector<
     ctx.outputs = out_ptrs.data();
     ctx.workspace = base + arena_size_;
     ctx.num_threads = num_threads_;
+    const auto t0 = profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     status = step.kernel->Run(ctx);
+    if (profile_) {
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      std::lock_guard<std::mutex> lock(profile_mutex_);
+      auto& e = op_times_[step.op_type + (step.kernel_domain.empty() ? "" : "(" + step.kernel_domain + ")")];
+      e.first += us;
+      e.second += 1;
+    }
     if (!status.ok()) {
       status = status.WithContext("node [" + step.node_name + "] (" + step.op_type + ")");
       break;

@@ -3,6 +3,7 @@
 // so concurrent executions of one model are safe.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -61,7 +62,7 @@ class Model {
   struct Step {
     std::unique_ptr<Kernel> kernel;
     std::vector<Slot> inputs, outputs;
-    std::string node_name, op_type;
+    std::string node_name, op_type, kernel_domain;
   };
   struct OutputCopy {  // graph outputs that no step writes (constants, inputs, duplicates)
     Slot from;
@@ -70,6 +71,10 @@ class Model {
   };
 
   Model() = default;
+ public:
+  ~Model();
+
+ private:
   Status Build(const LoadOptions& options);
   AlignedBuffer AcquireArena() const;
   void ReleaseArena(AlignedBuffer buf) const;
@@ -86,6 +91,10 @@ class Model {
   mutable std::mutex user_work_mutex_;
   mutable std::mutex pool_mutex_;
   mutable std::vector<AlignedBuffer> pool_;
+  // OCANN_PROFILE=1: per-op-type time, printed when the model is unloaded.
+  bool profile_ = false;
+  mutable std::mutex profile_mutex_;
+  mutable std::map<std::string, std::pair<double, int64_t>> op_times_;
 };
 
 }  // namespace oc

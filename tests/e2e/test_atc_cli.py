@@ -127,3 +127,10 @@ def test_fusion_switch_file_turns_passes_off(tmp_path):
 def test_help():
     r = run([tool("atc"), "--help"])
     assert r.returncode == 0 and "--input_shape" in r.stdout
+
+
+def test_ops_doc_is_current():
+    r = run([tool("oc_ops_table")])
+    from conftest import SOURCE
+    with open(os.path.join(SOURCE, "docs", "ops.md")) as f:
+        assert f.read() == r.stdout, "regenerate with build/bin/oc_ops_table > docs/ops.md"
