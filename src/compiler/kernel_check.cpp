@@ -1,29 +1,21 @@
 // Checks that every node has a CPU kernel that accepts it (EZ3003 otherwise) and
 // measures the largest kernel workspace, recorded in the .om for aclmdlQuerySize.
 #include "compiler/compiler.h"
+#include "base/threads.h"
 #include "kernels/cpu/kernel.h"
+#include "kernels/cpu/layout.h"
 
 namespace oc {
 
 Result<size_t> CheckKernels(const Graph& graph) {
   size_t workspace = 0;
+  const auto blocked = ChooseBlockedValues(graph);
   for (const auto& n : graph.nodes) {
     if (!KernelRegistry::Global().Supports(n.domain, n.op_type))
       return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
                              "], optype [" + n.op_type + "].",
                          "EZ3003");
-    KernelPrepareContext ctx;
-    ctx.node = &n;
-    ctx.opset = graph.opset_version;
-    for (const auto& in : n.inputs) {
-      const ValueInfo* vi = in.empty() ? nullptr : graph.FindValue(in);
-      ctx.inputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
-      ctx.constants.push_back(in.empty() ? nullptr : graph.FindInitializer(in));
-    }
-    for (const auto& out : n.outputs) {
-      const ValueInfo* vi = out.empty() ? nullptr : graph.FindValue(out);
-      ctx.outputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
-    }
+    KernelPrepareContext ctx = MakePrepareContext(graph, n, blocked, DefaultNumThreads());
     auto kernel = CreateKernel(ctx);
     if (!kernel.ok()) {
       if (kernel.status().code() == StatusCode::kUnsupported && kernel.status().cann_code().empty())

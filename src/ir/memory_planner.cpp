@@ -39,31 +39,72 @@ std::vector<size_t> PlanBuffers(const std::vector<BufferRequest>& requests, size
   return offsets;
 }
 
+namespace {
+
+// The input whose buffer output 0 may take over when that input dies at this node:
+// a residual that a fused convolution accumulates into, or the data of an op that
+// only reinterprets the shape (its kernel then copies nothing).
+int InPlaceInput(const Node& n) {
+  if (n.domain == kOcDomain && n.op_type == "Conv" && n.inputs.size() > 3 && !n.inputs[3].empty())
+    return 3;
+  if (n.domain.empty() && (n.op_type == "Reshape" || n.op_type == "Flatten" ||
+                           n.op_type == "Squeeze" || n.op_type == "Unsqueeze" ||
+                           n.op_type == "Identity"))
+    return 0;
+  return -1;
+}
+
+}  // namespace
+
 Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse) {
   std::set<std::string> external(graph.outputs.begin(), graph.outputs.end());
   external.insert(graph.inputs.begin(), graph.inputs.end());
-  std::unordered_map<std::string, size_t> index;
+  // Last step that reads each value.
+  std::unordered_map<std::string, int64_t> last_use;
+  for (int64_t step = 0; step < static_cast<int64_t>(graph.nodes.size()); ++step)
+    for (const auto& in : graph.nodes[step].inputs)
+      if (!in.empty()) last_use[in] = step;
+  std::unordered_map<std::string, size_t> index;  // value -> request
   std::vector<std::string> names;
+  std::vector<size_t> owner;  // per name: its request
   std::vector<BufferRequest> requests;
   const int64_t end = static_cast<int64_t>(graph.nodes.size());
   for (int64_t step = 0; step < end; ++step) {
     const Node& n = graph.nodes[step];
     for (const auto& in : n.inputs) {
       auto it = index.find(in);
-      if (it != index.end()) requests[it->second].last = step;
+      if (it != index.end()) requests[it->second].last = std::max(requests[it->second].last, step);
     }
-    for (const auto& out : n.outputs) {
+    const int alias = reuse ? InPlaceInput(n) : -1;
+    for (size_t k = 0; k < n.outputs.size(); ++k) {
+      const std::string& out = n.outputs[k];
       if (out.empty() || external.count(out) || graph.IsInitializer(out)) continue;
       const ValueInfo* vi = graph.FindValue(out);
       if (!vi || !vi->has_shape || !IsStatic(vi->shape))
         return Internal("value [" + out + "] has no static shape for memory planning");
+      const size_t bytes = std::max<size_t>(
+          1, static_cast<size_t>(NumElements(vi->shape)) * DataTypeSize(vi->dtype));
+      if (k == 0 && alias >= 0) {
+        const std::string& src = n.inputs[alias];
+        auto it = index.find(src);
+        const bool dies_here = last_use[src] == step;
+        bool used_twice = false;  // the same value feeding two inputs of this node
+        for (size_t j = 0; j < n.inputs.size(); ++j)
+          used_twice |= static_cast<int>(j) != alias && n.inputs[j] == src;
+        if (it != index.end() && dies_here && !used_twice && requests[it->second].size == bytes) {
+          index[out] = it->second;
+          names.push_back(out);
+          owner.push_back(it->second);
+          continue;
+        }
+      }
       BufferRequest r;
-      r.size = std::max<size_t>(1, static_cast<size_t>(NumElements(vi->shape)) *
-                                       DataTypeSize(vi->dtype));
+      r.size = bytes;
       r.first = step;
       r.last = step;
       index[out] = requests.size();
       names.push_back(out);
+      owner.push_back(requests.size());
       requests.push_back(r);
     }
   }
@@ -74,7 +115,7 @@ Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse) {
     }
   MemoryPlan plan;
   std::vector<size_t> offsets = PlanBuffers(requests, &plan.arena_size);
-  for (size_t i = 0; i < names.size(); ++i) plan.offsets[names[i]] = offsets[i];
+  for (size_t i = 0; i < names.size(); ++i) plan.offsets[names[i]] = offsets[owner[i]];
   return plan;
 }
 

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "base/threads.h"
+#include "kernels/cpu/layout.h"
 #include "om/om_format.h"
 
 namespace oc {
@@ -119,31 +120,19 @@ Status Model::Build(const LoadOptions& options) {
     OC_ASSIGN_OR_RETURN(Slot from, slot_for(o));
     copies_.push_back({from, i, outputs_[i].bytes});
   }
+  const auto blocked = ChooseBlockedValues(g);
   for (const auto& n : g.nodes) {
     Step step;
     step.node_name = n.name;
     step.op_type = n.op_type;
     step.kernel_domain = n.domain;
-    KernelPrepareContext ctx;
-    ctx.node = &n;
-    ctx.opset = g.opset_version;
-    ctx.num_threads = num_threads_;
+    KernelPrepareContext ctx = MakePrepareContext(g, n, blocked, num_threads_);
     for (const auto& in : n.inputs) {
-      if (in.empty()) {
-        ctx.inputs.push_back({});
-        ctx.constants.push_back(nullptr);
-      } else {
-        const ValueInfo* vi = g.FindValue(in);
-        if (!vi) return ParseError("value [" + in + "] has no description");
-        ctx.inputs.push_back({vi->dtype, vi->shape});
-        ctx.constants.push_back(g.FindInitializer(in));
-      }
+      if (!in.empty() && !g.FindValue(in)) return ParseError("value [" + in + "] has no description");
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(in));
       step.inputs.push_back(s);
     }
     for (const auto& out : n.outputs) {
-      const ValueInfo* vi = out.empty() ? nullptr : g.FindValue(out);
-      ctx.outputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(out));
       step.outputs.push_back(s);
     }

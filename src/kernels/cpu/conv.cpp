@@ -6,6 +6,7 @@
 
 #include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
+#include "kernels/cpu/layout.h"
 #include "ops/shape_rules.h"
 
 namespace oc {
@@ -53,13 +54,21 @@ class ConvKernel : public Kernel {
     }
     has_sum_ = ctx.has_input(3);
     out_bytes_ = ctx.outputs[0].nbytes();
+    const bool in_blocked = ctx.input_blocked(0), out_blocked = ctx.output_blocked(0);
+    const bool res_blocked = ctx.input_blocked(3);
     return DnnlCall("Conv node [" + ctx.node->name + "]", [&] {
       auto& eng = CpuEngine();
-      src_plain_ = dnnl::memory::desc(ToDims(x.shape), dt::f32, PlainTag(rank));
-      dst_plain_ = dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, PlainTag(rank));
+      auto user_md = [&](const Shape& s, bool blocked) {
+        return dnnl::memory::desc(ToDims(s), dt::f32, blocked ? tag::nhwc : PlainTag(rank));
+      };
+      src_user_ = user_md(x.shape, in_blocked);
+      dst_user_ = user_md(ctx.outputs[0].shape, out_blocked);
+      res_user_ = user_md(ctx.outputs[0].shape, res_blocked);
       dnnl::memory::desc w_plain(wdims, dt::f32, wtag);
-      dnnl::memory::desc src_any(ToDims(x.shape), dt::f32, tag::any);
-      dnnl::memory::desc dst_any(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
+      // A blocked neighbour fixes the layout; otherwise oneDNN picks the fastest.
+      dnnl::memory::desc src_md = in_blocked ? src_user_ : dnnl::memory::desc(ToDims(x.shape), dt::f32, tag::any);
+      dnnl::memory::desc dst_md = out_blocked ? dst_user_
+                                              : dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
       dnnl::memory::desc w_any(wdims, dt::f32, tag::any);
       dnnl::memory::desc b_md({w.shape[0]}, dt::f32, tag::a);
       dnnl::primitive_attr attr;
@@ -69,14 +78,22 @@ class ConvKernel : public Kernel {
       Status s = AppendFusedActivation(a, &ops);
       if (!s.ok()) throw std::runtime_error(s.message());
       attr.set_post_ops(ops);
-      auto desc = ctx.has_input(2)
-                      ? dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                            src_any, w_any, b_md, dst_any, d_strides, d_dil, pad_l, pad_r)
-                      : dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                            src_any, w_any, dst_any, d_strides, d_dil, pad_l, pad_r);
-      pd_ = dnnl::convolution_forward::primitive_desc(desc, attr, eng);
+      auto make_pd = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) {
+        auto desc = ctx.has_input(2)
+                        ? dnnl::convolution_forward::desc(
+                              dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                              src, w_any, b_md, dst, d_strides, d_dil, pad_l, pad_r)
+                        : dnnl::convolution_forward::desc(
+                              dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                              src, w_any, dst, d_strides, d_dil, pad_l, pad_r);
+        return dnnl::convolution_forward::primitive_desc(desc, attr, eng);
+      };
+      pd_ = make_pd(src_md, dst_md);
+      // Some shapes (e.g. depthwise with some post-ops) have no optimised kernel for the
+      // forced blocked layout: let oneDNN choose and reorder at the edges instead.
+      if ((in_blocked || out_blocked) && std::string(pd_.impl_info_str()).rfind("ref", 0) == 0)
+        pd_ = make_pd(dnnl::memory::desc(ToDims(x.shape), dt::f32, tag::any),
+                      dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any));
       conv_ = dnnl::convolution_forward(pd_);
       auto packed = PackConstant(ctx.constants[1]->data(), w_plain, pd_.weights_desc());
       if (!packed.ok()) throw std::runtime_error(packed.status().message());
@@ -86,19 +103,19 @@ class ConvKernel : public Kernel {
         if (!pb.ok()) throw std::runtime_error(pb.status().message());
         bias_ = pb.value();
       }
-      src_reorder_ = pd_.src_desc() != src_plain_;
-      dst_reorder_ = pd_.dst_desc() != dst_plain_;
+      src_reorder_ = pd_.src_desc() != src_user_;
+      dst_reorder_ = pd_.dst_desc() != dst_user_;
+      res_reorder_ = has_sum_ && pd_.dst_desc() != res_user_;
       if (src_reorder_) {
         src_off_ = ws_.Add(pd_.src_desc().get_size());
-        to_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_plain_, eng, pd_.src_desc()));
+        to_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_user_, eng, pd_.src_desc()));
       }
       if (dst_reorder_) {
         dst_off_ = ws_.Add(pd_.dst_desc().get_size());
-        from_blocked_ =
-            dnnl::reorder(dnnl::reorder::primitive_desc(eng, pd_.dst_desc(), eng, dst_plain_));
-        if (has_sum_)
-          sum_in_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, dst_plain_, eng, pd_.dst_desc()));
+        from_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, pd_.dst_desc(), eng, dst_user_));
       }
+      if (res_reorder_)
+        sum_in_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, res_user_, eng, pd_.dst_desc()));
       scratch_off_ = ws_.Add(pd_.scratchpad_desc().get_size());
     });
   }
@@ -110,8 +127,8 @@ class ConvKernel : public Kernel {
       auto& eng = CpuEngine();
       auto* ws = static_cast<uint8_t*>(ctx.workspace);
       dnnl::stream stream(eng);
-      dnnl::memory src_user(src_plain_, eng, const_cast<void*>(ctx.inputs[0]));
-      dnnl::memory dst_user(dst_plain_, eng, ctx.outputs[0]);
+      dnnl::memory src_user(src_user_, eng, const_cast<void*>(ctx.inputs[0]));
+      dnnl::memory dst_user(dst_user_, eng, ctx.outputs[0]);
       dnnl::memory src = src_user, dst = dst_user;
       if (src_reorder_) {
         src = dnnl::memory(pd_.src_desc(), eng, ws + src_off_);
@@ -119,11 +136,12 @@ class ConvKernel : public Kernel {
       }
       if (dst_reorder_) dst = dnnl::memory(pd_.dst_desc(), eng, ws + dst_off_);
       if (has_sum_) {
-        if (dst_reorder_) {
-          dnnl::memory res(dst_plain_, eng, const_cast<void*>(ctx.inputs[3]));
+        // The sum post-op adds what dst holds: put the residual there first.
+        if (res_reorder_) {
+          dnnl::memory res(res_user_, eng, const_cast<void*>(ctx.inputs[3]));
           sum_in_.execute(stream, res, dst);
-        } else if (ctx.inputs[3] != ctx.outputs[0]) {
-          std::memcpy(ctx.outputs[0], ctx.inputs[3], out_bytes_);
+        } else if (ctx.inputs[3] != dst.get_data_handle()) {
+          std::memcpy(dst.get_data_handle(), ctx.inputs[3], out_bytes_);
         }
       }
       dnnl::memory scratch(pd_.scratchpad_desc(), eng, ws + scratch_off_);
@@ -141,10 +159,10 @@ class ConvKernel : public Kernel {
  private:
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward conv_;
-  dnnl::memory::desc src_plain_, dst_plain_;
+  dnnl::memory::desc src_user_, dst_user_, res_user_;  // layouts the neighbours use
   PackedConstant weights_, bias_;
   dnnl::reorder to_blocked_, from_blocked_, sum_in_;
-  bool src_reorder_ = false, dst_reorder_ = false, has_sum_ = false;
+  bool src_reorder_ = false, dst_reorder_ = false, res_reorder_ = false, has_sum_ = false;
   size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, out_bytes_ = 0;
   WorkspaceLayout ws_;
 };

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "base/status.h"
@@ -25,10 +26,14 @@ struct KernelPrepareContext {
   std::vector<TensorType> inputs;           // dtype undefined for omitted optional inputs
   std::vector<const Tensor*> constants;     // values of constant inputs, else nullptr
   std::vector<TensorType> outputs;
+  // Per input/output: kept channels-last (see layout.h). Empty = plain.
+  std::vector<bool> blocked_inputs, blocked_outputs;
   int num_threads = 1;
   int64_t opset = 17;  // ai.onnx opset of the model (semantics changed across versions)
 
   const AttributeMap& attrs() const { return node->attrs; }
+  bool input_blocked(size_t i) const { return i < blocked_inputs.size() && blocked_inputs[i]; }
+  bool output_blocked(size_t i) const { return i < blocked_outputs.size() && blocked_outputs[i]; }
   bool has_input(size_t i) const {
     return i < inputs.size() && inputs[i].dtype != DataType::kUndefined;
   }
@@ -70,6 +75,12 @@ class KernelRegistry {
   KernelRegistry();
   std::vector<std::tuple<std::string, std::string, KernelFactory>> entries_;
 };
+
+// The prepare context of a node of `graph`: types and shapes from the graph's value
+// infos, constants from its initializers, layouts from `blocked`.
+KernelPrepareContext MakePrepareContext(const Graph& graph, const Node& node,
+                                        const std::unordered_set<std::string>& blocked,
+                                        int num_threads);
 
 // Prepares a kernel for `node` given input types and constants; used by the runtime
 // and by constant folding.

@@ -48,6 +48,27 @@ std::vector<std::pair<std::string, std::string>> KernelRegistry::List() const {
   return out;
 }
 
+KernelPrepareContext MakePrepareContext(const Graph& graph, const Node& node,
+                                        const std::unordered_set<std::string>& blocked,
+                                        int num_threads) {
+  KernelPrepareContext ctx;
+  ctx.node = &node;
+  ctx.opset = graph.opset_version;
+  ctx.num_threads = num_threads;
+  for (const auto& in : node.inputs) {
+    const ValueInfo* vi = in.empty() ? nullptr : graph.FindValue(in);
+    ctx.inputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
+    ctx.constants.push_back(in.empty() ? nullptr : graph.FindInitializer(in));
+    ctx.blocked_inputs.push_back(!in.empty() && blocked.count(in));
+  }
+  for (const auto& out : node.outputs) {
+    const ValueInfo* vi = out.empty() ? nullptr : graph.FindValue(out);
+    ctx.outputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
+    ctx.blocked_outputs.push_back(!out.empty() && blocked.count(out));
+  }
+  return ctx;
+}
+
 Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) {
   const Node& node = *ctx.node;
   for (const auto* list : {&ctx.inputs, &ctx.outputs})
