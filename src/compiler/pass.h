@@ -25,6 +25,8 @@ std::unique_ptr<Pass> CreateEliminateDeadCodePass();
 std::unique_ptr<Pass> CreateFoldBatchNormIntoConvPass();
 std::unique_ptr<Pass> CreateFuseConvActivationPass();
 std::unique_ptr<Pass> CreateFuseMatMulBiasActivationPass();
+std::unique_ptr<Pass> CreateFuseGeluPass();
+std::unique_ptr<Pass> CreateFuseLayerNormPass();
 
 // Helpers shared by passes.
 // Replaces every use of `from` (node inputs and graph outputs) with `to`.

@@ -16,6 +16,10 @@ std::vector<std::unique_ptr<Pass>> BuildPipeline() {
   // BatchNorm must fold before activation fusion: Conv -> BN -> Relu becomes Conv -> Relu.
   p.push_back(CreateFoldBatchNormIntoConvPass());
   p.push_back(CreateFuseConvActivationPass());
+  // Decomposed LayerNorm and GELU become single ops; GELU must exist before the MatMul
+  // fusion so it can become that MatMul's post-op.
+  p.push_back(CreateFuseLayerNormPass());
+  p.push_back(CreateFuseGeluPass());
   p.push_back(CreateFuseMatMulBiasActivationPass());
   // Last: drop whatever the rewrites left unused.
   p.push_back(CreateEliminateDeadCodePass());

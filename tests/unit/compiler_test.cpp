@@ -151,3 +151,74 @@ TEST(InputShape, ParsesAndRejects) {
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+using testing::CompileAndRun;
+using testing::FloatTensor;
+using testing::GraphBuilder;
+using testing::Pseudo;
+
+// Runs `g` with every pass off and with the default pipeline; results must agree.
+void ExpectSameWithAndWithoutPasses(const Graph& g, const std::vector<float>& x, Graph* fused) {
+  CompileOptions off;
+  for (const auto& p : PipelinePassNames()) off.disabled_passes.insert(p);
+  auto ref = CompileAndRun(g, {x}, off);
+  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+  auto got = CompileAndRun(g, {x}, {}, fused);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  for (size_t i = 0; i < ref.value()[0].size(); ++i)
+    EXPECT_NEAR(ref.value()[0][i], got.value()[0][i], 1e-5) << i;
+}
+
+TEST(Compiler, FusesDecomposedLayerNorm) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {2, 3, 8});
+  auto& m = b.Add("ReduceMean", {"x"}, {"m"});
+  m.attrs.Set("axes", std::vector<int64_t>{-1});
+  b.Add("Sub", {"x", "m"}, {"d"});
+  b.Const("two", FloatTensor({}, {2.0f}));
+  b.Add("Pow", {"d", "two"}, {"p"});
+  auto& v = b.Add("ReduceMean", {"p"}, {"v"});
+  v.attrs.Set("axes", std::vector<int64_t>{-1});
+  b.Const("eps", FloatTensor({}, {1e-5f}));
+  b.Add("Add", {"v", "eps"}, {"ve"});
+  b.Add("Sqrt", {"ve"}, {"s"});
+  b.Add("Div", {"d", "s"}, {"n"});
+  b.Const("gamma", FloatTensor({8}, Pseudo(8, 2)));
+  b.Const("beta", FloatTensor({8}, Pseudo(8, 3)));
+  b.Add("Mul", {"n", "gamma"}, {"g"});
+  b.Add("Add", {"g", "beta"}, {"y"});
+  b.Output("y");
+  b.g.opset_version = 11;
+  Graph fused;
+  ExpectSameWithAndWithoutPasses(b.g, Pseudo(48, 9), &fused);
+  ASSERT_EQ(fused.nodes.size(), 1u) << GraphToString(fused);
+  EXPECT_EQ(fused.nodes[0].op_type, "LayerNormalization");
+}
+
+TEST(Compiler, FusesErfGeluIntoMatMul) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {4, 6});
+  b.Const("w", FloatTensor({6, 5}, Pseudo(30, 4)));
+  b.Const("bias", FloatTensor({5}, Pseudo(5, 5)));
+  b.Add("MatMul", {"x", "w"}, {"mm"});
+  b.Add("Add", {"mm", "bias"}, {"h"});
+  b.Const("sqrt2", FloatTensor({}, {1.4142135f}));
+  b.Const("one", FloatTensor({}, {1.0f}));
+  b.Const("half", FloatTensor({}, {0.5f}));
+  b.Add("Div", {"h", "sqrt2"}, {"hd"});
+  b.Add("Erf", {"hd"}, {"e"});
+  b.Add("Add", {"e", "one"}, {"e1"});
+  b.Add("Mul", {"h", "e1"}, {"he"});
+  b.Add("Mul", {"he", "half"}, {"y"});
+  b.Output("y");
+  Graph fused;
+  ExpectSameWithAndWithoutPasses(b.g, Pseudo(24, 6), &fused);
+  ASSERT_EQ(fused.nodes.size(), 1u) << GraphToString(fused);
+  EXPECT_EQ(fused.nodes[0].attrs.GetString("activation", ""), "Gelu");
+}
+
+}  // namespace
+}  // namespace oc

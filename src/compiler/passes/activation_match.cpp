@@ -7,7 +7,8 @@ namespace oc {
 bool MatchActivation(const Graph& graph, const Node& act, FusableActivation* out) {
   if (!act.domain.empty()) return false;
   const std::string& t = act.op_type;
-  if (t == "Relu" || t == "Sigmoid" || t == "Tanh" || t == "HardSwish") {
+  if (t == "Gelu" && act.attrs.GetString("approximate", "none") != "none") return false;
+  if (t == "Relu" || t == "Sigmoid" || t == "Tanh" || t == "HardSwish" || t == "Gelu") {
     out->name = t;
     return true;
   }

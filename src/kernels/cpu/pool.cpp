@@ -8,6 +8,7 @@
 
 #include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
+#include "kernels/cpu/vec_math.h"
 #include "ops/shape_rules.h"
 
 namespace oc {
@@ -142,6 +143,20 @@ class SoftmaxKernel : public Kernel {
     const float* x = static_cast<const float*>(ctx.inputs[0]);
     float* y = static_cast<float*>(ctx.outputs[0]);
     const int64_t rows = outer_ * inner_;
+    if (inner_ == 1 && mode_ == 0) {
+      // Contiguous rows (the attention case): vectorised exp.
+#pragma omp parallel for num_threads(ctx.num_threads) if (rows * dim_ > 32768)
+      for (int64_t r = 0; r < rows; ++r) {
+        const float* px = x + r * dim_;
+        float* py = y + r * dim_;
+        float m = -std::numeric_limits<float>::infinity();
+        for (int64_t i = 0; i < dim_; ++i) m = std::max(m, px[i]);
+        const float inv = 1.0f / ExpShiftSum(px, py, dim_, m);
+#pragma omp simd
+        for (int64_t i = 0; i < dim_; ++i) py[i] *= inv;
+      }
+      return Status::Ok();
+    }
 #pragma omp parallel for num_threads(ctx.num_threads) if (rows * dim_ > 32768)
     for (int64_t r = 0; r < rows; ++r) {
       const int64_t o = r / inner_, in = r % inner_;
