@@ -222,3 +222,42 @@ TEST(Compiler, FusesErfGeluIntoMatMul) {
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+// A residual in plain layout (from MaxPool) summed into a convolution whose output stays
+// channels-last for the next convolution, with the planner running the sum in place.
+TEST(Compiler, InPlaceResidualAcrossLayouts) {
+  using testing::CompileAndRun;
+  using testing::FloatTensor;
+  using testing::GraphBuilder;
+  using testing::Pseudo;
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {1, 8, 8, 8});
+  auto& pool = b.Add("MaxPool", {"x"}, {"p"});
+  pool.attrs.Set("kernel_shape", std::vector<int64_t>{1, 1});
+  b.Const("w1", FloatTensor({8, 8, 3, 3}, Pseudo(576, 21)));
+  b.Const("w2", FloatTensor({8, 8, 1, 1}, Pseudo(64, 22)));
+  b.Const("w3", FloatTensor({4, 8, 1, 1}, Pseudo(32, 23)));
+  b.Add("Conv", {"p", "w1"}, {"c1"}).attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  b.Add("Add", {"c1", "p"}, {"s"});
+  b.Add("Relu", {"s"}, {"r"});
+  b.Add("Conv", {"r", "w2"}, {"c2"});
+  b.Add("Conv", {"r", "w3"}, {"y2"});
+  b.Add("Relu", {"c2"}, {"y"});
+  b.Output("y");
+  b.Output("y2");
+  CompileOptions off;
+  for (const auto& p : PipelinePassNames()) off.disabled_passes.insert(p);
+  auto x = Pseudo(512, 24);
+  auto ref = CompileAndRun(b.g, {x}, off);
+  auto got = CompileAndRun(b.g, {x}, {});
+  ASSERT_TRUE(ref.ok() && got.ok());
+  for (size_t o = 0; o < 2; ++o)
+    for (size_t i = 0; i < ref.value()[o].size(); ++i)
+      ASSERT_NEAR(ref.value()[o][i], got.value()[o][i], 1e-4) << o << " " << i;
+}
+
+}  // namespace
+}  // namespace oc

@@ -114,8 +114,12 @@ class ConvKernel : public Kernel {
         dst_off_ = ws_.Add(pd_.dst_desc().get_size());
         from_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, pd_.dst_desc(), eng, dst_user_));
       }
-      if (res_reorder_)
+      if (res_reorder_) {
         sum_in_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, res_user_, eng, pd_.dst_desc()));
+        // The planner may give the output the residual's buffer; a reorder cannot run in
+        // place, so it then goes through a temporary.
+        if (!dst_reorder_) res_tmp_off_ = ws_.Add(pd_.dst_desc().get_size());
+      }
       scratch_off_ = ws_.Add(pd_.scratchpad_desc().get_size());
     });
   }
@@ -139,7 +143,14 @@ class ConvKernel : public Kernel {
         // The sum post-op adds what dst holds: put the residual there first.
         if (res_reorder_) {
           dnnl::memory res(res_user_, eng, const_cast<void*>(ctx.inputs[3]));
-          sum_in_.execute(stream, res, dst);
+          if (ctx.inputs[3] == dst.get_data_handle()) {
+            dnnl::memory tmp(pd_.dst_desc(), eng, ws + res_tmp_off_);
+            sum_in_.execute(stream, res, tmp);
+            stream.wait();
+            std::memcpy(dst.get_data_handle(), ws + res_tmp_off_, out_bytes_);
+          } else {
+            sum_in_.execute(stream, res, dst);
+          }
         } else if (ctx.inputs[3] != dst.get_data_handle()) {
           std::memcpy(dst.get_data_handle(), ctx.inputs[3], out_bytes_);
         }
@@ -163,7 +174,7 @@ class ConvKernel : public Kernel {
   PackedConstant weights_, bias_;
   dnnl::reorder to_blocked_, from_blocked_, sum_in_;
   bool src_reorder_ = false, dst_reorder_ = false, res_reorder_ = false, has_sum_ = false;
-  size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, out_bytes_ = 0;
+  size_t src_off_ = 0, dst_off_ = 0, scratch_off_ = 0, res_tmp_off_ = 0, out_bytes_ = 0;
   WorkspaceLayout ws_;
 };
 
