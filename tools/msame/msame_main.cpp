@@ -276,7 +276,7 @@ int Msame::Run(const oc::Flags& f) {
       if (!Check(e, "model execute")) return 1;
       double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
       times.push_back(ms);
-      std::printf("Inference time: %.3fms\n", ms);
+      std::printf("Inference time: %.3f ms\n", ms);
     }
     if (!out_dir.empty()) {
       for (size_t i = 0; i < n_out; ++i) {
