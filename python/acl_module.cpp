@@ -34,7 +34,8 @@ py::tuple Dims(aclError (*fn)(const aclmdlDesc*, size_t, aclmdlIODims*), uintptr
                size_t index) {
   aclmdlIODims d{};
   aclError ret = fn(Ptr<const aclmdlDesc>(desc), index, &d);
-  return py::make_tuple(ret == ACL_SUCCESS ? py::object(DimsToDict(d)) : py::object(py::dict()), ret);
+  return py::make_tuple(ret == ACL_SUCCESS ? py::object(DimsToDict(d)) : py::object(py::dict()),
+                        ret);
 }
 
 // numpy type numbers as pyACL takes them (NPY_FLOAT = 11, ...), or a dtype object.
@@ -50,24 +51,32 @@ py::dtype ToDtype(const py::object& t) {
 PYBIND11_MODULE(acl, m) {
   m.doc() = "OpenCANN pyACL: AscendCL for Python on the host CPU";
 
-  m.def("init", [](py::object path) {
+  m.def(
+      "init",
+      [](py::object path) {
         if (path.is_none()) return aclInit(nullptr);
         std::string p = path.cast<std::string>();
         return aclInit(p.c_str());
-      }, py::arg("config_path") = py::none());
+      },
+      py::arg("config_path") = py::none());
   m.def("finalize", [] { return aclFinalize(); });
   m.def("get_recent_err_msg", [] {
     const char* s = aclGetRecentErrMsg();
     return std::string(s ? s : "");
   });
-  m.def("create_data_buffer", [](uintptr_t ptr, size_t size) { return Int(aclCreateDataBuffer(Ptr<void>(ptr), size)); });
-  m.def("destroy_data_buffer", [](uintptr_t buf) { return aclDestroyDataBuffer(Ptr<aclDataBuffer>(buf)); });
+  m.def("create_data_buffer",
+        [](uintptr_t ptr, size_t size) { return Int(aclCreateDataBuffer(Ptr<void>(ptr), size)); });
+  m.def("destroy_data_buffer",
+        [](uintptr_t buf) { return aclDestroyDataBuffer(Ptr<aclDataBuffer>(buf)); });
   m.def("update_data_buffer", [](uintptr_t buf, uintptr_t ptr, size_t size) {
     return aclUpdateDataBuffer(Ptr<aclDataBuffer>(buf), Ptr<void>(ptr), size);
   });
-  m.def("get_data_buffer_addr", [](uintptr_t buf) { return Int(aclGetDataBufferAddr(Ptr<aclDataBuffer>(buf))); });
-  m.def("get_data_buffer_size", [](uintptr_t buf) { return aclGetDataBufferSize(Ptr<aclDataBuffer>(buf)); });
-  m.def("get_data_buffer_size_v2", [](uintptr_t buf) { return aclGetDataBufferSizeV2(Ptr<aclDataBuffer>(buf)); });
+  m.def("get_data_buffer_addr",
+        [](uintptr_t buf) { return Int(aclGetDataBufferAddr(Ptr<aclDataBuffer>(buf))); });
+  m.def("get_data_buffer_size",
+        [](uintptr_t buf) { return aclGetDataBufferSize(Ptr<aclDataBuffer>(buf)); });
+  m.def("get_data_buffer_size_v2",
+        [](uintptr_t buf) { return aclGetDataBufferSizeV2(Ptr<aclDataBuffer>(buf)); });
   m.def("data_type_size", [](int t) { return aclDataTypeSize(static_cast<aclDataType>(t)); });
   m.def("float16_to_float", [](uint16_t v) { return aclFloat16ToFloat(v); });
   m.def("float_to_float16", [](float v) { return aclFloatToFloat16(v); });
@@ -76,11 +85,17 @@ PYBIND11_MODULE(acl, m) {
                                    dims.data(), static_cast<aclFormat>(format)));
   });
   m.def("destroy_tensor_desc", [](uintptr_t d) { aclDestroyTensorDesc(Ptr<aclTensorDesc>(d)); });
-  m.def("get_tensor_desc_type", [](uintptr_t d) { return static_cast<int>(aclGetTensorDescType(Ptr<aclTensorDesc>(d))); });
-  m.def("get_tensor_desc_format", [](uintptr_t d) { return static_cast<int>(aclGetTensorDescFormat(Ptr<aclTensorDesc>(d))); });
-  m.def("get_tensor_desc_size", [](uintptr_t d) { return aclGetTensorDescSize(Ptr<aclTensorDesc>(d)); });
-  m.def("get_tensor_desc_element_count", [](uintptr_t d) { return aclGetTensorDescElementCount(Ptr<aclTensorDesc>(d)); });
-  m.def("get_tensor_desc_num_dims", [](uintptr_t d) { return aclGetTensorDescNumDims(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_type",
+        [](uintptr_t d) { return static_cast<int>(aclGetTensorDescType(Ptr<aclTensorDesc>(d))); });
+  m.def("get_tensor_desc_format", [](uintptr_t d) {
+    return static_cast<int>(aclGetTensorDescFormat(Ptr<aclTensorDesc>(d)));
+  });
+  m.def("get_tensor_desc_size",
+        [](uintptr_t d) { return aclGetTensorDescSize(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_element_count",
+        [](uintptr_t d) { return aclGetTensorDescElementCount(Ptr<aclTensorDesc>(d)); });
+  m.def("get_tensor_desc_num_dims",
+        [](uintptr_t d) { return aclGetTensorDescNumDims(Ptr<aclTensorDesc>(d)); });
   m.def("get_tensor_desc_dim_v2", [](uintptr_t d, size_t i) {
     int64_t v = 0;
     aclError ret = aclGetTensorDescDimV2(Ptr<aclTensorDesc>(d), i, &v);
@@ -125,11 +140,14 @@ PYBIND11_MODULE(acl, m) {
   });
   rt.def("destroy_stream", [](uintptr_t s) { return aclrtDestroyStream(Ptr<void>(s)); });
   rt.def("synchronize_stream", [](uintptr_t s) { return aclrtSynchronizeStream(Ptr<void>(s)); });
-  rt.def("malloc", [](size_t size, int policy) {
-    void* p = nullptr;
-    aclError ret = aclrtMalloc(&p, size, static_cast<aclrtMemMallocPolicy>(policy));
-    return py::make_tuple(Int(p), ret);
-  }, py::arg("size"), py::arg("policy") = 0);
+  rt.def(
+      "malloc",
+      [](size_t size, int policy) {
+        void* p = nullptr;
+        aclError ret = aclrtMalloc(&p, size, static_cast<aclrtMemMallocPolicy>(policy));
+        return py::make_tuple(Int(p), ret);
+      },
+      py::arg("size"), py::arg("policy") = 0);
   rt.def("malloc_host", [](size_t size) {
     void* p = nullptr;
     aclError ret = aclrtMallocHost(&p, size);
@@ -138,9 +156,11 @@ PYBIND11_MODULE(acl, m) {
   rt.def("free", [](uintptr_t p) { return aclrtFree(Ptr<void>(p)); });
   rt.def("free_host", [](uintptr_t p) { return aclrtFreeHost(Ptr<void>(p)); });
   rt.def("memcpy", [](uintptr_t dst, size_t dest_max, uintptr_t src, size_t count, int kind) {
-    return aclrtMemcpy(Ptr<void>(dst), dest_max, Ptr<const void>(src), count, static_cast<aclrtMemcpyKind>(kind));
+    return aclrtMemcpy(Ptr<void>(dst), dest_max, Ptr<const void>(src), count,
+                       static_cast<aclrtMemcpyKind>(kind));
   });
-  rt.def("memcpy_async", [](uintptr_t dst, size_t dest_max, uintptr_t src, size_t count, int kind, uintptr_t stream) {
+  rt.def("memcpy_async", [](uintptr_t dst, size_t dest_max, uintptr_t src, size_t count, int kind,
+                            uintptr_t stream) {
     return aclrtMemcpyAsync(Ptr<void>(dst), dest_max, Ptr<const void>(src), count,
                             static_cast<aclrtMemcpyKind>(kind), Ptr<void>(stream));
   });
@@ -153,7 +173,8 @@ PYBIND11_MODULE(acl, m) {
     return py::make_tuple(Int(e), ret);
   });
   rt.def("destroy_event", [](uintptr_t e) { return aclrtDestroyEvent(Ptr<void>(e)); });
-  rt.def("record_event", [](uintptr_t e, uintptr_t s) { return aclrtRecordEvent(Ptr<void>(e), Ptr<void>(s)); });
+  rt.def("record_event",
+         [](uintptr_t e, uintptr_t s) { return aclrtRecordEvent(Ptr<void>(e), Ptr<void>(s)); });
   rt.def("synchronize_event", [](uintptr_t e) { return aclrtSynchronizeEvent(Ptr<void>(e)); });
   rt.def("event_elapsed_time", [](uintptr_t a, uintptr_t b) {
     float ms = 0;
@@ -172,9 +193,11 @@ PYBIND11_MODULE(acl, m) {
     aclError ret = aclmdlLoadFromMem(Ptr<const void>(ptr), size, &id);
     return py::make_tuple(id, ret);
   });
-  mdl.def("load_from_file_with_mem", [](const std::string& path, uintptr_t work, size_t work_size, uintptr_t weight, size_t weight_size) {
+  mdl.def("load_from_file_with_mem", [](const std::string& path, uintptr_t work, size_t work_size,
+                                        uintptr_t weight, size_t weight_size) {
     uint32_t id = 0;
-    aclError ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, Ptr<void>(work), work_size, Ptr<void>(weight), weight_size);
+    aclError ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, Ptr<void>(work), work_size,
+                                             Ptr<void>(weight), weight_size);
     return py::make_tuple(id, ret);
   });
   mdl.def("query_size", [](const std::string& path) {
@@ -185,21 +208,38 @@ PYBIND11_MODULE(acl, m) {
   mdl.def("unload", [](uint32_t id) { return aclmdlUnload(id); });
   mdl.def("create_desc", [] { return Int(aclmdlCreateDesc()); });
   mdl.def("destroy_desc", [](uintptr_t d) { return aclmdlDestroyDesc(Ptr<aclmdlDesc>(d)); });
-  mdl.def("get_desc", [](uintptr_t d, uint32_t id) { return aclmdlGetDesc(Ptr<aclmdlDesc>(d), id); });
+  mdl.def("get_desc",
+          [](uintptr_t d, uint32_t id) { return aclmdlGetDesc(Ptr<aclmdlDesc>(d), id); });
   mdl.def("get_num_inputs", [](uintptr_t d) { return aclmdlGetNumInputs(Ptr<aclmdlDesc>(d)); });
   mdl.def("get_num_outputs", [](uintptr_t d) { return aclmdlGetNumOutputs(Ptr<aclmdlDesc>(d)); });
-  mdl.def("get_input_size_by_index", [](uintptr_t d, size_t i) { return aclmdlGetInputSizeByIndex(Ptr<aclmdlDesc>(d), i); });
-  mdl.def("get_output_size_by_index", [](uintptr_t d, size_t i) { return aclmdlGetOutputSizeByIndex(Ptr<aclmdlDesc>(d), i); });
+  mdl.def("get_input_size_by_index",
+          [](uintptr_t d, size_t i) { return aclmdlGetInputSizeByIndex(Ptr<aclmdlDesc>(d), i); });
+  mdl.def("get_output_size_by_index",
+          [](uintptr_t d, size_t i) { return aclmdlGetOutputSizeByIndex(Ptr<aclmdlDesc>(d), i); });
   mdl.def("get_input_dims", [](uintptr_t d, size_t i) { return Dims(aclmdlGetInputDims, d, i); });
-  mdl.def("get_input_dims_v2", [](uintptr_t d, size_t i) { return Dims(aclmdlGetInputDimsV2, d, i); });
+  mdl.def("get_input_dims_v2",
+          [](uintptr_t d, size_t i) { return Dims(aclmdlGetInputDimsV2, d, i); });
   mdl.def("get_output_dims", [](uintptr_t d, size_t i) { return Dims(aclmdlGetOutputDims, d, i); });
-  mdl.def("get_cur_output_dims", [](uintptr_t d, size_t i) { return Dims(aclmdlGetCurOutputDims, d, i); });
-  mdl.def("get_input_name_by_index", [](uintptr_t d, size_t i) { return std::string(aclmdlGetInputNameByIndex(Ptr<aclmdlDesc>(d), i)); });
-  mdl.def("get_output_name_by_index", [](uintptr_t d, size_t i) { return std::string(aclmdlGetOutputNameByIndex(Ptr<aclmdlDesc>(d), i)); });
-  mdl.def("get_input_data_type", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetInputDataType(Ptr<aclmdlDesc>(d), i)); });
-  mdl.def("get_output_data_type", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetOutputDataType(Ptr<aclmdlDesc>(d), i)); });
-  mdl.def("get_input_format", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetInputFormat(Ptr<aclmdlDesc>(d), i)); });
-  mdl.def("get_output_format", [](uintptr_t d, size_t i) { return static_cast<int>(aclmdlGetOutputFormat(Ptr<aclmdlDesc>(d), i)); });
+  mdl.def("get_cur_output_dims",
+          [](uintptr_t d, size_t i) { return Dims(aclmdlGetCurOutputDims, d, i); });
+  mdl.def("get_input_name_by_index", [](uintptr_t d, size_t i) {
+    return std::string(aclmdlGetInputNameByIndex(Ptr<aclmdlDesc>(d), i));
+  });
+  mdl.def("get_output_name_by_index", [](uintptr_t d, size_t i) {
+    return std::string(aclmdlGetOutputNameByIndex(Ptr<aclmdlDesc>(d), i));
+  });
+  mdl.def("get_input_data_type", [](uintptr_t d, size_t i) {
+    return static_cast<int>(aclmdlGetInputDataType(Ptr<aclmdlDesc>(d), i));
+  });
+  mdl.def("get_output_data_type", [](uintptr_t d, size_t i) {
+    return static_cast<int>(aclmdlGetOutputDataType(Ptr<aclmdlDesc>(d), i));
+  });
+  mdl.def("get_input_format", [](uintptr_t d, size_t i) {
+    return static_cast<int>(aclmdlGetInputFormat(Ptr<aclmdlDesc>(d), i));
+  });
+  mdl.def("get_output_format", [](uintptr_t d, size_t i) {
+    return static_cast<int>(aclmdlGetOutputFormat(Ptr<aclmdlDesc>(d), i));
+  });
   mdl.def("get_input_index_by_name", [](uintptr_t d, const std::string& name) {
     size_t idx = 0;
     aclError ret = aclmdlGetInputIndexByName(Ptr<aclmdlDesc>(d), name.c_str(), &idx);
@@ -211,17 +251,23 @@ PYBIND11_MODULE(acl, m) {
     return py::make_tuple(idx, ret);
   });
   mdl.def("create_dataset", [] { return Int(aclmdlCreateDataset()); });
-  mdl.def("destroy_dataset", [](uintptr_t ds) { return aclmdlDestroyDataset(Ptr<aclmdlDataset>(ds)); });
+  mdl.def("destroy_dataset",
+          [](uintptr_t ds) { return aclmdlDestroyDataset(Ptr<aclmdlDataset>(ds)); });
   mdl.def("add_dataset_buffer", [](uintptr_t ds, uintptr_t buf) {
     aclError ret = aclmdlAddDatasetBuffer(Ptr<aclmdlDataset>(ds), Ptr<aclDataBuffer>(buf));
     return py::make_tuple(ds, ret);
   });
-  mdl.def("get_dataset_num_buffers", [](uintptr_t ds) { return aclmdlGetDatasetNumBuffers(Ptr<aclmdlDataset>(ds)); });
-  mdl.def("get_dataset_buffer", [](uintptr_t ds, size_t i) { return Int(aclmdlGetDatasetBuffer(Ptr<aclmdlDataset>(ds), i)); });
+  mdl.def("get_dataset_num_buffers",
+          [](uintptr_t ds) { return aclmdlGetDatasetNumBuffers(Ptr<aclmdlDataset>(ds)); });
+  mdl.def("get_dataset_buffer", [](uintptr_t ds, size_t i) {
+    return Int(aclmdlGetDatasetBuffer(Ptr<aclmdlDataset>(ds), i));
+  });
   mdl.def("set_dataset_tensor_desc", [](uintptr_t ds, uintptr_t desc, size_t i) {
     return aclmdlSetDatasetTensorDesc(Ptr<aclmdlDataset>(ds), Ptr<aclTensorDesc>(desc), i);
   });
-  mdl.def("get_dataset_tensor_desc", [](uintptr_t ds, size_t i) { return Int(aclmdlGetDatasetTensorDesc(Ptr<aclmdlDataset>(ds), i)); });
+  mdl.def("get_dataset_tensor_desc", [](uintptr_t ds, size_t i) {
+    return Int(aclmdlGetDatasetTensorDesc(Ptr<aclmdlDataset>(ds), i));
+  });
   // Execution releases the GIL: other Python threads keep running meanwhile.
   mdl.def("execute", [](uint32_t id, uintptr_t in, uintptr_t out) {
     py::gil_scoped_release release;
@@ -229,7 +275,8 @@ PYBIND11_MODULE(acl, m) {
   });
   mdl.def("execute_async", [](uint32_t id, uintptr_t in, uintptr_t out, uintptr_t stream) {
     py::gil_scoped_release release;
-    return aclmdlExecuteAsync(id, Ptr<aclmdlDataset>(in), Ptr<aclmdlDataset>(out), Ptr<void>(stream));
+    return aclmdlExecuteAsync(id, Ptr<aclmdlDataset>(in), Ptr<aclmdlDataset>(out),
+                              Ptr<void>(stream));
   });
   mdl.def("set_dynamic_batch_size", [](uint32_t id, uintptr_t ds, size_t i, uint64_t bs) {
     return aclmdlSetDynamicBatchSize(id, Ptr<aclmdlDataset>(ds), i, bs);
@@ -245,9 +292,8 @@ PYBIND11_MODULE(acl, m) {
     PyBytes_AsStringAndSize(b.ptr(), &data, &len);
     return Int(data);
   });
-  util.def("ptr_to_bytes", [](uintptr_t ptr, size_t size) {
-    return py::bytes(Ptr<const char>(ptr), size);
-  });
+  util.def("ptr_to_bytes",
+           [](uintptr_t ptr, size_t size) { return py::bytes(Ptr<const char>(ptr), size); });
   util.def("numpy_to_ptr", [](py::array arr) {
     if (!(arr.flags() & py::array::c_style))
       throw py::value_error("numpy_to_ptr needs a C-contiguous array (use np.ascontiguousarray)");

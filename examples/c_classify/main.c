@@ -10,14 +10,14 @@
 
 #include "acl/acl.h"
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    aclError err_ = (call);                                                            \
-    if (err_ != ACL_SUCCESS) {                                                         \
-      const char* msg_ = aclGetRecentErrMsg();                                         \
-      fprintf(stderr, "%s failed: %d %s\n", #call, err_, msg_ ? msg_ : "");           \
-      return 1;                                                                        \
-    }                                                                                  \
+#define CHECK(call)                                                         \
+  do {                                                                      \
+    aclError err_ = (call);                                                 \
+    if (err_ != ACL_SUCCESS) {                                              \
+      const char* msg_ = aclGetRecentErrMsg();                              \
+      fprintf(stderr, "%s failed: %d %s\n", #call, err_, msg_ ? msg_ : ""); \
+      return 1;                                                             \
+    }                                                                       \
   } while (0)
 
 static int read_file(const char* path, void* dst, size_t size) {

@@ -23,10 +23,17 @@ aclError FailStatus(const Status& s, aclError fallback) {
   aclError code = fallback;
   switch (s.code()) {
     case StatusCode::kInvalidArgument:
-    case StatusCode::kShapeMismatch: code = ACL_ERROR_INVALID_PARAM; break;
-    case StatusCode::kOutOfMemory: code = ACL_ERROR_BAD_ALLOC; break;
-    case StatusCode::kUnsupported: code = ACL_ERROR_FEATURE_UNSUPPORTED; break;
-    default: break;
+    case StatusCode::kShapeMismatch:
+      code = ACL_ERROR_INVALID_PARAM;
+      break;
+    case StatusCode::kOutOfMemory:
+      code = ACL_ERROR_BAD_ALLOC;
+      break;
+    case StatusCode::kUnsupported:
+      code = ACL_ERROR_FEATURE_UNSUPPORTED;
+      break;
+    default:
+      break;
   }
   return Fail(code, s.ToString());
 }
@@ -44,12 +51,12 @@ aclError State::Init(const char* config_path) {
   if (config_path != nullptr && config_path[0] != '\0') {
     auto text = ReadFile(config_path);
     if (!text.ok())
-      return Fail(ACL_ERROR_INVALID_FILE, "aclInit: cannot read config file [" +
-                                              std::string(config_path) + "]");
+      return Fail(ACL_ERROR_INVALID_FILE,
+                  "aclInit: cannot read config file [" + std::string(config_path) + "]");
     nlohmann::json cfg = nlohmann::json::parse(text.value(), nullptr, false);
     if (cfg.is_discarded() || !cfg.is_object())
-      return Fail(ACL_ERROR_PARSE_FILE, "aclInit: config file [" + std::string(config_path) +
-                                            "] is not a JSON object");
+      return Fail(ACL_ERROR_PARSE_FILE,
+                  "aclInit: config file [" + std::string(config_path) + "] is not a JSON object");
     if (cfg.contains("num_threads")) {
       if (!cfg["num_threads"].is_number_integer() || cfg["num_threads"].get<int>() < 1)
         return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: num_threads must be a positive integer");
@@ -64,8 +71,9 @@ aclError State::Init(const char* config_path) {
 aclError State::Finalize() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!initialized_) {
-    return ever_finalized_ ? Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalized")
-                           : Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit has not been called");
+    return ever_finalized_
+               ? Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalized")
+               : Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit has not been called");
   }
   models_.clear();
   initialized_ = false;

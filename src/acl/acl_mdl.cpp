@@ -14,19 +14,25 @@ namespace {
 aclError LoadStatusToCode(const oc::Status& s) {
   switch (s.code()) {
     case oc::StatusCode::kNotFound:
-    case oc::StatusCode::kIoError: return ACL_ERROR_READ_MODEL_FAILURE;
-    case oc::StatusCode::kParseError: return ACL_ERROR_PARSE_MODEL;
-    case oc::StatusCode::kUnsupported: return ACL_ERROR_FEATURE_UNSUPPORTED;
-    case oc::StatusCode::kOutOfMemory: return ACL_ERROR_BAD_ALLOC;
-    case oc::StatusCode::kInvalidArgument: return ACL_ERROR_INVALID_PARAM;
-    default: return ACL_ERROR_PARSE_MODEL;
+    case oc::StatusCode::kIoError:
+      return ACL_ERROR_READ_MODEL_FAILURE;
+    case oc::StatusCode::kParseError:
+      return ACL_ERROR_PARSE_MODEL;
+    case oc::StatusCode::kUnsupported:
+      return ACL_ERROR_FEATURE_UNSUPPORTED;
+    case oc::StatusCode::kOutOfMemory:
+      return ACL_ERROR_BAD_ALLOC;
+    case oc::StatusCode::kInvalidArgument:
+      return ACL_ERROR_INVALID_PARAM;
+    default:
+      return ACL_ERROR_PARSE_MODEL;
   }
 }
 
-aclError Register(oc::Result<std::shared_ptr<oc::Model>> model, uint32_t* modelId,
-                  const char* fn) {
+aclError Register(oc::Result<std::shared_ptr<oc::Model>> model, uint32_t* modelId, const char* fn) {
   if (!model.ok())
-    return Fail(LoadStatusToCode(model.status()), std::string(fn) + ": " + model.status().ToString());
+    return Fail(LoadStatusToCode(model.status()),
+                std::string(fn) + ": " + model.status().ToString());
   auto id = State::Get().AddModel(std::move(model).value());
   *modelId = id.value();
   return ACL_SUCCESS;
@@ -36,8 +42,9 @@ aclError CheckWithMem(void* workPtr, size_t workSize, void* weightPtr, size_t we
                       const char* fn) {
   const State& st = State::Get();
   if (workPtr && !st.IsDevice(workPtr, workSize))
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(fn) + ": workPtr must be device memory from aclrtMalloc of workSize bytes");
+    return Fail(
+        ACL_ERROR_INVALID_PARAM,
+        std::string(fn) + ": workPtr must be device memory from aclrtMalloc of workSize bytes");
   if (weightPtr && !st.IsDevice(weightPtr, weightSize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) +
                                              ": weightPtr must be device memory from aclrtMalloc "
@@ -141,8 +148,8 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
 aclError aclmdlUnload(uint32_t modelId) {
   OC_ACL_REQUIRE_INIT();
   if (!State::Get().RemoveModel(modelId))
-    return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlUnload: model id " + std::to_string(modelId) +
-                                                " is not loaded");
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                "aclmdlUnload: model id " + std::to_string(modelId) + " is not loaded");
   return ACL_SUCCESS;
 }
 
@@ -159,8 +166,8 @@ aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   OC_ACL_CHECK_NULL(modelDesc);
   auto m = State::Get().FindModel(modelId);
   if (!m)
-    return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlGetDesc: model id " + std::to_string(modelId) +
-                                                " is not loaded");
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                "aclmdlGetDesc: model id " + std::to_string(modelId) + " is not loaded");
   modelDesc->model_id = modelId;
   modelDesc->inputs = m->inputs();
   modelDesc->outputs = m->outputs();
@@ -236,8 +243,8 @@ static aclError IndexByName(const aclmdlDesc* d, const char* name, size_t* index
       *index = i;
       return ACL_SUCCESS;
     }
-  return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": no " + (input ? "input" : "output") +
-                                           " named [" + name + "]");
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              std::string(fn) + ": no " + (input ? "input" : "output") + " named [" + name + "]");
 }
 
 aclError aclmdlGetInputIndexByName(const aclmdlDesc* modelDesc, const char* name, size_t* index) {
@@ -295,14 +302,16 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
   OC_ACL_CHECK_NULL(output);
   auto m = State::Get().FindModel(modelId);
   if (!m)
-    return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlExecute: model id " + std::to_string(modelId) +
-                                                " is not loaded");
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                "aclmdlExecute: model id " + std::to_string(modelId) + " is not loaded");
   std::vector<const void*> in;
   std::vector<void*> out;
   std::vector<size_t> in_sizes, out_sizes;
   const State& st = State::Get();
   auto check = [&](const aclDataBuffer* b, size_t i, const char* what) -> aclError {
-    if (!b) return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " + std::to_string(i) + " is null");
+    if (!b)
+      return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " +
+                                               std::to_string(i) + " is null");
     // As on the hardware, model I/O must live in device memory (aclrtMalloc).
     if (b->size > 0 && !st.IsDevice(b->data, b->size))
       return Fail(ACL_ERROR_INVALID_PARAM,
@@ -339,21 +348,24 @@ aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, siz
                                    uint64_t batchSize) {
   OC_ACL_REQUIRE_INIT();
   if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
-  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "aclmdlSetDynamicBatchSize: the model has no dynamic batch gears");
+  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
+              "aclmdlSetDynamicBatchSize: the model has no dynamic batch gears");
 }
 
 aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                 uint64_t height, uint64_t width) {
   OC_ACL_REQUIRE_INIT();
   if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
-  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "aclmdlSetDynamicHWSize: the model has no dynamic image-size gears");
+  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
+              "aclmdlSetDynamicHWSize: the model has no dynamic image-size gears");
 }
 
 aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                    const aclmdlIODims* dims) {
   OC_ACL_REQUIRE_INIT();
   if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
-  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC, "aclmdlSetInputDynamicDims: the model has no dynamic dims gears");
+  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
+              "aclmdlSetInputDynamicDims: the model has no dynamic dims gears");
 }
 
 aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {

@@ -135,7 +135,8 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
   OC_ACL_CHECK_NULL(context);
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* c = static_cast<Context*>(context);
-  if (!g_contexts.count(c)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: unknown context");
+  if (!g_contexts.count(c))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: unknown context");
   t_current = c;
   return ACL_SUCCESS;
 }
@@ -144,7 +145,8 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(context);
   Context* c = CurrentContext();
-  if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context on this thread");
+  if (!c)
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context on this thread");
   *context = c;
   return ACL_SUCCESS;
 }
@@ -166,7 +168,8 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   OC_ACL_CHECK_NULL(stream);
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* s = static_cast<Stream*>(stream);
-  if (!g_streams.erase(s)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
+  if (!g_streams.erase(s))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
   delete s;
   return ACL_SUCCESS;
 }
@@ -216,8 +219,9 @@ aclError aclrtFreeHost(void* hostPtr) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(hostPtr);
   if (!State::Get().FreeHost(hostPtr))
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtFreeHost: the pointer was not returned by aclrtMallocHost or was already freed");
+    return Fail(
+        ACL_ERROR_INVALID_PARAM,
+        "aclrtFreeHost: the pointer was not returned by aclrtMallocHost or was already freed");
   return ACL_SUCCESS;
 }
 
@@ -236,17 +240,27 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   const bool src_dev = st.IsDevice(src, std::max<size_t>(count, 1));
   bool ok = true;
   switch (kind) {
-    case ACL_MEMCPY_HOST_TO_DEVICE: ok = dst_dev && !src_dev; break;
-    case ACL_MEMCPY_DEVICE_TO_HOST: ok = src_dev && !dst_dev; break;
-    case ACL_MEMCPY_DEVICE_TO_DEVICE: ok = src_dev && dst_dev; break;
-    case ACL_MEMCPY_HOST_TO_HOST: ok = !src_dev && !dst_dev; break;
-    default: break;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      ok = dst_dev && !src_dev;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      ok = src_dev && !dst_dev;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      ok = src_dev && dst_dev;
+      break;
+    case ACL_MEMCPY_HOST_TO_HOST:
+      ok = !src_dev && !dst_dev;
+      break;
+    default:
+      break;
   }
   if (!ok)
-    return Fail(ACL_ERROR_RT_PARAM_INVALID,
-                "aclrtMemcpy: kind " + std::to_string(kind) + " does not match the memory: dst is " +
-                    (dst_dev ? "device" : "host") + " memory, src is " + (src_dev ? "device" : "host") +
-                    " memory (or the range exceeds its allocation)");
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy: kind " + std::to_string(kind) +
+                                                " does not match the memory: dst is " +
+                                                (dst_dev ? "device" : "host") + " memory, src is " +
+                                                (src_dev ? "device" : "host") +
+                                                " memory (or the range exceeds its allocation)");
   if (count) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
@@ -259,8 +273,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(devPtr);
-  if (count > maxCount)
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
+  if (count > maxCount) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
   if (count) std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }

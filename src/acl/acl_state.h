@@ -81,16 +81,16 @@ class State {
 
 }  // namespace oc::acl
 
-#define OC_ACL_REQUIRE_INIT()                                                            \
-  do {                                                                                   \
-    if (!::oc::acl::State::Get().initialized())                                          \
-      return ::oc::acl::Fail(ACL_ERROR_UNINITIALIZE, std::string(__func__) +             \
-                                                         ": aclInit has not been called"); \
+#define OC_ACL_REQUIRE_INIT()                                                          \
+  do {                                                                                 \
+    if (!::oc::acl::State::Get().initialized())                                        \
+      return ::oc::acl::Fail(ACL_ERROR_UNINITIALIZE,                                   \
+                             std::string(__func__) + ": aclInit has not been called"); \
   } while (0)
 
-#define OC_ACL_CHECK_NULL(p)                                                                  \
-  do {                                                                                        \
-    if ((p) == nullptr)                                                                       \
-      return ::oc::acl::Fail(ACL_ERROR_INVALID_PARAM,                                         \
+#define OC_ACL_CHECK_NULL(p)                                                                   \
+  do {                                                                                         \
+    if ((p) == nullptr)                                                                        \
+      return ::oc::acl::Fail(ACL_ERROR_INVALID_PARAM,                                          \
                              std::string(__func__) + ": parameter [" #p "] must not be null"); \
   } while (0)

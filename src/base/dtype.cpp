@@ -4,40 +4,69 @@ namespace oc {
 
 size_t DataTypeSize(DataType t) {
   switch (t) {
-    case DataType::kFloat: return 4;
-    case DataType::kUint8: return 1;
-    case DataType::kInt8: return 1;
-    case DataType::kUint16: return 2;
-    case DataType::kInt16: return 2;
-    case DataType::kInt32: return 4;
-    case DataType::kInt64: return 8;
-    case DataType::kBool: return 1;
-    case DataType::kFloat16: return 2;
-    case DataType::kDouble: return 8;
-    case DataType::kUint32: return 4;
-    case DataType::kUint64: return 8;
-    case DataType::kBFloat16: return 2;
-    default: return 0;
+    case DataType::kFloat:
+      return 4;
+    case DataType::kUint8:
+      return 1;
+    case DataType::kInt8:
+      return 1;
+    case DataType::kUint16:
+      return 2;
+    case DataType::kInt16:
+      return 2;
+    case DataType::kInt32:
+      return 4;
+    case DataType::kInt64:
+      return 8;
+    case DataType::kBool:
+      return 1;
+    case DataType::kFloat16:
+      return 2;
+    case DataType::kDouble:
+      return 8;
+    case DataType::kUint32:
+      return 4;
+    case DataType::kUint64:
+      return 8;
+    case DataType::kBFloat16:
+      return 2;
+    default:
+      return 0;
   }
 }
 
 const char* DataTypeName(DataType t) {
   switch (t) {
-    case DataType::kFloat: return "float32";
-    case DataType::kUint8: return "uint8";
-    case DataType::kInt8: return "int8";
-    case DataType::kUint16: return "uint16";
-    case DataType::kInt16: return "int16";
-    case DataType::kInt32: return "int32";
-    case DataType::kInt64: return "int64";
-    case DataType::kString: return "string";
-    case DataType::kBool: return "bool";
-    case DataType::kFloat16: return "float16";
-    case DataType::kDouble: return "float64";
-    case DataType::kUint32: return "uint32";
-    case DataType::kUint64: return "uint64";
-    case DataType::kBFloat16: return "bfloat16";
-    default: return "undefined";
+    case DataType::kFloat:
+      return "float32";
+    case DataType::kUint8:
+      return "uint8";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kUint16:
+      return "uint16";
+    case DataType::kInt16:
+      return "int16";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kString:
+      return "string";
+    case DataType::kBool:
+      return "bool";
+    case DataType::kFloat16:
+      return "float16";
+    case DataType::kDouble:
+      return "float64";
+    case DataType::kUint32:
+      return "uint32";
+    case DataType::kUint64:
+      return "uint64";
+    case DataType::kBFloat16:
+      return "bfloat16";
+    default:
+      return "undefined";
   }
 }
 
@@ -46,9 +75,7 @@ bool IsFloatType(DataType t) {
          t == DataType::kBFloat16;
 }
 
-bool IsValidDataType(int32_t v) {
-  return DataTypeSize(static_cast<DataType>(v)) != 0 || v == 8;
-}
+bool IsValidDataType(int32_t v) { return DataTypeSize(static_cast<DataType>(v)) != 0 || v == 8; }
 
 namespace {
 struct TypeRow {
@@ -58,13 +85,13 @@ struct TypeRow {
   const char* ge_name;
 };
 constexpr TypeRow kRows[] = {
-    {DataType::kFloat, 1, 0, "DT_FLOAT"},      {DataType::kFloat16, 2, 1, "DT_FLOAT16"},
-    {DataType::kInt8, 3, 2, "DT_INT8"},        {DataType::kUint8, 4, 4, "DT_UINT8"},
-    {DataType::kInt16, 5, 6, "DT_INT16"},      {DataType::kUint16, 6, 7, "DT_UINT16"},
-    {DataType::kInt32, 7, 3, "DT_INT32"},      {DataType::kInt64, 8, 9, "DT_INT64"},
-    {DataType::kUint32, 9, 8, "DT_UINT32"},    {DataType::kUint64, 10, 10, "DT_UINT64"},
-    {DataType::kBool, 11, 12, "DT_BOOL"},      {DataType::kDouble, 12, 11, "DT_DOUBLE"},
-    {DataType::kString, 13, 13, "DT_STRING"},  {DataType::kBFloat16, 27, 27, "DT_BF16"},
+    {DataType::kFloat, 1, 0, "DT_FLOAT"},     {DataType::kFloat16, 2, 1, "DT_FLOAT16"},
+    {DataType::kInt8, 3, 2, "DT_INT8"},       {DataType::kUint8, 4, 4, "DT_UINT8"},
+    {DataType::kInt16, 5, 6, "DT_INT16"},     {DataType::kUint16, 6, 7, "DT_UINT16"},
+    {DataType::kInt32, 7, 3, "DT_INT32"},     {DataType::kInt64, 8, 9, "DT_INT64"},
+    {DataType::kUint32, 9, 8, "DT_UINT32"},   {DataType::kUint64, 10, 10, "DT_UINT64"},
+    {DataType::kBool, 11, 12, "DT_BOOL"},     {DataType::kDouble, 12, 11, "DT_DOUBLE"},
+    {DataType::kString, 13, 13, "DT_STRING"}, {DataType::kBFloat16, 27, 27, "DT_BF16"},
 };
 }  // namespace
 

@@ -6,7 +6,7 @@ uint16_t FloatToHalf(float f) {
   uint32_t x = FloatBits(f);
   uint32_t sign = (x >> 16) & 0x8000u;
   uint32_t abs = x & 0x7fffffffu;
-  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN
+  if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);   // NaN
   if (abs >= 0x47800000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow to inf
   if (abs < 0x38800000u) {
     // Subnormal or zero in half: shift the mantissa with rounding to nearest even.

@@ -16,11 +16,11 @@ void LogMessage(LogLevel level, const std::string& msg);
 
 }  // namespace oc
 
-#define OC_LOG(level, expr)                                                   \
-  do {                                                                        \
-    if (::oc::LogLevel::level >= ::oc::GetLogLevel()) {                       \
-      std::ostringstream oc_log_ss_;                                          \
-      oc_log_ss_ << expr;                                                     \
-      ::oc::LogMessage(::oc::LogLevel::level, oc_log_ss_.str());              \
-    }                                                                         \
+#define OC_LOG(level, expr)                                      \
+  do {                                                           \
+    if (::oc::LogLevel::level >= ::oc::GetLogLevel()) {          \
+      std::ostringstream oc_log_ss_;                             \
+      oc_log_ss_ << expr;                                        \
+      ::oc::LogMessage(::oc::LogLevel::level, oc_log_ss_.str()); \
+    }                                                            \
   } while (0)

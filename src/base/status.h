@@ -11,12 +11,12 @@ namespace oc {
 
 enum class StatusCode {
   kOk = 0,
-  kInvalidArgument,   // bad flag or parameter value
-  kNotFound,          // missing file, name or id
-  kUnsupported,       // op or feature without an implementation
-  kParseError,        // malformed file contents
-  kIoError,           // read/write failure
-  kShapeMismatch,     // shapes or sizes that contradict the model
+  kInvalidArgument,  // bad flag or parameter value
+  kNotFound,         // missing file, name or id
+  kUnsupported,      // op or feature without an implementation
+  kParseError,       // malformed file contents
+  kIoError,          // read/write failure
+  kShapeMismatch,    // shapes or sizes that contradict the model
   kOutOfMemory,
   kInternal,
 };
@@ -66,7 +66,7 @@ inline Status Internal(std::string msg) { return {StatusCode::kInternal, std::mo
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {}  // NOLINT
   bool ok() const { return std::holds_alternative<T>(v_); }
   const Status& status() const {
@@ -88,9 +88,9 @@ class [[nodiscard]] Result {
 #define OC_CONCAT_INNER(a, b) a##b
 #define OC_CONCAT(a, b) OC_CONCAT_INNER(a, b)
 
-#define OC_RETURN_IF_ERROR(expr)            \
-  do {                                      \
-    ::oc::Status oc_status_ = (expr);       \
+#define OC_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::oc::Status oc_status_ = (expr);        \
     if (!oc_status_.ok()) return oc_status_; \
   } while (0)
 
@@ -102,7 +102,7 @@ class [[nodiscard]] Result {
 #define OC_ASSIGN_OR_RETURN(lhs, expr) \
   OC_ASSIGN_OR_RETURN_IMPL(OC_CONCAT(oc_result_, __LINE__), lhs, expr)
 
-#define OC_CHECK_ARG(cond, msg)                                  \
-  do {                                                           \
-    if (!(cond)) return ::oc::InvalidArgument(msg);              \
+#define OC_CHECK_ARG(cond, msg)                     \
+  do {                                              \
+    if (!(cond)) return ::oc::InvalidArgument(msg); \
   } while (0)

@@ -9,8 +9,8 @@ Result<Flags> Flags::Parse(int argc, char** argv, const std::set<std::string>& k
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.size() < 2 || arg[0] != '-')
-      return InvalidArgument("Value [" + arg + "] is invalid. Reason: options look like --name=value.",
-                             "E10001");
+      return InvalidArgument(
+          "Value [" + arg + "] is invalid. Reason: options look like --name=value.", "E10001");
     std::string body = arg.substr(arg[1] == '-' ? 2 : 1);
     std::string key = body, value;
     bool has_value = false;
@@ -20,9 +20,9 @@ Result<Flags> Flags::Parse(int argc, char** argv, const std::set<std::string>& k
       has_value = true;
     }
     if (!known.count(key))
-      return InvalidArgument("Value [" + arg + "] is invalid. Reason: [--" + key +
-                                 "] is not a known parameter.",
-                             "E10001");
+      return InvalidArgument(
+          "Value [" + arg + "] is invalid. Reason: [--" + key + "] is not a known parameter.",
+          "E10001");
     if (!has_value) {
       if (boolean.count(key)) {
         value = "true";

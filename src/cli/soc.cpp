@@ -3,11 +3,11 @@
 namespace oc {
 namespace {
 constexpr SocInfo kSocs[] = {
-    {"Ascend910A", 32, 32},    {"Ascend910B", 32, 32},    {"Ascend910ProA", 32, 32},
-    {"Ascend910ProB", 32, 32}, {"Ascend910PremiumA", 32, 32},
-    {"Ascend910B1", 24, 64},   {"Ascend910B2", 24, 64},   {"Ascend910B3", 20, 64},
-    {"Ascend910B4", 20, 32},   {"Ascend310", 2, 8},       {"Ascend310P1", 10, 24},
-    {"Ascend310P3", 8, 24},    {"Ascend310B1", 1, 8},
+    {"Ascend910A", 32, 32},    {"Ascend910B", 32, 32},        {"Ascend910ProA", 32, 32},
+    {"Ascend910ProB", 32, 32}, {"Ascend910PremiumA", 32, 32}, {"Ascend910B1", 24, 64},
+    {"Ascend910B2", 24, 64},   {"Ascend910B3", 20, 64},       {"Ascend910B4", 20, 32},
+    {"Ascend310", 2, 8},       {"Ascend310P1", 10, 24},       {"Ascend310P3", 8, 24},
+    {"Ascend310B1", 1, 8},
 };
 }  // namespace
 

@@ -7,8 +7,9 @@ namespace oc {
 Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
   std::vector<InputShapeSpec> out;
   auto bad = [&](const std::string& why) {
-    return InvalidArgument("Value [" + text + "] for parameter [--input_shape] is invalid. Reason: " +
-                               why + ". Expected format: \"name1:n,c,h,w;name2:n,c\".",
+    return InvalidArgument("Value [" + text +
+                               "] for parameter [--input_shape] is invalid. Reason: " + why +
+                               ". Expected format: \"name1:n,c,h,w;name2:n,c\".",
                            "E10002");
   };
   std::stringstream ss(text);
@@ -16,7 +17,8 @@ Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
   while (std::getline(ss, item, ';')) {
     if (item.empty()) continue;
     auto colon = item.rfind(':');
-    if (colon == std::string::npos || colon == 0) return bad("[" + item + "] has no \"name:\" part");
+    if (colon == std::string::npos || colon == 0)
+      return bad("[" + item + "] has no \"name:\" part");
     InputShapeSpec spec;
     spec.name = item.substr(0, colon);
     std::string dims = item.substr(colon + 1);
@@ -54,8 +56,10 @@ Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes)
     if (!is_input) {
       std::string names;
       for (const auto& in : graph.inputs) names += (names.empty() ? "" : ", ") + in;
-      return NotFound("Input [" + spec.name + "] given in [--input_shape] is not found in the "
-                          "model. The model's inputs are: " + names + ".",
+      return NotFound("Input [" + spec.name +
+                          "] given in [--input_shape] is not found in the "
+                          "model. The model's inputs are: " +
+                          names + ".",
                       "E10016");
     }
     ValueInfo& vi = graph.values[spec.name];
@@ -63,17 +67,19 @@ Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes)
       if (vi.shape.size() != spec.dims.size())
         return InvalidArgument("Value [" + ShapeToString(spec.dims) + "] for input [" + spec.name +
                                    "] in [--input_shape] is invalid. Reason: the model's input has "
-                                   "rank " + std::to_string(vi.shape.size()) + " (shape " +
+                                   "rank " +
+                                   std::to_string(vi.shape.size()) + " (shape " +
                                    ShapeToString(vi.shape) + ").",
                                "E10001");
       for (size_t i = 0; i < vi.shape.size(); ++i)
         if (vi.shape[i] >= 0 && spec.dims[i] >= 0 && vi.shape[i] != spec.dims[i])
-          return InvalidArgument("Value [" + ShapeToString(spec.dims) + "] for input [" +
-                                     spec.name + "] in [--input_shape] is invalid. Reason: "
-                                     "dimension " + std::to_string(i) + " is fixed to " +
-                                     std::to_string(vi.shape[i]) + " in the model (shape " +
-                                     ShapeToString(vi.shape) + ").",
-                                 "E10001");
+          return InvalidArgument(
+              "Value [" + ShapeToString(spec.dims) + "] for input [" + spec.name +
+                  "] in [--input_shape] is invalid. Reason: "
+                  "dimension " +
+                  std::to_string(i) + " is fixed to " + std::to_string(vi.shape[i]) +
+                  " in the model (shape " + ShapeToString(vi.shape) + ").",
+              "E10001");
     }
     vi.shape = spec.dims;
     vi.has_shape = true;

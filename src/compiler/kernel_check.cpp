@@ -1,7 +1,7 @@
 // Checks that every node has a CPU kernel that accepts it (EZ3003 otherwise) and
 // measures the largest kernel workspace, recorded in the .om for aclmdlQuerySize.
-#include "compiler/compiler.h"
 #include "base/threads.h"
+#include "compiler/compiler.h"
 #include "kernels/cpu/kernel.h"
 #include "kernels/cpu/layout.h"
 

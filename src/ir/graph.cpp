@@ -85,13 +85,12 @@ Status Graph::Verify() const {
   for (const auto& node : nodes) {
     for (const auto& in : node.inputs)
       if (!in.empty() && !defined.count(in))
-        return InvalidArgument("input [" + in + "] of node [" + node.name + "] (" +
-                               node.op_type + ") is not produced before it");
+        return InvalidArgument("input [" + in + "] of node [" + node.name + "] (" + node.op_type +
+                               ") is not produced before it");
     for (const auto& out : node.outputs) {
       if (out.empty()) continue;
       if (!defined.insert(out).second)
-        return InvalidArgument("value [" + out + "] is produced twice (node [" + node.name +
-                               "])");
+        return InvalidArgument("value [" + out + "] is produced twice (node [" + node.name + "])");
     }
   }
   for (const auto& out : outputs)

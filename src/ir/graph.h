@@ -18,8 +18,8 @@ inline constexpr const char* kOcDomain = "oc";
 
 struct ValueInfo {
   DataType dtype = DataType::kUndefined;
-  Shape shape;               // -1 for unknown dims
-  bool has_shape = false;    // false when even the rank is unknown
+  Shape shape;             // -1 for unknown dims
+  bool has_shape = false;  // false when even the rank is unknown
 };
 
 struct Node {
@@ -37,9 +37,9 @@ struct Node {
 class Graph {
  public:
   std::string name;
-  std::vector<std::string> inputs;   // graph inputs, not initializers
+  std::vector<std::string> inputs;  // graph inputs, not initializers
   std::vector<std::string> outputs;
-  std::vector<Node> nodes;           // kept in topological order by passes
+  std::vector<Node> nodes;  // kept in topological order by passes
   std::unordered_map<std::string, ValueInfo> values;
   std::map<std::string, Tensor> initializers;
   int64_t opset_version = 17;

@@ -47,9 +47,9 @@ namespace {
 int InPlaceInput(const Node& n) {
   if (n.domain == kOcDomain && n.op_type == "Conv" && n.inputs.size() > 3 && !n.inputs[3].empty())
     return 3;
-  if (n.domain.empty() && (n.op_type == "Reshape" || n.op_type == "Flatten" ||
-                           n.op_type == "Squeeze" || n.op_type == "Unsqueeze" ||
-                           n.op_type == "Identity"))
+  if (n.domain.empty() &&
+      (n.op_type == "Reshape" || n.op_type == "Flatten" || n.op_type == "Squeeze" ||
+       n.op_type == "Unsqueeze" || n.op_type == "Identity"))
     return 0;
   return -1;
 }

@@ -25,26 +25,41 @@ void* Tensor::mutable_data() { return owned_ ? const_cast<void*>(data_) : nullpt
 
 double Tensor::GetAsDouble(int64_t i) const {
   switch (dtype_) {
-    case DataType::kFloat: return data_as<float>()[i];
-    case DataType::kDouble: return data_as<double>()[i];
-    case DataType::kFloat16: return HalfToFloat(data_as<uint16_t>()[i]);
-    case DataType::kBFloat16: return BFloat16ToFloat(data_as<uint16_t>()[i]);
-    default: return static_cast<double>(GetAsInt(i));
+    case DataType::kFloat:
+      return data_as<float>()[i];
+    case DataType::kDouble:
+      return data_as<double>()[i];
+    case DataType::kFloat16:
+      return HalfToFloat(data_as<uint16_t>()[i]);
+    case DataType::kBFloat16:
+      return BFloat16ToFloat(data_as<uint16_t>()[i]);
+    default:
+      return static_cast<double>(GetAsInt(i));
   }
 }
 
 int64_t Tensor::GetAsInt(int64_t i) const {
   switch (dtype_) {
-    case DataType::kInt64: return data_as<int64_t>()[i];
-    case DataType::kInt32: return data_as<int32_t>()[i];
-    case DataType::kInt16: return data_as<int16_t>()[i];
-    case DataType::kInt8: return data_as<int8_t>()[i];
-    case DataType::kUint8: return data_as<uint8_t>()[i];
-    case DataType::kUint16: return data_as<uint16_t>()[i];
-    case DataType::kUint32: return data_as<uint32_t>()[i];
-    case DataType::kUint64: return static_cast<int64_t>(data_as<uint64_t>()[i]);
-    case DataType::kBool: return data_as<uint8_t>()[i] != 0;
-    default: return static_cast<int64_t>(GetAsDouble(i));
+    case DataType::kInt64:
+      return data_as<int64_t>()[i];
+    case DataType::kInt32:
+      return data_as<int32_t>()[i];
+    case DataType::kInt16:
+      return data_as<int16_t>()[i];
+    case DataType::kInt8:
+      return data_as<int8_t>()[i];
+    case DataType::kUint8:
+      return data_as<uint8_t>()[i];
+    case DataType::kUint16:
+      return data_as<uint16_t>()[i];
+    case DataType::kUint32:
+      return data_as<uint32_t>()[i];
+    case DataType::kUint64:
+      return static_cast<int64_t>(data_as<uint64_t>()[i]);
+    case DataType::kBool:
+      return data_as<uint8_t>()[i] != 0;
+    default:
+      return static_cast<int64_t>(GetAsDouble(i));
   }
 }
 
@@ -64,22 +79,45 @@ Tensor Tensor::Scalar(DataType dtype, double value) {
   Tensor t(dtype, {});
   void* p = t.mutable_data();
   switch (dtype) {
-    case DataType::kFloat: *static_cast<float*>(p) = static_cast<float>(value); break;
-    case DataType::kDouble: *static_cast<double*>(p) = value; break;
-    case DataType::kFloat16: *static_cast<uint16_t*>(p) = FloatToHalf(static_cast<float>(value)); break;
+    case DataType::kFloat:
+      *static_cast<float*>(p) = static_cast<float>(value);
+      break;
+    case DataType::kDouble:
+      *static_cast<double*>(p) = value;
+      break;
+    case DataType::kFloat16:
+      *static_cast<uint16_t*>(p) = FloatToHalf(static_cast<float>(value));
+      break;
     case DataType::kBFloat16:
       *static_cast<uint16_t*>(p) = FloatToBFloat16(static_cast<float>(value));
       break;
-    case DataType::kInt64: *static_cast<int64_t*>(p) = static_cast<int64_t>(value); break;
-    case DataType::kInt32: *static_cast<int32_t*>(p) = static_cast<int32_t>(value); break;
-    case DataType::kInt16: *static_cast<int16_t*>(p) = static_cast<int16_t>(value); break;
-    case DataType::kInt8: *static_cast<int8_t*>(p) = static_cast<int8_t>(value); break;
+    case DataType::kInt64:
+      *static_cast<int64_t*>(p) = static_cast<int64_t>(value);
+      break;
+    case DataType::kInt32:
+      *static_cast<int32_t*>(p) = static_cast<int32_t>(value);
+      break;
+    case DataType::kInt16:
+      *static_cast<int16_t*>(p) = static_cast<int16_t>(value);
+      break;
+    case DataType::kInt8:
+      *static_cast<int8_t*>(p) = static_cast<int8_t>(value);
+      break;
     case DataType::kUint8:
-    case DataType::kBool: *static_cast<uint8_t*>(p) = static_cast<uint8_t>(value); break;
-    case DataType::kUint16: *static_cast<uint16_t*>(p) = static_cast<uint16_t>(value); break;
-    case DataType::kUint32: *static_cast<uint32_t*>(p) = static_cast<uint32_t>(value); break;
-    case DataType::kUint64: *static_cast<uint64_t*>(p) = static_cast<uint64_t>(value); break;
-    default: break;
+    case DataType::kBool:
+      *static_cast<uint8_t*>(p) = static_cast<uint8_t>(value);
+      break;
+    case DataType::kUint16:
+      *static_cast<uint16_t*>(p) = static_cast<uint16_t>(value);
+      break;
+    case DataType::kUint32:
+      *static_cast<uint32_t*>(p) = static_cast<uint32_t>(value);
+      break;
+    case DataType::kUint64:
+      *static_cast<uint64_t*>(p) = static_cast<uint64_t>(value);
+      break;
+    default:
+      break;
   }
   return t;
 }

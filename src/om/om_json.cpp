@@ -18,7 +18,7 @@ namespace pb = google::protobuf;
 using json = nlohmann::ordered_json;
 
 // Fields GE's dump leaves out (bulk data and device-specific sizes).
-const std::set<std::string> kSkipped = {"data", "data_offset", "weight_size", "size",
+const std::set<std::string> kSkipped = {"data",      "data_offset",     "weight_size", "size",
                                         "workspace", "workspace_bytes", "bt"};
 
 json MessageToJson(const pb::Message& msg);
@@ -27,13 +27,20 @@ json ScalarToJson(const pb::Message& msg, const pb::FieldDescriptor* f, int inde
   const pb::Reflection* r = msg.GetReflection();
   const bool rep = index >= 0;
   switch (f->cpp_type()) {
-    case pb::FieldDescriptor::CPPTYPE_INT32: return rep ? r->GetRepeatedInt32(msg, f, index) : r->GetInt32(msg, f);
-    case pb::FieldDescriptor::CPPTYPE_INT64: return rep ? r->GetRepeatedInt64(msg, f, index) : r->GetInt64(msg, f);
-    case pb::FieldDescriptor::CPPTYPE_UINT32: return rep ? r->GetRepeatedUInt32(msg, f, index) : r->GetUInt32(msg, f);
-    case pb::FieldDescriptor::CPPTYPE_UINT64: return rep ? r->GetRepeatedUInt64(msg, f, index) : r->GetUInt64(msg, f);
-    case pb::FieldDescriptor::CPPTYPE_FLOAT: return rep ? r->GetRepeatedFloat(msg, f, index) : r->GetFloat(msg, f);
-    case pb::FieldDescriptor::CPPTYPE_DOUBLE: return rep ? r->GetRepeatedDouble(msg, f, index) : r->GetDouble(msg, f);
-    case pb::FieldDescriptor::CPPTYPE_BOOL: return rep ? r->GetRepeatedBool(msg, f, index) : r->GetBool(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_INT32:
+      return rep ? r->GetRepeatedInt32(msg, f, index) : r->GetInt32(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_INT64:
+      return rep ? r->GetRepeatedInt64(msg, f, index) : r->GetInt64(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_UINT32:
+      return rep ? r->GetRepeatedUInt32(msg, f, index) : r->GetUInt32(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_UINT64:
+      return rep ? r->GetRepeatedUInt64(msg, f, index) : r->GetUInt64(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_FLOAT:
+      return rep ? r->GetRepeatedFloat(msg, f, index) : r->GetFloat(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+      return rep ? r->GetRepeatedDouble(msg, f, index) : r->GetDouble(msg, f);
+    case pb::FieldDescriptor::CPPTYPE_BOOL:
+      return rep ? r->GetRepeatedBool(msg, f, index) : r->GetBool(msg, f);
     case pb::FieldDescriptor::CPPTYPE_ENUM:
       return (rep ? r->GetRepeatedEnum(msg, f, index) : r->GetEnum(msg, f))->name();
     case pb::FieldDescriptor::CPPTYPE_STRING: {
@@ -120,8 +127,8 @@ Result<std::string> OmInfo(const std::string& path) {
      << "], framework_type[" << attr("framework_type") << "]\n";
   os << "resource info: memory_size[" << attr("memory_size") << " B], weight_size[" << weights
      << " B], stream_num[1], event_num[0]\n";
-  os << "om       info: modeltype[" << int(h.modeltype) << "], name[" << model.name()
-     << "], ops[" << h.ops << "], dynamic[" << (h.is_unknow_model ? "yes" : "no") << "]\n";
+  os << "om       info: modeltype[" << int(h.modeltype) << "], name[" << model.name() << "], ops["
+     << h.ops << "], dynamic[" << (h.is_unknow_model ? "yes" : "no") << "]\n";
   if (model.graph_size() > 0) {
     const auto& g = model.graph(0);
     for (const auto& op : g.op()) {
@@ -136,8 +143,8 @@ Result<std::string> OmInfo(const std::string& path) {
     for (const auto& op : g.op()) {
       if (op.type() != "NetOutput") continue;
       for (const auto& d : op.input_desc()) {
-        os << "output   info: name[" << d.name() << "], dtype[" << ge::proto::DataType_Name(d.dtype())
-           << "], shape[";
+        os << "output   info: name[" << d.name() << "], dtype["
+           << ge::proto::DataType_Name(d.dtype()) << "], shape[";
         for (int i = 0; i < d.shape().dim_size(); ++i) os << (i ? "," : "") << d.shape().dim(i);
         os << "]\n";
       }

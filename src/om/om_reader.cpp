@@ -17,7 +17,6 @@ std::vector<std::string> StrList(const AttrMapProto& m, const std::string& k) {
   return {it->second.list().s().begin(), it->second.list().s().end()};
 }
 
-
 Result<Tensor> TensorFromDef(const ge::proto::TensorDef& def, const uint8_t* weights,
                              size_t weights_size, std::shared_ptr<const void> holder) {
   DataType dt = FromGeDataType(def.desc().dtype());
@@ -46,10 +45,14 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
 Result<AttributeValue> AttrFromDef(const ge::proto::AttrDef& a, int64_t opset) {
   using V = ge::proto::AttrDef;
   switch (a.value_case()) {
-    case V::kI: return AttributeValue(a.i());
-    case V::kF: return AttributeValue(a.f());
-    case V::kS: return AttributeValue(a.s());
-    case V::kB: return AttributeValue(static_cast<int64_t>(a.b()));
+    case V::kI:
+      return AttributeValue(a.i());
+    case V::kF:
+      return AttributeValue(a.f());
+    case V::kS:
+      return AttributeValue(a.s());
+    case V::kB:
+      return AttributeValue(static_cast<int64_t>(a.b()));
     case V::kList: {
       const auto& l = a.list();
       switch (l.val_type()) {
@@ -59,7 +62,8 @@ Result<AttributeValue> AttrFromDef(const ge::proto::AttrDef& a, int64_t opset) {
           return AttributeValue(std::vector<float>(l.f().begin(), l.f().end()));
         case V::ListValue::VT_LIST_STRING:
           return AttributeValue(std::vector<std::string>(l.s().begin(), l.s().end()));
-        default: return AttributeValue(std::vector<int64_t>{});
+        default:
+          return AttributeValue(std::vector<int64_t>{});
       }
     }
     case V::kT: {
@@ -70,7 +74,8 @@ Result<AttributeValue> AttrFromDef(const ge::proto::AttrDef& a, int64_t opset) {
       OC_ASSIGN_OR_RETURN(Graph g, GraphFromDef(a.g(), opset, nullptr, 0, nullptr, nullptr));
       return AttributeValue(std::make_shared<Graph>(std::move(g)));
     }
-    default: return ParseError("attribute of an unsupported kind");
+    default:
+      return ParseError("attribute of an unsupported kind");
   }
 }
 
@@ -84,7 +89,8 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
   for (const auto& op : gd.op()) {
     const auto& attrs = op.attr();
     if (op.type() == "Data") {
-      if (op.output_desc_size() != 1) return ParseError("Data op [" + op.name() + "] has no output");
+      if (op.output_desc_size() != 1)
+        return ParseError("Data op [" + op.name() + "] has no output");
       const auto& d = op.output_desc(0);
       ValueInfo vi{FromGeDataType(d.dtype()), Shape(d.shape().dim().begin(), d.shape().dim().end()),
                    true};
@@ -143,11 +149,16 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
 
 std::string AttrAsString(const ge::proto::AttrDef& a) {
   switch (a.value_case()) {
-    case ge::proto::AttrDef::kS: return a.s();
-    case ge::proto::AttrDef::kI: return std::to_string(a.i());
-    case ge::proto::AttrDef::kF: return std::to_string(a.f());
-    case ge::proto::AttrDef::kB: return a.b() ? "true" : "false";
-    default: return "";
+    case ge::proto::AttrDef::kS:
+      return a.s();
+    case ge::proto::AttrDef::kI:
+      return std::to_string(a.i());
+    case ge::proto::AttrDef::kF:
+      return std::to_string(a.f());
+    case ge::proto::AttrDef::kB:
+      return a.b() ? "true" : "false";
+    default:
+      return "";
   }
 }
 

@@ -123,7 +123,8 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     FillDesc(name, t.dtype(), t.shape(), "ND", def->mutable_desc());
     def->mutable_desc()->set_weight_size(static_cast<int64_t>(t.nbytes()));
     if (weights) {
-      def->mutable_desc()->set_data_offset(static_cast<int64_t>(weights->Add(t.data(), t.nbytes())));
+      def->mutable_desc()->set_data_offset(
+          static_cast<int64_t>(weights->Add(t.data(), t.nbytes())));
     } else {
       def->set_data(static_cast<const char*>(t.data()), t.nbytes());
     }
@@ -162,7 +163,8 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
       }
       if (plan) {
         auto it = plan->offsets.find(out);
-        if (it != plan->offsets.end()) SetInt(d->mutable_attr(), "_oc_mem_offset", static_cast<int64_t>(it->second));
+        if (it != plan->offsets.end())
+          SetInt(d->mutable_attr(), "_oc_mem_offset", static_cast<int64_t>(it->second));
       }
     }
   }

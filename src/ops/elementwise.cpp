@@ -54,11 +54,43 @@ Status InferBroadcast(InferContext& ctx, DataType out_type) {
 }  // namespace
 
 void RegisterElementwiseSchemas(OpRegistry& r) {
-  for (const char* op :
-       {"Relu", "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Erf", "Abs", "Neg", "Reciprocal",
-        "Floor", "Ceil", "Round", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
-        "Asinh", "Acosh", "Atanh", "Softplus", "Softsign", "Elu", "Selu", "Celu", "LeakyRelu",
-        "ThresholdedRelu", "HardSigmoid", "HardSwish", "Sign", "Identity", "Gelu", "Mish"}) {
+  for (const char* op : {"Relu",
+                         "Sigmoid",
+                         "Tanh",
+                         "Exp",
+                         "Log",
+                         "Sqrt",
+                         "Erf",
+                         "Abs",
+                         "Neg",
+                         "Reciprocal",
+                         "Floor",
+                         "Ceil",
+                         "Round",
+                         "Sin",
+                         "Cos",
+                         "Tan",
+                         "Asin",
+                         "Acos",
+                         "Atan",
+                         "Sinh",
+                         "Cosh",
+                         "Asinh",
+                         "Acosh",
+                         "Atanh",
+                         "Softplus",
+                         "Softsign",
+                         "Elu",
+                         "Selu",
+                         "Celu",
+                         "LeakyRelu",
+                         "ThresholdedRelu",
+                         "HardSigmoid",
+                         "HardSwish",
+                         "Sign",
+                         "Identity",
+                         "Gelu",
+                         "Mish"}) {
     RegisterUnary(r, op);
   }
   r.Register({"Not", "", 1, 1, 1, 1, InferSameAsInput});
@@ -77,18 +109,20 @@ void RegisterElementwiseSchemas(OpRegistry& r) {
                 return Status::Ok();
               }});
   r.Register({"Clip", "", 1, 3, 1, 1, InferSameAsInput});
-  r.Register({"PRelu", "", 2, 2, 1, 1,
-              [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
+  r.Register(
+      {"PRelu", "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift"}) {
-    r.Register({op, "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
+    r.Register(
+        {op, "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
   }
   for (const char* op : {"Sum", "Max", "Min", "Mean"}) {
     r.Register({op, "", 1, 1 << 20, 1, 1,
                 [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
   }
-  for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or",
-                         "Xor"}) {
-    r.Register({op, "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, DataType::kBool); }});
+  for (const char* op :
+       {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"}) {
+    r.Register(
+        {op, "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, DataType::kBool); }});
   }
   r.Register({"Where", "", 3, 3, 1, 1, [](InferContext& c) {
                 Shape s;

@@ -15,8 +15,8 @@ Result<Shape> MatMulOutputShape(const Shape& a_in, const Shape& b_in) {
   if (k1 >= 0 && k2 >= 0 && k1 != k2)
     return ShapeMismatch("MatMul inner dimensions differ: " + ShapeToString(a_in) + " x " +
                          ShapeToString(b_in));
-  OC_ASSIGN_OR_RETURN(Shape batch, BroadcastShapes(Shape(a.begin(), a.end() - 2),
-                                                   Shape(b.begin(), b.end() - 2)));
+  OC_ASSIGN_OR_RETURN(
+      Shape batch, BroadcastShapes(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2)));
   if (!a_vec) batch.push_back(a[a.size() - 2]);
   if (!b_vec) batch.push_back(b.back());
   return batch;

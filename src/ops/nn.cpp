@@ -71,10 +71,10 @@ Status InferConv(InferContext& c) {
   if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
   std::vector<int64_t> pads = c.attrs().GetInts("pads");
   Shape spatial;
-  Status s = ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
-                             IntsOr(c.attrs(), "strides", n, 1),
-                             IntsOr(c.attrs(), "dilations", n, 1),
-                             c.attrs().GetString("auto_pad", "NOTSET"), false, &pads, &spatial);
+  Status s =
+      ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
+                      IntsOr(c.attrs(), "strides", n, 1), IntsOr(c.attrs(), "dilations", n, 1),
+                      c.attrs().GetString("auto_pad", "NOTSET"), false, &pads, &spatial);
   if (!s.ok()) return c.Error(s.message());
   Shape out{x.shape[0], w.shape[0]};
   out.insert(out.end(), spatial.begin(), spatial.end());
@@ -123,11 +123,10 @@ Status InferPool(InferContext& c) {
   if (kernel.size() != n) return c.Error("kernel_shape must have " + std::to_string(n) + " values");
   std::vector<int64_t> pads = c.attrs().GetInts("pads");
   Shape spatial;
-  Status s = ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
-                             IntsOr(c.attrs(), "strides", n, 1),
-                             IntsOr(c.attrs(), "dilations", n, 1),
-                             c.attrs().GetString("auto_pad", "NOTSET"),
-                             c.attrs().GetInt("ceil_mode", 0) != 0, &pads, &spatial);
+  Status s = ConvOutputShape(
+      Shape(x.shape.begin() + 2, x.shape.end()), kernel, IntsOr(c.attrs(), "strides", n, 1),
+      IntsOr(c.attrs(), "dilations", n, 1), c.attrs().GetString("auto_pad", "NOTSET"),
+      c.attrs().GetInt("ceil_mode", 0) != 0, &pads, &spatial);
   if (!s.ok()) return c.Error(s.message());
   Shape out{x.shape[0], x.shape[1]};
   out.insert(out.end(), spatial.begin(), spatial.end());

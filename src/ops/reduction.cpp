@@ -61,9 +61,9 @@ Status InferArg(InferContext& c) {
 }  // namespace
 
 void RegisterReductionSchemas(OpRegistry& r) {
-  for (const char* op : {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd",
-                         "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-                         "ReduceSumSquare"}) {
+  for (const char* op :
+       {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+        "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"}) {
     r.Register({op, "", 1, 2, 1, 1, InferReduce});
   }
   r.Register({"ArgMax", "", 1, 1, 1, 1, InferArg});

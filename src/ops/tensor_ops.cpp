@@ -82,8 +82,7 @@ Result<std::vector<int64_t>> SliceBounds(const Shape& in, const std::vector<int6
   return out_dims;
 }
 
-std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index,
-                                         bool* known) {
+std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index, bool* known) {
   *known = true;
   if (ctx.attrs().Has("axes")) return ctx.attrs().GetInts("axes");
   if (ctx.has_input(input_index)) {
@@ -112,8 +111,8 @@ Status InferReshape(InferContext& c) {
 
 Status InferFlatten(InferContext& c) {
   const Shape& s = c.in(0).shape;
-  OC_ASSIGN_OR_RETURN(int64_t axis,
-                      NormalizeAxis(c.attrs().GetInt("axis", 1), static_cast<int64_t>(s.size()) + 1));
+  OC_ASSIGN_OR_RETURN(
+      int64_t axis, NormalizeAxis(c.attrs().GetInt("axis", 1), static_cast<int64_t>(s.size()) + 1));
   int64_t a = 1, b = 1;
   for (size_t i = 0; i < s.size(); ++i) {
     int64_t& acc = static_cast<int64_t>(i) < axis ? a : b;

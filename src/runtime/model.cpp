@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-
 #include <cstring>
 #include <unordered_map>
 
@@ -45,7 +44,8 @@ Result<std::shared_ptr<Model>> Model::Load(std::shared_ptr<MappedFile> file,
   return m;
 }
 
-Result<std::shared_ptr<Model>> Model::LoadFile(const std::string& path, const LoadOptions& options) {
+Result<std::shared_ptr<Model>> Model::LoadFile(const std::string& path,
+                                               const LoadOptions& options) {
   OC_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
   auto m = Load(file, options);
   if (!m.ok()) return m.status().WithContext("model [" + path + "]");
@@ -85,8 +85,7 @@ Status Model::Build(const LoadOptions& options) {
   std::unordered_map<std::string, size_t> input_index, output_index;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const ValueInfo& vi = g.values[g.inputs[i]];
-    if (!IsStatic(vi.shape))
-      return Unsupported("input [" + g.inputs[i] + "] has a dynamic shape");
+    if (!IsStatic(vi.shape)) return Unsupported("input [" + g.inputs[i] + "] has a dynamic shape");
     inputs_.push_back({g.inputs[i], vi.dtype, vi.shape, FormatFor(vi.shape, om_.attrs),
                        static_cast<size_t>(NumElements(vi.shape)) * DataTypeSize(vi.dtype)});
     input_index[g.inputs[i]] = i;
@@ -100,12 +99,15 @@ Status Model::Build(const LoadOptions& options) {
   auto slot_for = [&](const std::string& v) -> Result<Slot> {
     Slot s;
     if (v.empty()) return s;
-    if (auto it = input_index.find(v); it != input_index.end()) return Slot{SlotKind::kInput, it->second, nullptr};
-    if (auto it = output_index.find(v); it != output_index.end()) return Slot{SlotKind::kOutput, it->second, nullptr};
+    if (auto it = input_index.find(v); it != input_index.end())
+      return Slot{SlotKind::kInput, it->second, nullptr};
+    if (auto it = output_index.find(v); it != output_index.end())
+      return Slot{SlotKind::kOutput, it->second, nullptr};
     if (const Tensor* t = g.FindInitializer(v)) return Slot{SlotKind::kConstant, 0, t->data()};
     auto it = om_.plan.offsets.find(v);
     if (it == om_.plan.offsets.end()) return ParseError("value [" + v + "] has no memory assigned");
-    if (it->second >= arena_size_ && arena_size_ > 0) return ParseError("value [" + v + "] lies outside the arena");
+    if (it->second >= arena_size_ && arena_size_ > 0)
+      return ParseError("value [" + v + "] lies outside the arena");
     return Slot{SlotKind::kArena, it->second, nullptr};
   };
   // Outputs written by a node go straight to the caller's buffer (first writer wins).
@@ -128,7 +130,8 @@ Status Model::Build(const LoadOptions& options) {
     step.kernel_domain = n.domain;
     KernelPrepareContext ctx = MakePrepareContext(g, n, blocked, num_threads_);
     for (const auto& in : n.inputs) {
-      if (!in.empty() && !g.FindValue(in)) return ParseError("value [" + in + "] has no description");
+      if (!in.empty() && !g.FindValue(in))
+        return ParseError("value [" + in + "] has no description");
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(in));
       step.inputs.push_back(s);
     }
@@ -184,8 +187,8 @@ void Model::ReleaseArena(AlignedBuffer buf) const {
   pool_.push_back(std::move(buf));
 }
 
-Status Model::Execute(const std::vector<const void*>& inputs, const std::vector<size_t>& input_sizes,
-                      const std::vector<void*>& outputs,
+Status Model::Execute(const std::vector<const void*>& inputs,
+                      const std::vector<size_t>& input_sizes, const std::vector<void*>& outputs,
                       const std::vector<size_t>& output_sizes) const {
   if (inputs.size() != inputs_.size())
     return InvalidArgument("the model has " + std::to_string(inputs_.size()) +
@@ -196,14 +199,16 @@ Status Model::Execute(const std::vector<const void*>& inputs, const std::vector<
                            " outputs, the output dataset has " + std::to_string(outputs.size()) +
                            " buffers");
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i] && inputs_[i].bytes) return InvalidArgument("input " + std::to_string(i) + " is null");
+    if (!inputs[i] && inputs_[i].bytes)
+      return InvalidArgument("input " + std::to_string(i) + " is null");
     if (input_sizes[i] < inputs_[i].bytes)
       return InvalidArgument("input " + std::to_string(i) + " [" + inputs_[i].name + "] has " +
                              std::to_string(input_sizes[i]) + " bytes, the model needs " +
                              std::to_string(inputs_[i].bytes));
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    if (!outputs[i] && outputs_[i].bytes) return InvalidArgument("output " + std::to_string(i) + " is null");
+    if (!outputs[i] && outputs_[i].bytes)
+      return InvalidArgument("output " + std::to_string(i) + " is null");
     if (output_sizes[i] < outputs_[i].bytes)
       return InvalidArgument("output " + std::to_string(i) + " [" + outputs_[i].name + "] has " +
                              std::to_string(output_sizes[i]) + " bytes, the model needs " +
@@ -218,19 +223,24 @@ Status Model::Execute(const std::vector<const void*>& inputs, const std::vector<
   } else {
     arena = AcquireArena();
     if (!arena.data() && work_size() > 0)
-      return Status(StatusCode::kOutOfMemory, "cannot allocate " + std::to_string(work_size()) +
-                                                  " bytes of work memory");
+      return Status(StatusCode::kOutOfMemory,
+                    "cannot allocate " + std::to_string(work_size()) + " bytes of work memory");
     base = arena.data();
   }
   // OpenMP's thread count is per calling thread: set it for this one.
   omp_set_num_threads(num_threads_);
   auto resolve = [&](const Slot& s) -> void* {
     switch (s.kind) {
-      case SlotKind::kInput: return const_cast<void*>(inputs[s.index]);
-      case SlotKind::kOutput: return outputs[s.index];
-      case SlotKind::kConstant: return const_cast<void*>(s.ptr);
-      case SlotKind::kArena: return base + s.index;
-      default: return nullptr;
+      case SlotKind::kInput:
+        return const_cast<void*>(inputs[s.index]);
+      case SlotKind::kOutput:
+        return outputs[s.index];
+      case SlotKind::kConstant:
+        return const_cast<void*>(s.ptr);
+      case SlotKind::kArena:
+        return base + s.index;
+      default:
+        return nullptr;
     }
   };
   std::vector<const void*> in_ptrs;
@@ -246,12 +256,15 @@ Status Model::Execute(const std::vector<const void*>& inputs, const std::vector<
     ctx.outputs = out_ptrs.data();
     ctx.workspace = base + arena_size_;
     ctx.num_threads = num_threads_;
-    const auto t0 = profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    const auto t0 =
+        profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     status = step.kernel->Run(ctx);
     if (profile_) {
-      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      const double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       std::lock_guard<std::mutex> lock(profile_mutex_);
-      auto& e = op_times_[step.op_type + (step.kernel_domain.empty() ? "" : "(" + step.kernel_domain + ")")];
+      auto& e = op_times_[step.op_type +
+                          (step.kernel_domain.empty() ? "" : "(" + step.kernel_domain + ")")];
       e.first += us;
       e.second += 1;
     }

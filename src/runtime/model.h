@@ -71,6 +71,7 @@ class Model {
   };
 
   Model() = default;
+
  public:
   ~Model();
 

@@ -13,7 +13,7 @@ TEST(Half, RoundTripsExactValues) {
   EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
   EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
   EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);
-  EXPECT_EQ(FloatToHalf(1e6f), 0x7c00);                 // overflow to inf
+  EXPECT_EQ(FloatToHalf(1e6f), 0x7c00);                   // overflow to inf
   EXPECT_EQ(FloatToHalf(std::ldexp(1.0f, -24)), 0x0001);  // smallest subnormal
   EXPECT_EQ(HalfToFloat(0x0001), std::ldexp(1.0f, -24));
   EXPECT_EQ(HalfToFloat(0x3555), 0.333251953125f);

@@ -54,8 +54,9 @@ TEST(Kernels, TransposeAndSlice) {
             (std::vector<float>{1, 4, 2, 5, 3, 6}));
   Tensor starts = Tensor::FromInt64s({1}, {1}), ends = Tensor::FromInt64s({100}, {1});
   Tensor axes = Tensor::FromInt64s({1}, {1}), steps = Tensor::FromInt64s({1}, {1});
-  EXPECT_EQ(ToVector(Eval("Slice", {&x, &starts, &ends, &axes, &steps}, {{DataType::kFloat, {2, 2}}})[0]),
-            (std::vector<float>{2, 3, 5, 6}));
+  EXPECT_EQ(
+      ToVector(Eval("Slice", {&x, &starts, &ends, &axes, &steps}, {{DataType::kFloat, {2, 2}}})[0]),
+      (std::vector<float>{2, 3, 5, 6}));
   Tensor rs = Tensor::FromInt64s({-1}, {1}), re = Tensor::FromInt64s({-100}, {1});
   Tensor rstep = Tensor::FromInt64s({-2}, {1});
   EXPECT_EQ(ToVector(Eval("Slice", {&x, &rs, &re, &axes, &rstep}, {{DataType::kFloat, {2, 2}}})[0]),

@@ -69,7 +69,8 @@ TEST(Om, DetectsCorruptionAndTruncation) {
     EXPECT_FALSE(t.ok()) << len;
   }
   std::string not_om(4096, 'x');
-  EXPECT_FALSE(ParseOmContainer(reinterpret_cast<const uint8_t*>(not_om.data()), not_om.size()).ok());
+  EXPECT_FALSE(
+      ParseOmContainer(reinterpret_cast<const uint8_t*>(not_om.data()), not_om.size()).ok());
 }
 
 }  // namespace

@@ -16,14 +16,43 @@
 namespace oc {
 namespace {
 
-const std::set<std::string> kKnownFlags = {
-    "mode", "model", "weight", "framework", "output", "soc_version", "input_shape",
-    "input_format", "out_nodes", "output_type", "precision_mode", "insert_op_conf",
-    "input_fp16_nodes", "keep_dtype", "modify_mixlist", "fusion_switch_file",
-    "op_select_implmode", "optypelist_for_implmode", "log", "disable_reuse_memory", "om", "json",
-    "check_report", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "help", "h",
-    "host_env_os", "host_env_cpu", "enable_small_channel", "buffer_optimize", "is_input_adjust_hw_layout",
-    "is_output_adjust_hw_layout", "op_debug_level", "save_original_model", "dump_mode"};
+const std::set<std::string> kKnownFlags = {"mode",
+                                           "model",
+                                           "weight",
+                                           "framework",
+                                           "output",
+                                           "soc_version",
+                                           "input_shape",
+                                           "input_format",
+                                           "out_nodes",
+                                           "output_type",
+                                           "precision_mode",
+                                           "insert_op_conf",
+                                           "input_fp16_nodes",
+                                           "keep_dtype",
+                                           "modify_mixlist",
+                                           "fusion_switch_file",
+                                           "op_select_implmode",
+                                           "optypelist_for_implmode",
+                                           "log",
+                                           "disable_reuse_memory",
+                                           "om",
+                                           "json",
+                                           "check_report",
+                                           "dynamic_batch_size",
+                                           "dynamic_image_size",
+                                           "dynamic_dims",
+                                           "help",
+                                           "h",
+                                           "host_env_os",
+                                           "host_env_cpu",
+                                           "enable_small_channel",
+                                           "buffer_optimize",
+                                           "is_input_adjust_hw_layout",
+                                           "is_output_adjust_hw_layout",
+                                           "op_debug_level",
+                                           "save_original_model",
+                                           "dump_mode"};
 
 void PrintHelp() {
   std::printf(
@@ -35,7 +64,8 @@ void PrintHelp() {
       "atc --model=resnet50.onnx --framework=5 --output=resnet50 --soc_version=Ascend910B3 "
       "--input_shape=\"input:1,3,224,224\"\n\n"
       "===== Basic Functionality =====\n"
-      "  --mode                 0: build .om (default); 1: .om to json; 3: pre-check only; 6: show .om info\n"
+      "  --mode                 0: build .om (default); 1: .om to json; 3: pre-check only; 6: show "
+      ".om info\n"
       "  --model                Model file\n"
       "  --weight               Weight file (Caffe)\n"
       "  --om                   The .om model for --mode=1 or --mode=6\n"
@@ -54,7 +84,8 @@ void PrintHelp() {
 }
 
 int Fail(const Status& s) {
-  std::printf("ATC run failed, Please check the detail log, Try 'atc --help' for more information\n");
+  std::printf(
+      "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n");
   if (!s.cann_code().empty())
     std::printf("%s: %s\n", s.cann_code().c_str(), s.message().c_str());
   else
@@ -64,9 +95,9 @@ int Fail(const Status& s) {
 }
 
 Status Invalid(const std::string& value, const std::string& param, const std::string& reason) {
-  return InvalidArgument("Value [" + value + "] for parameter [--" + param +
-                             "] is invalid. Reason: " + reason,
-                         "E10001");
+  return InvalidArgument(
+      "Value [" + value + "] for parameter [--" + param + "] is invalid. Reason: " + reason,
+      "E10001");
 }
 
 Result<std::set<std::string>> ReadFusionSwitch(const std::string& path) {
@@ -91,7 +122,8 @@ Status CheckCommon(const Flags& f) {
   if (f.Has("log")) {
     LogLevel level;
     if (!ParseLogLevel(f.Get("log"), &level))
-      return InvalidArgument("Value [" + f.Get("log") + "] for parameter [--log] is invalid. "
+      return InvalidArgument("Value [" + f.Get("log") +
+                                 "] for parameter [--log] is invalid. "
                                  "The value must be debug, info, warning, error or null.",
                              "E10010");
     SetLogLevel(level);
@@ -101,23 +133,26 @@ Status CheckCommon(const Flags& f) {
 
 Status Build(const Flags& f) {
   if (!f.Has("framework"))
-    return InvalidArgument("[--framework] is required. The value must be [0(Caffe) or 1(MindSpore) "
-                           "or 3(TensorFlow) or 5(Onnx)].",
-                           "E10007");
+    return InvalidArgument(
+        "[--framework] is required. The value must be [0(Caffe) or 1(MindSpore) "
+        "or 3(TensorFlow) or 5(Onnx)].",
+        "E10007");
   const std::string fw = f.Get("framework");
   if (fw != "0" && fw != "1" && fw != "3" && fw != "5")
-    return InvalidArgument("[--framework] is invalid: [" + fw + "]. The value must be [0(Caffe) or "
-                           "1(MindSpore) or 3(TensorFlow) or 5(Onnx)].",
+    return InvalidArgument("[--framework] is invalid: [" + fw +
+                               "]. The value must be [0(Caffe) or "
+                               "1(MindSpore) or 3(TensorFlow) or 5(Onnx)].",
                            "E10007");
   if (f.Get("model").empty()) return InvalidArgument("Value for --model is empty.", "E10004");
   if (!f.Has("output") || f.Get("output").empty())
     return InvalidArgument("Value for --output is empty.", "E10004");
   const std::string output = f.Get("output");
   if (output.size() > 4000)
-    return InvalidArgument("Path [" + output.substr(0, 64) + "...] for parameter [--output] is too long.",
-                           "E10021");
+    return InvalidArgument(
+        "Path [" + output.substr(0, 64) + "...] for parameter [--output] is too long.", "E10021");
   if (output.back() == '/')
-    return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.", "E10022");
+    return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.",
+                           "E10022");
   if (!f.Has("soc_version") || f.Get("soc_version").empty())
     return InvalidArgument("Value for --soc_version is empty.", "E10004");
   const std::string soc = f.Get("soc_version");
@@ -130,16 +165,24 @@ Status Build(const Flags& f) {
     return InvalidArgument("Input parameter[--weight]'s value is empty when framework is 0(Caffe).",
                            "E10008");
   if (fw != "5")
-    return Invalid(fw, "framework",
-                   "this OpenCANN build converts ONNX models (--framework=5); export the model to "
-                   "ONNX first (torch.onnx.export, tf2onnx, mindspore.export(file_format='ONNX')).");
+    return Invalid(
+        fw, "framework",
+        "this OpenCANN build converts ONNX models (--framework=5); export the model to "
+        "ONNX first (torch.onnx.export, tf2onnx, mindspore.export(file_format='ONNX')).");
   const std::string format = f.Get("input_format", "NCHW");
-  if (format != "NCHW" && format != "NHWC" && format != "ND" && format != "NCDHW" && format != "NDHWC")
+  if (format != "NCHW" && format != "NHWC" && format != "ND" && format != "NCDHW" &&
+      format != "NDHWC")
     return Invalid(format, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
   const std::string precision = f.Get("precision_mode", "force_fp16");
-  static const std::set<std::string> kPrecisions = {
-      "force_fp16", "force_fp32", "cube_fp16in_fp32out", "allow_fp32_to_fp16", "must_keep_origin_dtype",
-      "allow_mix_precision", "allow_mix_precision_fp16", "allow_mix_precision_bf16", "allow_fp32_to_bf16"};
+  static const std::set<std::string> kPrecisions = {"force_fp16",
+                                                    "force_fp32",
+                                                    "cube_fp16in_fp32out",
+                                                    "allow_fp32_to_fp16",
+                                                    "must_keep_origin_dtype",
+                                                    "allow_mix_precision",
+                                                    "allow_mix_precision_fp16",
+                                                    "allow_mix_precision_bf16",
+                                                    "allow_fp32_to_bf16"};
   if (!kPrecisions.count(precision))
     return Invalid(precision, "precision_mode", "unknown precision mode.");
   for (const char* dyn : {"dynamic_batch_size", "dynamic_image_size", "dynamic_dims"})
@@ -150,7 +193,8 @@ Status Build(const Flags& f) {
   CompileOptions copts;
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
-    if (v != "0" && v != "1") return Invalid(v, "disable_reuse_memory", "the value must be 0 or 1.");
+    if (v != "0" && v != "1")
+      return Invalid(v, "disable_reuse_memory", "the value must be 0 or 1.");
     copts.reuse_memory = v == "0";
   }
   if (f.Has("fusion_switch_file")) {
@@ -165,11 +209,12 @@ Status Build(const Flags& f) {
   if (!graph.ok()) {
     const Status& s = graph.status();
     if (s.code() == StatusCode::kNotFound)
-      return Invalid(f.Get("model"), "model", "the file does not exist or cannot be read: " + s.message());
+      return Invalid(f.Get("model"), "model",
+                     "the file does not exist or cannot be read: " + s.message());
     if (s.code() == StatusCode::kParseError || s.code() == StatusCode::kInvalidArgument)
-      return InvalidArgument("Failed to parse the model file [" + f.Get("model") + "] as ONNX: " +
-                                 s.message(),
-                             "E19005");
+      return InvalidArgument(
+          "Failed to parse the model file [" + f.Get("model") + "] as ONNX: " + s.message(),
+          "E19005");
     return s;
   }
   OC_RETURN_IF_ERROR(ApplyInputShapes(graph.value(), shapes));

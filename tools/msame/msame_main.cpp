@@ -68,18 +68,45 @@ std::string BaseName(const std::string& p) {
 std::string FormatValue(aclDataType t, const uint8_t* p) {
   char buf[64];
   switch (t) {
-    case ACL_FLOAT: std::snprintf(buf, sizeof(buf), "%g", *reinterpret_cast<const float*>(p)); break;
-    case ACL_FLOAT16: std::snprintf(buf, sizeof(buf), "%g", aclFloat16ToFloat(*reinterpret_cast<const uint16_t*>(p))); break;
-    case ACL_DOUBLE: std::snprintf(buf, sizeof(buf), "%g", *reinterpret_cast<const double*>(p)); break;
-    case ACL_INT8: std::snprintf(buf, sizeof(buf), "%d", *reinterpret_cast<const int8_t*>(p)); break;
-    case ACL_UINT8: case ACL_BOOL: std::snprintf(buf, sizeof(buf), "%u", *p); break;
-    case ACL_INT16: std::snprintf(buf, sizeof(buf), "%d", *reinterpret_cast<const int16_t*>(p)); break;
-    case ACL_UINT16: std::snprintf(buf, sizeof(buf), "%u", *reinterpret_cast<const uint16_t*>(p)); break;
-    case ACL_INT32: std::snprintf(buf, sizeof(buf), "%d", *reinterpret_cast<const int32_t*>(p)); break;
-    case ACL_UINT32: std::snprintf(buf, sizeof(buf), "%u", *reinterpret_cast<const uint32_t*>(p)); break;
-    case ACL_INT64: std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(*reinterpret_cast<const int64_t*>(p))); break;
-    case ACL_UINT64: std::snprintf(buf, sizeof(buf), "%llu", static_cast<unsigned long long>(*reinterpret_cast<const uint64_t*>(p))); break;
-    default: std::snprintf(buf, sizeof(buf), "?");
+    case ACL_FLOAT:
+      std::snprintf(buf, sizeof(buf), "%g", *reinterpret_cast<const float*>(p));
+      break;
+    case ACL_FLOAT16:
+      std::snprintf(buf, sizeof(buf), "%g",
+                    aclFloat16ToFloat(*reinterpret_cast<const uint16_t*>(p)));
+      break;
+    case ACL_DOUBLE:
+      std::snprintf(buf, sizeof(buf), "%g", *reinterpret_cast<const double*>(p));
+      break;
+    case ACL_INT8:
+      std::snprintf(buf, sizeof(buf), "%d", *reinterpret_cast<const int8_t*>(p));
+      break;
+    case ACL_UINT8:
+    case ACL_BOOL:
+      std::snprintf(buf, sizeof(buf), "%u", *p);
+      break;
+    case ACL_INT16:
+      std::snprintf(buf, sizeof(buf), "%d", *reinterpret_cast<const int16_t*>(p));
+      break;
+    case ACL_UINT16:
+      std::snprintf(buf, sizeof(buf), "%u", *reinterpret_cast<const uint16_t*>(p));
+      break;
+    case ACL_INT32:
+      std::snprintf(buf, sizeof(buf), "%d", *reinterpret_cast<const int32_t*>(p));
+      break;
+    case ACL_UINT32:
+      std::snprintf(buf, sizeof(buf), "%u", *reinterpret_cast<const uint32_t*>(p));
+      break;
+    case ACL_INT64:
+      std::snprintf(buf, sizeof(buf), "%lld",
+                    static_cast<long long>(*reinterpret_cast<const int64_t*>(p)));
+      break;
+    case ACL_UINT64:
+      std::snprintf(buf, sizeof(buf), "%llu",
+                    static_cast<unsigned long long>(*reinterpret_cast<const uint64_t*>(p)));
+      break;
+    default:
+      std::snprintf(buf, sizeof(buf), "?");
   }
   return buf;
 }
@@ -96,7 +123,8 @@ class Msame {
       return true;
     }
     const char* msg = aclGetRecentErrMsg();
-    std::printf("[ERROR] %s failed, error code: %d%s%s\n", what, e, msg ? ", " : "", msg ? msg : "");
+    std::printf("[ERROR] %s failed, error code: %d%s%s\n", what, e, msg ? ", " : "",
+                msg ? msg : "");
     return false;
   }
   void Cleanup();
@@ -183,7 +211,8 @@ int Msame::Run(const oc::Flags& f) {
   if (!Check(aclrtCreateStream(&stream_), "create stream")) return 1;
   aclrtRunMode mode;
   if (!Check(aclrtGetRunMode(&mode), "get run mode")) return 1;
-  if (!Check(aclmdlLoadFromFile(model.c_str(), &model_id_), ("load model " + model).c_str())) return 1;
+  if (!Check(aclmdlLoadFromFile(model.c_str(), &model_id_), ("load model " + model).c_str()))
+    return 1;
   loaded_ = true;
   desc_ = aclmdlCreateDesc();
   if (!Check(aclmdlGetDesc(desc_, model_id_), "create model description")) return 1;
@@ -259,14 +288,16 @@ int Msame::Run(const oc::Flags& f) {
         std::printf("[ERROR] cannot read input file %s\n", runs[r][i].c_str());
         return 1;
       }
-      std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
       if (bytes.size() != in_sizes[i]) {
         std::printf("[ERROR] input file %s has %zu bytes, model input %zu needs %zu\n",
                     runs[r][i].c_str(), bytes.size(), i, in_sizes[i]);
         return 1;
       }
       if (!Check(aclrtMemcpy(dev_bufs_[i], in_sizes[i], bytes.data(), bytes.size(),
-                             ACL_MEMCPY_HOST_TO_DEVICE), ""))
+                             ACL_MEMCPY_HOST_TO_DEVICE),
+                 ""))
         return 1;
     }
     for (int l = 0; l < loop; ++l) {
@@ -295,7 +326,9 @@ int Msame::Run(const oc::Flags& f) {
           size_t es = aclDataTypeSize(t);
           aclmdlIODims dims;
           aclmdlGetOutputDims(desc_, i, &dims);
-          size_t row = dims.dimCount ? static_cast<size_t>(std::max<int64_t>(1, dims.dims[dims.dimCount - 1])) : 1;
+          size_t row = dims.dimCount
+                           ? static_cast<size_t>(std::max<int64_t>(1, dims.dims[dims.dimCount - 1]))
+                           : 1;
           std::ofstream o(stem + ".txt");
           for (size_t k = 0; es && k < sz / es; ++k)
             o << FormatValue(t, host.data() + k * es) << ((k + 1) % row == 0 ? "\n" : " ");
@@ -319,11 +352,11 @@ int Msame::Run(const oc::Flags& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto flags = oc::Flags::Parse(argc, argv,
-                                {"model", "input", "output", "outfmt", "loop", "debug", "device",
-                                 "dymBatch", "dymHW", "dymDims", "dymShape", "outputSize",
-                                 "profiler", "help", "h"},
-                                {"help", "h"});
+  auto flags =
+      oc::Flags::Parse(argc, argv,
+                       {"model", "input", "output", "outfmt", "loop", "debug", "device", "dymBatch",
+                        "dymHW", "dymDims", "dymShape", "outputSize", "profiler", "help", "h"},
+                       {"help", "h"});
   if (!flags.ok()) {
     std::printf("[ERROR] %s\n", flags.status().ToString().c_str());
     return 1;

@@ -18,7 +18,8 @@ class FoldBatchNormIntoConvPass : public Pass {
     for (size_t bi = 0; bi < graph.nodes.size(); ++bi) {
       Node& bn = graph.nodes[bi];
       if (bn.op_type != "BatchNormalization" || !bn.domain.empty()) continue;
-      if (bn.outputs.size() > 1 && (!bn.outputs[1].empty() || (bn.outputs.size() > 2 && !bn.outputs[2].empty())))
+      if (bn.outputs.size() > 1 &&
+          (!bn.outputs[1].empty() || (bn.outputs.size() > 2 && !bn.outputs[2].empty())))
         continue;
       auto pit = producer.find(bn.inputs[0]);
       if (pit == producer.end()) continue;
@@ -42,12 +43,14 @@ class FoldBatchNormIntoConvPass : public Pass {
       Tensor nw(DataType::kFloat, w->shape());
       Tensor nb(DataType::kFloat, {oc});
       for (int64_t o = 0; o < oc; ++o) {
-        const double k = p[0]->data_as<float>()[o] / std::sqrt(double(p[3]->data_as<float>()[o]) + eps);
+        const double k =
+            p[0]->data_as<float>()[o] / std::sqrt(double(p[3]->data_as<float>()[o]) + eps);
         for (int64_t j = 0; j < per; ++j)
-          nw.mutable_data_as<float>()[o * per + j] = static_cast<float>(w->data_as<float>()[o * per + j] * k);
+          nw.mutable_data_as<float>()[o * per + j] =
+              static_cast<float>(w->data_as<float>()[o * per + j] * k);
         const double bias = b ? b->data_as<float>()[o] : 0.0;
-        nb.mutable_data_as<float>()[o] = static_cast<float>((bias - p[2]->data_as<float>()[o]) * k +
-                                                            p[1]->data_as<float>()[o]);
+        nb.mutable_data_as<float>()[o] =
+            static_cast<float>((bias - p[2]->data_as<float>()[o]) * k + p[1]->data_as<float>()[o]);
       }
       const std::string wn = graph.UniqueValueName(conv.name + "_bn_weight");
       graph.values[wn] = ValueInfo{DataType::kFloat, nw.shape(), true};

@@ -10,8 +10,8 @@
 namespace oc {
 namespace {
 
-const std::set<std::string> kNeverFold = {"RandomNormal", "RandomUniform", "RandomNormalLike",
-                                          "RandomUniformLike", "Multinomial", "Bernoulli"};
+const std::set<std::string> kNeverFold = {"RandomNormal",      "RandomUniform", "RandomNormalLike",
+                                          "RandomUniformLike", "Multinomial",   "Bernoulli"};
 
 class FoldConstantsPass : public Pass {
  public:
@@ -24,7 +24,8 @@ class FoldConstantsPass : public Pass {
       OC_RETURN_IF_ERROR(InferNode(graph, node));
       if (kNeverFold.count(node.op_type) || !node.domain.empty()) continue;
       std::vector<Tensor> results;
-      if ((node.op_type == "Shape" || node.op_type == "Size") && !graph.IsInitializer(node.inputs[0])) {
+      if ((node.op_type == "Shape" || node.op_type == "Size") &&
+          !graph.IsInitializer(node.inputs[0])) {
         const ValueInfo* vi = graph.FindValue(node.inputs[0]);
         if (!vi || !vi->has_shape || !IsStatic(vi->shape)) continue;
         // Evaluate on a zero-byte stand-in: only the shape matters.

@@ -24,8 +24,10 @@ class FuseGeluPass : public Pass {
         if (scale && IsScalarConstant(graph, scale->inputs[1], 1.41421356f)) {
           x = scale->inputs[0];
         } else if ((scale = idx.Producer(graph, erf.inputs[0], "Mul"))) {
-          if (IsScalarConstant(graph, scale->inputs[1], 0.70710678f)) x = scale->inputs[0];
-          else if (IsScalarConstant(graph, scale->inputs[0], 0.70710678f)) x = scale->inputs[1];
+          if (IsScalarConstant(graph, scale->inputs[1], 0.70710678f))
+            x = scale->inputs[0];
+          else if (IsScalarConstant(graph, scale->inputs[0], 0.70710678f))
+            x = scale->inputs[1];
         }
         if (x.empty() || idx.consumers[scale->outputs[0]].size() != 1) continue;
         const Node* add = idx.OnlyConsumer(graph, erf.outputs[0], "Add");

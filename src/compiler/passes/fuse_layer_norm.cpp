@@ -47,21 +47,27 @@ class FuseLayerNormPass : public Pass {
         if (!add_eps) continue;
         const Node* var = idx.Producer(graph, add_eps->inputs[0], "ReduceMean");
         float eps = 0;
-        if (!var || !ScalarConstant(graph, add_eps->inputs[1], &eps) || !IsLastAxisMean(graph, *var))
+        if (!var || !ScalarConstant(graph, add_eps->inputs[1], &eps) ||
+            !IsLastAxisMean(graph, *var))
           continue;
         const Node* pow = idx.Producer(graph, var->inputs[0], "Pow");
         const Node* square = pow;
         if (pow) {
-          if (pow->inputs[0] != sub->outputs[0] || !IsScalarConstant(graph, pow->inputs[1], 2.0f)) continue;
+          if (pow->inputs[0] != sub->outputs[0] || !IsScalarConstant(graph, pow->inputs[1], 2.0f))
+            continue;
         } else {
           square = idx.Producer(graph, var->inputs[0], "Mul");
-          if (!square || square->inputs[0] != sub->outputs[0] || square->inputs[1] != sub->outputs[0])
+          if (!square || square->inputs[0] != sub->outputs[0] ||
+              square->inputs[1] != sub->outputs[0])
             continue;
         }
         // Intermediate values must not be used elsewhere.
-        if (idx.consumers[mean->outputs[0]].size() != 1 || idx.consumers[sub->outputs[0]].size() != 2 ||
-            idx.consumers[square->outputs[0]].size() != 1 || idx.consumers[var->outputs[0]].size() != 1 ||
-            idx.consumers[add_eps->outputs[0]].size() != 1 || idx.consumers[sqrt->outputs[0]].size() != 1)
+        if (idx.consumers[mean->outputs[0]].size() != 1 ||
+            idx.consumers[sub->outputs[0]].size() != 2 ||
+            idx.consumers[square->outputs[0]].size() != 1 ||
+            idx.consumers[var->outputs[0]].size() != 1 ||
+            idx.consumers[add_eps->outputs[0]].size() != 1 ||
+            idx.consumers[sqrt->outputs[0]].size() != 1)
           continue;
         const ValueInfo* xi = graph.FindValue(x);
         if (!xi || xi->dtype != DataType::kFloat) continue;
@@ -92,7 +98,8 @@ class FuseLayerNormPass : public Pass {
         auto flat = [&](const std::string& v, float fill, const std::string& hint) {
           Tensor t(DataType::kFloat, {cols});
           const Tensor* src = v.empty() ? nullptr : graph.FindInitializer(v);
-          for (int64_t c = 0; c < cols; ++c) t.mutable_data_as<float>()[c] = src ? src->data_as<float>()[c] : fill;
+          for (int64_t c = 0; c < cols; ++c)
+            t.mutable_data_as<float>()[c] = src ? src->data_as<float>()[c] : fill;
           std::string name = graph.UniqueValueName(hint);
           graph.values[name] = ValueInfo{DataType::kFloat, {cols}, true};
           graph.initializers[name] = std::move(t);

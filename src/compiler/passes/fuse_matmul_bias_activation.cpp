@@ -37,7 +37,8 @@ class FuseMatMulBiasActivationPass : public Pass {
               bv->shape == ov->shape && graph.FindInitializer(mm.inputs[1])) {
             if (b->shape().size() != 1) {
               Tensor copy(DataType::kFloat, {n});
-              std::copy(b->data_as<float>(), b->data_as<float>() + n, copy.mutable_data_as<float>());
+              std::copy(b->data_as<float>(), b->data_as<float>() + n,
+                        copy.mutable_data_as<float>());
               const std::string bn = graph.UniqueValueName(bias + "_flat");
               graph.values[bn] = ValueInfo{DataType::kFloat, {n}, true};
               graph.initializers[bn] = std::move(copy);

@@ -29,7 +29,8 @@ bool ScalarConstant(const Graph& g, const std::string& v, float* out) {
 
 bool IsScalarConstant(const Graph& g, const std::string& v, float expected, float tol) {
   float x = 0;
-  return ScalarConstant(g, v, &x) && std::abs(x - expected) <= tol * std::max(1.0f, std::abs(expected));
+  return ScalarConstant(g, v, &x) &&
+         std::abs(x - expected) <= tol * std::max(1.0f, std::abs(expected));
 }
 
 std::string OtherInput(const Node& n, const std::string& v) {

@@ -29,7 +29,8 @@ Result<std::string> ReadExternalData(const onnx::TensorProto& tp, const std::str
     return ParseError("tensor [" + tp.name() + "] has an invalid external data location");
   std::string path = base_dir + "/" + location;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound("external data file [" + path + "] of tensor [" + tp.name() + "] not found");
+  if (!in)
+    return NotFound("external data file [" + path + "] of tensor [" + tp.name() + "] not found");
   in.seekg(0, std::ios::end);
   int64_t size = in.tellg();
   if (length < 0) length = size - offset;
@@ -128,9 +129,12 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
 Result<AttributeValue> ConvertAttribute(const onnx::AttributeProto& a, int64_t opset,
                                         const std::string& base_dir) {
   switch (a.type()) {
-    case onnx::AttributeProto::INT: return AttributeValue(a.i());
-    case onnx::AttributeProto::FLOAT: return AttributeValue(a.f());
-    case onnx::AttributeProto::STRING: return AttributeValue(a.s());
+    case onnx::AttributeProto::INT:
+      return AttributeValue(a.i());
+    case onnx::AttributeProto::FLOAT:
+      return AttributeValue(a.f());
+    case onnx::AttributeProto::STRING:
+      return AttributeValue(a.s());
     case onnx::AttributeProto::INTS:
       return AttributeValue(std::vector<int64_t>(a.ints().begin(), a.ints().end()));
     case onnx::AttributeProto::FLOATS:

@@ -66,9 +66,11 @@ class ConvKernel : public Kernel {
       res_user_ = user_md(ctx.outputs[0].shape, res_blocked);
       dnnl::memory::desc w_plain(wdims, dt::f32, wtag);
       // A blocked neighbour fixes the layout; otherwise oneDNN picks the fastest.
-      dnnl::memory::desc src_md = in_blocked ? src_user_ : dnnl::memory::desc(ToDims(x.shape), dt::f32, tag::any);
-      dnnl::memory::desc dst_md = out_blocked ? dst_user_
-                                              : dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
+      dnnl::memory::desc src_md =
+          in_blocked ? src_user_ : dnnl::memory::desc(ToDims(x.shape), dt::f32, tag::any);
+      dnnl::memory::desc dst_md =
+          out_blocked ? dst_user_
+                      : dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
       dnnl::memory::desc w_any(wdims, dt::f32, tag::any);
       dnnl::memory::desc b_md({w.shape[0]}, dt::f32, tag::a);
       dnnl::primitive_attr attr;
@@ -79,13 +81,14 @@ class ConvKernel : public Kernel {
       if (!s.ok()) throw std::runtime_error(s.message());
       attr.set_post_ops(ops);
       auto make_pd = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) {
-        auto desc = ctx.has_input(2)
-                        ? dnnl::convolution_forward::desc(
-                              dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                              src, w_any, b_md, dst, d_strides, d_dil, pad_l, pad_r)
-                        : dnnl::convolution_forward::desc(
-                              dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                              src, w_any, dst, d_strides, d_dil, pad_l, pad_r);
+        auto desc =
+            ctx.has_input(2)
+                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                  dnnl::algorithm::convolution_direct, src, w_any,
+                                                  b_md, dst, d_strides, d_dil, pad_l, pad_r)
+                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                  dnnl::algorithm::convolution_direct, src, w_any,
+                                                  dst, d_strides, d_dil, pad_l, pad_r);
         return dnnl::convolution_forward::primitive_desc(desc, attr, eng);
       };
       pd_ = make_pd(src_md, dst_md);
@@ -108,11 +111,13 @@ class ConvKernel : public Kernel {
       res_reorder_ = has_sum_ && pd_.dst_desc() != res_user_;
       if (src_reorder_) {
         src_off_ = ws_.Add(pd_.src_desc().get_size());
-        to_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_user_, eng, pd_.src_desc()));
+        to_blocked_ =
+            dnnl::reorder(dnnl::reorder::primitive_desc(eng, src_user_, eng, pd_.src_desc()));
       }
       if (dst_reorder_) {
         dst_off_ = ws_.Add(pd_.dst_desc().get_size());
-        from_blocked_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, pd_.dst_desc(), eng, dst_user_));
+        from_blocked_ =
+            dnnl::reorder(dnnl::reorder::primitive_desc(eng, pd_.dst_desc(), eng, dst_user_));
       }
       if (res_reorder_) {
         sum_in_ = dnnl::reorder(dnnl::reorder::primitive_desc(eng, res_user_, eng, pd_.dst_desc()));

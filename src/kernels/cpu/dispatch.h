@@ -14,18 +14,41 @@ namespace oc {
 template <typename Fn>
 bool DispatchNumeric(DataType dt, Fn&& fn) {
   switch (dt) {
-    case DataType::kFloat: fn.template operator()<float>(); return true;
-    case DataType::kDouble: fn.template operator()<double>(); return true;
-    case DataType::kInt8: fn.template operator()<int8_t>(); return true;
-    case DataType::kInt16: fn.template operator()<int16_t>(); return true;
-    case DataType::kInt32: fn.template operator()<int32_t>(); return true;
-    case DataType::kInt64: fn.template operator()<int64_t>(); return true;
-    case DataType::kUint8: fn.template operator()<uint8_t>(); return true;
-    case DataType::kUint16: fn.template operator()<uint16_t>(); return true;
-    case DataType::kUint32: fn.template operator()<uint32_t>(); return true;
-    case DataType::kUint64: fn.template operator()<uint64_t>(); return true;
-    case DataType::kBool: fn.template operator()<bool>(); return true;
-    default: return false;
+    case DataType::kFloat:
+      fn.template operator()<float>();
+      return true;
+    case DataType::kDouble:
+      fn.template operator()<double>();
+      return true;
+    case DataType::kInt8:
+      fn.template operator()<int8_t>();
+      return true;
+    case DataType::kInt16:
+      fn.template operator()<int16_t>();
+      return true;
+    case DataType::kInt32:
+      fn.template operator()<int32_t>();
+      return true;
+    case DataType::kInt64:
+      fn.template operator()<int64_t>();
+      return true;
+    case DataType::kUint8:
+      fn.template operator()<uint8_t>();
+      return true;
+    case DataType::kUint16:
+      fn.template operator()<uint16_t>();
+      return true;
+    case DataType::kUint32:
+      fn.template operator()<uint32_t>();
+      return true;
+    case DataType::kUint64:
+      fn.template operator()<uint64_t>();
+      return true;
+    case DataType::kBool:
+      fn.template operator()<bool>();
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -31,10 +31,44 @@ void ParallelChunks(int64_t n, int threads, F&& f) {
 // ---- Unary ----------------------------------------------------------------------
 
 enum class UnaryOp {
-  kRelu, kSigmoid, kTanh, kExp, kLog, kSqrt, kErf, kAbs, kNeg, kReciprocal, kFloor, kCeil,
-  kRound, kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kAsinh, kAcosh, kAtanh,
-  kSoftplus, kSoftsign, kElu, kSelu, kCelu, kLeakyRelu, kThresholdedRelu, kHardSigmoid,
-  kHardSwish, kSign, kNot, kGelu, kMish, kIsNaN,
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kExp,
+  kLog,
+  kSqrt,
+  kErf,
+  kAbs,
+  kNeg,
+  kReciprocal,
+  kFloor,
+  kCeil,
+  kRound,
+  kSin,
+  kCos,
+  kTan,
+  kAsin,
+  kAcos,
+  kAtan,
+  kSinh,
+  kCosh,
+  kAsinh,
+  kAcosh,
+  kAtanh,
+  kSoftplus,
+  kSoftsign,
+  kElu,
+  kSelu,
+  kCelu,
+  kLeakyRelu,
+  kThresholdedRelu,
+  kHardSigmoid,
+  kHardSwish,
+  kSign,
+  kNot,
+  kGelu,
+  kMish,
+  kIsNaN,
 };
 
 struct UnaryParams {
@@ -47,62 +81,98 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
   using F = std::conditional_t<std::is_same_v<T, double>, double, float>;
   const F v = static_cast<F>(x);
   switch (op) {
-    case UnaryOp::kRelu: return x > T(0) ? x : T(0);
-    case UnaryOp::kSigmoid: return static_cast<T>(F(1) / (F(1) + std::exp(-v)));
+    case UnaryOp::kRelu:
+      return x > T(0) ? x : T(0);
+    case UnaryOp::kSigmoid:
+      return static_cast<T>(F(1) / (F(1) + std::exp(-v)));
     case UnaryOp::kTanh:
-      if constexpr (std::is_same_v<T, float>) return Sleef_tanhf_u10(x);
-      else return static_cast<T>(std::tanh(v));
+      if constexpr (std::is_same_v<T, float>)
+        return Sleef_tanhf_u10(x);
+      else
+        return static_cast<T>(std::tanh(v));
     case UnaryOp::kExp:
-      if constexpr (std::is_same_v<T, float>) return Sleef_expf_u10(x);
-      else return static_cast<T>(std::exp(v));
-    case UnaryOp::kLog: return static_cast<T>(std::log(v));
-    case UnaryOp::kSqrt: return static_cast<T>(std::sqrt(v));
+      if constexpr (std::is_same_v<T, float>)
+        return Sleef_expf_u10(x);
+      else
+        return static_cast<T>(std::exp(v));
+    case UnaryOp::kLog:
+      return static_cast<T>(std::log(v));
+    case UnaryOp::kSqrt:
+      return static_cast<T>(std::sqrt(v));
     case UnaryOp::kErf:
-      if constexpr (std::is_same_v<T, float>) return Sleef_erff_u10(x);
-      else return static_cast<T>(std::erf(v));
+      if constexpr (std::is_same_v<T, float>)
+        return Sleef_erff_u10(x);
+      else
+        return static_cast<T>(std::erf(v));
     case UnaryOp::kAbs:
-      if constexpr (std::is_unsigned_v<T>) return x;
-      else return x < T(0) ? static_cast<T>(-x) : x;
-    case UnaryOp::kNeg: return static_cast<T>(-x);
-    case UnaryOp::kReciprocal: return static_cast<T>(F(1) / v);
-    case UnaryOp::kFloor: return static_cast<T>(std::floor(v));
-    case UnaryOp::kCeil: return static_cast<T>(std::ceil(v));
-    case UnaryOp::kRound: return static_cast<T>(std::nearbyint(v));  // half to even
-    case UnaryOp::kSin: return static_cast<T>(std::sin(v));
-    case UnaryOp::kCos: return static_cast<T>(std::cos(v));
-    case UnaryOp::kTan: return static_cast<T>(std::tan(v));
-    case UnaryOp::kAsin: return static_cast<T>(std::asin(v));
-    case UnaryOp::kAcos: return static_cast<T>(std::acos(v));
-    case UnaryOp::kAtan: return static_cast<T>(std::atan(v));
-    case UnaryOp::kSinh: return static_cast<T>(std::sinh(v));
-    case UnaryOp::kCosh: return static_cast<T>(std::cosh(v));
-    case UnaryOp::kAsinh: return static_cast<T>(std::asinh(v));
-    case UnaryOp::kAcosh: return static_cast<T>(std::acosh(v));
-    case UnaryOp::kAtanh: return static_cast<T>(std::atanh(v));
-    case UnaryOp::kSoftplus: return static_cast<T>(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0)));
-    case UnaryOp::kSoftsign: return static_cast<T>(v / (F(1) + std::abs(v)));
-    case UnaryOp::kElu: return static_cast<T>(v >= 0 ? v : F(p.alpha) * (std::exp(v) - F(1)));
+      if constexpr (std::is_unsigned_v<T>)
+        return x;
+      else
+        return x < T(0) ? static_cast<T>(-x) : x;
+    case UnaryOp::kNeg:
+      return static_cast<T>(-x);
+    case UnaryOp::kReciprocal:
+      return static_cast<T>(F(1) / v);
+    case UnaryOp::kFloor:
+      return static_cast<T>(std::floor(v));
+    case UnaryOp::kCeil:
+      return static_cast<T>(std::ceil(v));
+    case UnaryOp::kRound:
+      return static_cast<T>(std::nearbyint(v));  // half to even
+    case UnaryOp::kSin:
+      return static_cast<T>(std::sin(v));
+    case UnaryOp::kCos:
+      return static_cast<T>(std::cos(v));
+    case UnaryOp::kTan:
+      return static_cast<T>(std::tan(v));
+    case UnaryOp::kAsin:
+      return static_cast<T>(std::asin(v));
+    case UnaryOp::kAcos:
+      return static_cast<T>(std::acos(v));
+    case UnaryOp::kAtan:
+      return static_cast<T>(std::atan(v));
+    case UnaryOp::kSinh:
+      return static_cast<T>(std::sinh(v));
+    case UnaryOp::kCosh:
+      return static_cast<T>(std::cosh(v));
+    case UnaryOp::kAsinh:
+      return static_cast<T>(std::asinh(v));
+    case UnaryOp::kAcosh:
+      return static_cast<T>(std::acosh(v));
+    case UnaryOp::kAtanh:
+      return static_cast<T>(std::atanh(v));
+    case UnaryOp::kSoftplus:
+      return static_cast<T>(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0)));
+    case UnaryOp::kSoftsign:
+      return static_cast<T>(v / (F(1) + std::abs(v)));
+    case UnaryOp::kElu:
+      return static_cast<T>(v >= 0 ? v : F(p.alpha) * (std::exp(v) - F(1)));
     case UnaryOp::kSelu:
       return static_cast<T>(F(p.gamma) * (v > 0 ? v : F(p.alpha) * (std::exp(v) - F(1))));
     case UnaryOp::kCelu:
       return static_cast<T>(std::max(F(0), v) +
                             std::min(F(0), F(p.alpha) * (std::exp(v / F(p.alpha)) - F(1))));
-    case UnaryOp::kLeakyRelu: return static_cast<T>(v >= 0 ? v : F(p.alpha) * v);
-    case UnaryOp::kThresholdedRelu: return static_cast<T>(v > F(p.alpha) ? v : F(0));
+    case UnaryOp::kLeakyRelu:
+      return static_cast<T>(v >= 0 ? v : F(p.alpha) * v);
+    case UnaryOp::kThresholdedRelu:
+      return static_cast<T>(v > F(p.alpha) ? v : F(0));
     case UnaryOp::kHardSigmoid:
       return static_cast<T>(std::clamp(F(p.alpha) * v + F(p.beta), F(0), F(1)));
-    case UnaryOp::kHardSwish: return static_cast<T>(v * std::clamp(v / F(6) + F(0.5), F(0), F(1)));
-    case UnaryOp::kSign: return static_cast<T>((v > 0) - (v < 0));
-    case UnaryOp::kNot: return static_cast<T>(!x);
+    case UnaryOp::kHardSwish:
+      return static_cast<T>(v * std::clamp(v / F(6) + F(0.5), F(0), F(1)));
+    case UnaryOp::kSign:
+      return static_cast<T>((v > 0) - (v < 0));
+    case UnaryOp::kNot:
+      return static_cast<T>(!x);
     case UnaryOp::kGelu:
       if (p.gelu_tanh)
-        return static_cast<T>(F(0.5) * v *
-                              (F(1) + std::tanh(F(0.7978845608028654) *
-                                                (v + F(0.044715) * v * v * v))));
+        return static_cast<T>(
+            F(0.5) * v * (F(1) + std::tanh(F(0.7978845608028654) * (v + F(0.044715) * v * v * v))));
       return static_cast<T>(F(0.5) * v * (F(1) + std::erf(v * F(0.7071067811865476))));
     case UnaryOp::kMish:
       return static_cast<T>(v * std::tanh(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0))));
-    case UnaryOp::kIsNaN: return static_cast<T>(std::isnan(v));
+    case UnaryOp::kIsNaN:
+      return static_cast<T>(std::isnan(v));
   }
   return x;
 }
@@ -113,26 +183,44 @@ struct UnaryEntry {
   bool int_ok;  // also defined on integer types
 };
 constexpr UnaryEntry kUnaryOps[] = {
-    {"Relu", UnaryOp::kRelu, true},           {"Sigmoid", UnaryOp::kSigmoid, false},
-    {"Tanh", UnaryOp::kTanh, false},          {"Exp", UnaryOp::kExp, false},
-    {"Log", UnaryOp::kLog, false},            {"Sqrt", UnaryOp::kSqrt, false},
-    {"Erf", UnaryOp::kErf, false},            {"Abs", UnaryOp::kAbs, true},
-    {"Neg", UnaryOp::kNeg, true},             {"Reciprocal", UnaryOp::kReciprocal, false},
-    {"Floor", UnaryOp::kFloor, false},        {"Ceil", UnaryOp::kCeil, false},
-    {"Round", UnaryOp::kRound, false},        {"Sin", UnaryOp::kSin, false},
-    {"Cos", UnaryOp::kCos, false},            {"Tan", UnaryOp::kTan, false},
-    {"Asin", UnaryOp::kAsin, false},          {"Acos", UnaryOp::kAcos, false},
-    {"Atan", UnaryOp::kAtan, false},          {"Sinh", UnaryOp::kSinh, false},
-    {"Cosh", UnaryOp::kCosh, false},          {"Asinh", UnaryOp::kAsinh, false},
-    {"Acosh", UnaryOp::kAcosh, false},        {"Atanh", UnaryOp::kAtanh, false},
-    {"Softplus", UnaryOp::kSoftplus, false},  {"Softsign", UnaryOp::kSoftsign, false},
-    {"Elu", UnaryOp::kElu, false},            {"Selu", UnaryOp::kSelu, false},
-    {"Celu", UnaryOp::kCelu, false},          {"LeakyRelu", UnaryOp::kLeakyRelu, false},
+    {"Relu", UnaryOp::kRelu, true},
+    {"Sigmoid", UnaryOp::kSigmoid, false},
+    {"Tanh", UnaryOp::kTanh, false},
+    {"Exp", UnaryOp::kExp, false},
+    {"Log", UnaryOp::kLog, false},
+    {"Sqrt", UnaryOp::kSqrt, false},
+    {"Erf", UnaryOp::kErf, false},
+    {"Abs", UnaryOp::kAbs, true},
+    {"Neg", UnaryOp::kNeg, true},
+    {"Reciprocal", UnaryOp::kReciprocal, false},
+    {"Floor", UnaryOp::kFloor, false},
+    {"Ceil", UnaryOp::kCeil, false},
+    {"Round", UnaryOp::kRound, false},
+    {"Sin", UnaryOp::kSin, false},
+    {"Cos", UnaryOp::kCos, false},
+    {"Tan", UnaryOp::kTan, false},
+    {"Asin", UnaryOp::kAsin, false},
+    {"Acos", UnaryOp::kAcos, false},
+    {"Atan", UnaryOp::kAtan, false},
+    {"Sinh", UnaryOp::kSinh, false},
+    {"Cosh", UnaryOp::kCosh, false},
+    {"Asinh", UnaryOp::kAsinh, false},
+    {"Acosh", UnaryOp::kAcosh, false},
+    {"Atanh", UnaryOp::kAtanh, false},
+    {"Softplus", UnaryOp::kSoftplus, false},
+    {"Softsign", UnaryOp::kSoftsign, false},
+    {"Elu", UnaryOp::kElu, false},
+    {"Selu", UnaryOp::kSelu, false},
+    {"Celu", UnaryOp::kCelu, false},
+    {"LeakyRelu", UnaryOp::kLeakyRelu, false},
     {"ThresholdedRelu", UnaryOp::kThresholdedRelu, false},
     {"HardSigmoid", UnaryOp::kHardSigmoid, false},
-    {"HardSwish", UnaryOp::kHardSwish, false}, {"Sign", UnaryOp::kSign, true},
-    {"Not", UnaryOp::kNot, true},             {"Gelu", UnaryOp::kGelu, false},
-    {"Mish", UnaryOp::kMish, false},          {"IsNaN", UnaryOp::kIsNaN, false},
+    {"HardSwish", UnaryOp::kHardSwish, false},
+    {"Sign", UnaryOp::kSign, true},
+    {"Not", UnaryOp::kNot, true},
+    {"Gelu", UnaryOp::kGelu, false},
+    {"Mish", UnaryOp::kMish, false},
+    {"IsNaN", UnaryOp::kIsNaN, false},
 };
 
 // Float16/bfloat16 go through float and back.
@@ -156,20 +244,31 @@ class UnaryKernel : public Kernel {
     if (!found) return ctx.Error("not a unary op");
     const auto& a = ctx.attrs();
     switch (op_) {
-      case UnaryOp::kElu: p_.alpha = a.GetFloat("alpha", 1.0f); break;
+      case UnaryOp::kElu:
+        p_.alpha = a.GetFloat("alpha", 1.0f);
+        break;
       case UnaryOp::kSelu:
         p_.alpha = a.GetFloat("alpha", 1.67326319217681884765625f);
         p_.gamma = a.GetFloat("gamma", 1.05070102214813232421875f);
         break;
-      case UnaryOp::kCelu: p_.alpha = a.GetFloat("alpha", 1.0f); break;
-      case UnaryOp::kLeakyRelu: p_.alpha = a.GetFloat("alpha", 0.01f); break;
-      case UnaryOp::kThresholdedRelu: p_.alpha = a.GetFloat("alpha", 1.0f); break;
+      case UnaryOp::kCelu:
+        p_.alpha = a.GetFloat("alpha", 1.0f);
+        break;
+      case UnaryOp::kLeakyRelu:
+        p_.alpha = a.GetFloat("alpha", 0.01f);
+        break;
+      case UnaryOp::kThresholdedRelu:
+        p_.alpha = a.GetFloat("alpha", 1.0f);
+        break;
       case UnaryOp::kHardSigmoid:
         p_.alpha = a.GetFloat("alpha", 0.2f);
         p_.beta = a.GetFloat("beta", 0.5f);
         break;
-      case UnaryOp::kGelu: p_.gelu_tanh = a.GetString("approximate", "none") == "tanh"; break;
-      default: break;
+      case UnaryOp::kGelu:
+        p_.gelu_tanh = a.GetString("approximate", "none") == "tanh";
+        break;
+      default:
+        break;
     }
     in_type_ = ctx.inputs[0].dtype;
     out_type_ = ctx.outputs[0].dtype;
@@ -231,16 +330,37 @@ class UnaryKernel : public Kernel {
 // ---- Binary and variadic ---------------------------------------------------------
 
 enum class BinaryOp {
-  kAdd, kSub, kMul, kDiv, kPow, kMod, kFmod, kMax, kMin, kEqual, kLess, kGreater, kLessEq,
-  kGreaterEq, kAnd, kOr, kXor, kShiftLeft, kShiftRight, kPRelu,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kMod,
+  kFmod,
+  kMax,
+  kMin,
+  kEqual,
+  kLess,
+  kGreater,
+  kLessEq,
+  kGreaterEq,
+  kAnd,
+  kOr,
+  kXor,
+  kShiftLeft,
+  kShiftRight,
+  kPRelu,
 };
 
 template <typename T>
 inline T ApplyArith(BinaryOp op, T a, T b) {
   switch (op) {
-    case BinaryOp::kAdd: return static_cast<T>(a + b);
-    case BinaryOp::kSub: return static_cast<T>(a - b);
-    case BinaryOp::kMul: return static_cast<T>(a * b);
+    case BinaryOp::kAdd:
+      return static_cast<T>(a + b);
+    case BinaryOp::kSub:
+      return static_cast<T>(a - b);
+    case BinaryOp::kMul:
+      return static_cast<T>(a * b);
     case BinaryOp::kDiv:
       if constexpr (std::is_integral_v<T>) {
         if (b == T(0)) return T(0);  // defined result instead of a crash
@@ -267,51 +387,73 @@ inline T ApplyArith(BinaryOp op, T a, T b) {
       } else {
         return std::fmod(a, b);
       }
-    case BinaryOp::kMax: return std::isnan(static_cast<double>(a)) ? a : (a > b ? a : b);
-    case BinaryOp::kMin: return std::isnan(static_cast<double>(a)) ? a : (a < b ? a : b);
+    case BinaryOp::kMax:
+      return std::isnan(static_cast<double>(a)) ? a : (a > b ? a : b);
+    case BinaryOp::kMin:
+      return std::isnan(static_cast<double>(a)) ? a : (a < b ? a : b);
     case BinaryOp::kShiftLeft:
-      if constexpr (std::is_integral_v<T>) return static_cast<T>(b >= T(sizeof(T) * 8) ? 0 : a << b);
+      if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(b >= T(sizeof(T) * 8) ? 0 : a << b);
       return a;
     case BinaryOp::kShiftRight:
-      if constexpr (std::is_integral_v<T>) return static_cast<T>(b >= T(sizeof(T) * 8) ? 0 : a >> b);
+      if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(b >= T(sizeof(T) * 8) ? 0 : a >> b);
       return a;
-    case BinaryOp::kPRelu: return a < T(0) ? static_cast<T>(a * b) : a;
-    default: return a;
+    case BinaryOp::kPRelu:
+      return a < T(0) ? static_cast<T>(a * b) : a;
+    default:
+      return a;
   }
 }
 
 template <typename T>
 inline bool ApplyCompare(BinaryOp op, T a, T b) {
   switch (op) {
-    case BinaryOp::kEqual: return a == b;
-    case BinaryOp::kLess: return a < b;
-    case BinaryOp::kGreater: return a > b;
-    case BinaryOp::kLessEq: return a <= b;
-    case BinaryOp::kGreaterEq: return a >= b;
-    case BinaryOp::kAnd: return a && b;
-    case BinaryOp::kOr: return a || b;
-    case BinaryOp::kXor: return static_cast<bool>(a) != static_cast<bool>(b);
-    default: return false;
+    case BinaryOp::kEqual:
+      return a == b;
+    case BinaryOp::kLess:
+      return a < b;
+    case BinaryOp::kGreater:
+      return a > b;
+    case BinaryOp::kLessEq:
+      return a <= b;
+    case BinaryOp::kGreaterEq:
+      return a >= b;
+    case BinaryOp::kAnd:
+      return a && b;
+    case BinaryOp::kOr:
+      return a || b;
+    case BinaryOp::kXor:
+      return static_cast<bool>(a) != static_cast<bool>(b);
+    default:
+      return false;
   }
 }
 
-bool IsCompare(BinaryOp op) {
-  return op >= BinaryOp::kEqual && op <= BinaryOp::kXor;
-}
+bool IsCompare(BinaryOp op) { return op >= BinaryOp::kEqual && op <= BinaryOp::kXor; }
 
 Result<BinaryOp> BinaryOpFor(const Node& n) {
   static const struct {
     const char* name;
     BinaryOp op;
-  } kOps[] = {{"Add", BinaryOp::kAdd},         {"Sub", BinaryOp::kSub},
-              {"Mul", BinaryOp::kMul},         {"Div", BinaryOp::kDiv},
-              {"Pow", BinaryOp::kPow},         {"Max", BinaryOp::kMax},
-              {"Min", BinaryOp::kMin},         {"Sum", BinaryOp::kAdd},
-              {"Mean", BinaryOp::kAdd},        {"Equal", BinaryOp::kEqual},
-              {"Less", BinaryOp::kLess},       {"Greater", BinaryOp::kGreater},
-              {"LessOrEqual", BinaryOp::kLessEq}, {"GreaterOrEqual", BinaryOp::kGreaterEq},
-              {"And", BinaryOp::kAnd},         {"Or", BinaryOp::kOr},
-              {"Xor", BinaryOp::kXor},         {"PRelu", BinaryOp::kPRelu}};
+  } kOps[] = {{"Add", BinaryOp::kAdd},
+              {"Sub", BinaryOp::kSub},
+              {"Mul", BinaryOp::kMul},
+              {"Div", BinaryOp::kDiv},
+              {"Pow", BinaryOp::kPow},
+              {"Max", BinaryOp::kMax},
+              {"Min", BinaryOp::kMin},
+              {"Sum", BinaryOp::kAdd},
+              {"Mean", BinaryOp::kAdd},
+              {"Equal", BinaryOp::kEqual},
+              {"Less", BinaryOp::kLess},
+              {"Greater", BinaryOp::kGreater},
+              {"LessOrEqual", BinaryOp::kLessEq},
+              {"GreaterOrEqual", BinaryOp::kGreaterEq},
+              {"And", BinaryOp::kAnd},
+              {"Or", BinaryOp::kOr},
+              {"Xor", BinaryOp::kXor},
+              {"PRelu", BinaryOp::kPRelu}};
   if (n.op_type == "Mod") return n.attrs.GetInt("fmod", 0) ? BinaryOp::kFmod : BinaryOp::kMod;
   if (n.op_type == "BitShift")
     return n.attrs.GetString("direction", "") == "LEFT" ? BinaryOp::kShiftLeft
@@ -398,20 +540,38 @@ class BinaryKernel : public Kernel {
         // The hot float cases get loops the compiler vectorises.
         if (sa == 1 && sb == 1) {
           switch (op) {
-            case BinaryOp::kAdd: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] + pb[i]; return;
-            case BinaryOp::kSub: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] - pb[i]; return;
-            case BinaryOp::kMul: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] * pb[i]; return;
-            case BinaryOp::kDiv: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] / pb[i]; return;
-            default: break;
+            case BinaryOp::kAdd:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] + pb[i];
+              return;
+            case BinaryOp::kSub:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] - pb[i];
+              return;
+            case BinaryOp::kMul:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] * pb[i];
+              return;
+            case BinaryOp::kDiv:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] / pb[i];
+              return;
+            default:
+              break;
           }
         } else if (sa == 1 && sb == 0) {
           const float bv = *pb;
           switch (op) {
-            case BinaryOp::kAdd: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] + bv; return;
-            case BinaryOp::kSub: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] - bv; return;
-            case BinaryOp::kMul: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] * bv; return;
-            case BinaryOp::kDiv: for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] / bv; return;
-            default: break;
+            case BinaryOp::kAdd:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] + bv;
+              return;
+            case BinaryOp::kSub:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] - bv;
+              return;
+            case BinaryOp::kMul:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] * bv;
+              return;
+            case BinaryOp::kDiv:
+              for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] / bv;
+              return;
+            default:
+              break;
           }
         }
         for (int64_t i = 0; i < inner; ++i) py[i] = ApplyArith<T>(op, pa[i * sa], pb[i * sb]);
@@ -437,10 +597,18 @@ class BinaryKernel : public Kernel {
         int64_t bi = off[1] + i * p.inner_step[1];
         double e = 0;
         switch (pow_exp_type_) {
-          case DataType::kFloat: e = static_cast<const float*>(b)[bi]; break;
-          case DataType::kDouble: e = static_cast<const double*>(b)[bi]; break;
-          case DataType::kInt32: e = static_cast<const int32_t*>(b)[bi]; break;
-          default: e = static_cast<double>(static_cast<const int64_t*>(b)[bi]); break;
+          case DataType::kFloat:
+            e = static_cast<const float*>(b)[bi];
+            break;
+          case DataType::kDouble:
+            e = static_cast<const double*>(b)[bi];
+            break;
+          case DataType::kInt32:
+            e = static_cast<const int32_t*>(b)[bi];
+            break;
+          default:
+            e = static_cast<double>(static_cast<const int64_t*>(b)[bi]);
+            break;
         }
         y[r * p.inner + i] =
             static_cast<T>(std::pow(static_cast<double>(a[off[0] + i * p.inner_step[0]]), e));
@@ -506,10 +674,10 @@ class ClipKernel : public Kernel {
       if constexpr (!std::is_same_v<T, bool>) {
         T lo = has_min_input_ ? *static_cast<const T*>(ctx.inputs[1])
                               : (std::is_floating_point_v<T> ? static_cast<T>(lo_)
-                                                              : std::numeric_limits<T>::lowest());
+                                                             : std::numeric_limits<T>::lowest());
         T hi = has_max_input_ ? *static_cast<const T*>(ctx.inputs[2])
                               : (std::is_floating_point_v<T> ? static_cast<T>(hi_)
-                                                              : std::numeric_limits<T>::max());
+                                                             : std::numeric_limits<T>::max());
         const T* x = static_cast<const T*>(ctx.inputs[0]);
         T* y = static_cast<T*>(ctx.outputs[0]);
         ParallelChunks(n_, ctx.num_threads, [&](int64_t b, int64_t e) {
@@ -601,7 +769,8 @@ class CopyKernel : public Kernel {
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
-    if (ctx.outputs[0] != ctx.inputs[0] && bytes_) std::memcpy(ctx.outputs[0], ctx.inputs[0], bytes_);
+    if (ctx.outputs[0] != ctx.inputs[0] && bytes_)
+      std::memcpy(ctx.outputs[0], ctx.inputs[0], bytes_);
     if (mask_elems_ > 0 && ctx.outputs[1]) std::memset(ctx.outputs[1], 1, mask_elems_);
     return Status::Ok();
   }
@@ -615,9 +784,10 @@ class CopyKernel : public Kernel {
 
 void RegisterElementwiseKernels(KernelRegistry& r) {
   for (const auto& e : kUnaryOps) r.Add<UnaryKernel>(e.name);
-  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift", "Max", "Min", "Sum",
-                         "Mean", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And",
-                         "Or", "Xor", "PRelu"})
+  for (const char* op :
+       {"Add", "Sub", "Mul",  "Div",   "Pow",  "Mod",     "BitShift",    "Max",
+        "Min", "Sum", "Mean", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
+        "And", "Or",  "Xor",  "PRelu"})
     r.Add<BinaryKernel>(op);
   r.Add<WhereKernel>("Where");
   r.Add<ClipKernel>("Clip");

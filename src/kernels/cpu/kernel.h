@@ -23,8 +23,8 @@ struct TensorType {
 
 struct KernelPrepareContext {
   const Node* node = nullptr;
-  std::vector<TensorType> inputs;           // dtype undefined for omitted optional inputs
-  std::vector<const Tensor*> constants;     // values of constant inputs, else nullptr
+  std::vector<TensorType> inputs;        // dtype undefined for omitted optional inputs
+  std::vector<const Tensor*> constants;  // values of constant inputs, else nullptr
   std::vector<TensorType> outputs;
   // Per input/output: kept channels-last (see layout.h). Empty = plain.
   std::vector<bool> blocked_inputs, blocked_outputs;

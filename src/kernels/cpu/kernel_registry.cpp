@@ -1,5 +1,4 @@
 #include "base/aligned_buffer.h"
-
 #include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 

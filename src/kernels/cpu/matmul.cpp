@@ -34,7 +34,8 @@ struct DnnlMatmul {
     dnnl::stream stream(eng);
     std::unordered_map<int, dnnl::memory> args{
         {DNNL_ARG_SRC, dnnl::memory(a_md, eng, const_cast<void*>(a))},
-        {DNNL_ARG_WEIGHTS, b_const ? b_packed.memory : dnnl::memory(b_md, eng, const_cast<void*>(b))},
+        {DNNL_ARG_WEIGHTS,
+         b_const ? b_packed.memory : dnnl::memory(b_md, eng, const_cast<void*>(b))},
         {DNNL_ARG_DST, dnnl::memory(c_md, eng, c)},
         {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), eng, scratch)}};
     if (bias.storage) args[DNNL_ARG_BIAS] = bias.memory;
@@ -57,7 +58,8 @@ Status BuildMatmul(const std::string& what, const dnnl::memory::desc& a_md,
     Status s = AppendFusedActivation(attrs, &ops);
     if (!s.ok()) throw std::runtime_error(s.message());
     attr.set_post_ops(ops);
-    dnnl::memory::desc b_use = b_const ? dnnl::memory::desc(b_plain.dims(), dt::f32, tag::any) : b_plain;
+    dnnl::memory::desc b_use =
+        b_const ? dnnl::memory::desc(b_plain.dims(), dt::f32, tag::any) : b_plain;
     auto desc = bias_md ? dnnl::matmul::desc(a_md, b_use, *bias_md, c_md)
                         : dnnl::matmul::desc(a_md, b_use, c_md);
     out->pd = dnnl::matmul::primitive_desc(desc, attr, CpuEngine());
@@ -116,9 +118,9 @@ class MatMulKernel : public Kernel {
       return Status::Ok();
     }
     // Batch offsets for the plain path.
-    BroadcastPlan plan = BroadcastPlan::Make(batch.empty() ? Shape{1} : batch,
-                                             {a_batch.empty() ? Shape{1} : a_batch,
-                                              b_batch.empty() ? Shape{1} : b_batch});
+    BroadcastPlan plan = BroadcastPlan::Make(
+        batch.empty() ? Shape{1} : batch,
+        {a_batch.empty() ? Shape{1} : a_batch, b_batch.empty() ? Shape{1} : b_batch});
     for (int64_t bi = 0; bi < batches_; ++bi) {
       int64_t row = bi / plan.inner, col = bi % plan.inner, off[2];
       plan.RowOffsets(row, off);
@@ -127,8 +129,7 @@ class MatMulKernel : public Kernel {
     }
     const bool has_bias = ctx.has_input(2);
     if (type_ != DataType::kFloat) {
-      if (has_bias || ctx.attrs().Has("activation"))
-        return ctx.Error("fused MatMul needs float32");
+      if (has_bias || ctx.attrs().Has("activation")) return ctx.Error("fused MatMul needs float32");
       return Status::Ok();
     }
     use_dnnl_ = true;
@@ -215,8 +216,10 @@ class GemmKernel : public Kernel {
     n_ = tb ? b[0] : b[1];
     const float alpha = at.GetFloat("alpha", 1.0f);
     beta_ = at.GetFloat("beta", 1.0f);
-    dnnl::memory::desc a_md({m_, k_}, dt::f32, ta ? dnnl::memory::dims{1, m_} : dnnl::memory::dims{k_, 1});
-    dnnl::memory::desc b_md({k_, n_}, dt::f32, tb ? dnnl::memory::dims{1, k_} : dnnl::memory::dims{n_, 1});
+    dnnl::memory::desc a_md({m_, k_}, dt::f32,
+                            ta ? dnnl::memory::dims{1, m_} : dnnl::memory::dims{k_, 1});
+    dnnl::memory::desc b_md({k_, n_}, dt::f32,
+                            tb ? dnnl::memory::dims{1, k_} : dnnl::memory::dims{n_, 1});
     dnnl::memory::desc c_md({m_, n_}, dt::f32, tag::ab);
     dnnl::memory::desc bias_md;
     const void* bias_data = nullptr;
@@ -270,8 +273,8 @@ class GemmKernel : public Kernel {
       }));
     }
     if (add_c_at_run_ || (zero_k_ && c_shape_.size())) {
-      const float* c = add_c_at_run_ ? static_cast<const float*>(ctx.inputs[2])
-                                     : scaled_c_.data_as<float>();
+      const float* c =
+          add_c_at_run_ ? static_cast<const float*>(ctx.inputs[2]) : scaled_c_.data_as<float>();
       const float scale = add_c_at_run_ ? beta_ : 1.0f;
       BroadcastPlan plan = add_c_at_run_ ? c_plan_ : BroadcastPlan::Make({m_, n_}, {c_shape_});
       for (int64_t r = 0; r < plan.outer; ++r) {

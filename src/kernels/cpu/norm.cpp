@@ -63,7 +63,8 @@ class LayerNormKernel : public Kernel {
     eps_ = ctx.attrs().GetFloat("epsilon", 1e-5f);
     scale_n_ = ctx.inputs[1].numel();
     bias_n_ = ctx.has_input(2) ? ctx.inputs[2].numel() : 0;
-    if (scale_n_ != cols_ && scale_n_ != 1) return ctx.Error("Scale does not match the normalized shape");
+    if (scale_n_ != cols_ && scale_n_ != 1)
+      return ctx.Error("Scale does not match the normalized shape");
     const auto& outs = ctx.node->outputs;
     has_mean_ = outs.size() > 1 && !outs[1].empty();
     has_inv_ = outs.size() > 2 && !outs[2].empty();

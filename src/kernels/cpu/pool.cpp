@@ -35,16 +35,17 @@ class PoolKernel : public Kernel {
     OC_RETURN_IF_ERROR(ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel, strides,
                                        dil, a.GetString("auto_pad", "NOTSET"),
                                        a.GetInt("ceil_mode", 0) != 0, &pads, &spatial));
-    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl, pr;
+    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl,
+        pr;
     for (size_t i = 0; i < n; ++i) {
       d.push_back(dil[i] - 1);
       pl.push_back(pads[i]);
       // ceil_mode: extend the right padding so the last window exists.
-      int64_t need = (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] -
-                     pads[i];
+      int64_t need =
+          (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] - pads[i];
       pr.push_back(std::max<int64_t>(pads[i + n], need));
     }
-    auto alg = is_max ? dnnl::algorithm::pooling_max
+    auto alg = is_max                             ? dnnl::algorithm::pooling_max
                : a.GetInt("count_include_pad", 0) ? dnnl::algorithm::pooling_avg_include_padding
                                                   : dnnl::algorithm::pooling_avg_exclude_padding;
     return DnnlCall("pool node [" + ctx.node->name + "]", [&] {
@@ -64,9 +65,10 @@ class PoolKernel : public Kernel {
     return DnnlCall("pool", [&] {
       auto& eng = CpuEngine();
       dnnl::stream stream(eng);
-      prim_.execute(stream, {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
-                             {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
-                             {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
+      prim_.execute(
+          stream, {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
+                   {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
+                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
       stream.wait();
     });
   }

@@ -19,11 +19,16 @@ Result<ReduceOp> ReduceOpFor(const std::string& t) {
   static const struct {
     const char* name;
     ReduceOp op;
-  } kOps[] = {{"ReduceSum", ReduceOp::kSum},       {"ReduceMean", ReduceOp::kMean},
-              {"ReduceMax", ReduceOp::kMax},       {"ReduceMin", ReduceOp::kMin},
-              {"ReduceProd", ReduceOp::kProd},     {"ReduceL1", ReduceOp::kL1},
-              {"ReduceL2", ReduceOp::kL2},         {"ReduceLogSum", ReduceOp::kLogSum},
-              {"ReduceLogSumExp", ReduceOp::kLogSumExp}, {"ReduceSumSquare", ReduceOp::kSumSquare}};
+  } kOps[] = {{"ReduceSum", ReduceOp::kSum},
+              {"ReduceMean", ReduceOp::kMean},
+              {"ReduceMax", ReduceOp::kMax},
+              {"ReduceMin", ReduceOp::kMin},
+              {"ReduceProd", ReduceOp::kProd},
+              {"ReduceL1", ReduceOp::kL1},
+              {"ReduceL2", ReduceOp::kL2},
+              {"ReduceLogSum", ReduceOp::kLogSum},
+              {"ReduceLogSumExp", ReduceOp::kLogSumExp},
+              {"ReduceSumSquare", ReduceOp::kSumSquare}};
   for (const auto& e : kOps)
     if (t == e.name) return e.op;
   return Unsupported("not a reduction: " + t);
@@ -31,33 +36,48 @@ Result<ReduceOp> ReduceOpFor(const std::string& t) {
 
 double Init(ReduceOp op) {
   switch (op) {
-    case ReduceOp::kMax: return -std::numeric_limits<double>::infinity();
-    case ReduceOp::kMin: return std::numeric_limits<double>::infinity();
-    case ReduceOp::kProd: return 1.0;
-    default: return 0.0;
+    case ReduceOp::kMax:
+      return -std::numeric_limits<double>::infinity();
+    case ReduceOp::kMin:
+      return std::numeric_limits<double>::infinity();
+    case ReduceOp::kProd:
+      return 1.0;
+    default:
+      return 0.0;
   }
 }
 
 inline double Step(ReduceOp op, double acc, double v) {
   switch (op) {
-    case ReduceOp::kMax: return std::max(acc, v);
-    case ReduceOp::kMin: return std::min(acc, v);
-    case ReduceOp::kProd: return acc * v;
-    case ReduceOp::kL1: return acc + std::abs(v);
+    case ReduceOp::kMax:
+      return std::max(acc, v);
+    case ReduceOp::kMin:
+      return std::min(acc, v);
+    case ReduceOp::kProd:
+      return acc * v;
+    case ReduceOp::kL1:
+      return acc + std::abs(v);
     case ReduceOp::kL2:
-    case ReduceOp::kSumSquare: return acc + v * v;
-    case ReduceOp::kLogSumExp: return acc + std::exp(v);
-    default: return acc + v;
+    case ReduceOp::kSumSquare:
+      return acc + v * v;
+    case ReduceOp::kLogSumExp:
+      return acc + std::exp(v);
+    default:
+      return acc + v;
   }
 }
 
 inline double Finish(ReduceOp op, double acc, int64_t count) {
   switch (op) {
-    case ReduceOp::kMean: return acc / static_cast<double>(count);
-    case ReduceOp::kL2: return std::sqrt(acc);
+    case ReduceOp::kMean:
+      return acc / static_cast<double>(count);
+    case ReduceOp::kL2:
+      return std::sqrt(acc);
     case ReduceOp::kLogSum:
-    case ReduceOp::kLogSumExp: return std::log(acc);
-    default: return acc;
+    case ReduceOp::kLogSumExp:
+      return std::log(acc);
+    default:
+      return acc;
   }
 }
 
@@ -97,15 +117,18 @@ class ReduceKernel : public Kernel {
       if (!reduced_[d] && in_[d] != 1) adjacent_ = false;
     outer_ = red_ = inner_ = 1;
     for (int64_t d = 0; d < rank; ++d) {
-      if (first < 0 || d < first) outer_ *= in_[d];
-      else if (d <= last) red_ *= in_[d];
-      else inner_ *= in_[d];
+      if (first < 0 || d < first)
+        outer_ *= in_[d];
+      else if (d <= last)
+        red_ *= in_[d];
+      else
+        inner_ *= in_[d];
     }
     count_ = 1;
     for (int64_t d = 0; d < rank; ++d)
       if (reduced_[d]) count_ *= in_[d];
     out_n_ = ctx.outputs[0].numel();
-    if (!DispatchNumeric(type_, [] <typename T>() {}))
+    if (!DispatchNumeric(type_, []<typename T>() {}))
       return ctx.Error(std::string("type ") + DataTypeName(type_) + " is not supported");
     return Status::Ok();
   }
@@ -125,7 +148,8 @@ class ReduceKernel : public Kernel {
           const int64_t o = r / inner_, i = r % inner_;
           const T* p = x + o * red_ * inner_ + i;
           double acc = Init(op_);
-          for (int64_t k = 0; k < red_; ++k) acc = Step(op_, acc, static_cast<double>(p[k * inner_]));
+          for (int64_t k = 0; k < red_; ++k)
+            acc = Step(op_, acc, static_cast<double>(p[k * inner_]));
           y[r] = static_cast<T>(Finish(op_, acc, count_));
         }
         return;
@@ -171,8 +195,8 @@ class ArgKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Shape& s = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
-    OC_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", 0),
-                                                    static_cast<int64_t>(s.size())));
+    OC_ASSIGN_OR_RETURN(
+        int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", 0), static_cast<int64_t>(s.size())));
     outer_ = inner_ = 1;
     for (int64_t d = 0; d < axis; ++d) outer_ *= s[d];
     for (size_t d = axis + 1; d < s.size(); ++d) inner_ *= s[d];
@@ -209,9 +233,9 @@ class ArgKernel : public Kernel {
 }  // namespace
 
 void RegisterReductionKernels(KernelRegistry& r) {
-  for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd",
-                         "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-                         "ReduceSumSquare"})
+  for (const char* op :
+       {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
+        "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"})
     r.Add<ReduceKernel>(op);
   r.Add<ArgKernel>("ArgMax");
   r.Add<ArgKernel>("ArgMin");

@@ -24,7 +24,8 @@ class ReshapeKernel : public Kernel {
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
-    if (ctx.outputs[0] != ctx.inputs[0] && bytes_) std::memcpy(ctx.outputs[0], ctx.inputs[0], bytes_);
+    if (ctx.outputs[0] != ctx.inputs[0] && bytes_)
+      std::memcpy(ctx.outputs[0], ctx.inputs[0], bytes_);
     return Status::Ok();
   }
 
@@ -182,7 +183,8 @@ class ConcatKernel : public Kernel {
       size_t pos = o * out_row_;
       for (size_t i = 0; i < chunk_.size(); ++i) {
         if (!chunk_[i]) continue;
-        std::memcpy(out + pos, static_cast<const uint8_t*>(ctx.inputs[i]) + o * chunk_[i], chunk_[i]);
+        std::memcpy(out + pos, static_cast<const uint8_t*>(ctx.inputs[i]) + o * chunk_[i],
+                    chunk_[i]);
         pos += chunk_[i];
       }
     }
@@ -233,8 +235,8 @@ class GatherKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Shape& d = ctx.inputs[0].shape;
-    OC_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", 0),
-                                                    static_cast<int64_t>(d.size())));
+    OC_ASSIGN_OR_RETURN(
+        int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", 0), static_cast<int64_t>(d.size())));
     index_type_ = ctx.inputs[1].dtype;
     if (index_type_ != DataType::kInt64 && index_type_ != DataType::kInt32)
       return ctx.Error("indices must be int32 or int64");
@@ -353,7 +355,8 @@ class ConstantOfShapeKernel : public Kernel {
   }
   Status Run(const KernelRunContext& ctx) const override {
     auto* out = static_cast<uint8_t*>(ctx.outputs[0]);
-    for (int64_t i = 0; i < n_; ++i) std::memcpy(out + i * value_.size(), value_.data(), value_.size());
+    for (int64_t i = 0; i < n_; ++i)
+      std::memcpy(out + i * value_.size(), value_.data(), value_.size());
     return Status::Ok();
   }
 
@@ -382,7 +385,8 @@ class ExpandKernel : public Kernel {
       if (plan_.inner_step[0]) {
         std::memcpy(o, in + off * esize_, plan_.inner * esize_);
       } else {
-        for (int64_t i = 0; i < plan_.inner; ++i) std::memcpy(o + i * esize_, in + off * esize_, esize_);
+        for (int64_t i = 0; i < plan_.inner; ++i)
+          std::memcpy(o + i * esize_, in + off * esize_, esize_);
       }
     }
     return Status::Ok();
