@@ -86,7 +86,7 @@ aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
-  return Register(oc::Model::LoadFile(modelPath), modelId, __func__);
+  return oc::acl::Guard(__func__, [&] { return Register(oc::Model::LoadFile(modelPath), modelId, __func__); });
 }
 
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
@@ -94,7 +94,9 @@ aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelI
   OC_ACL_CHECK_NULL(model);
   OC_ACL_CHECK_NULL(modelId);
   if (modelSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem: modelSize is 0");
-  return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize)), modelId, __func__);
+  return oc::acl::Guard(__func__, [&] {
+    return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize)), modelId, __func__);
+  });
 }
 
 aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, void* workPtr,
@@ -104,7 +106,7 @@ aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, voi
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
   oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
-  return Register(oc::Model::LoadFile(modelPath, opt), modelId, __func__);
+  return oc::acl::Guard(__func__, [&] { return Register(oc::Model::LoadFile(modelPath, opt), modelId, __func__); });
 }
 
 aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,
@@ -115,8 +117,10 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
   oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
-  return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), opt), modelId,
-                  __func__);
+  return oc::acl::Guard(__func__, [&] {
+    return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), opt), modelId,
+                    __func__);
+  });
 }
 
 aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightSize) {
@@ -330,7 +334,12 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     out.push_back(output->buffers[i]->data);
     out_sizes.push_back(output->buffers[i]->size);
   }
-  oc::Status s = m->Execute(in, in_sizes, out, out_sizes);
+  oc::Status s;
+  aclError guarded = oc::acl::Guard(__func__, [&] {
+    s = m->Execute(in, in_sizes, out, out_sizes);
+    return ACL_SUCCESS;
+  });
+  if (guarded != ACL_SUCCESS) return guarded;
   if (!s.ok()) {
     aclError code = s.code() == oc::StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
                                                                  : ACL_ERROR_RT_MODEL_EXECUTE;

@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,19 @@ namespace oc::acl {
 aclError Fail(aclError code, const std::string& message);
 aclError FailStatus(const Status& s, aclError fallback);
 void ClearError();
+
+// Runs `f` (returning aclError), turning an escaping C++ exception into an error code:
+// nothing may unwind through the C API.
+template <typename F>
+aclError Guard(const char* fn, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Fail(ACL_ERROR_BAD_ALLOC, std::string(fn) + ": out of memory");
+  } catch (const std::exception& e) {
+    return Fail(ACL_ERROR_INTERNAL_ERROR, std::string(fn) + ": " + e.what());
+  }
+}
 
 class State {
  public:

@@ -134,3 +134,20 @@ def test_ops_doc_is_current():
     from conftest import SOURCE
     with open(os.path.join(SOURCE, "docs", "ops.md")) as f:
         assert f.read() == r.stdout, "regenerate with build/bin/oc_ops_table > docs/ops.md"
+
+
+def test_lying_initializer_is_rejected_without_allocating(tmp_path):
+    """An initializer whose dims promise 4 PB but hold no data: a clean error, no OOM."""
+    import onnx
+    from onnx import TensorProto, helper
+    big = TensorProto(name="w", data_type=TensorProto.FLOAT)
+    big.dims.extend([1_000_000, 1_000_000, 1000])
+    big.raw_data = b"\0" * 4
+    g = helper.make_graph([helper.make_node("Add", ["x", "w"], ["y"])], "lie",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])], [big])
+    path = tmp_path / "lie.onnx"
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    r = build(tmp_path, model=str(path))
+    assert_failed(r, "E19005", tmp_path)
+    assert "implausible" in r.stdout or "holds 0 values" in r.stdout

@@ -310,4 +310,12 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace oc
 
-int main(int argc, char** argv) { return oc::Main(argc, argv); }
+int main(int argc, char** argv) {
+  // Last line of defence: a C++ exception from a dependency must end in an ATC error
+  // message, never in std::terminate.
+  try {
+    return oc::Main(argc, argv);
+  } catch (const std::exception& e) {
+    return oc::Fail(oc::Internal(std::string("unexpected failure: ") + e.what()));
+  }
+}

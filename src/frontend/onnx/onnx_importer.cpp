@@ -22,8 +22,12 @@ Result<std::string> ReadExternalData(const onnx::TensorProto& tp, const std::str
   int64_t offset = 0, length = -1;
   for (const auto& kv : tp.external_data()) {
     if (kv.key() == "location") location = kv.value();
-    if (kv.key() == "offset") offset = std::stoll(kv.value());
-    if (kv.key() == "length") length = std::stoll(kv.value());
+    try {
+      if (kv.key() == "offset") offset = std::stoll(kv.value());
+      if (kv.key() == "length") length = std::stoll(kv.value());
+    } catch (const std::exception&) {
+      return ParseError("tensor [" + tp.name() + "] has a non-numeric external data " + kv.key());
+    }
   }
   if (location.empty() || location.find("..") != std::string::npos || location[0] == '/')
     return ParseError("tensor [" + tp.name() + "] has an invalid external data location");
@@ -50,10 +54,14 @@ Result<Tensor> ConvertTensor(const onnx::TensorProto& tp, const std::string& bas
   Shape shape(tp.dims().begin(), tp.dims().end());
   for (int64_t d : shape)
     if (d < 0) return ParseError("tensor [" + tp.name() + "] has a negative dimension");
-  Tensor t(dt, shape);
-  const size_t n = static_cast<size_t>(t.numel());
   const size_t esize = DataTypeSize(dt);
-  void* dst = t.mutable_data();
+  size_t n = 1;
+  for (int64_t d : shape) {
+    if (d != 0 && n > (size_t{1} << 40) / static_cast<size_t>(d))
+      return ParseError("tensor [" + tp.name() + "] has an implausible shape " +
+                        ShapeToString(shape));
+    n *= static_cast<size_t>(d);
+  }
   auto expect = [&](size_t have) -> Status {
     if (have != n)
       return ParseError("tensor [" + tp.name() + "] holds " + std::to_string(have) +
@@ -69,10 +77,26 @@ Result<Tensor> ConvertTensor(const onnx::TensorProto& tp, const std::string& bas
   } else if (tp.has_raw_data()) {
     raw = &tp.raw_data();
   }
+  // Sizes are checked before anything is allocated: a lying header must not OOM us.
   if (raw) {
     if (raw->size() != n * esize)
       return ParseError("tensor [" + tp.name() + "] has " + std::to_string(raw->size()) +
                         " bytes of data, its shape needs " + std::to_string(n * esize));
+  } else {
+    size_t have = 0;
+    switch (dt) {
+      case DataType::kFloat: have = tp.float_data_size(); break;
+      case DataType::kDouble: have = tp.double_data_size(); break;
+      case DataType::kInt64: have = tp.int64_data_size(); break;
+      case DataType::kUint32:
+      case DataType::kUint64: have = tp.uint64_data_size(); break;
+      default: have = tp.int32_data_size(); break;
+    }
+    OC_RETURN_IF_ERROR(expect(have));
+  }
+  Tensor t(dt, shape);
+  void* dst = t.mutable_data();
+  if (raw) {
     if (n) std::memcpy(dst, raw->data(), raw->size());
     return t;
   }
