@@ -16,6 +16,7 @@ Result<std::string> ReadFile(const std::string& path);
 // Writes `data` to `path` through a temporary file in the same folder.
 Status WriteFileAtomic(const std::string& path, std::string_view data);
 bool FileExists(const std::string& path);
+bool IsDirectory(const std::string& path);
 
 // A read-only mapping of a whole file; the memory stays valid while the object lives.
 class MappedFile {

@@ -91,6 +91,8 @@ def test_missing_required_flags(tmp_path):
 
 def test_bad_models(tmp_path):
     assert_failed(build(tmp_path, model=str(tmp_path / "missing.onnx")), "E10001", tmp_path)
+    (tmp_path / "adir.onnx").mkdir()
+    assert_failed(build(tmp_path, model=str(tmp_path / "adir.onnx")), "E10001", tmp_path)
     junk = tmp_path / "junk.onnx"
     junk.write_bytes(b"this is not a protobuf \xff\xfe" * 50)
     assert_failed(build(tmp_path, model=str(junk)), "E19005", tmp_path)
