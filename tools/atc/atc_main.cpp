@@ -205,7 +205,11 @@ Status Build(const Flags& f) {
     OC_ASSIGN_OR_RETURN(shapes, ParseInputShapes(f.Get("input_shape")));
   }
 
-  auto graph = ImportOnnxFile(f.Get("model"));
+  const std::string model = f.Get("model");
+  if (!FileExists(model) || !std::ifstream(model, std::ios::binary))
+    return Invalid(model, "model", "the file does not exist or cannot be read.");
+  if (IsDirectory(model)) return Invalid(model, "model", "it is a directory, not a model file.");
+  auto graph = ImportOnnxFile(model);
   if (!graph.ok()) {
     const Status& s = graph.status();
     if (s.code() == StatusCode::kNotFound)
