@@ -9,7 +9,7 @@ PACKAGES=(
   libsleef-dev libssl-dev nlohmann-json3-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-torch python3-torchvision python3-onnx python3-sklearn
-  libgtest-dev
+  libgtest-dev libonnx-testdata
 )
 
 missing=()

@@ -111,8 +111,11 @@ Status InferReshape(InferContext& c) {
 
 Status InferFlatten(InferContext& c) {
   const Shape& s = c.in(0).shape;
-  OC_ASSIGN_OR_RETURN(
-      int64_t axis, NormalizeAxis(c.attrs().GetInt("axis", 1), static_cast<int64_t>(s.size()) + 1));
+  // axis lies in [-r, r]; a negative one counts from the end of the r dims.
+  const int64_t rank = static_cast<int64_t>(s.size());
+  int64_t axis = c.attrs().GetInt("axis", 1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis > rank) return c.Error("axis out of range for rank " + std::to_string(rank));
   int64_t a = 1, b = 1;
   for (size_t i = 0; i < s.size(); ++i) {
     int64_t& acc = static_cast<int64_t>(i) < axis ? a : b;

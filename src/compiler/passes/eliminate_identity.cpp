@@ -14,6 +14,11 @@ class EliminateIdentityPass : public Pass {
       const Node& n = graph.nodes[i];
       if (!n.domain.empty() || (n.op_type != "Identity" && n.op_type != "Dropout")) continue;
       if (n.op_type == "Dropout" && n.outputs.size() > 1 && !n.outputs[1].empty()) continue;
+      // A Dropout that may run in training mode is not an identity.
+      if (n.op_type == "Dropout" && n.HasInput(2)) {
+        const Tensor* mode = graph.FindInitializer(n.inputs[2]);
+        if (!mode || mode->GetAsInt(0) != 0) continue;
+      }
       if (n.inputs.empty() || n.inputs[0].empty()) continue;
       // A graph output keeps its name: keep the copy.
       if (IsGraphOutput(graph, n.outputs[0])) continue;

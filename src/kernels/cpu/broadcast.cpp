@@ -2,6 +2,17 @@
 
 namespace oc {
 
+bool BroadcastPlan::Valid(const Shape& out, const std::vector<Shape>& ins) {
+  for (const auto& in : ins) {
+    if (in.size() > out.size()) return false;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const int64_t d = in[i], o = out[out.size() - in.size() + i];
+      if (d != o && d != 1) return false;
+    }
+  }
+  return true;
+}
+
 BroadcastPlan BroadcastPlan::Make(const Shape& out, const std::vector<Shape>& ins) {
   BroadcastPlan p;
   const size_t rank = out.size();

@@ -61,6 +61,8 @@ struct BroadcastPlan {
   std::vector<std::vector<int64_t>> strides;  // per input, per outer dim (0 = broadcast)
   std::vector<int64_t> inner_step;            // per input: 0 or 1
 
+  // Make requires Valid: every input broadcasts to `out`.
+  static bool Valid(const Shape& out, const std::vector<Shape>& ins);
   static BroadcastPlan Make(const Shape& out, const std::vector<Shape>& ins);
   // Offsets of each input at the start of row `row`.
   void RowOffsets(int64_t row, int64_t* offsets) const;

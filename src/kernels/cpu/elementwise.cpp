@@ -484,6 +484,8 @@ class BinaryKernel : public Kernel {
         pow_exp_type_ != DataType::kDouble && pow_exp_type_ != DataType::kInt64 &&
         pow_exp_type_ != DataType::kInt32)
       return ctx.Error("unsupported exponent type");
+    if (!BroadcastPlan::Valid(out_, shapes_))
+      return ctx.Error("input shapes do not broadcast to the output shape " + ShapeToString(out_));
     if (shapes_.size() == 1) plans_.push_back(BroadcastPlan::Make(out_, {shapes_[0], shapes_[0]}));
     for (size_t i = 1; i < shapes_.size(); ++i)
       plans_.push_back(BroadcastPlan::Make(out_, {i == 1 ? shapes_[0] : out_, shapes_[i]}));
@@ -630,6 +632,9 @@ class BinaryKernel : public Kernel {
 class WhereKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
+    if (!BroadcastPlan::Valid(ctx.outputs[0].shape,
+                              {ctx.inputs[0].shape, ctx.inputs[1].shape, ctx.inputs[2].shape}))
+      return ctx.Error("input shapes do not broadcast to the output shape");
     plan_ = BroadcastPlan::Make(ctx.outputs[0].shape,
                                 {ctx.inputs[0].shape, ctx.inputs[1].shape, ctx.inputs[2].shape});
     esize_ = DataTypeSize(ctx.outputs[0].dtype);
@@ -764,6 +769,15 @@ class CastKernel : public Kernel {
 class CopyKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
+    // Training mode is only deterministic (an identity) with a constant ratio of 0.
+    const bool zero_ratio =
+        ctx.has_input(1) && ctx.constants[1] && ctx.constants[1]->GetAsDouble(0) == 0.0;
+    if (ctx.node->op_type == "Dropout" && ctx.has_input(2) && !zero_ratio &&
+        (!ctx.constants[2] || ctx.constants[2]->GetAsInt(0) != 0))
+      return Unsupported("Dropout node [" + ctx.node->name +
+                             "] may run in training mode (a random mask); OpenCANN runs "
+                             "inference graphs only",
+                         "EZ3003");
     bytes_ = ctx.inputs[0].nbytes();
     mask_elems_ = ctx.outputs.size() > 1 ? ctx.outputs[1].numel() : 0;
     return Status::Ok();

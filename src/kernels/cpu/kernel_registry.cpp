@@ -56,13 +56,17 @@ KernelPrepareContext MakePrepareContext(const Graph& graph, const Node& node,
   ctx.num_threads = num_threads;
   for (const auto& in : node.inputs) {
     const ValueInfo* vi = in.empty() ? nullptr : graph.FindValue(in);
-    ctx.inputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
+    // An unknown rank becomes {-1} so that CreateKernel reports it instead of a kernel
+    // mistaking it for a scalar.
+    ctx.inputs.push_back(vi ? TensorType{vi->dtype, vi->has_shape ? vi->shape : Shape{-1}}
+                            : TensorType{});
     ctx.constants.push_back(in.empty() ? nullptr : graph.FindInitializer(in));
     ctx.blocked_inputs.push_back(!in.empty() && blocked.count(in));
   }
   for (const auto& out : node.outputs) {
     const ValueInfo* vi = out.empty() ? nullptr : graph.FindValue(out);
-    ctx.outputs.push_back(vi ? TensorType{vi->dtype, vi->shape} : TensorType{});
+    ctx.outputs.push_back(vi ? TensorType{vi->dtype, vi->has_shape ? vi->shape : Shape{-1}}
+                             : TensorType{});
     ctx.blocked_outputs.push_back(!out.empty() && blocked.count(out));
   }
   return ctx;
@@ -73,8 +77,10 @@ Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) {
   for (const auto* list : {&ctx.inputs, &ctx.outputs})
     for (const auto& t : *list)
       if (t.dtype != DataType::kUndefined && !IsStatic(t.shape))
-        return InvalidArgument("node [" + node.name + "] (" + node.op_type +
-                               ") has a tensor of unknown shape " + ShapeToString(t.shape));
+        return Unsupported("node [" + node.name + "] (" + node.op_type +
+                               "): the shape of a tensor is only known at run time (it depends "
+                               "on input values); this needs a model with static shapes",
+                           "EZ3003");
   auto kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
   if (!kernel)
     return Unsupported("No supported Ops kernel and engine are found for [" + node.name +

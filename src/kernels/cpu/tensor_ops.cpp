@@ -372,6 +372,7 @@ class ExpandKernel : public Kernel {
     const Shape& in = ctx.inputs[0].shape;
     const Shape& out = ctx.outputs[0].shape;
     esize_ = DataTypeSize(ctx.inputs[0].dtype);
+    if (!BroadcastPlan::Valid(out, {in})) return ctx.Error("input does not broadcast to the output");
     plan_ = BroadcastPlan::Make(out, {in});
     return Status::Ok();
   }
