@@ -10,5 +10,7 @@ void RegisterNnSchemas(OpRegistry& r);
 void RegisterTensorSchemas(OpRegistry& r);
 void RegisterReductionSchemas(OpRegistry& r);
 void RegisterMatmulSchemas(OpRegistry& r);
+void RegisterIndexingSchemas(OpRegistry& r);
+void RegisterLossSchemas(OpRegistry& r);
 
 }  // namespace oc

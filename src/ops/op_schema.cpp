@@ -15,6 +15,8 @@ OpRegistry::OpRegistry() {
   RegisterTensorSchemas(*this);
   RegisterReductionSchemas(*this);
   RegisterMatmulSchemas(*this);
+  RegisterIndexingSchemas(*this);
+  RegisterLossSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

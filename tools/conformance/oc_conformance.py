@@ -285,9 +285,21 @@ def main():
     if args.markdown:
         write_markdown(args.markdown, results, expected)
     if args.update_expected:
+        # A hand-written reason survives while the case keeps its result.
+        old = {}
+        if os.path.exists(args.update_expected):
+            with open(args.update_expected) as f:
+                old = json.load(f)
+        out = {}
+        for k, v in sorted(results.items()):
+            entry = {"status": v["status"]}
+            prev = old.get(k, {})
+            reason = prev.get("reason") if prev.get("status") == v["status"] else None
+            if reason or v.get("detail"):
+                entry["reason"] = reason or v["detail"]
+            out[k] = entry
         with open(args.update_expected, "w") as f:
-            json.dump({k: {"status": v["status"], **({"reason": v["detail"]} if v.get("detail") else {})}
-                       for k, v in sorted(results.items())}, f, indent=1, sort_keys=True)
+            json.dump(out, f, indent=1, sort_keys=True)
             f.write("\n")
     if args.expect:
         changed = []

@@ -11,5 +11,7 @@ void RegisterConvKernels(KernelRegistry& r);
 void RegisterMatmulKernels(KernelRegistry& r);
 void RegisterReductionKernels(KernelRegistry& r);
 void RegisterNormKernels(KernelRegistry& r);
+void RegisterIndexingKernels(KernelRegistry& r);
+void RegisterLossKernels(KernelRegistry& r);
 
 }  // namespace oc

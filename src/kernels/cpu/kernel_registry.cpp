@@ -16,6 +16,8 @@ KernelRegistry::KernelRegistry() {
   RegisterMatmulKernels(*this);
   RegisterReductionKernels(*this);
   RegisterNormKernels(*this);
+  RegisterIndexingKernels(*this);
+  RegisterLossKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
