@@ -208,7 +208,18 @@ aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIO
   return FillDims(IoAt(modelDesc, index, false), dims, __func__, index);
 }
 aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
-  return aclmdlGetOutputDims(modelDesc, index, dims);
+  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_NULL(dims);
+  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  if (!io) return FillDims(io, dims, __func__, index);
+  // The shapes of the model's latest execution: they differ from the description for
+  // outputs whose shape is only known at run time.
+  auto m = State::Get().FindModel(modelDesc->model_id);
+  if (!m) return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlGetCurOutputDims: the model is unloaded");
+  oc::IoDesc cur = *io;
+  auto shapes = m->LastOutputShapes();
+  if (index < shapes.size()) cur.shape = shapes[index];
+  return FillDims(&cur, dims, __func__, index);
 }
 
 const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {

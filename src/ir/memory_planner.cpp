@@ -80,8 +80,8 @@ Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse) {
       const std::string& out = n.outputs[k];
       if (out.empty() || external.count(out) || graph.IsInitializer(out)) continue;
       const ValueInfo* vi = graph.FindValue(out);
-      if (!vi || !vi->has_shape || !IsStatic(vi->shape))
-        return Internal("value [" + out + "] has no static shape for memory planning");
+      // Values whose shape is only known at run time get memory at run time.
+      if (!vi || !vi->has_shape || !IsStatic(vi->shape)) continue;
       const size_t bytes = std::max<size_t>(
           1, static_cast<size_t>(NumElements(vi->shape)) * DataTypeSize(vi->dtype));
       if (k == 0 && alias >= 0) {

@@ -17,6 +17,13 @@ std::vector<std::string> StrList(const AttrMapProto& m, const std::string& k) {
   return {it->second.list().s().begin(), it->second.list().s().end()};
 }
 
+// Descriptor shape to value info; GE's single dim -2 means the rank is unknown.
+ValueInfo InfoFromDesc(const ge::proto::TensorDescriptor& d) {
+  Shape shape(d.shape().dim().begin(), d.shape().dim().end());
+  if (shape.size() == 1 && shape[0] == -2) return ValueInfo{FromGeDataType(d.dtype()), {}, false};
+  return ValueInfo{FromGeDataType(d.dtype()), shape, true};
+}
+
 Result<Tensor> TensorFromDef(const ge::proto::TensorDef& def, const uint8_t* weights,
                              size_t weights_size, std::shared_ptr<const void> holder) {
   DataType dt = FromGeDataType(def.desc().dtype());
@@ -91,9 +98,7 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
     if (op.type() == "Data") {
       if (op.output_desc_size() != 1)
         return ParseError("Data op [" + op.name() + "] has no output");
-      const auto& d = op.output_desc(0);
-      ValueInfo vi{FromGeDataType(d.dtype()), Shape(d.shape().dim().begin(), d.shape().dim().end()),
-                   true};
+      ValueInfo vi = InfoFromDesc(op.output_desc(0));
       g.values[op.name()] = vi;
       auto it = attrs.find("index");
       inputs.emplace_back(it == attrs.end() ? static_cast<int64_t>(inputs.size()) : it->second.i(),
@@ -134,8 +139,7 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
       const auto& d = op.output_desc(k);
       const std::string& out = n.outputs[k];
       if (out.empty()) continue;
-      g.values[out] = ValueInfo{FromGeDataType(d.dtype()),
-                                Shape(d.shape().dim().begin(), d.shape().dim().end()), true};
+      g.values[out] = InfoFromDesc(d);
       auto it = d.attr().find("_oc_mem_offset");
       if (plan && it != d.attr().end()) plan->offsets[out] = static_cast<size_t>(it->second.i());
     }

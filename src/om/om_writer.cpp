@@ -17,6 +17,9 @@ std::string LayoutFor(const Shape& s, const std::string& input_format) {
   return "ND";
 }
 
+// GE writes an unknown rank as the single dimension -2.
+Shape DescShape(const ValueInfo& vi) { return vi.has_shape ? vi.shape : Shape{-2}; }
+
 void FillDesc(const std::string& name, DataType dt, const Shape& shape, const std::string& layout,
               ge::proto::TensorDescriptor* d) {
   d->set_name(name);
@@ -25,7 +28,7 @@ void FillDesc(const std::string& name, DataType dt, const Shape& shape, const st
   for (int64_t v : shape) sh->add_dim(v);
   d->set_layout(layout);
   d->set_real_dim_cnt(static_cast<int64_t>(shape.size()));
-  int64_t n = NumElements(shape);
+  int64_t n = NumElements(shape);  // -1 when any dim is unknown
   d->set_size(n < 0 ? -1 : n * static_cast<int64_t>(DataTypeSize(dt)));
 }
 
@@ -109,8 +112,8 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     op->set_id(id++);
     SetInt(op->mutable_attr(), "index", static_cast<int64_t>(i));
     std::string layout = LayoutFor(vi->shape, opt.input_format);
-    FillDesc(name, vi->dtype, vi->shape, layout, op->add_input_desc());
-    FillDesc(name, vi->dtype, vi->shape, layout, op->add_output_desc());
+    FillDesc(name, vi->dtype, DescShape(*vi), layout, op->add_input_desc());
+    FillDesc(name, vi->dtype, DescShape(*vi), layout, op->add_output_desc());
     gd->add_input(name + ":0");
     source[name] = name + ":0";
   }
@@ -151,13 +154,13 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
       op->add_input_name(in);
       op->add_is_input_const(g.IsInitializer(in));
       const ValueInfo* vi = g.FindValue(in);
-      if (vi) FillDesc(in, vi->dtype, vi->shape, "ND", op->add_input_desc());
+      if (vi) FillDesc(in, vi->dtype, DescShape(*vi), "ND", op->add_input_desc());
     }
     for (const auto& out : n.outputs) {
       auto* d = op->add_output_desc();
       const ValueInfo* vi = out.empty() ? nullptr : g.FindValue(out);
       if (vi) {
-        FillDesc(out, vi->dtype, vi->shape, "ND", d);
+        FillDesc(out, vi->dtype, DescShape(*vi), "ND", d);
       } else {
         d->set_name(out);
       }
@@ -176,7 +179,7 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
   for (const auto& out : g.outputs) {
     net->add_input(source.count(out) ? source[out] : out);
     const ValueInfo* vi = g.FindValue(out);
-    if (vi) FillDesc(out, vi->dtype, vi->shape, "ND", net->add_input_desc());
+    if (vi) FillDesc(out, vi->dtype, DescShape(*vi), "ND", net->add_input_desc());
     gd->add_output(source.count(out) ? source[out] : out);
   }
   return Status::Ok();

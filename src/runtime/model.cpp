@@ -11,6 +11,7 @@
 
 #include "base/threads.h"
 #include "kernels/cpu/layout.h"
+#include "ops/op_schema.h"
 #include "om/om_format.h"
 
 namespace oc {
@@ -93,22 +94,45 @@ Status Model::Build(const LoadOptions& options) {
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const ValueInfo* vi = g.FindValue(g.outputs[i]);
     if (!vi) return ParseError("output [" + g.outputs[i] + "] has no description");
-    outputs_.push_back({g.outputs[i], vi->dtype, vi->shape, "ND",
-                        static_cast<size_t>(NumElements(vi->shape)) * DataTypeSize(vi->dtype)});
+    // Outputs sized at run time report -1 dims and 0 bytes, as CANN's dynamic models do.
+    const Shape shape = vi->has_shape ? vi->shape : Shape{-1};
+    const int64_t n = NumElements(shape);
+    outputs_.push_back({g.outputs[i], vi->dtype, shape, "ND",
+                        n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(vi->dtype)});
   }
+  std::unordered_map<std::string, size_t> dynamic_ids;
   auto slot_for = [&](const std::string& v) -> Result<Slot> {
     Slot s;
     if (v.empty()) return s;
-    if (auto it = input_index.find(v); it != input_index.end())
-      return Slot{SlotKind::kInput, it->second, nullptr};
-    if (auto it = output_index.find(v); it != output_index.end())
-      return Slot{SlotKind::kOutput, it->second, nullptr};
-    if (const Tensor* t = g.FindInitializer(v)) return Slot{SlotKind::kConstant, 0, t->data()};
-    auto it = om_.plan.offsets.find(v);
-    if (it == om_.plan.offsets.end()) return ParseError("value [" + v + "] has no memory assigned");
-    if (it->second >= arena_size_ && arena_size_ > 0)
-      return ParseError("value [" + v + "] lies outside the arena");
-    return Slot{SlotKind::kArena, it->second, nullptr};
+    const ValueInfo* vi = g.FindValue(v);
+    if (vi) {
+      s.dtype = vi->dtype;
+      s.shape = vi->has_shape ? vi->shape : Shape{-1};
+    }
+    if (auto it = input_index.find(v); it != input_index.end()) {
+      s.kind = SlotKind::kInput;
+      s.index = it->second;
+    } else if (auto it = output_index.find(v); it != output_index.end()) {
+      s.kind = SlotKind::kOutput;
+      s.index = it->second;
+    } else if (const Tensor* t = g.FindInitializer(v)) {
+      s.kind = SlotKind::kConstant;
+      s.ptr = t->data();
+      s.constant = t;
+    } else if (auto it = om_.plan.offsets.find(v); it != om_.plan.offsets.end()) {
+      if (it->second >= arena_size_ && arena_size_ > 0)
+        return ParseError("value [" + v + "] lies outside the arena");
+      s.kind = SlotKind::kArena;
+      s.index = it->second;
+    } else if (!vi || !vi->has_shape || !IsStatic(vi->shape)) {
+      // Sized at run time: memory comes with each execution.
+      auto [it, added] = dynamic_ids.emplace(v, dynamic_ids.size());
+      s.kind = SlotKind::kDynamic;
+      s.index = it->second;
+    } else {
+      return ParseError("value [" + v + "] has no memory assigned");
+    }
+    return s;
   };
   // Outputs written by a node go straight to the caller's buffer (first writer wins).
   for (const auto& n : g.nodes)
@@ -125,9 +149,14 @@ Status Model::Build(const LoadOptions& options) {
   const auto blocked = ChooseBlockedValues(g);
   for (const auto& n : g.nodes) {
     Step step;
+    step.node = &n;
     step.node_name = n.name;
     step.op_type = n.op_type;
     step.kernel_domain = n.domain;
+    if (!KernelRegistry::Global().Supports(n.domain, n.op_type))
+      return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
+                             "], optype [" + n.op_type + "].",
+                         "EZ3003");
     KernelPrepareContext ctx = MakePrepareContext(g, n, blocked, num_threads_);
     for (const auto& in : n.inputs) {
       if (!in.empty() && !g.FindValue(in))
@@ -140,11 +169,19 @@ Status Model::Build(const LoadOptions& options) {
       step.outputs.push_back(s);
     }
     auto kernel = CreateKernel(ctx);
-    if (!kernel.ok()) return kernel.status();
-    step.kernel = std::move(kernel).value();
-    workspace_size_ = std::max(workspace_size_, step.kernel->WorkspaceSize());
+    if (kernel.ok()) {
+      step.kernel = std::move(kernel).value();
+      workspace_size_ = std::max(workspace_size_, step.kernel->WorkspaceSize());
+    } else if (kernel.status().code() == StatusCode::kNeedsInputValue) {
+      ++dynamic_steps_;  // prepared at each execution with the actual values
+    } else {
+      return kernel.status();
+    }
     steps_.push_back(std::move(step));
   }
+  num_dynamic_ = dynamic_ids.size();
+  last_output_shapes_.clear();
+  for (const auto& o : outputs_) last_output_shapes_.push_back(o.shape);
   if (options.work_ptr) {
     if (options.work_size < work_size())
       return InvalidArgument("work memory of " + std::to_string(options.work_size) +
@@ -187,6 +224,133 @@ void Model::ReleaseArena(AlignedBuffer buf) const {
   pool_.push_back(std::move(buf));
 }
 
+struct Model::DynamicValue {
+  AlignedBuffer buffer;
+  DataType dtype = DataType::kUndefined;
+  Shape shape;
+};
+
+struct Model::ExecState {
+  const std::vector<const void*>* inputs;
+  const std::vector<void*>* outputs;
+  const std::vector<size_t>* output_sizes;
+  uint8_t* base = nullptr;
+  std::vector<DynamicValue> dynamic;
+  std::vector<Shape> output_shapes;
+
+  void* Resolve(const Slot& s) {
+    switch (s.kind) {
+      case SlotKind::kInput: return const_cast<void*>((*inputs)[s.index]);
+      case SlotKind::kOutput: return (*outputs)[s.index];
+      case SlotKind::kConstant: return const_cast<void*>(s.ptr);
+      case SlotKind::kArena: return base + s.index;
+      case SlotKind::kDynamic: return dynamic[s.index].buffer.data();
+      default: return nullptr;
+    }
+  }
+  // The shape a slot holds in this execution.
+  const Shape& ShapeOf(const Slot& s) {
+    if (s.kind == SlotKind::kDynamic) return dynamic[s.index].shape;
+    if (s.kind == SlotKind::kOutput) return output_shapes[s.index];
+    return s.shape;
+  }
+};
+
+std::vector<Shape> Model::LastOutputShapes() const {
+  std::lock_guard<std::mutex> lock(last_shapes_mutex_);
+  return last_output_shapes_;
+}
+
+// Infers output shapes from the actual inputs (their values included), places the
+// outputs and prepares a kernel for exactly this call.
+Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
+  const Node& node = *step.node;
+  const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
+  if (!schema) return Internal("no schema for " + node.op_type);
+  const size_t n_in = step.inputs.size();
+  std::vector<ValueInfo> infos(n_in);
+  std::vector<Tensor> values(n_in);
+  InferContext ic;
+  ic.node = &node;
+  ic.opset = om_.graph.opset_version;
+  ic.outputs.resize(step.outputs.size());
+  KernelPrepareContext kc;
+  kc.node = &node;
+  kc.opset = om_.graph.opset_version;
+  kc.num_threads = num_threads_;
+  std::vector<const void*> in_ptrs;
+  for (size_t i = 0; i < n_in; ++i) {
+    const Slot& s = step.inputs[i];
+    if (s.kind == SlotKind::kNone) {
+      ic.inputs.push_back(nullptr);
+      ic.const_inputs.push_back(nullptr);
+      kc.inputs.push_back({});
+      kc.constants.push_back(nullptr);
+      in_ptrs.push_back(nullptr);
+      continue;
+    }
+    infos[i] = ValueInfo{s.dtype, st.ShapeOf(s), true};
+    void* ptr = st.Resolve(s);
+    values[i] = s.constant ? *s.constant : Tensor(s.dtype, infos[i].shape, ptr, nullptr);
+    ic.inputs.push_back(&infos[i]);
+    ic.const_inputs.push_back(&values[i]);
+    kc.inputs.push_back({s.dtype, infos[i].shape});
+    kc.constants.push_back(&values[i]);
+    in_ptrs.push_back(ptr);
+  }
+  OC_RETURN_IF_ERROR(schema->infer(ic));
+  std::vector<void*> out_ptrs;
+  for (size_t k = 0; k < step.outputs.size(); ++k) {
+    const Slot& s = step.outputs[k];
+    const ValueInfo& vi = ic.outputs[k];
+    if (s.kind == SlotKind::kNone) {
+      kc.outputs.push_back({});
+      out_ptrs.push_back(nullptr);
+      continue;
+    }
+    if (!vi.has_shape || !IsStatic(vi.shape))
+      return Internal("output shape still unknown at run time");
+    const size_t bytes = static_cast<size_t>(NumElements(vi.shape)) * DataTypeSize(vi.dtype);
+    kc.outputs.push_back({vi.dtype, vi.shape});
+    switch (s.kind) {
+      case SlotKind::kDynamic: {
+        DynamicValue& dv = st.dynamic[s.index];
+        if (!dv.buffer.Resize(std::max<size_t>(bytes, 1)))
+          return Status(StatusCode::kOutOfMemory, "cannot allocate " + std::to_string(bytes) + " bytes");
+        dv.dtype = vi.dtype;
+        dv.shape = vi.shape;
+        break;
+      }
+      case SlotKind::kOutput:
+        if ((*st.output_sizes)[s.index] < bytes)
+          return InvalidArgument("output " + std::to_string(s.index) + " [" +
+                                 outputs_[s.index].name + "] needs " + std::to_string(bytes) +
+                                 " bytes for shape " + ShapeToString(vi.shape) + ", its buffer has " +
+                                 std::to_string((*st.output_sizes)[s.index]));
+        st.output_shapes[s.index] = vi.shape;
+        break;
+      case SlotKind::kArena:
+        if (vi.shape != s.shape)
+          return Internal("run-time shape " + ShapeToString(vi.shape) + " differs from the planned " +
+                          ShapeToString(s.shape));
+        break;
+      default:
+        return Internal("unexpected output slot");
+    }
+    out_ptrs.push_back(st.Resolve(s));
+  }
+  OC_ASSIGN_OR_RETURN(auto kernel, CreateKernel(kc));
+  AlignedBuffer workspace;
+  if (!workspace.Resize(kernel->WorkspaceSize()))
+    return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");
+  KernelRunContext rc;
+  rc.inputs = in_ptrs.data();
+  rc.outputs = out_ptrs.data();
+  rc.workspace = workspace.data();
+  rc.num_threads = num_threads_;
+  return kernel->Run(rc);
+}
+
 Status Model::Execute(const std::vector<const void*>& inputs,
                       const std::vector<size_t>& input_sizes, const std::vector<void*>& outputs,
                       const std::vector<size_t>& output_sizes) const {
@@ -216,49 +380,44 @@ Status Model::Execute(const std::vector<const void*>& inputs,
   }
   std::unique_lock<std::mutex> user_lock(user_work_mutex_, std::defer_lock);
   AlignedBuffer arena;
-  uint8_t* base = nullptr;
+  ExecState st;
+  st.inputs = &inputs;
+  st.outputs = &outputs;
+  st.output_sizes = &output_sizes;
+  st.dynamic.resize(num_dynamic_);
+  for (const auto& o : outputs_) st.output_shapes.push_back(o.shape);
   if (user_work_) {
     user_lock.lock();
-    base = static_cast<uint8_t*>(user_work_);
+    st.base = static_cast<uint8_t*>(user_work_);
   } else {
     arena = AcquireArena();
     if (!arena.data() && work_size() > 0)
       return Status(StatusCode::kOutOfMemory,
                     "cannot allocate " + std::to_string(work_size()) + " bytes of work memory");
-    base = arena.data();
+    st.base = arena.data();
   }
   // OpenMP's thread count is per calling thread: set it for this one.
   omp_set_num_threads(num_threads_);
-  auto resolve = [&](const Slot& s) -> void* {
-    switch (s.kind) {
-      case SlotKind::kInput:
-        return const_cast<void*>(inputs[s.index]);
-      case SlotKind::kOutput:
-        return outputs[s.index];
-      case SlotKind::kConstant:
-        return const_cast<void*>(s.ptr);
-      case SlotKind::kArena:
-        return base + s.index;
-      default:
-        return nullptr;
-    }
-  };
   std::vector<const void*> in_ptrs;
   std::vector<void*> out_ptrs;
   Status status;
   for (const auto& step : steps_) {
-    in_ptrs.clear();
-    out_ptrs.clear();
-    for (const auto& s : step.inputs) in_ptrs.push_back(resolve(s));
-    for (const auto& s : step.outputs) out_ptrs.push_back(resolve(s));
-    KernelRunContext ctx;
-    ctx.inputs = in_ptrs.data();
-    ctx.outputs = out_ptrs.data();
-    ctx.workspace = base + arena_size_;
-    ctx.num_threads = num_threads_;
     const auto t0 =
         profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-    status = step.kernel->Run(ctx);
+    if (step.kernel) {
+      in_ptrs.clear();
+      out_ptrs.clear();
+      for (const auto& s : step.inputs) in_ptrs.push_back(st.Resolve(s));
+      for (const auto& s : step.outputs) out_ptrs.push_back(st.Resolve(s));
+      KernelRunContext ctx;
+      ctx.inputs = in_ptrs.data();
+      ctx.outputs = out_ptrs.data();
+      ctx.workspace = st.base + arena_size_;
+      ctx.num_threads = num_threads_;
+      status = step.kernel->Run(ctx);
+    } else {
+      status = RunDynamicStep(step, st);
+    }
     if (profile_) {
       const double us =
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
@@ -273,9 +432,24 @@ Status Model::Execute(const std::vector<const void*>& inputs,
       break;
     }
   }
-  if (status.ok())
-    for (const auto& c : copies_)
-      if (c.bytes) std::memcpy(outputs[c.output], resolve(c.from), c.bytes);
+  if (status.ok()) {
+    for (const auto& c : copies_) {
+      const Shape& shape = st.ShapeOf(c.from);
+      const size_t bytes = IsStatic(shape) ? static_cast<size_t>(NumElements(shape)) *
+                                                 DataTypeSize(outputs_[c.output].dtype)
+                                           : c.bytes;
+      if (bytes > output_sizes[c.output]) {
+        status = InvalidArgument("output " + std::to_string(c.output) + " buffer is too small");
+        break;
+      }
+      if (bytes) std::memcpy(outputs[c.output], st.Resolve(c.from), bytes);
+      st.output_shapes[c.output] = shape;
+    }
+  }
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(last_shapes_mutex_);
+    last_output_shapes_ = st.output_shapes;
+  }
   if (!user_work_) ReleaseArena(std::move(arena));
   return status;
 }

@@ -47,23 +47,32 @@ class Model {
   size_t work_size() const { return arena_size_ + workspace_size_; }
   size_t weight_size() const { return weight_size_; }
   const std::map<std::string, std::string>& attrs() const { return om_.attrs; }
+  // Output shapes of the latest execution (differs from outputs() for run-time shapes).
+  std::vector<Shape> LastOutputShapes() const;
+  bool has_dynamic_steps() const { return num_dynamic_ > 0 || dynamic_steps_ > 0; }
 
   // Runs the model. Buffers must hold at least the sizes of inputs()/outputs().
   Status Execute(const std::vector<const void*>& inputs, const std::vector<size_t>& input_sizes,
                  const std::vector<void*>& outputs, const std::vector<size_t>& output_sizes) const;
 
  private:
-  enum class SlotKind { kNone, kInput, kOutput, kConstant, kArena };
+  enum class SlotKind { kNone, kInput, kOutput, kConstant, kArena, kDynamic };
   struct Slot {
     SlotKind kind = SlotKind::kNone;
-    size_t index = 0;           // input/output index or arena offset
-    const void* ptr = nullptr;  // constants
+    size_t index = 0;            // input/output index, arena offset or dynamic value id
+    const void* ptr = nullptr;   // constants
+    const Tensor* constant = nullptr;
+    DataType dtype = DataType::kUndefined;
+    Shape shape;                 // as compiled; may hold -1 for values sized at run time
   };
   struct Step {
-    std::unique_ptr<Kernel> kernel;
+    std::unique_ptr<Kernel> kernel;  // null: prepared at each execution (dynamic step)
+    const Node* node = nullptr;
     std::vector<Slot> inputs, outputs;
     std::string node_name, op_type, kernel_domain;
   };
+  struct DynamicValue;  // per-execution storage of values sized at run time
+  struct ExecState;
   struct OutputCopy {  // graph outputs that no step writes (constants, inputs, duplicates)
     Slot from;
     size_t output;
@@ -77,6 +86,7 @@ class Model {
 
  private:
   Status Build(const LoadOptions& options);
+  Status RunDynamicStep(const Step& step, ExecState& st) const;
   AlignedBuffer AcquireArena() const;
   void ReleaseArena(AlignedBuffer buf) const;
 
@@ -87,6 +97,9 @@ class Model {
   std::vector<OutputCopy> copies_;
   size_t arena_size_ = 0, workspace_size_ = 0, weight_size_ = 0;
   int num_threads_ = 1;
+  size_t num_dynamic_ = 0, dynamic_steps_ = 0;
+  mutable std::mutex last_shapes_mutex_;
+  mutable std::vector<Shape> last_output_shapes_;
   // Caller-provided work memory serialises executions on it.
   void* user_work_ = nullptr;
   mutable std::mutex user_work_mutex_;

@@ -11,7 +11,8 @@ def _check(acl, ret, what):
         raise RuntimeError(f"{what} failed ({ret}): {acl.get_recent_err_msg()}")
 
 
-def run_om(acl, om, inputs):
+def run_om(acl, om, inputs, output_bytes=None):
+    """output_bytes: buffer sizes for outputs whose size is only known at run time."""
     _check(acl, acl.init(), "aclInit")
     _check(acl, acl.rt.set_device(0), "aclrtSetDevice")
     model_id, ret = acl.mdl.load_from_file(om)
@@ -37,6 +38,8 @@ def run_om(acl, om, inputs):
     outs = []
     for i in range(n_out):
         size = acl.mdl.get_output_size_by_index(desc, i)
+        if size == 0 and output_bytes:
+            size = output_bytes[i]
         ptr, ret = acl.rt.malloc(max(size, 1), 0)
         _check(acl, ret, "aclrtMalloc")
         outs.append((ptr, size))
@@ -44,14 +47,15 @@ def run_om(acl, om, inputs):
     _check(acl, acl.mdl.execute(model_id, ds_in, ds_out), "aclmdlExecute")
     results = []
     for i, (ptr, size) in enumerate(outs):
-        dims, ret = acl.mdl.get_output_dims(desc, i)
+        dims, ret = acl.mdl.get_cur_output_dims(desc, i)
         _check(acl, ret, "get_output_dims")
         t = acl.mdl.get_output_data_type(desc, i)
         if t not in ACL_TO_NUMPY:
             raise RuntimeError(f"output {i} has unsupported ACL data type {t}")
         host = np.empty(dims["dims"], dtype=ACL_TO_NUMPY[t])
         # bfloat16 travels as its 16-bit pattern (ONNX's numpy helper does the same)
-        if size:
-            _check(acl, acl.rt.memcpy(acl.util.numpy_to_ptr(host), size, ptr, size, 2), "memcpy")
+        if host.nbytes:
+            _check(acl, acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes, 2),
+                   "memcpy")
         results.append(host)
     return results

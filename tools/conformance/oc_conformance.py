@@ -148,7 +148,7 @@ def run_case(case, build, tmp):
         return {"status": "unsupported", "detail": " ".join(lines)[:400]}
     worst = 0.0
     for ins, outs in sets:
-        res = run_forked(build, om_base + ".om", ins)
+        res = run_forked(build, om_base + ".om", ins, [max(o.nbytes, 1) for o in outs])
         if "error" in res:
             return {"status": "failed", "detail": res["error"]}
         got = res["outputs"]
@@ -163,7 +163,7 @@ def run_case(case, build, tmp):
     return {"status": "passed", "max_error": worst}
 
 
-def run_forked(build, om, inputs):
+def run_forked(build, om, inputs, output_bytes):
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
@@ -174,7 +174,7 @@ def run_forked(build, om, inputs):
             sys.path.insert(0, HERE)
             import acl
             from acl_runner import run_om
-            outs = run_om(acl, om, inputs)
+            outs = run_om(acl, om, inputs, output_bytes)
             payload = pickle.dumps({"outputs": outs})
         except Exception as e:  # reported, not raised: the parent decides
             import pickle

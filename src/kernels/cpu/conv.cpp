@@ -23,8 +23,8 @@ class ConvKernel : public Kernel {
     if (x.dtype != DataType::kFloat || w.dtype != DataType::kFloat)
       return ctx.Error(std::string("only float32 convolution is supported, got ") +
                        DataTypeName(x.dtype));
-    if (!ctx.constants[1]) return ctx.Error("weights must be constant");
-    if (ctx.has_input(2) && !ctx.constants[2]) return ctx.Error("bias must be constant");
+    if (!ctx.constants[1]) return ctx.NeedsValue("its weights");
+    if (ctx.has_input(2) && !ctx.constants[2]) return ctx.NeedsValue("its bias");
     const size_t rank = x.shape.size();
     if (rank < 3 || rank > 5) return ctx.Error("only 1-D, 2-D and 3-D convolution is supported");
     const size_t n = rank - 2;

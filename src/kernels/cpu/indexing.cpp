@@ -249,6 +249,7 @@ class OneHotKernel : public Kernel {
     const int64_t rank = static_cast<int64_t>(out_.size());
     axis_ = ctx.attrs().GetInt("axis", -1);
     if (axis_ < 0) axis_ += rank;
+    if (axis_ < 0 || axis_ >= rank) return ctx.Error("axis out of range");
     depth_ = out_[axis_];
     return Status::Ok();
   }
@@ -314,7 +315,7 @@ class CumSumKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     shape_ = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
-    if (!ctx.constants[1]) return ctx.Error("axis must be known when the model is compiled");
+    if (!ctx.constants[1]) return ctx.NeedsValue("axis");
     OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(ctx.constants[1]->GetAsInt(0),
                                              static_cast<int64_t>(shape_.size())));
     exclusive_ = ctx.attrs().GetInt("exclusive", 0) != 0;

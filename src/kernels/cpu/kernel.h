@@ -38,6 +38,9 @@ struct KernelPrepareContext {
     return i < inputs.size() && inputs[i].dtype != DataType::kUndefined;
   }
   Status Error(const std::string& msg) const;
+  // The kernel needs the value of input `what`, which is not constant: the runtime then
+  // prepares this node at execution time with the actual values.
+  Status NeedsValue(const std::string& what) const;
 };
 
 struct KernelRunContext {

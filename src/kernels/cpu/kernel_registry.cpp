@@ -8,6 +8,11 @@ Status KernelPrepareContext::Error(const std::string& msg) const {
   return InvalidArgument("node [" + node->name + "] (" + node->op_type + "): " + msg);
 }
 
+Status KernelPrepareContext::NeedsValue(const std::string& what) const {
+  return Status(StatusCode::kNeedsInputValue, "node [" + node->name + "] (" + node->op_type +
+                                                  ") needs the value of " + what);
+}
+
 KernelRegistry::KernelRegistry() {
   RegisterElementwiseKernels(*this);
   RegisterTensorKernels(*this);
@@ -79,10 +84,9 @@ Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) {
   for (const auto* list : {&ctx.inputs, &ctx.outputs})
     for (const auto& t : *list)
       if (t.dtype != DataType::kUndefined && !IsStatic(t.shape))
-        return Unsupported("node [" + node.name + "] (" + node.op_type +
-                               "): the shape of a tensor is only known at run time (it depends "
-                               "on input values); this needs a model with static shapes",
-                           "EZ3003");
+        return Status(StatusCode::kNeedsInputValue,
+                      "node [" + node.name + "] (" + node.op_type +
+                          "): a tensor shape is only known at run time");
   auto kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
   if (!kernel)
     return Unsupported("No supported Ops kernel and engine are found for [" + node.name +

@@ -14,7 +14,7 @@ class BatchNormKernel : public Kernel {
     const Shape& s = ctx.inputs[0].shape;
     if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
     for (size_t i = 1; i < 5; ++i)
-      if (!ctx.constants[i]) return ctx.Error("scale, B, mean and var must be constant");
+      if (!ctx.constants[i]) return ctx.NeedsValue("scale, B, mean and var");
     batch_ = s[0];
     channels_ = s.size() > 1 ? s[1] : 1;
     spatial_ = 1;

@@ -90,7 +90,7 @@ class ReduceKernel : public Kernel {
     const int64_t rank = static_cast<int64_t>(in_.size());
     std::vector<int64_t> axes = ctx.attrs().GetInts("axes");
     if (axes.empty() && ctx.has_input(1)) {
-      if (!ctx.constants[1]) return ctx.Error("axes must be known when the model is compiled");
+      if (!ctx.constants[1]) return ctx.NeedsValue("axes");
       axes = ctx.constants[1]->ToInt64Vector();
     }
     reduced_.assign(in_.size(), false);

@@ -129,7 +129,7 @@ class SliceKernel : public Kernel {
     } else {
       for (size_t i = 1; i < ctx.inputs.size(); ++i)
         if (ctx.has_input(i) && !ctx.constants[i])
-          return ctx.Error("starts/ends/axes/steps must be known when the model is compiled");
+          return ctx.NeedsValue("starts/ends/axes/steps");
       starts = ctx.constants[1]->ToInt64Vector();
       ends = ctx.constants[2]->ToInt64Vector();
       if (ctx.has_input(3)) axes = ctx.constants[3]->ToInt64Vector();
@@ -460,7 +460,7 @@ class PadKernel : public Kernel {
     esize_ = DataTypeSize(type_);
     std::vector<int64_t> pads = ctx.attrs().GetInts("pads");
     if (pads.empty()) {
-      if (!ctx.constants[1]) return ctx.Error("pads must be known when the model is compiled");
+      if (!ctx.constants[1]) return ctx.NeedsValue("pads");
       pads = ctx.constants[1]->ToInt64Vector();
     }
     const size_t rank = in_.size();
@@ -478,7 +478,7 @@ class PadKernel : public Kernel {
     mode_ = ctx.attrs().GetString("mode", "constant");
     value_.assign(esize_, 0);
     if (ctx.has_input(2)) {
-      if (!ctx.constants[2]) return ctx.Error("constant_value must be known at compile time");
+      if (!ctx.constants[2]) return ctx.NeedsValue("constant_value");
       std::memcpy(value_.data(), ctx.constants[2]->data(), esize_);
     } else if (ctx.attrs().Has("value")) {
       Tensor v = Tensor::Scalar(type_, ctx.attrs().GetFloat("value", 0));
