@@ -234,6 +234,9 @@ Status Build(const Flags& f) {
   wopts.model_attrs["input_format"] = format;
   wopts.model_attrs["precision_mode"] = precision;
   wopts.model_attrs["_oc_workspace_size"] = std::to_string(compiled->workspace_size);
+  // A model with values sized at run time is a dynamic ("unknown shape") model.
+  for (const auto& [name, vi] : compiled->graph.values)
+    if (!vi.has_shape || !IsStatic(vi.shape)) wopts.dynamic = true;
   return WriteOmFile(compiled->graph, compiled->plan, wopts, output + ".om");
 }
 
