@@ -34,9 +34,10 @@ Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
         return bad("dimension [" + d + "] is not a number");
       }
       if (pos != d.size()) return bad("dimension [" + d + "] is not a number");
-      if (v == 0 || v < -1)
+      // 0 is a valid (empty) dimension in ONNX; below -1 is not.
+      if (v < -1)
         return InvalidArgument("Value [" + d + "] in [--input_shape] for input [" + spec.name +
-                                   "] is invalid: shape values must be positive (or -1 with a "
+                                   "] is invalid: shape values must be 0 or more (or -1 with a "
                                    "dynamic option).",
                                "E10011");
       spec.dims.push_back(v);

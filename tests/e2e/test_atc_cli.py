@@ -68,7 +68,7 @@ def test_mode3_precheck_writes_report(tmp_path):
     (["--soc_version=Ascend999"], "E10001"),
     (["--input_shape=x:1;4"], "E10002"),
     (["--input_shape=x1,4"], "E10002"),
-    (["--input_shape=x:0,4"], "E10011"),
+    (["--input_shape=x:-5,4"], "E10011"),
     (["--input_shape=nope:1,4"], "E10016"),
     (["--input_shape=x:1,5"], "E10001"),
     (["--input_format=NCWH"], "E10001"),

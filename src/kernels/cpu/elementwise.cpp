@@ -478,12 +478,17 @@ class BinaryKernel : public Kernel {
       shapes_.push_back(ctx.inputs[i].shape);
     }
     mean_ = ctx.node->op_type == "Mean";
-    if (type_ == DataType::kFloat16 || type_ == DataType::kBFloat16)
-      return ctx.Error("float16 inputs are not supported by this kernel yet");
-    if (op_ == BinaryOp::kPow && pow_exp_type_ != type_ && pow_exp_type_ != DataType::kFloat &&
-        pow_exp_type_ != DataType::kDouble && pow_exp_type_ != DataType::kInt64 &&
-        pow_exp_type_ != DataType::kInt32)
-      return ctx.Error("unsupported exponent type");
+    for (size_t i = 0; i < ctx.inputs.size(); ++i)
+      if (ctx.has_input(i)) input_types_.push_back(ctx.inputs[i].dtype);
+    // float16/bfloat16 compute in float and round back once.
+    half_ = type_ == DataType::kFloat16 || type_ == DataType::kBFloat16;
+    // Opset < 7 PRelu: a 1-D slope of C values applies per channel.
+    if (op_ == BinaryOp::kPRelu && shapes_.size() == 2 && !BroadcastPlan::Valid(out_, shapes_) &&
+        shapes_[1].size() == 1 && out_.size() > 2 && shapes_[1][0] == out_[1]) {
+      Shape slope(out_.size() - 1, 1);
+      slope[0] = out_[1];
+      shapes_[1] = slope;
+    }
     if (!BroadcastPlan::Valid(out_, shapes_))
       return ctx.Error("input shapes do not broadcast to the output shape " + ShapeToString(out_));
     if (shapes_.size() == 1) plans_.push_back(BroadcastPlan::Make(out_, {shapes_[0], shapes_[0]}));
@@ -493,16 +498,54 @@ class BinaryKernel : public Kernel {
   }
 
   Status Run(const KernelRunContext& ctx) const override {
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
+    if (!half_) return RunAs(type_, pow_exp_type_, ctx);
+    const size_t n = shapes_.size();
+    std::vector<std::vector<float>> converted(n);
+    std::vector<const void*> ptrs(n);
+    DataType exp_type = pow_exp_type_;
+    for (size_t i = 0; i < n; ++i) {
+      if (input_types_[i] != DataType::kFloat16 && input_types_[i] != DataType::kBFloat16) {
+        ptrs[i] = ctx.inputs[i];
+        continue;
+      }
+      const int64_t count = NumElements(shapes_[i]);
+      converted[i].resize(static_cast<size_t>(count));
+      const auto* src = static_cast<const uint16_t*>(ctx.inputs[i]);
+      for (int64_t k = 0; k < count; ++k)
+        converted[i][k] = input_types_[i] == DataType::kFloat16 ? HalfToFloat(src[k]) : BFloat16ToFloat(src[k]);
+      ptrs[i] = converted[i].data();
+      if (i == 1) exp_type = DataType::kFloat;
+    }
+    std::vector<float> out;
+    void* out_ptr = ctx.outputs[0];
+    if (!IsCompare(op_)) {
+      out.resize(static_cast<size_t>(NumElements(out_)));
+      out_ptr = out.data();
+    }
+    KernelRunContext fctx = ctx;
+    fctx.inputs = ptrs.data();
+    fctx.outputs = &out_ptr;
+    OC_RETURN_IF_ERROR(RunAs(DataType::kFloat, exp_type, fctx));
+    if (!IsCompare(op_)) {
+      auto* dst = static_cast<uint16_t*>(ctx.outputs[0]);
+      for (size_t k = 0; k < out.size(); ++k)
+        dst[k] = type_ == DataType::kFloat16 ? FloatToHalf(out[k]) : FloatToBFloat16(out[k]);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Status RunAs(DataType type, DataType exp_type, const KernelRunContext& ctx) const {
+    bool ok = DispatchNumeric(type, [&]<typename T>() {
       if (shapes_.size() == 1) {
         std::memcpy(ctx.outputs[0], ctx.inputs[0], NumElements(out_) * sizeof(T));
         return;
       }
       for (size_t i = 1; i < shapes_.size(); ++i) {
         const void* a = i == 1 ? ctx.inputs[0] : ctx.outputs[0];
-        if (op_ == BinaryOp::kPow && pow_exp_type_ != type_) {
-          RunPowMixed<T>(plans_[i - 1], static_cast<const T*>(a), ctx.inputs[i],
-                         static_cast<T*>(ctx.outputs[0]), ctx.num_threads);
+        if (op_ == BinaryOp::kPow && exp_type != type) {
+          RunPowMixed<T>(plans_[i - 1], static_cast<const T*>(a), ctx.inputs[i], exp_type,
+                         static_cast<T*>(ctx.outputs[0]));
         } else if (IsCompare(op_)) {
           RunPair<T, bool>(plans_[i - 1], static_cast<const T*>(a),
                            static_cast<const T*>(ctx.inputs[i]), static_cast<bool*>(ctx.outputs[0]),
@@ -524,8 +567,7 @@ class BinaryKernel : public Kernel {
     return ok ? Status::Ok() : Unsupported("binary op on unsupported type");
   }
 
- private:
-  template <typename T, typename R>
+ template <typename T, typename R>
   void RunPair(const BroadcastPlan& p, const T* a, const T* b, R* y, int threads) const {
     const BinaryOp op = op_;
     const int64_t inner = p.inner;
@@ -591,27 +633,13 @@ class BinaryKernel : public Kernel {
   }
 
   template <typename T>
-  void RunPowMixed(const BroadcastPlan& p, const T* a, const void* b, T* y, int) const {
+  void RunPowMixed(const BroadcastPlan& p, const T* a, const void* b, DataType exp_type, T* y) const {
+    Tensor exponent(exp_type, {NumElements(shapes_[1])}, b, nullptr);
     for (int64_t r = 0; r < p.outer; ++r) {
       int64_t off[2];
       p.RowOffsets(r, off);
       for (int64_t i = 0; i < p.inner; ++i) {
-        int64_t bi = off[1] + i * p.inner_step[1];
-        double e = 0;
-        switch (pow_exp_type_) {
-          case DataType::kFloat:
-            e = static_cast<const float*>(b)[bi];
-            break;
-          case DataType::kDouble:
-            e = static_cast<const double*>(b)[bi];
-            break;
-          case DataType::kInt32:
-            e = static_cast<const int32_t*>(b)[bi];
-            break;
-          default:
-            e = static_cast<double>(static_cast<const int64_t*>(b)[bi]);
-            break;
-        }
+        const double e = exponent.GetAsDouble(off[1] + i * p.inner_step[1]);
         y[r * p.inner + i] =
             static_cast<T>(std::pow(static_cast<double>(a[off[0] + i * p.inner_step[0]]), e));
       }
@@ -624,7 +652,8 @@ class BinaryKernel : public Kernel {
   Shape out_;
   std::vector<Shape> shapes_;
   std::vector<BroadcastPlan> plans_;
-  bool mean_ = false;
+  bool mean_ = false, half_ = false;
+  std::vector<DataType> input_types_;
 };
 
 // ---- Where, Clip, Cast, Identity -------------------------------------------------

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
 #include "kernels/cpu/vec_math.h"
@@ -16,17 +17,94 @@ namespace {
 
 using dt = dnnl::memory::data_type;
 
+// Window geometry shared by the oneDNN and the plain-loop paths.
+struct PoolGeometry {
+  Shape in, out;
+  std::vector<int64_t> kernel, strides, dil, pads;
+};
+
+// Plain loops: any numeric type, MaxPool's Indices output, LpPool. Also the reference the
+// oneDNN path is tested against.
+template <typename T>
+void RefPool(const PoolGeometry& g, const std::string& op, bool include_pad, int64_t p_norm,
+             int64_t storage_order, const T* x, T* y, int64_t* indices) {
+  const size_t nd = g.in.size() - 2;
+  const int64_t planes = g.in[0] * g.in[1];
+  int64_t in_plane = 1, out_plane = 1;
+  for (size_t d = 0; d < nd; ++d) {
+    in_plane *= g.in[2 + d];
+    out_plane *= g.out[2 + d];
+  }
+  std::vector<int64_t> o(nd), k(nd);
+  for (int64_t p = 0; p < planes; ++p) {
+    for (int64_t oi = 0; oi < out_plane; ++oi) {
+      int64_t rem = oi;
+      for (size_t d = nd; d-- > 0;) {
+        o[d] = rem % g.out[2 + d];
+        rem /= g.out[2 + d];
+      }
+      double acc = op == "MaxPool" ? -std::numeric_limits<double>::infinity() : 0.0;
+      int64_t best = -1, count = 0, window = 1;
+      for (size_t d = 0; d < nd; ++d) window *= g.kernel[d];
+      for (int64_t ki = 0; ki < window; ++ki) {
+        int64_t r = ki, off = 0, col_off = 0;
+        bool inside = true, in_padded = true;
+        for (size_t d = nd; d-- > 0;) {
+          k[d] = r % g.kernel[d];
+          r /= g.kernel[d];
+        }
+        int64_t stride_rm = 1;
+        std::vector<int64_t> pos(nd);
+        for (size_t d = 0; d < nd; ++d) {
+          pos[d] = o[d] * g.strides[d] - g.pads[d] + k[d] * g.dil[d];
+          if (pos[d] < 0 || pos[d] >= g.in[2 + d]) inside = false;
+          if (pos[d] < -g.pads[d] || pos[d] >= g.in[2 + d] + g.pads[d + nd]) in_padded = false;
+        }
+        if (!inside) {
+          if (include_pad && in_padded) ++count;
+          continue;
+        }
+        for (size_t d = nd; d-- > 0;) {
+          off += pos[d] * stride_rm;
+          stride_rm *= g.in[2 + d];
+        }
+        // Column-major index for storage_order=1 (2-D only in practice).
+        int64_t stride_cm = 1;
+        for (size_t d = 0; d < nd; ++d) {
+          col_off += pos[d] * stride_cm;
+          stride_cm *= g.in[2 + d];
+        }
+        const double v = static_cast<double>(x[p * in_plane + off]);
+        ++count;
+        if (op == "MaxPool") {
+          if (v > acc || best < 0) {
+            acc = v;
+            best = p * in_plane + (storage_order ? col_off : off);
+          }
+        } else if (op == "LpPool") {
+          acc += std::pow(std::abs(v), static_cast<double>(p_norm));
+        } else {
+          acc += v;
+        }
+      }
+      double result = acc;
+      if (op == "AveragePool") result = count ? acc / static_cast<double>(count) : 0.0;
+      if (op == "LpPool") result = std::pow(acc, 1.0 / static_cast<double>(p_norm));
+      y[p * out_plane + oi] = static_cast<T>(result);
+      if (indices) indices[p * out_plane + oi] = best;
+    }
+  }
+}
+
 class PoolKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     const TensorType& x = ctx.inputs[0];
-    if (x.dtype != DataType::kFloat) return ctx.Error("pooling supports float32 only");
-    if (ctx.outputs.size() > 1 && !ctx.node->outputs[1].empty())
-      return ctx.Error("the Indices output of MaxPool is not supported");
     const auto& a = ctx.attrs();
     const size_t rank = x.shape.size();
+    if (rank < 3) return ctx.Error("input must have rank >= 3");
     const size_t n = rank - 2;
-    const bool is_max = ctx.node->op_type == "MaxPool";
+    op_ = ctx.node->op_type;
     std::vector<int64_t> kernel = a.GetInts("kernel_shape");
     std::vector<int64_t> strides = a.GetInts("strides", std::vector<int64_t>(n, 1));
     std::vector<int64_t> dil = a.GetInts("dilations", std::vector<int64_t>(n, 1));
@@ -35,19 +113,30 @@ class PoolKernel : public Kernel {
     OC_RETURN_IF_ERROR(ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel, strides,
                                        dil, a.GetString("auto_pad", "NOTSET"),
                                        a.GetInt("ceil_mode", 0) != 0, &pads, &spatial));
-    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl,
-        pr;
+    geo_ = {x.shape, ctx.outputs[0].shape, kernel, strides, dil, pads};
+    type_ = x.dtype;
+    include_pad_ = a.GetInt("count_include_pad", 0) != 0;
+    p_norm_ = a.GetInt("p", 2);
+    storage_order_ = a.GetInt("storage_order", 0);
+    want_indices_ = ctx.outputs.size() > 1 && !ctx.node->outputs[1].empty();
+    use_ref_ = x.dtype != DataType::kFloat || want_indices_ || op_ == "LpPool" || n > 3;
+    if (use_ref_) {
+      if (!DispatchNumeric(type_, [] <typename T>() {}) || type_ == DataType::kBool)
+        return ctx.Error(std::string("type ") + DataTypeName(type_) + " is not supported");
+      return Status::Ok();
+    }
+    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl, pr;
     for (size_t i = 0; i < n; ++i) {
       d.push_back(dil[i] - 1);
       pl.push_back(pads[i]);
       // ceil_mode: extend the right padding so the last window exists.
-      int64_t need =
-          (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] - pads[i];
+      int64_t need = (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] -
+                     pads[i];
       pr.push_back(std::max<int64_t>(pads[i + n], need));
     }
-    auto alg = is_max                             ? dnnl::algorithm::pooling_max
-               : a.GetInt("count_include_pad", 0) ? dnnl::algorithm::pooling_avg_include_padding
-                                                  : dnnl::algorithm::pooling_avg_exclude_padding;
+    auto alg = op_ == "MaxPool" ? dnnl::algorithm::pooling_max
+               : include_pad_   ? dnnl::algorithm::pooling_avg_include_padding
+                                : dnnl::algorithm::pooling_avg_exclude_padding;
     return DnnlCall("pool node [" + ctx.node->name + "]", [&] {
       src_md_ = dnnl::memory::desc(ToDims(x.shape), dt::f32, PlainTag(rank));
       dst_md_ = dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, PlainTag(rank));
@@ -62,18 +151,32 @@ class PoolKernel : public Kernel {
   }
   size_t WorkspaceSize() const override { return scratch_; }
   Status Run(const KernelRunContext& ctx) const override {
+    if (use_ref_) {
+      int64_t* idx = want_indices_ ? static_cast<int64_t*>(ctx.outputs[1]) : nullptr;
+      DispatchNumeric(type_, [&]<typename T>() {
+        if constexpr (!std::is_same_v<T, bool>)
+          RefPool<T>(geo_, op_, include_pad_, p_norm_, storage_order_,
+                     static_cast<const T*>(ctx.inputs[0]), static_cast<T*>(ctx.outputs[0]), idx);
+      });
+      return Status::Ok();
+    }
     return DnnlCall("pool", [&] {
       auto& eng = CpuEngine();
       dnnl::stream stream(eng);
-      prim_.execute(
-          stream, {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
-                   {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
-                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
+      prim_.execute(stream,
+                    {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
+                     {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
+                     {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
       stream.wait();
     });
   }
 
  private:
+  PoolGeometry geo_;
+  std::string op_;
+  DataType type_ = DataType::kFloat;
+  bool include_pad_ = false, want_indices_ = false, use_ref_ = false;
+  int64_t p_norm_ = 2, storage_order_ = 0;
   dnnl::memory::desc src_md_, dst_md_;
   dnnl::pooling_v2_forward::primitive_desc pd_;
   dnnl::pooling_v2_forward prim_;
@@ -203,6 +306,7 @@ class SoftmaxKernel : public Kernel {
 void RegisterNnKernels(KernelRegistry& r) {
   r.Add<PoolKernel>("MaxPool");
   r.Add<PoolKernel>("AveragePool");
+  r.Add<PoolKernel>("LpPool");
   r.Add<GlobalPoolKernel>("GlobalAveragePool");
   r.Add<GlobalPoolKernel>("GlobalMaxPool");
   r.Add<SoftmaxKernel>("Softmax");
