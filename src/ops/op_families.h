@@ -12,5 +12,6 @@ void RegisterReductionSchemas(OpRegistry& r);
 void RegisterMatmulSchemas(OpRegistry& r);
 void RegisterIndexingSchemas(OpRegistry& r);
 void RegisterLossSchemas(OpRegistry& r);
+void RegisterResizeSchemas(OpRegistry& r);
 
 }  // namespace oc

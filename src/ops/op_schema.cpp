@@ -17,6 +17,7 @@ OpRegistry::OpRegistry() {
   RegisterMatmulSchemas(*this);
   RegisterIndexingSchemas(*this);
   RegisterLossSchemas(*this);
+  RegisterResizeSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -28,4 +28,7 @@ Status ConvOutputShape(const Shape& in_spatial, const std::vector<int64_t>& kern
 // numpy matmul output shape (1-D operands promoted and dropped).
 Result<Shape> MatMulOutputShape(const Shape& a, const Shape& b);
 
+// Resize output: `sizes` when given, else floor(input * scales).
+Result<Shape> ResizeOutputShape(const Shape& in, const Tensor* scales, const Tensor* sizes);
+
 }  // namespace oc

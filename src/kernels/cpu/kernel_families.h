@@ -13,5 +13,6 @@ void RegisterReductionKernels(KernelRegistry& r);
 void RegisterNormKernels(KernelRegistry& r);
 void RegisterIndexingKernels(KernelRegistry& r);
 void RegisterLossKernels(KernelRegistry& r);
+void RegisterResizeKernels(KernelRegistry& r);
 
 }  // namespace oc

@@ -23,6 +23,7 @@ KernelRegistry::KernelRegistry() {
   RegisterNormKernels(*this);
   RegisterIndexingKernels(*this);
   RegisterLossKernels(*this);
+  RegisterResizeKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
