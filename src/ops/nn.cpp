@@ -82,6 +82,53 @@ Status InferConv(InferContext& c) {
   return Status::Ok();
 }
 
+}  // namespace
+
+Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap& a,
+                             std::vector<int64_t>* pads, Shape* out) {
+  const size_t n = x.size() - 2;
+  auto ints = [&](const char* name, size_t count, int64_t v) {
+    auto r = a.GetInts(name);
+    return r.empty() ? std::vector<int64_t>(count, v) : r;
+  };
+  std::vector<int64_t> kernel = a.GetInts("kernel_shape");
+  if (kernel.empty()) kernel.assign(w.begin() + 2, w.end());
+  const auto strides = ints("strides", n, 1), dil = ints("dilations", n, 1);
+  const auto outpad = ints("output_padding", n, 0);
+  *pads = ints("pads", 2 * n, 0);
+  const std::string auto_pad = a.GetString("auto_pad", "NOTSET");
+  std::vector<int64_t> explicit_shape = a.GetInts("output_shape");
+  const int64_t group = a.GetInt("group", 1);
+  if (kernel.size() != n || strides.size() != n || dil.size() != n || outpad.size() != n ||
+      pads->size() != 2 * n)
+    return InvalidArgument("kernel_shape, strides, dilations, pads or output_padding do not match the rank");
+  *out = {x[0], w[1] * group};
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t eff_k = (kernel[i] - 1) * dil[i] + 1;
+    int64_t target = -1;
+    if (!explicit_shape.empty()) target = explicit_shape[explicit_shape.size() - n + i];
+    else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") target = x[2 + i] * strides[i];
+    if (target >= 0) {
+      const int64_t total = strides[i] * (x[2 + i] - 1) + outpad[i] + eff_k - target;
+      // Floor division: the total may be negative (the output extends past the input).
+      const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
+      if (auto_pad == "SAME_UPPER") {
+        (*pads)[i] = half;
+        (*pads)[i + n] = total - half;
+      } else {
+        (*pads)[i] = total - half;
+        (*pads)[i + n] = half;
+      }
+      out->push_back(target);
+    } else {
+      out->push_back(strides[i] * (x[2 + i] - 1) + outpad[i] + eff_k - (*pads)[i] - (*pads)[i + n]);
+    }
+  }
+  return Status::Ok();
+}
+
+namespace {
+
 Status InferConvTranspose(InferContext& c) {
   const ValueInfo& x = c.in(0);
   const ValueInfo& w = c.in(1);
@@ -89,24 +136,11 @@ Status InferConvTranspose(InferContext& c) {
     c.SetOutputTypeOnly(0, x.dtype);
     return Status::Ok();
   }
-  const size_t n = x.shape.size() - 2;
-  int64_t group = c.attrs().GetInt("group", 1);
-  std::vector<int64_t> kernel = c.attrs().GetInts("kernel_shape");
-  if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
-  auto strides = IntsOr(c.attrs(), "strides", n, 1);
-  auto dil = IntsOr(c.attrs(), "dilations", n, 1);
-  auto outpad = IntsOr(c.attrs(), "output_padding", n, 0);
-  auto pads = IntsOr(c.attrs(), "pads", 2 * n, 0);
-  auto explicit_shape = c.attrs().GetInts("output_shape");
-  Shape out{x.shape[0], w.shape[1] * group};
-  for (size_t i = 0; i < n; ++i) {
-    if (!explicit_shape.empty()) {
-      out.push_back(explicit_shape[explicit_shape.size() - n + i]);
-      continue;
-    }
-    out.push_back(strides[i] * (x.shape[2 + i] - 1) + outpad[i] + (kernel[i] - 1) * dil[i] + 1 -
-                  pads[i] - pads[i + n]);
-  }
+  if (x.shape.size() < 3 || w.shape.size() != x.shape.size()) return c.Error("X and W ranks differ");
+  std::vector<int64_t> pads;
+  Shape out;
+  Status s = ConvTransposeGeometry(x.shape, w.shape, c.attrs(), &pads, &out);
+  if (!s.ok()) return c.Error(s.message());
   c.SetOutput(0, x.dtype, out);
   return Status::Ok();
 }

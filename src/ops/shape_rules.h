@@ -31,4 +31,8 @@ Result<Shape> MatMulOutputShape(const Shape& a, const Shape& b);
 // Resize output: `sizes` when given, else floor(input * scales).
 Result<Shape> ResizeOutputShape(const Shape& in, const Tensor* scales, const Tensor* sizes);
 
+// ConvTranspose output shape and effective pads (output_shape / auto_pad resolved).
+Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap& attrs,
+                             std::vector<int64_t>* pads, Shape* out);
+
 }  // namespace oc

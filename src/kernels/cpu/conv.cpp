@@ -191,3 +191,93 @@ void RegisterConvKernels(KernelRegistry& r) {
 }
 
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+// ConvTranspose as the adjoint of a convolution: every input pixel scatters
+// x * W[c_in, c_out] into the output window. Weights [C_in, C_out/group, k...].
+class ConvTransposeKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    x_ = ctx.inputs[0].shape;
+    w_ = ctx.inputs[1].shape;
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    if (x_.size() < 3 || x_.size() > 5) return ctx.Error("1-D to 3-D only");
+    Shape out;
+    OC_RETURN_IF_ERROR(ConvTransposeGeometry(x_, w_, ctx.attrs(), &pads_, &out));
+    y_ = ctx.outputs[0].shape;
+    if (out != y_) return ctx.Error("output shape mismatch");
+    const size_t n = x_.size() - 2;
+    strides_ = ctx.attrs().GetInts("strides", std::vector<int64_t>(n, 1));
+    dil_ = ctx.attrs().GetInts("dilations", std::vector<int64_t>(n, 1));
+    group_ = ctx.attrs().GetInt("group", 1);
+    has_bias_ = ctx.has_input(2);
+    if (x_[1] != w_[0] || x_[1] % group_) return ctx.Error("channels do not match the weights");
+    return Status::Ok();
+  }
+
+  Status Run(const KernelRunContext& ctx) const override {
+    const float* x = static_cast<const float*>(ctx.inputs[0]);
+    const float* w = static_cast<const float*>(ctx.inputs[1]);
+    const float* b = has_bias_ ? static_cast<const float*>(ctx.inputs[2]) : nullptr;
+    float* y = static_cast<float*>(ctx.outputs[0]);
+    const size_t n = x_.size() - 2;
+    // Pad spatial rank to 3 so one loop nest serves 1-D, 2-D and 3-D.
+    int64_t xs[3] = {1, 1, 1}, ys[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, st[3] = {1, 1, 1},
+            dl[3] = {1, 1, 1}, pb[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; ++i) {
+      xs[3 - n + i] = x_[2 + i];
+      ys[3 - n + i] = y_[2 + i];
+      ks[3 - n + i] = w_[2 + i];
+      st[3 - n + i] = strides_[i];
+      dl[3 - n + i] = dil_[i];
+      pb[3 - n + i] = pads_[i];
+    }
+    const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_, cout_g = cout / group_;
+    const int64_t x_plane = xs[0] * xs[1] * xs[2], y_plane = ys[0] * ys[1] * ys[2];
+    const int64_t k_plane = ks[0] * ks[1] * ks[2];
+#pragma omp parallel for num_threads(ctx.num_threads) if (batch * cout * y_plane > 65536)
+    for (int64_t bo = 0; bo < batch * cout; ++bo) {
+      const int64_t bn = bo / cout, co = bo % cout, g = co / cout_g, col = co % cout_g;
+      float* yp = y + bo * y_plane;
+      const float bias = b ? b[co] : 0.0f;
+      for (int64_t i = 0; i < y_plane; ++i) yp[i] = bias;
+      for (int64_t ci = g * cin_g; ci < (g + 1) * cin_g; ++ci) {
+        const float* xp = x + (bn * cin + ci) * x_plane;
+        const float* wp = w + (ci * cout_g + col) * k_plane;
+        for (int64_t i0 = 0; i0 < xs[0]; ++i0)
+          for (int64_t i1 = 0; i1 < xs[1]; ++i1)
+            for (int64_t i2 = 0; i2 < xs[2]; ++i2) {
+              const float v = xp[(i0 * xs[1] + i1) * xs[2] + i2];
+              for (int64_t k0 = 0; k0 < ks[0]; ++k0) {
+                const int64_t o0 = i0 * st[0] - pb[0] + k0 * dl[0];
+                if (o0 < 0 || o0 >= ys[0]) continue;
+                for (int64_t k1 = 0; k1 < ks[1]; ++k1) {
+                  const int64_t o1 = i1 * st[1] - pb[1] + k1 * dl[1];
+                  if (o1 < 0 || o1 >= ys[1]) continue;
+                  for (int64_t k2 = 0; k2 < ks[2]; ++k2) {
+                    const int64_t o2 = i2 * st[2] - pb[2] + k2 * dl[2];
+                    if (o2 < 0 || o2 >= ys[2]) continue;
+                    yp[(o0 * ys[1] + o1) * ys[2] + o2] += v * wp[(k0 * ks[1] + k1) * ks[2] + k2];
+                  }
+                }
+              }
+            }
+      }
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Shape x_, w_, y_;
+  std::vector<int64_t> pads_, strides_, dil_;
+  int64_t group_ = 1;
+  bool has_bias_ = false;
+};
+
+}  // namespace
+
+void RegisterConvTransposeKernels(KernelRegistry& r) { r.Add<ConvTransposeKernel>("ConvTranspose"); }
+
+}  // namespace oc

@@ -8,6 +8,7 @@ void RegisterElementwiseKernels(KernelRegistry& r);
 void RegisterTensorKernels(KernelRegistry& r);
 void RegisterNnKernels(KernelRegistry& r);
 void RegisterConvKernels(KernelRegistry& r);
+void RegisterConvTransposeKernels(KernelRegistry& r);
 void RegisterMatmulKernels(KernelRegistry& r);
 void RegisterReductionKernels(KernelRegistry& r);
 void RegisterNormKernels(KernelRegistry& r);

@@ -18,6 +18,7 @@ KernelRegistry::KernelRegistry() {
   RegisterTensorKernels(*this);
   RegisterNnKernels(*this);
   RegisterConvKernels(*this);
+  RegisterConvTransposeKernels(*this);
   RegisterMatmulKernels(*this);
   RegisterReductionKernels(*this);
   RegisterNormKernels(*this);
