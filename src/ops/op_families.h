@@ -13,5 +13,6 @@ void RegisterMatmulSchemas(OpRegistry& r);
 void RegisterIndexingSchemas(OpRegistry& r);
 void RegisterLossSchemas(OpRegistry& r);
 void RegisterResizeSchemas(OpRegistry& r);
+void RegisterMiscSchemas(OpRegistry& r);
 
 }  // namespace oc

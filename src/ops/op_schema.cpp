@@ -18,6 +18,7 @@ OpRegistry::OpRegistry() {
   RegisterIndexingSchemas(*this);
   RegisterLossSchemas(*this);
   RegisterResizeSchemas(*this);
+  RegisterMiscSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -1,6 +1,8 @@
 // Shape arithmetic shared by schemas and kernels (which must agree exactly).
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "base/shape.h"
@@ -34,5 +36,13 @@ Result<Shape> ResizeOutputShape(const Shape& in, const Tensor* scales, const Ten
 // ConvTranspose output shape and effective pads (output_shape / auto_pad resolved).
 Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap& attrs,
                              std::vector<int64_t>* pads, Shape* out);
+
+// Einsum equation with ellipses expanded: one label string per input and the output.
+struct EinsumSpec {
+  std::vector<std::string> inputs;
+  std::string output;
+  std::map<char, int64_t> dims;
+};
+Result<EinsumSpec> ParseEinsum(const std::string& equation, const std::vector<Shape>& shapes);
 
 }  // namespace oc

@@ -299,6 +299,27 @@ Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
     in_ptrs.push_back(ptr);
   }
   OC_RETURN_IF_ERROR(schema->infer(ic));
+  bool all_known = true;
+  for (size_t k = 0; k < step.outputs.size(); ++k)
+    if (step.outputs[k].kind != SlotKind::kNone)
+      all_known = all_known && ic.outputs[k].has_shape && IsStatic(ic.outputs[k].shape);
+  std::unique_ptr<Kernel> early;
+  if (!all_known) {
+    // The values decide the size: the kernel computes it while preparing.
+    kc.outputs.clear();
+    for (const auto& vi : ic.outputs) kc.outputs.push_back({vi.dtype, Shape{-1}});
+    early = KernelRegistry::Global().Create(node.domain, node.op_type);
+    if (!early) return Internal("no kernel for " + node.op_type);
+    OC_RETURN_IF_ERROR(early->Prepare(kc));
+    std::vector<Shape> shapes;
+    if (!early->OutputShapes(&shapes) || shapes.size() != ic.outputs.size())
+      return Internal("output shape still unknown at run time");
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      ic.outputs[k].shape = shapes[k];
+      ic.outputs[k].has_shape = true;
+    }
+    kc.outputs.clear();
+  }
   std::vector<void*> out_ptrs;
   for (size_t k = 0; k < step.outputs.size(); ++k) {
     const Slot& s = step.outputs[k];
@@ -339,7 +360,10 @@ Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
     }
     out_ptrs.push_back(st.Resolve(s));
   }
-  OC_ASSIGN_OR_RETURN(auto kernel, CreateKernel(kc));
+  std::unique_ptr<Kernel> kernel = std::move(early);
+  if (!kernel) {
+    OC_ASSIGN_OR_RETURN(kernel, CreateKernel(kc));
+  }
   AlignedBuffer workspace;
   if (!workspace.Resize(kernel->WorkspaceSize()))
     return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");

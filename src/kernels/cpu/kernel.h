@@ -56,6 +56,9 @@ class Kernel {
   virtual Status Prepare(const KernelPrepareContext& ctx) = 0;
   virtual Status Run(const KernelRunContext& ctx) const = 0;
   virtual size_t WorkspaceSize() const { return 0; }
+  // For ops whose output size depends on input values (Unique, NonZero, ...): the
+  // output shapes found at Prepare. Only called when shape inference could not tell.
+  virtual bool OutputShapes(std::vector<Shape>* shapes) const { return false; }
 };
 
 using KernelFactory = std::function<std::unique_ptr<Kernel>()>;

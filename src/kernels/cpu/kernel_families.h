@@ -15,5 +15,6 @@ void RegisterNormKernels(KernelRegistry& r);
 void RegisterIndexingKernels(KernelRegistry& r);
 void RegisterLossKernels(KernelRegistry& r);
 void RegisterResizeKernels(KernelRegistry& r);
+void RegisterMiscKernels(KernelRegistry& r);
 
 }  // namespace oc

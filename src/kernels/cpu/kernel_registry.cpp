@@ -25,6 +25,7 @@ KernelRegistry::KernelRegistry() {
   RegisterIndexingKernels(*this);
   RegisterLossKernels(*this);
   RegisterResizeKernels(*this);
+  RegisterMiscKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
