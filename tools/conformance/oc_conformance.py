@@ -231,7 +231,7 @@ def write_markdown(path, results, reasons):
               "| --- | --- | --- |"]
     for name, res in sorted(results.items()):
         if res["status"] != "passed":
-            reason = (reasons.get(name, {}).get("reason") or res.get("detail", "")).replace("|", "\\|")
+            reason = (reasons.get(name, {}).get("note") or res.get("detail", "")).replace("|", "\\|")
             lines.append(f"| {name} | {res['status']} | {reason} |")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -285,7 +285,8 @@ def main():
     if args.markdown:
         write_markdown(args.markdown, results, expected)
     if args.update_expected:
-        # A hand-written reason survives while the case keeps its result.
+        # "reason" is refreshed from each run; a hand-written "note" survives while the
+        # case keeps its result.
         old = {}
         if os.path.exists(args.update_expected):
             with open(args.update_expected) as f:
@@ -293,10 +294,11 @@ def main():
         out = {}
         for k, v in sorted(results.items()):
             entry = {"status": v["status"]}
+            if v.get("detail"):
+                entry["reason"] = v["detail"]
             prev = old.get(k, {})
-            reason = prev.get("reason") if prev.get("status") == v["status"] else None
-            if reason or v.get("detail"):
-                entry["reason"] = reason or v["detail"]
+            if prev.get("note") and prev.get("status") == v["status"]:
+                entry["note"] = prev["note"]
             out[k] = entry
         with open(args.update_expected, "w") as f:
             json.dump(out, f, indent=1, sort_keys=True)
