@@ -14,5 +14,6 @@ void RegisterIndexingSchemas(OpRegistry& r);
 void RegisterLossSchemas(OpRegistry& r);
 void RegisterResizeSchemas(OpRegistry& r);
 void RegisterMiscSchemas(OpRegistry& r);
+void RegisterQuantizeSchemas(OpRegistry& r);
 
 }  // namespace oc

@@ -19,6 +19,7 @@ OpRegistry::OpRegistry() {
   RegisterLossSchemas(*this);
   RegisterResizeSchemas(*this);
   RegisterMiscSchemas(*this);
+  RegisterQuantizeSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -16,5 +16,6 @@ void RegisterIndexingKernels(KernelRegistry& r);
 void RegisterLossKernels(KernelRegistry& r);
 void RegisterResizeKernels(KernelRegistry& r);
 void RegisterMiscKernels(KernelRegistry& r);
+void RegisterQuantizeKernels(KernelRegistry& r);
 
 }  // namespace oc

@@ -26,6 +26,7 @@ KernelRegistry::KernelRegistry() {
   RegisterLossKernels(*this);
   RegisterResizeKernels(*this);
   RegisterMiscKernels(*this);
+  RegisterQuantizeKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
