@@ -42,6 +42,12 @@ std::vector<float> AttributeMap::GetFloats(const std::string& name, std::vector<
   return def;
 }
 
+std::vector<std::string> AttributeMap::GetStrings(const std::string& name) const {
+  const auto* v = Find(name);
+  if (auto* s = v ? std::get_if<std::vector<std::string>>(v) : nullptr) return *s;
+  return {};
+}
+
 const Tensor* AttributeMap::GetTensor(const std::string& name) const {
   const auto* v = Find(name);
   return v ? std::get_if<Tensor>(v) : nullptr;

@@ -29,6 +29,7 @@ class AttributeMap {
   std::string GetString(const std::string& name, const std::string& def) const;
   std::vector<int64_t> GetInts(const std::string& name, std::vector<int64_t> def = {}) const;
   std::vector<float> GetFloats(const std::string& name, std::vector<float> def = {}) const;
+  std::vector<std::string> GetStrings(const std::string& name) const;
   const Tensor* GetTensor(const std::string& name) const;
   const AttributeValue* Find(const std::string& name) const;
 

@@ -15,5 +15,6 @@ void RegisterLossSchemas(OpRegistry& r);
 void RegisterResizeSchemas(OpRegistry& r);
 void RegisterMiscSchemas(OpRegistry& r);
 void RegisterQuantizeSchemas(OpRegistry& r);
+void RegisterRecurrentSchemas(OpRegistry& r);
 
 }  // namespace oc

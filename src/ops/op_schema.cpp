@@ -20,6 +20,7 @@ OpRegistry::OpRegistry() {
   RegisterResizeSchemas(*this);
   RegisterMiscSchemas(*this);
   RegisterQuantizeSchemas(*this);
+  RegisterRecurrentSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -17,5 +17,6 @@ void RegisterLossKernels(KernelRegistry& r);
 void RegisterResizeKernels(KernelRegistry& r);
 void RegisterMiscKernels(KernelRegistry& r);
 void RegisterQuantizeKernels(KernelRegistry& r);
+void RegisterRecurrentKernels(KernelRegistry& r);
 
 }  // namespace oc

@@ -27,6 +27,7 @@ KernelRegistry::KernelRegistry() {
   RegisterResizeKernels(*this);
   RegisterMiscKernels(*this);
   RegisterQuantizeKernels(*this);
+  RegisterRecurrentKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
