@@ -16,5 +16,6 @@ void RegisterResizeSchemas(OpRegistry& r);
 void RegisterMiscSchemas(OpRegistry& r);
 void RegisterQuantizeSchemas(OpRegistry& r);
 void RegisterRecurrentSchemas(OpRegistry& r);
+void RegisterVisionSchemas(OpRegistry& r);
 
 }  // namespace oc

@@ -21,6 +21,7 @@ OpRegistry::OpRegistry() {
   RegisterMiscSchemas(*this);
   RegisterQuantizeSchemas(*this);
   RegisterRecurrentSchemas(*this);
+  RegisterVisionSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

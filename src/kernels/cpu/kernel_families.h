@@ -18,5 +18,6 @@ void RegisterResizeKernels(KernelRegistry& r);
 void RegisterMiscKernels(KernelRegistry& r);
 void RegisterQuantizeKernels(KernelRegistry& r);
 void RegisterRecurrentKernels(KernelRegistry& r);
+void RegisterVisionKernels(KernelRegistry& r);
 
 }  // namespace oc

@@ -28,6 +28,7 @@ KernelRegistry::KernelRegistry() {
   RegisterMiscKernels(*this);
   RegisterQuantizeKernels(*this);
   RegisterRecurrentKernels(*this);
+  RegisterVisionKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
