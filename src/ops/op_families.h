@@ -17,5 +17,6 @@ void RegisterMiscSchemas(OpRegistry& r);
 void RegisterQuantizeSchemas(OpRegistry& r);
 void RegisterRecurrentSchemas(OpRegistry& r);
 void RegisterVisionSchemas(OpRegistry& r);
+void RegisterTrainingSchemas(OpRegistry& r);
 
 }  // namespace oc

@@ -22,6 +22,7 @@ OpRegistry::OpRegistry() {
   RegisterQuantizeSchemas(*this);
   RegisterRecurrentSchemas(*this);
   RegisterVisionSchemas(*this);
+  RegisterTrainingSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

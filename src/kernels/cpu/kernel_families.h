@@ -19,5 +19,6 @@ void RegisterMiscKernels(KernelRegistry& r);
 void RegisterQuantizeKernels(KernelRegistry& r);
 void RegisterRecurrentKernels(KernelRegistry& r);
 void RegisterVisionKernels(KernelRegistry& r);
+void RegisterTrainingKernels(KernelRegistry& r);
 
 }  // namespace oc

@@ -29,6 +29,7 @@ KernelRegistry::KernelRegistry() {
   RegisterQuantizeKernels(*this);
   RegisterRecurrentKernels(*this);
   RegisterVisionKernels(*this);
+  RegisterTrainingKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
