@@ -185,9 +185,6 @@ Status InferGlobalPool(InferContext& c) {
 
 Status InferBatchNorm(InferContext& c) {
   OC_RETURN_IF_ERROR(InferSameAsInput(c));
-  if (c.attrs().GetInt("training_mode", 0) != 0)
-    return Unsupported("BatchNormalization node [" + c.node->name +
-                       "] has training_mode=1; export the model in eval mode");
   for (size_t i = 1; i < c.outputs.size(); ++i) c.SetOutput(i, c.in(0).dtype, {c.in(0).shape[1]});
   return Status::Ok();
 }

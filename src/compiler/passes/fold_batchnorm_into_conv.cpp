@@ -18,6 +18,7 @@ class FoldBatchNormIntoConvPass : public Pass {
     for (size_t bi = 0; bi < graph.nodes.size(); ++bi) {
       Node& bn = graph.nodes[bi];
       if (bn.op_type != "BatchNormalization" || !bn.domain.empty()) continue;
+      if (bn.attrs.GetInt("training_mode", 0) != 0) continue;  // uses batch statistics
       if (bn.outputs.size() > 1 &&
           (!bn.outputs[1].empty() || (bn.outputs.size() > 2 && !bn.outputs[2].empty())))
         continue;

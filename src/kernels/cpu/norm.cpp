@@ -1,5 +1,6 @@
 // Normalisation kernels: BatchNormalization (inference), LayerNormalization,
 // InstanceNormalization. Statistics are accumulated in double for stability.
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/cpu/kernel.h"
@@ -20,11 +21,41 @@ class BatchNormKernel : public Kernel {
     spatial_ = 1;
     for (size_t i = 2; i < s.size(); ++i) spatial_ *= s[i];
     const float eps = ctx.attrs().GetFloat("epsilon", 1e-5f);
+    // Training mode normalises with the batch's own statistics (population variance)
+    // and also returns the updated running mean and variance.
+    training_ = ctx.attrs().GetInt("training_mode", 0) != 0;
+    std::vector<double> batch_mean(channels_), batch_var(channels_);
+    if (training_) {
+      if (!ctx.constants[0]) return ctx.NeedsValue("X (training mode uses batch statistics)");
+      const float* x = ctx.constants[0]->data_as<float>();
+      const double count = static_cast<double>(batch_ * spatial_);
+      for (int64_t c = 0; c < channels_; ++c) {
+        double sum = 0, sq = 0;
+        for (int64_t b = 0; b < batch_; ++b)
+          for (int64_t i = 0; i < spatial_; ++i) sum += x[(b * channels_ + c) * spatial_ + i];
+        batch_mean[c] = sum / count;
+        for (int64_t b = 0; b < batch_; ++b)
+          for (int64_t i = 0; i < spatial_; ++i) {
+            const double d = x[(b * channels_ + c) * spatial_ + i] - batch_mean[c];
+            sq += d * d;
+          }
+        batch_var[c] = sq / count;
+      }
+      const double momentum = ctx.attrs().GetFloat("momentum", 0.9f);
+      for (int64_t c = 0; c < channels_; ++c) {
+        running_mean_.push_back(static_cast<float>(ctx.constants[3]->GetAsDouble(c) * momentum +
+                                                   batch_mean[c] * (1 - momentum)));
+        running_var_.push_back(static_cast<float>(ctx.constants[4]->GetAsDouble(c) * momentum +
+                                                  batch_var[c] * (1 - momentum)));
+      }
+      n_out_ = ctx.outputs.size();
+    }
     scale_.resize(channels_);
     shift_.resize(channels_);
     for (int64_t c = 0; c < channels_; ++c) {
       double g = ctx.constants[1]->GetAsDouble(c), b = ctx.constants[2]->GetAsDouble(c);
-      double m = ctx.constants[3]->GetAsDouble(c), v = ctx.constants[4]->GetAsDouble(c);
+      double m = training_ ? batch_mean[c] : ctx.constants[3]->GetAsDouble(c);
+      double v = training_ ? batch_var[c] : ctx.constants[4]->GetAsDouble(c);
       double k = g / std::sqrt(v + eps);
       scale_[c] = static_cast<float>(k);
       shift_[c] = static_cast<float>(b - m * k);
@@ -41,12 +72,20 @@ class BatchNormKernel : public Kernel {
       const float k = scale_[c], b = shift_[c];
       for (int64_t i = 0; i < spatial_; ++i) y[p * spatial_ + i] = x[p * spatial_ + i] * k + b;
     }
+    if (training_) {
+      if (n_out_ > 1 && ctx.outputs[1])
+        std::copy(running_mean_.begin(), running_mean_.end(), static_cast<float*>(ctx.outputs[1]));
+      if (n_out_ > 2 && ctx.outputs[2])
+        std::copy(running_var_.begin(), running_var_.end(), static_cast<float*>(ctx.outputs[2]));
+    }
     return Status::Ok();
   }
 
  private:
   int64_t batch_ = 1, channels_ = 1, spatial_ = 1;
-  std::vector<float> scale_, shift_;
+  std::vector<float> scale_, shift_, running_mean_, running_var_;
+  bool training_ = false;
+  size_t n_out_ = 1;
 };
 
 class LayerNormKernel : public Kernel {
