@@ -18,5 +18,6 @@ void RegisterQuantizeSchemas(OpRegistry& r);
 void RegisterRecurrentSchemas(OpRegistry& r);
 void RegisterVisionSchemas(OpRegistry& r);
 void RegisterTrainingSchemas(OpRegistry& r);
+void RegisterSpectralSchemas(OpRegistry& r);
 
 }  // namespace oc

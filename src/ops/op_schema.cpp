@@ -23,6 +23,7 @@ OpRegistry::OpRegistry() {
   RegisterRecurrentSchemas(*this);
   RegisterVisionSchemas(*this);
   RegisterTrainingSchemas(*this);
+  RegisterSpectralSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

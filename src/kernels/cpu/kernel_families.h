@@ -20,5 +20,6 @@ void RegisterQuantizeKernels(KernelRegistry& r);
 void RegisterRecurrentKernels(KernelRegistry& r);
 void RegisterVisionKernels(KernelRegistry& r);
 void RegisterTrainingKernels(KernelRegistry& r);
+void RegisterSpectralKernels(KernelRegistry& r);
 
 }  // namespace oc

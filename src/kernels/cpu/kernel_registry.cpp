@@ -30,6 +30,7 @@ KernelRegistry::KernelRegistry() {
   RegisterRecurrentKernels(*this);
   RegisterVisionKernels(*this);
   RegisterTrainingKernels(*this);
+  RegisterSpectralKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {
