@@ -19,5 +19,6 @@ void RegisterRecurrentSchemas(OpRegistry& r);
 void RegisterVisionSchemas(OpRegistry& r);
 void RegisterTrainingSchemas(OpRegistry& r);
 void RegisterSpectralSchemas(OpRegistry& r);
+void RegisterControlFlowSchemas(OpRegistry& r);
 
 }  // namespace oc

@@ -24,6 +24,7 @@ OpRegistry::OpRegistry() {
   RegisterVisionSchemas(*this);
   RegisterTrainingSchemas(*this);
   RegisterSpectralSchemas(*this);
+  RegisterControlFlowSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

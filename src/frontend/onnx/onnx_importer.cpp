@@ -3,7 +3,9 @@
 #include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <fstream>
 
 #include "base/file.h"
@@ -148,7 +150,8 @@ void ConvertType(const onnx::TypeProto& type, ValueInfo* vi) {
   }
 }
 
-Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir);
+Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir,
+                           bool subgraph = false);
 
 Result<AttributeValue> ConvertAttribute(const onnx::AttributeProto& a, int64_t opset,
                                         const std::string& base_dir) {
@@ -170,7 +173,7 @@ Result<AttributeValue> ConvertAttribute(const onnx::AttributeProto& a, int64_t o
       return AttributeValue(std::move(t));
     }
     case onnx::AttributeProto::GRAPH: {
-      OC_ASSIGN_OR_RETURN(Graph g, ConvertGraph(a.g(), opset, base_dir));
+      OC_ASSIGN_OR_RETURN(Graph g, ConvertGraph(a.g(), opset, base_dir, /*subgraph=*/true));
       return AttributeValue(std::make_shared<Graph>(std::move(g)));
     }
     default:
@@ -179,7 +182,29 @@ Result<AttributeValue> ConvertAttribute(const onnx::AttributeProto& a, int64_t o
   }
 }
 
-Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir) {
+// Names a subgraph reads from enclosing scopes (used but not defined inside it).
+void CollectFreeValues(const Graph& g, std::vector<std::string>* out) {
+  std::set<std::string> defined(g.inputs.begin(), g.inputs.end());
+  for (const auto& [name, t] : g.initializers) defined.insert(name);
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs) defined.insert(o);
+  auto add = [&](const std::string& v) {
+    if (!v.empty() && !defined.count(v) && std::find(out->begin(), out->end(), v) == out->end())
+      out->push_back(v);
+  };
+  for (const auto& n : g.nodes) {
+    for (const auto& in : n.inputs) add(in);
+    for (const auto& [k, a] : n.attrs.all())
+      if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&a)) {
+        std::vector<std::string> inner;
+        CollectFreeValues(**sub, &inner);
+        for (const auto& v : inner) add(v);
+      }
+  }
+}
+
+Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir,
+                           bool subgraph) {
   Graph g;
   g.name = gp.name();
   g.opset_version = opset;
@@ -193,7 +218,9 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
     if (g.IsInitializer(in.name())) continue;  // old-style initializer listed as input
     ValueInfo vi;
     ConvertType(in.type(), &vi);
-    if (vi.dtype == DataType::kUndefined || !IsValidDataType(static_cast<int32_t>(vi.dtype)))
+    // Subgraph inputs may be untyped (their types come from the enclosing node).
+    if (!subgraph &&
+        (vi.dtype == DataType::kUndefined || !IsValidDataType(static_cast<int32_t>(vi.dtype))))
       return Unsupported("graph input [" + in.name() + "] is not a tensor of a supported type");
     g.values[in.name()] = vi;
     g.inputs.push_back(in.name());
@@ -223,6 +250,15 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
       auto v = ConvertAttribute(a, opset, base_dir);
       if (!v.ok()) return v.status().WithContext("node [" + n.name + "]");
       n.attrs.Set(a.name(), std::move(v).value());
+    }
+    // Control flow reads outer values implicitly; make them explicit inputs so that
+    // ordering, dead-code removal and the runtime see the dependency.
+    std::vector<std::string> captured;
+    for (const auto& [k, a] : n.attrs.all())
+      if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&a)) CollectFreeValues(**sub, &captured);
+    if (!captured.empty()) {
+      n.attrs.Set("_oc_explicit_inputs", static_cast<int64_t>(n.inputs.size()));
+      n.inputs.insert(n.inputs.end(), captured.begin(), captured.end());
     }
     g.nodes.push_back(std::move(n));
   }

@@ -21,5 +21,6 @@ void RegisterRecurrentKernels(KernelRegistry& r);
 void RegisterVisionKernels(KernelRegistry& r);
 void RegisterTrainingKernels(KernelRegistry& r);
 void RegisterSpectralKernels(KernelRegistry& r);
+void RegisterControlFlowKernels(KernelRegistry& r);
 
 }  // namespace oc

@@ -31,6 +31,7 @@ KernelRegistry::KernelRegistry() {
   RegisterVisionKernels(*this);
   RegisterTrainingKernels(*this);
   RegisterSpectralKernels(*this);
+  RegisterControlFlowKernels(*this);
 }
 
 KernelRegistry& KernelRegistry::Global() {

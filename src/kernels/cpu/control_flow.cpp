@@ -1,0 +1,300 @@
+// If, Loop and Scan. The runtime prepares them per execution with every input known, so
+// Prepare runs the subgraphs with a small interpreter (shape inference + a kernel per
+// node, nested control flow included) and Run hands out the results.
+#include <cstring>
+#include <algorithm>
+#include <climits>
+#include <map>
+
+#include "kernels/cpu/kernel.h"
+#include "kernels/cpu/kernel_families.h"
+#include "ops/op_schema.h"
+
+namespace oc {
+namespace {
+
+using Env = std::map<std::string, Tensor>;
+
+Tensor Copy(const Tensor& t) {
+  Tensor out(t.dtype(), t.shape());
+  if (t.nbytes()) std::memcpy(out.mutable_data(), t.data(), t.nbytes());
+  return out;
+}
+
+// Evaluates one node on concrete tensors.
+Result<std::vector<Tensor>> EvalNode(const Node& node, int64_t opset, const std::vector<const Tensor*>& in) {
+  const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
+  if (!schema)
+    return Unsupported("No supported Ops kernel and engine are found for [" + node.name + "], optype [" +
+                           node.op_type + "].",
+                       "EZ3003");
+  std::vector<ValueInfo> infos(in.size());
+  InferContext ic;
+  ic.node = &node;
+  ic.opset = opset;
+  ic.outputs.resize(node.outputs.size());
+  KernelPrepareContext kc;
+  kc.node = &node;
+  kc.opset = opset;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!in[i]) {
+      ic.inputs.push_back(nullptr);
+      ic.const_inputs.push_back(nullptr);
+      kc.inputs.push_back({});
+      kc.constants.push_back(nullptr);
+      continue;
+    }
+    infos[i] = ValueInfo{in[i]->dtype(), in[i]->shape(), true};
+    ic.inputs.push_back(&infos[i]);
+    ic.const_inputs.push_back(in[i]);
+    kc.inputs.push_back({in[i]->dtype(), in[i]->shape()});
+    kc.constants.push_back(in[i]);
+  }
+  OC_RETURN_IF_ERROR(schema->infer(ic));
+  std::unique_ptr<Kernel> kernel;
+  bool known = true;
+  for (const auto& o : ic.outputs) known = known && o.has_shape && IsStatic(o.shape);
+  if (!known) {
+    for (const auto& o : ic.outputs) kc.outputs.push_back({o.dtype, Shape{-1}});
+    kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
+    if (!kernel) return Unsupported("no kernel for " + node.op_type, "EZ3003");
+    OC_RETURN_IF_ERROR(kernel->Prepare(kc));
+    std::vector<Shape> shapes;
+    if (!kernel->OutputShapes(&shapes) || shapes.size() != ic.outputs.size())
+      return Internal("node [" + node.name + "]: output shape unknown");
+    for (size_t k = 0; k < shapes.size(); ++k) ic.outputs[k].shape = shapes[k];
+  } else {
+    for (const auto& o : ic.outputs) kc.outputs.push_back({o.dtype, o.shape});
+    OC_ASSIGN_OR_RETURN(kernel, CreateKernel(kc));
+  }
+  std::vector<Tensor> outs;
+  std::vector<void*> out_ptrs;
+  for (const auto& o : ic.outputs) outs.emplace_back(o.dtype, o.shape);
+  for (auto& t : outs) out_ptrs.push_back(t.mutable_data());
+  std::vector<const void*> in_ptrs;
+  for (const Tensor* t : in) in_ptrs.push_back(t ? t->data() : nullptr);
+  std::vector<uint8_t> workspace(kernel->WorkspaceSize() + 64);
+  KernelRunContext rc;
+  rc.inputs = in_ptrs.data();
+  rc.outputs = out_ptrs.data();
+  rc.workspace = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(workspace.data()) + 63) & ~uintptr_t{63});
+  OC_RETURN_IF_ERROR(kernel->Run(rc));
+  return outs;
+}
+
+// Runs `g` with its inputs bound (in order) and outer values visible in `outer`.
+Result<std::vector<Tensor>> RunGraph(const Graph& g, int64_t opset, const std::vector<Tensor>& inputs,
+                                     const Env& outer) {
+  Env env = outer;
+  for (const auto& [name, t] : g.initializers) env[name] = t;
+  for (size_t i = 0; i < g.inputs.size() && i < inputs.size(); ++i) env[g.inputs[i]] = inputs[i];
+  for (const auto& node : g.nodes) {
+    std::vector<const Tensor*> in;
+    for (const auto& name : node.inputs) {
+      if (name.empty()) {
+        in.push_back(nullptr);
+        continue;
+      }
+      auto it = env.find(name);
+      if (it == env.end()) return Internal("subgraph value [" + name + "] is not available");
+      in.push_back(&it->second);
+    }
+    auto outs = EvalNode(node, opset, in);
+    if (!outs.ok()) return outs.status().WithContext("subgraph node [" + node.name + "]");
+    for (size_t k = 0; k < node.outputs.size(); ++k)
+      if (!node.outputs[k].empty()) env[node.outputs[k]] = std::move(outs.value()[k]);
+  }
+  std::vector<Tensor> result;
+  for (const auto& o : g.outputs) {
+    auto it = env.find(o);
+    if (it == env.end()) return Internal("subgraph output [" + o + "] was not produced");
+    result.push_back(it->second);
+  }
+  return result;
+}
+
+// Stacks equally shaped tensors along a new axis 0.
+Result<Tensor> Stack(const std::vector<Tensor>& parts, DataType dt, const Shape& empty_item) {
+  Shape item = parts.empty() ? empty_item : parts[0].shape();
+  Shape shape{static_cast<int64_t>(parts.size())};
+  shape.insert(shape.end(), item.begin(), item.end());
+  Tensor out(dt, shape);
+  size_t off = 0;
+  for (const auto& p : parts) {
+    if (p.shape() != item) return InvalidArgument("scan outputs change shape between iterations");
+    std::memcpy(static_cast<uint8_t*>(out.mutable_data()) + off, p.data(), p.nbytes());
+    off += p.nbytes();
+  }
+  return out;
+}
+
+const Graph* SubgraphAttr(const AttributeMap& a, const std::string& name) {
+  const AttributeValue* v = a.Find(name);
+  auto* g = v ? std::get_if<std::shared_ptr<Graph>>(v) : nullptr;
+  return g ? g->get() : nullptr;
+}
+
+class ControlFlowKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const Node& n = *ctx.node;
+    const size_t explicit_in = static_cast<size_t>(n.attrs.GetInt("_oc_explicit_inputs", ctx.inputs.size()));
+    for (size_t i = 0; i < ctx.inputs.size(); ++i)
+      if (ctx.has_input(i) && !ctx.constants[i]) return ctx.NeedsValue("its inputs");
+    Env outer;
+    for (size_t i = explicit_in; i < ctx.inputs.size(); ++i) outer[n.inputs[i]] = *ctx.constants[i];
+    auto in = [&](size_t i) -> const Tensor* { return i < explicit_in && ctx.has_input(i) ? ctx.constants[i] : nullptr; };
+    Status s;
+    if (n.op_type == "If") s = RunIf(ctx, in(0), outer);
+    else if (n.op_type == "Loop") s = RunLoop(ctx, explicit_in, in, outer);
+    else s = RunScan(ctx, explicit_in, in, outer);
+    if (!s.ok()) return s.WithContext("node [" + n.name + "] (" + n.op_type + ")");
+    if (results_.size() != ctx.outputs.size())
+      return ctx.Error("produced " + std::to_string(results_.size()) + " outputs, expected " +
+                       std::to_string(ctx.outputs.size()));
+    return Status::Ok();
+  }
+  bool OutputShapes(std::vector<Shape>* shapes) const override {
+    shapes->clear();
+    for (const auto& t : results_) shapes->push_back(t.shape());
+    return true;
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    for (size_t i = 0; i < results_.size(); ++i)
+      if (ctx.outputs[i] && results_[i].nbytes()) std::memcpy(ctx.outputs[i], results_[i].data(), results_[i].nbytes());
+    return Status::Ok();
+  }
+
+ private:
+  Status RunIf(const KernelPrepareContext& ctx, const Tensor* cond, const Env& outer) {
+    if (!cond || cond->numel() < 1) return InvalidArgument("If needs a condition");
+    const Graph* g = SubgraphAttr(ctx.attrs(), cond->GetAsInt(0) ? "then_branch" : "else_branch");
+    if (!g) return InvalidArgument("missing branch");
+    OC_ASSIGN_OR_RETURN(results_, RunGraph(*g, ctx.opset, {}, outer));
+    for (auto& t : results_) t = Copy(t);
+    return Status::Ok();
+  }
+
+  template <typename In>
+  Status RunLoop(const KernelPrepareContext& ctx, size_t explicit_in, In in, const Env& outer) {
+    const Graph* body = SubgraphAttr(ctx.attrs(), "body");
+    if (!body) return InvalidArgument("missing body");
+    const Tensor* max_trip = in(0);
+    const Tensor* cond_in = in(1);
+    const int64_t trips = max_trip ? max_trip->GetAsInt(0) : INT64_MAX;
+    bool cond = cond_in ? cond_in->GetAsInt(0) != 0 : true;
+    std::vector<Tensor> carried;
+    for (size_t i = 2; i < explicit_in; ++i) carried.push_back(Copy(*in(i)));
+    const size_t n_scan = body->outputs.size() - 1 - carried.size();
+    std::vector<std::vector<Tensor>> scans(n_scan);
+    for (int64_t it = 0; it < trips && cond; ++it) {
+      std::vector<Tensor> args{Tensor::FromInt64s({it}, {}), Tensor(DataType::kBool, {})};
+      *args[1].mutable_data_as<uint8_t>() = cond;
+      for (const auto& t : carried) args.push_back(t);
+      OC_ASSIGN_OR_RETURN(auto outs, RunGraph(*body, ctx.opset, args, outer));
+      cond = outs[0].GetAsInt(0) != 0;
+      for (size_t i = 0; i < carried.size(); ++i) carried[i] = Copy(outs[1 + i]);
+      for (size_t i = 0; i < n_scan; ++i) scans[i].push_back(Copy(outs[1 + carried.size() + i]));
+    }
+    results_ = carried;
+    for (size_t i = 0; i < n_scan; ++i) {
+      const DataType dt = ctx.outputs[carried.size() + i].dtype;
+      OC_ASSIGN_OR_RETURN(Tensor st, Stack(scans[i], dt, {}));
+      results_.push_back(std::move(st));
+    }
+    return Status::Ok();
+  }
+
+  template <typename In>
+  Status RunScan(const KernelPrepareContext& ctx, size_t explicit_in, In in, const Env& outer) {
+    const Graph* body = SubgraphAttr(ctx.attrs(), "body");
+    if (!body) return InvalidArgument("missing body");
+    const auto& a = ctx.attrs();
+    const bool v8 = ctx.opset < 9;  // opset 8: sequence_lens first, tensors carry a batch dim
+    const size_t first = v8 ? 1 : 0;
+    const size_t n_scan_in = static_cast<size_t>(a.GetInt("num_scan_inputs", 0));
+    const size_t n_state = explicit_in - first - n_scan_in;
+    const size_t n_scan_out = body->outputs.size() - n_state;
+    std::vector<int64_t> in_axes = a.GetInts("scan_input_axes", std::vector<int64_t>(n_scan_in, 0));
+    std::vector<int64_t> in_dirs = a.GetInts(v8 ? "directions" : "scan_input_directions",
+                                             std::vector<int64_t>(n_scan_in, 0));
+    std::vector<int64_t> out_axes = a.GetInts("scan_output_axes", std::vector<int64_t>(n_scan_out, 0));
+    std::vector<int64_t> out_dirs = a.GetInts("scan_output_directions", std::vector<int64_t>(n_scan_out, 0));
+    if (v8 || !out_axes.empty())
+      for (int64_t ax : out_axes)
+        if (ax != 0) return Unsupported("Scan outputs along an axis other than 0");
+    const int64_t batches = v8 ? in(first)->shape()[0] : 1;
+    std::vector<std::vector<Tensor>> per_batch_states, per_batch_scans;
+    for (int64_t b = 0; b < batches; ++b) {
+      auto take = [&](const Tensor& t) {  // batch slice (opset 8) or the tensor itself
+        if (!v8) return Copy(t);
+        Shape s(t.shape().begin() + 1, t.shape().end());
+        Tensor out(t.dtype(), s);
+        std::memcpy(out.mutable_data(), static_cast<const uint8_t*>(t.data()) + b * out.nbytes(), out.nbytes());
+        return out;
+      };
+      std::vector<Tensor> states, scan_inputs;
+      for (size_t i = 0; i < n_state; ++i) states.push_back(take(*in(first + i)));
+      for (size_t i = 0; i < n_scan_in; ++i) scan_inputs.push_back(take(*in(first + n_state + i)));
+      const int64_t steps = n_scan_in ? scan_inputs[0].shape()[in_axes[0] < 0 ? in_axes[0] + scan_inputs[0].shape().size() : in_axes[0]] : 0;
+      std::vector<std::vector<Tensor>> outs_seq(n_scan_out);
+      for (int64_t t = 0; t < steps; ++t) {
+        std::vector<Tensor> args = states;
+        for (size_t i = 0; i < n_scan_in; ++i) {
+          const Tensor& x = scan_inputs[i];
+          int64_t axis = in_axes[i] < 0 ? in_axes[i] + static_cast<int64_t>(x.shape().size()) : in_axes[i];
+          const int64_t idx = in_dirs[i] ? steps - 1 - t : t;
+          Shape s = x.shape();
+          const int64_t dim = s[axis];
+          s.erase(s.begin() + axis);
+          Tensor slice(x.dtype(), s);
+          int64_t outer_n = 1, inner = 1;
+          for (int64_t d = 0; d < axis; ++d) outer_n *= x.shape()[d];
+          for (size_t d = axis + 1; d < x.shape().size(); ++d) inner *= x.shape()[d];
+          const size_t es = DataTypeSize(x.dtype());
+          for (int64_t o = 0; o < outer_n; ++o)
+            std::memcpy(static_cast<uint8_t*>(slice.mutable_data()) + o * inner * es,
+                        static_cast<const uint8_t*>(x.data()) + ((o * dim + idx) * inner) * es, inner * es);
+          args.push_back(std::move(slice));
+        }
+        OC_ASSIGN_OR_RETURN(auto outs, RunGraph(*body, ctx.opset, args, outer));
+        for (size_t i = 0; i < n_state; ++i) states[i] = Copy(outs[i]);
+        for (size_t i = 0; i < n_scan_out; ++i) outs_seq[i].push_back(Copy(outs[n_state + i]));
+      }
+      for (size_t i = 0; i < n_scan_out; ++i)
+        if (i < out_dirs.size() && out_dirs[i]) std::reverse(outs_seq[i].begin(), outs_seq[i].end());
+      per_batch_states.push_back(states);
+      std::vector<Tensor> stacked;
+      for (size_t i = 0; i < n_scan_out; ++i) {
+        OC_ASSIGN_OR_RETURN(Tensor st, Stack(outs_seq[i], ctx.outputs[n_state + i].dtype, {}));
+        stacked.push_back(std::move(st));
+      }
+      per_batch_scans.push_back(stacked);
+    }
+    results_.clear();
+    for (size_t i = 0; i < n_state + n_scan_out; ++i) {
+      std::vector<Tensor> parts;
+      for (int64_t b = 0; b < batches; ++b)
+        parts.push_back(i < n_state ? per_batch_states[b][i] : per_batch_scans[b][i - n_state]);
+      if (v8) {
+        OC_ASSIGN_OR_RETURN(Tensor st, Stack(parts, ctx.outputs[i].dtype, {}));
+        results_.push_back(std::move(st));
+      } else {
+        results_.push_back(parts[0]);
+      }
+    }
+    return Status::Ok();
+  }
+
+  std::vector<Tensor> results_;
+};
+
+}  // namespace
+
+void RegisterControlFlowKernels(KernelRegistry& r) {
+  r.Add<ControlFlowKernel>("If");
+  r.Add<ControlFlowKernel>("Loop");
+  r.Add<ControlFlowKernel>("Scan");
+}
+
+}  // namespace oc

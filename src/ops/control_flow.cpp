@@ -1,0 +1,93 @@
+// If, Loop and Scan. Their output shapes are known only when they run, so the runtime
+// prepares them per execution; types come from the subgraphs and the loop-carried inputs.
+#include "ops/op_families.h"
+#include "ops/schema_helpers.h"
+
+namespace oc {
+namespace {
+
+const Graph* SubgraphAttr(const AttributeMap& a, const std::string& name) {
+  const AttributeValue* v = a.Find(name);
+  auto* g = v ? std::get_if<std::shared_ptr<Graph>>(v) : nullptr;
+  return g ? g->get() : nullptr;
+}
+
+DataType SubgraphOutputType(const Graph& g, size_t i) {
+  if (i >= g.outputs.size()) return DataType::kUndefined;
+  const ValueInfo* vi = g.FindValue(g.outputs[i]);
+  return vi ? vi->dtype : DataType::kUndefined;
+}
+
+// Output types of a subgraph whose own declarations leave them out: propagate types from
+// the given input types (and captured outer values) through its nodes.
+std::vector<DataType> PropagateTypes(const Graph& body, const std::vector<DataType>& input_types,
+                                     const InferContext& c, size_t explicit_in) {
+  Graph g = body;
+  for (size_t i = 0; i < g.inputs.size() && i < input_types.size(); ++i)
+    if (input_types[i] != DataType::kUndefined) g.values[g.inputs[i]] = ValueInfo{input_types[i], {}, false};
+  for (size_t i = explicit_in; i < c.num_inputs(); ++i)
+    if (c.has_input(i)) g.values[c.node->inputs[i]] = ValueInfo{c.in(i).dtype, {}, false};
+  for (const auto& n : g.nodes)
+    if (!InferNode(g, n).ok()) break;
+  std::vector<DataType> out;
+  for (size_t i = 0; i < g.outputs.size(); ++i) out.push_back(SubgraphOutputType(g, i));
+  return out;
+}
+
+Status InferIf(InferContext& c) {
+  const Graph* then_g = SubgraphAttr(c.attrs(), "then_branch");
+  const Graph* else_g = SubgraphAttr(c.attrs(), "else_branch");
+  if (!then_g || !else_g) return c.Error("then_branch and else_branch are required");
+  for (size_t i = 0; i < c.outputs.size(); ++i) {
+    DataType t = SubgraphOutputType(*then_g, i);
+    if (t == DataType::kUndefined) t = SubgraphOutputType(*else_g, i);
+    if (t == DataType::kUndefined) return c.Error("branch output types are unknown");
+    c.SetOutputTypeOnly(i, t);
+  }
+  return Status::Ok();
+}
+
+Status InferLoop(InferContext& c) {
+  const Graph* body = SubgraphAttr(c.attrs(), "body");
+  if (!body) return c.Error("body is required");
+  const size_t explicit_in = static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
+  const size_t carried = explicit_in - 2;
+  std::vector<DataType> body_in{DataType::kInt64, DataType::kBool};
+  for (size_t i = 0; i < carried; ++i) body_in.push_back(c.has_input(2 + i) ? c.in(2 + i).dtype : DataType::kUndefined);
+  std::vector<DataType> propagated;
+  for (size_t i = 0; i < c.outputs.size(); ++i) {
+    DataType t = i < carried && c.has_input(2 + i) ? c.in(2 + i).dtype : SubgraphOutputType(*body, i + 1);
+    if (t == DataType::kUndefined) {
+      if (propagated.empty()) propagated = PropagateTypes(*body, body_in, c, explicit_in);
+      if (i + 1 < propagated.size()) t = propagated[i + 1];
+    }
+    if (t == DataType::kUndefined) return c.Error("loop output types are unknown");
+    c.SetOutputTypeOnly(i, t);
+  }
+  return Status::Ok();
+}
+
+Status InferScan(InferContext& c) {
+  const Graph* body = SubgraphAttr(c.attrs(), "body");
+  if (!body) return c.Error("body is required");
+  const size_t explicit_in = static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
+  const size_t first = c.opset < 9 ? 1 : 0;  // opset 8 starts with sequence_lens
+  const size_t scans = static_cast<size_t>(c.attrs().GetInt("num_scan_inputs", 0));
+  const size_t states = explicit_in - first - scans;
+  for (size_t i = 0; i < c.outputs.size(); ++i) {
+    DataType t = i < states ? c.in(first + i).dtype : SubgraphOutputType(*body, i);
+    if (t == DataType::kUndefined) return c.Error("scan output types are unknown");
+    c.SetOutputTypeOnly(i, t);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterControlFlowSchemas(OpRegistry& r) {
+  r.Register({"If", "", 1, 1 << 20, 1, 1 << 20, InferIf});
+  r.Register({"Loop", "", 2, 1 << 20, 1, 1 << 20, InferLoop});
+  r.Register({"Scan", "", 1, 1 << 20, 1, 1 << 20, InferScan});
+}
+
+}  // namespace oc
