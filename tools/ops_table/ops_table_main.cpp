@@ -8,6 +8,30 @@
 #include "kernels/cpu/kernel.h"
 #include "ops/op_schema.h"
 
+// Opset-dependent behaviour the runtime switches on the model's opset.
+const char* VersionNote(const std::string& op) {
+  static const std::map<std::string, const char*> kNotes = {
+      {"Softmax", "< 13: 2-D coercion at axis; >= 13: single axis"},
+      {"LogSoftmax", "< 13: 2-D coercion at axis; >= 13: single axis"},
+      {"Hardmax", "< 13: 2-D coercion at axis; >= 13: single axis"},
+      {"Squeeze", "axes attribute (< 13) or input (>= 13)"},
+      {"Unsqueeze", "axes attribute (< 13) or input (>= 13)"},
+      {"Split", "split attribute (< 13) or input (>= 13)"},
+      {"ReduceSum", "axes attribute (< 13) or input (>= 13)"},
+      {"Clip", "min/max attributes (< 11) or inputs (>= 11)"},
+      {"Slice", "starts/ends attributes (< 10) or inputs (>= 10)"},
+      {"Pad", "pads attribute (< 11) or input (>= 11)"},
+      {"Resize", "opset 10 (scales) and >= 11 (roi, scales, sizes; all coordinate modes)"},
+      {"Upsample", "opsets 7-9"},
+      {"Dropout", "inference; training mode only with ratio 0"},
+      {"BatchNormalization", "inference, and training_mode (>= 14) with batch statistics"},
+      {"PRelu", "< 7: per-channel 1-D slope"},
+      {"Scan", "opset 8 (batched, sequence_lens) and >= 9"},
+  };
+  auto it = kNotes.find(op);
+  return it == kNotes.end() ? "" : it->second;
+}
+
 int main() {
   std::map<std::string, std::set<std::string>> ops;  // op -> domains
   for (const auto* s : oc::OpRegistry::Global().All()) ops[s->op_type].insert(s->domain);
@@ -17,7 +41,10 @@ int main() {
       "(`build/bin/oc_ops_table > docs/ops.md`; a test checks it is current).\n\n");
   std::printf(
       "Domain `ai.onnx` ops keep ONNX semantics; `oc` ops are fusions made by the compiler.\n\n");
-  std::printf("| op | domain | inputs | outputs | CPU kernel |\n| --- | --- | --- | --- | --- |\n");
+  std::printf("Versions: ai.onnx ops are implemented for opsets 7 to 17 (the ONNX 1.12 range);\n"
+              "where a version changed the semantics the model's opset selects the behaviour\n"
+              "(notes column). ai.onnx.preview.training ops are version 1.\n\n");
+  std::printf("| op | domain | inputs | outputs | element types | notes |\n| --- | --- | --- | --- | --- | --- |\n");
   for (const auto& [op, domains] : ops) {
     for (const auto& d : domains) {
       const auto* s = oc::OpRegistry::Global().Find(d, op);
@@ -26,10 +53,11 @@ int main() {
                : lo == hi      ? std::to_string(lo)
                                : std::to_string(lo) + "-" + std::to_string(hi);
       };
-      std::printf("| %s | %s | %s | %s | %s |\n", op.c_str(), d.empty() ? "ai.onnx" : d.c_str(),
+      const auto& kr = oc::KernelRegistry::Global();
+      const std::string types = kr.Supports(d, op) ? kr.TypesOf(d, op) : "no CPU kernel";
+      std::printf("| %s | %s | %s | %s | %s | %s |\n", op.c_str(), d.empty() ? "ai.onnx" : d.c_str(),
                   range(s->min_inputs, s->max_inputs).c_str(),
-                  range(s->min_outputs, s->max_outputs).c_str(),
-                  oc::KernelRegistry::Global().Supports(d, op) ? "yes" : "no");
+                  range(s->min_outputs, s->max_outputs).c_str(), types.c_str(), VersionNote(op));
     }
   }
   return 0;

@@ -292,6 +292,7 @@ class ControlFlowKernel : public Kernel {
 }  // namespace
 
 void RegisterControlFlowKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("all tensor types (no sequences or optionals)");
   r.Add<ControlFlowKernel>("If");
   r.Add<ControlFlowKernel>("Loop");
   r.Add<ControlFlowKernel>("Scan");

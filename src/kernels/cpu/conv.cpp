@@ -186,6 +186,7 @@ class ConvKernel : public Kernel {
 }  // namespace
 
 void RegisterConvKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32 (oneDNN)");
   r.Add<ConvKernel>("Conv");
   r.Add<ConvKernel>("Conv", kOcDomain);
 }
@@ -278,6 +279,8 @@ class ConvTransposeKernel : public Kernel {
 
 }  // namespace
 
-void RegisterConvTransposeKernels(KernelRegistry& r) { r.Add<ConvTransposeKernel>("ConvTranspose"); }
+void RegisterConvTransposeKernels(KernelRegistry& r) {
+  r.Add<ConvTransposeKernel>("ConvTranspose", "", "float32");
+}
 
 }  // namespace oc

@@ -826,12 +826,15 @@ class CopyKernel : public Kernel {
 }  // namespace
 
 void RegisterElementwiseKernels(KernelRegistry& r) {
-  for (const auto& e : kUnaryOps) r.Add<UnaryKernel>(e.name);
-  for (const char* op :
-       {"Add", "Sub", "Mul",  "Div",   "Pow",  "Mod",     "BitShift",    "Max",
-        "Min", "Sum", "Mean", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
-        "And", "Or",  "Xor",  "PRelu"})
-    r.Add<BinaryKernel>(op);
+  r.SetFamilyTypes("all types");
+  for (const auto& e : kUnaryOps)
+    r.Add<UnaryKernel>(e.name, "", e.int_ok ? "all numeric types, float16, bfloat16"
+                                             : "float32, float64, float16, bfloat16");
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift", "Max", "Min", "Sum",
+                         "Mean", "PRelu"})
+    r.Add<BinaryKernel>(op, "", "all numeric types, float16, bfloat16");
+  for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
+    r.Add<BinaryKernel>(op, "", "all numeric types and bool in, bool out");
   r.Add<WhereKernel>("Where");
   r.Add<ClipKernel>("Clip");
   r.Add<CastKernel>("Cast");

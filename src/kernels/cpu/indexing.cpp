@@ -524,6 +524,7 @@ class IsInfShrinkKernel : public Kernel {
 }  // namespace
 
 void RegisterIndexingKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("all types (arithmetic ones: all numeric types)");
   r.Add<GatherElementsKernel>("GatherElements");
   r.Add<ScatterElementsKernel>("ScatterElements");
   r.Add<ScatterElementsKernel>("Scatter");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -68,11 +69,16 @@ using KernelFactory = std::function<std::unique_ptr<Kernel>()>;
 class KernelRegistry {
  public:
   static KernelRegistry& Global();
-  void Register(const std::string& domain, const std::string& op_type, KernelFactory f);
+  // `types` documents the element types the kernel accepts (docs/ops.md).
+  void Register(const std::string& domain, const std::string& op_type, KernelFactory f,
+                const std::string& types = "");
   template <typename K>
-  void Add(const std::string& op_type, const std::string& domain = "") {
-    Register(domain, op_type, [] { return std::make_unique<K>(); });
+  void Add(const std::string& op_type, const std::string& domain = "", const std::string& types = "") {
+    Register(domain, op_type, [] { return std::make_unique<K>(); }, types.empty() ? family_types_ : types);
   }
+  // Types of the family being registered (set once per family function).
+  void SetFamilyTypes(const std::string& types) { family_types_ = types; }
+  std::string TypesOf(const std::string& domain, const std::string& op_type) const;
   bool Supports(const std::string& domain, const std::string& op_type) const;
   std::unique_ptr<Kernel> Create(const std::string& domain, const std::string& op_type) const;
   std::vector<std::pair<std::string, std::string>> List() const;
@@ -80,6 +86,8 @@ class KernelRegistry {
  private:
   KernelRegistry();
   std::vector<std::tuple<std::string, std::string, KernelFactory>> entries_;
+  std::map<std::pair<std::string, std::string>, std::string> types_;
+  std::string family_types_;
 };
 
 // The prepare context of a node of `graph`: types and shapes from the graph's value

@@ -40,8 +40,14 @@ KernelRegistry& KernelRegistry::Global() {
 }
 
 void KernelRegistry::Register(const std::string& domain, const std::string& op_type,
-                              KernelFactory f) {
+                              KernelFactory f, const std::string& types) {
   entries_.emplace_back(domain, op_type, std::move(f));
+  types_[{domain, op_type}] = types;
+}
+
+std::string KernelRegistry::TypesOf(const std::string& domain, const std::string& op_type) const {
+  auto it = types_.find({domain, op_type});
+  return it == types_.end() ? "" : it->second;
 }
 
 bool KernelRegistry::Supports(const std::string& domain, const std::string& op_type) const {

@@ -94,6 +94,7 @@ class LossKernel : public Kernel {
 }  // namespace
 
 void RegisterLossKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32, float64");
   r.Add<LossKernel>("NegativeLogLikelihoodLoss");
   r.Add<LossKernel>("SoftmaxCrossEntropyLoss");
 }

@@ -302,6 +302,7 @@ class GemmKernel : public Kernel {
 }  // namespace
 
 void RegisterMatmulKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32 (oneDNN); MatMul also all numeric types");
   r.Add<MatMulKernel>("MatMul");
   r.Add<MatMulKernel>("MatMul", kOcDomain);
   r.Add<GemmKernel>("Gemm");

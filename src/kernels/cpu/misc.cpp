@@ -495,16 +495,18 @@ class EinsumKernel : public Kernel {
 }  // namespace
 
 void RegisterMiscKernels(KernelRegistry& r) {
-  r.Add<LrnKernel>("LRN");
-  r.Add<MvnKernel>("MeanVarianceNormalization");
+  r.SetFamilyTypes("all types");
+  r.Add<LrnKernel>("LRN", "", "float32");
+  r.Add<MvnKernel>("MeanVarianceNormalization", "", "float32");
   r.Add<ReverseSequenceKernel>("ReverseSequence");
   r.Add<CompressKernel>("Compress");
   r.Add<NonZeroKernel>("NonZero");
   r.Add<UniqueKernel>("Unique");
-  r.Add<DetKernel>("Det");
-  for (const char* w : {"HannWindow", "HammingWindow", "BlackmanWindow"}) r.Add<WindowKernel>(w);
+  r.Add<DetKernel>("Det", "", "float32, float64");
+  for (const char* w : {"HannWindow", "HammingWindow", "BlackmanWindow"})
+    r.Add<WindowKernel>(w, "", "all numeric output types");
   r.Add<MaxUnpoolKernel>("MaxUnpool");
-  r.Add<EinsumKernel>("Einsum");
+  r.Add<EinsumKernel>("Einsum", "", "all numeric types");
 }
 
 }  // namespace oc

@@ -185,6 +185,7 @@ class InstanceNormKernel : public Kernel {
 }  // namespace
 
 void RegisterNormKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32");
   r.Add<BatchNormKernel>("BatchNormalization");
   r.Add<LayerNormKernel>("LayerNormalization");
   r.Add<InstanceNormKernel>("InstanceNormalization");

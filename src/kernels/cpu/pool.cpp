@@ -304,6 +304,7 @@ class SoftmaxKernel : public Kernel {
 }  // namespace
 
 void RegisterNnKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32 (oneDNN); MaxPool/AveragePool/LpPool: all numeric types through plain loops");
   r.Add<PoolKernel>("MaxPool");
   r.Add<PoolKernel>("AveragePool");
   r.Add<PoolKernel>("LpPool");

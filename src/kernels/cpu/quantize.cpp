@@ -312,6 +312,7 @@ class ConvIntegerKernel : public Kernel {
 }  // namespace
 
 void RegisterQuantizeKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("uint8, int8 (int32 accumulators and biases); float32 scales");
   r.Add<QuantizeKernel>("QuantizeLinear");
   r.Add<QuantizeKernel>("DequantizeLinear");
   r.Add<DynamicQuantizeKernel>("DynamicQuantizeLinear");

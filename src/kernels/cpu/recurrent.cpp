@@ -195,6 +195,7 @@ class RecurrentKernel : public Kernel {
 }  // namespace
 
 void RegisterRecurrentKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32");
   r.Add<RecurrentKernel>("RNN");
   r.Add<RecurrentKernel>("GRU");
   r.Add<RecurrentKernel>("LSTM");

@@ -233,6 +233,7 @@ class ArgKernel : public Kernel {
 }  // namespace
 
 void RegisterReductionKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("all numeric types");
   for (const char* op :
        {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",
         "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare"})

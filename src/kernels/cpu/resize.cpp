@@ -190,6 +190,7 @@ class ResizeKernel : public Kernel {
 }  // namespace
 
 void RegisterResizeKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("all numeric types");
   r.Add<ResizeKernel>("Resize");
   r.Add<ResizeKernel>("Upsample");
 }

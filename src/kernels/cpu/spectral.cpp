@@ -175,6 +175,7 @@ class MelKernel : public Kernel {
 }  // namespace
 
 void RegisterSpectralKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32, float64");
   r.Add<DftKernel>("DFT");
   r.Add<StftKernel>("STFT");
   r.Add<MelKernel>("MelWeightMatrix");

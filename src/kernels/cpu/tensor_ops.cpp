@@ -538,6 +538,7 @@ class PadKernel : public Kernel {
 }  // namespace
 
 void RegisterTensorKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("all types");
   for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) r.Add<ReshapeKernel>(op);
   r.Add<TransposeKernel>("Transpose");
   r.Add<SliceKernel>("Slice");

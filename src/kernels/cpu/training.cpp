@@ -156,9 +156,10 @@ class TfIdfKernel : public Kernel {
 }  // namespace
 
 void RegisterTrainingKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32");
   for (const char* op : {"Adagrad", "Adam", "Momentum"})
     r.Add<OptimizerKernel>(op, "ai.onnx.preview.training");
-  r.Add<TfIdfKernel>("TfIdfVectorizer");
+  r.Add<TfIdfKernel>("TfIdfVectorizer", "", "int32, int64 in; float32 out");
 }
 
 }  // namespace oc

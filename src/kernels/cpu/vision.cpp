@@ -262,6 +262,7 @@ class RoiAlignKernel : public Kernel {
 }  // namespace
 
 void RegisterVisionKernels(KernelRegistry& r) {
+  r.SetFamilyTypes("float32 (indices int64)");
   r.Add<NmsKernel>("NonMaxSuppression");
   r.Add<GridSampleKernel>("GridSample");
   r.Add<RoiAlignKernel>("RoiAlign");
