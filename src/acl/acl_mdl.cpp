@@ -86,7 +86,8 @@ aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
-  return oc::acl::Guard(__func__, [&] { return Register(oc::Model::LoadFile(modelPath), modelId, __func__); });
+  return oc::acl::Guard(
+      __func__, [&] { return Register(oc::Model::LoadFile(modelPath), modelId, __func__); });
 }
 
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
@@ -106,7 +107,8 @@ aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, voi
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
   oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
-  return oc::acl::Guard(__func__, [&] { return Register(oc::Model::LoadFile(modelPath, opt), modelId, __func__); });
+  return oc::acl::Guard(
+      __func__, [&] { return Register(oc::Model::LoadFile(modelPath, opt), modelId, __func__); });
 }
 
 aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,

@@ -19,7 +19,7 @@ enum class StatusCode {
   kShapeMismatch,    // shapes or sizes that contradict the model
   kOutOfMemory,
   kInternal,
-  kNeedsInputValue,   // a kernel needs the value of a non-constant input: prepare it at run time
+  kNeedsInputValue,  // a kernel needs the value of a non-constant input: prepare it at run time
 };
 
 class [[nodiscard]] Status {

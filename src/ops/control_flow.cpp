@@ -24,7 +24,8 @@ std::vector<DataType> PropagateTypes(const Graph& body, const std::vector<DataTy
                                      const InferContext& c, size_t explicit_in) {
   Graph g = body;
   for (size_t i = 0; i < g.inputs.size() && i < input_types.size(); ++i)
-    if (input_types[i] != DataType::kUndefined) g.values[g.inputs[i]] = ValueInfo{input_types[i], {}, false};
+    if (input_types[i] != DataType::kUndefined)
+      g.values[g.inputs[i]] = ValueInfo{input_types[i], {}, false};
   for (size_t i = explicit_in; i < c.num_inputs(); ++i)
     if (c.has_input(i)) g.values[c.node->inputs[i]] = ValueInfo{c.in(i).dtype, {}, false};
   for (const auto& n : g.nodes)
@@ -50,13 +51,16 @@ Status InferIf(InferContext& c) {
 Status InferLoop(InferContext& c) {
   const Graph* body = SubgraphAttr(c.attrs(), "body");
   if (!body) return c.Error("body is required");
-  const size_t explicit_in = static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
+  const size_t explicit_in =
+      static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
   const size_t carried = explicit_in - 2;
   std::vector<DataType> body_in{DataType::kInt64, DataType::kBool};
-  for (size_t i = 0; i < carried; ++i) body_in.push_back(c.has_input(2 + i) ? c.in(2 + i).dtype : DataType::kUndefined);
+  for (size_t i = 0; i < carried; ++i)
+    body_in.push_back(c.has_input(2 + i) ? c.in(2 + i).dtype : DataType::kUndefined);
   std::vector<DataType> propagated;
   for (size_t i = 0; i < c.outputs.size(); ++i) {
-    DataType t = i < carried && c.has_input(2 + i) ? c.in(2 + i).dtype : SubgraphOutputType(*body, i + 1);
+    DataType t =
+        i < carried && c.has_input(2 + i) ? c.in(2 + i).dtype : SubgraphOutputType(*body, i + 1);
     if (t == DataType::kUndefined) {
       if (propagated.empty()) propagated = PropagateTypes(*body, body_in, c, explicit_in);
       if (i + 1 < propagated.size()) t = propagated[i + 1];
@@ -70,7 +74,8 @@ Status InferLoop(InferContext& c) {
 Status InferScan(InferContext& c) {
   const Graph* body = SubgraphAttr(c.attrs(), "body");
   if (!body) return c.Error("body is required");
-  const size_t explicit_in = static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
+  const size_t explicit_in =
+      static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
   const size_t first = c.opset < 9 ? 1 : 0;  // opset 8 starts with sequence_lens
   const size_t scans = static_cast<size_t>(c.attrs().GetInt("num_scan_inputs", 0));
   const size_t states = explicit_in - first - scans;

@@ -109,17 +109,17 @@ void RegisterElementwiseSchemas(OpRegistry& r) {
                 return Status::Ok();
               }});
   r.Register({"Clip", "", 1, 3, 1, 1, InferSameAsInput});
-  r.Register(
-      {"PRelu", "", 2, 2, 1, 1, [](InferContext& c) {
-         // Before opset 7 a 1-D slope of C values applies per channel.
-         const ValueInfo &x = c.in(0), &slope = c.in(1);
-         if (x.has_shape && slope.has_shape && slope.shape.size() == 1 && x.shape.size() > 2 &&
-             slope.shape[0] == x.shape[1] && !BroadcastShapes(x.shape, slope.shape).ok()) {
-           c.outputs[0] = x;
-           return Status::Ok();
-         }
-         return InferBroadcast(c, x.dtype);
-       }});
+  r.Register({"PRelu", "", 2, 2, 1, 1, [](InferContext& c) {
+                // Before opset 7 a 1-D slope of C values applies per channel.
+                const ValueInfo &x = c.in(0), &slope = c.in(1);
+                if (x.has_shape && slope.has_shape && slope.shape.size() == 1 &&
+                    x.shape.size() > 2 && slope.shape[0] == x.shape[1] &&
+                    !BroadcastShapes(x.shape, slope.shape).ok()) {
+                  c.outputs[0] = x;
+                  return Status::Ok();
+                }
+                return InferBroadcast(c, x.dtype);
+              }});
   for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift"}) {
     r.Register(
         {op, "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});

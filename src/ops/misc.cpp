@@ -21,7 +21,8 @@ Result<EinsumSpec> ParseEinsum(const std::string& equation, const std::vector<Sh
   size_t start = 0;
   while (true) {
     auto comma = lhs.find(',', start);
-    terms.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    terms.push_back(
+        lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
@@ -56,7 +57,8 @@ Result<EinsumSpec> ParseEinsum(const std::string& equation, const std::vector<Sh
       const char c = e[k];
       const int64_t d = shapes[t][k];
       auto it = spec.dims.find(c);
-      if (it == spec.dims.end() || it->second == 1) spec.dims[c] = d;
+      if (it == spec.dims.end() || it->second == 1)
+        spec.dims[c] = d;
       else if (d != 1 && d != it->second)
         return InvalidArgument(std::string("Einsum: dimension of label ") + c + " differs");
       ++count[c];
@@ -82,7 +84,8 @@ Result<EinsumSpec> ParseEinsum(const std::string& equation, const std::vector<Sh
     spec.output = out;
   }
   for (char c : spec.output)
-    if (!spec.dims.count(c)) return InvalidArgument(std::string("Einsum: output label ") + c + " is unknown");
+    if (!spec.dims.count(c))
+      return InvalidArgument(std::string("Einsum: output label ") + c + " is unknown");
   return spec;
 }
 
@@ -144,7 +147,9 @@ Status InferUnique(InferContext& c) {
   for (size_t i = 1; i < c.outputs.size(); ++i) c.SetOutput(i, DataType::kInt64, {-1});
   if (c.outputs.size() > 2) {
     int64_t n = has_axis && x.has_shape
-                    ? x.shape[NormalizeAxis(c.attrs().GetInt("axis", 0), static_cast<int64_t>(x.shape.size())).value()]
+                    ? x.shape[NormalizeAxis(c.attrs().GetInt("axis", 0),
+                                            static_cast<int64_t>(x.shape.size()))
+                                  .value()]
                     : (x.has_shape ? NumElements(x.shape) : -1);
     c.SetOutput(2, DataType::kInt64, {n});
   }

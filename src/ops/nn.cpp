@@ -101,13 +101,16 @@ Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap&
   const int64_t group = a.GetInt("group", 1);
   if (kernel.size() != n || strides.size() != n || dil.size() != n || outpad.size() != n ||
       pads->size() != 2 * n)
-    return InvalidArgument("kernel_shape, strides, dilations, pads or output_padding do not match the rank");
+    return InvalidArgument(
+        "kernel_shape, strides, dilations, pads or output_padding do not match the rank");
   *out = {x[0], w[1] * group};
   for (size_t i = 0; i < n; ++i) {
     const int64_t eff_k = (kernel[i] - 1) * dil[i] + 1;
     int64_t target = -1;
-    if (!explicit_shape.empty()) target = explicit_shape[explicit_shape.size() - n + i];
-    else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") target = x[2 + i] * strides[i];
+    if (!explicit_shape.empty())
+      target = explicit_shape[explicit_shape.size() - n + i];
+    else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER")
+      target = x[2 + i] * strides[i];
     if (target >= 0) {
       const int64_t total = strides[i] * (x[2 + i] - 1) + outpad[i] + eff_k - target;
       // Floor division: the total may be negative (the output extends past the input).
@@ -136,7 +139,8 @@ Status InferConvTranspose(InferContext& c) {
     c.SetOutputTypeOnly(0, x.dtype);
     return Status::Ok();
   }
-  if (x.shape.size() < 3 || w.shape.size() != x.shape.size()) return c.Error("X and W ranks differ");
+  if (x.shape.size() < 3 || w.shape.size() != x.shape.size())
+    return c.Error("X and W ranks differ");
   std::vector<int64_t> pads;
   Shape out;
   Status s = ConvTransposeGeometry(x.shape, w.shape, c.attrs(), &pads, &out);

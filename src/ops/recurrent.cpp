@@ -16,7 +16,8 @@ Status InferRecurrent(InferContext& c) {
   const int64_t hidden = c.attrs().GetInt("hidden_size", -1);
   if (hidden <= 0) return c.Error("hidden_size is required");
   if (c.outputs.size() > 0)
-    c.SetOutput(0, x.dtype, layout ? Shape{batch, seq, dirs, hidden} : Shape{seq, dirs, batch, hidden});
+    c.SetOutput(0, x.dtype,
+                layout ? Shape{batch, seq, dirs, hidden} : Shape{seq, dirs, batch, hidden});
   for (size_t k = 1; k < c.outputs.size(); ++k)
     c.SetOutput(k, x.dtype, layout ? Shape{batch, dirs, hidden} : Shape{dirs, batch, hidden});
   return Status::Ok();

@@ -35,8 +35,10 @@ Status InferStft(InferContext& c) {
   const ValueInfo& x = c.in(0);
   const Tensor* step = c.constant(1);
   int64_t frame = -1;
-  if (c.has_input(3)) frame = c.constant(3) ? c.constant(3)->GetAsInt(0) : -1;
-  else if (c.has_input(2) && c.in(2).has_shape) frame = c.in(2).shape[0];
+  if (c.has_input(3))
+    frame = c.constant(3) ? c.constant(3)->GetAsInt(0) : -1;
+  else if (c.has_input(2) && c.in(2).has_shape)
+    frame = c.in(2).shape[0];
   if (!x.has_shape || !step || frame < 0) {
     c.SetOutput(0, x.dtype, {-1, -1, -1, 2});
     return Status::Ok();

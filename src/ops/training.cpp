@@ -24,8 +24,10 @@ Status InferTfIdf(InferContext& c) {
   int64_t width = 0;
   for (int64_t i : idx) width = std::max(width, i + 1);
   if (!x.has_shape) return c.Error("input shape unknown");
-  if (x.shape.size() == 1) c.SetOutput(0, DataType::kFloat, {width});
-  else c.SetOutput(0, DataType::kFloat, {x.shape[0], width});
+  if (x.shape.size() == 1)
+    c.SetOutput(0, DataType::kFloat, {width});
+  else
+    c.SetOutput(0, DataType::kFloat, {x.shape[0], width});
   return Status::Ok();
 }
 

@@ -11,8 +11,8 @@
 
 #include "base/threads.h"
 #include "kernels/cpu/layout.h"
-#include "ops/op_schema.h"
 #include "om/om_format.h"
+#include "ops/op_schema.h"
 
 namespace oc {
 namespace {
@@ -240,12 +240,18 @@ struct Model::ExecState {
 
   void* Resolve(const Slot& s) {
     switch (s.kind) {
-      case SlotKind::kInput: return const_cast<void*>((*inputs)[s.index]);
-      case SlotKind::kOutput: return (*outputs)[s.index];
-      case SlotKind::kConstant: return const_cast<void*>(s.ptr);
-      case SlotKind::kArena: return base + s.index;
-      case SlotKind::kDynamic: return dynamic[s.index].buffer.data();
-      default: return nullptr;
+      case SlotKind::kInput:
+        return const_cast<void*>((*inputs)[s.index]);
+      case SlotKind::kOutput:
+        return (*outputs)[s.index];
+      case SlotKind::kConstant:
+        return const_cast<void*>(s.ptr);
+      case SlotKind::kArena:
+        return base + s.index;
+      case SlotKind::kDynamic:
+        return dynamic[s.index].buffer.data();
+      default:
+        return nullptr;
     }
   }
   // The shape a slot holds in this execution.
@@ -265,79 +271,35 @@ std::vector<Shape> Model::LastOutputShapes() const {
 // outputs and prepares a kernel for exactly this call.
 Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
   const Node& node = *step.node;
-  const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
-  if (!schema) return Internal("no schema for " + node.op_type);
   const size_t n_in = step.inputs.size();
-  std::vector<ValueInfo> infos(n_in);
   std::vector<Tensor> values(n_in);
-  InferContext ic;
-  ic.node = &node;
-  ic.opset = om_.graph.opset_version;
-  ic.outputs.resize(step.outputs.size());
-  KernelPrepareContext kc;
-  kc.node = &node;
-  kc.opset = om_.graph.opset_version;
-  kc.num_threads = num_threads_;
-  std::vector<const void*> in_ptrs;
+  std::vector<const Tensor*> inputs(n_in, nullptr);
+  std::vector<const void*> in_ptrs(n_in, nullptr);
   for (size_t i = 0; i < n_in; ++i) {
     const Slot& s = step.inputs[i];
-    if (s.kind == SlotKind::kNone) {
-      ic.inputs.push_back(nullptr);
-      ic.const_inputs.push_back(nullptr);
-      kc.inputs.push_back({});
-      kc.constants.push_back(nullptr);
-      in_ptrs.push_back(nullptr);
-      continue;
-    }
-    infos[i] = ValueInfo{s.dtype, st.ShapeOf(s), true};
-    void* ptr = st.Resolve(s);
-    values[i] = s.constant ? *s.constant : Tensor(s.dtype, infos[i].shape, ptr, nullptr);
-    ic.inputs.push_back(&infos[i]);
-    ic.const_inputs.push_back(&values[i]);
-    kc.inputs.push_back({s.dtype, infos[i].shape});
-    kc.constants.push_back(&values[i]);
-    in_ptrs.push_back(ptr);
+    if (s.kind == SlotKind::kNone) continue;
+    in_ptrs[i] = st.Resolve(s);
+    values[i] = s.constant ? *s.constant : Tensor(s.dtype, st.ShapeOf(s), in_ptrs[i], nullptr);
+    inputs[i] = &values[i];
   }
-  OC_RETURN_IF_ERROR(schema->infer(ic));
-  bool all_known = true;
-  for (size_t k = 0; k < step.outputs.size(); ++k)
-    if (step.outputs[k].kind != SlotKind::kNone)
-      all_known = all_known && ic.outputs[k].has_shape && IsStatic(ic.outputs[k].shape);
-  std::unique_ptr<Kernel> early;
-  if (!all_known) {
-    // The values decide the size: the kernel computes it while preparing.
-    kc.outputs.clear();
-    for (const auto& vi : ic.outputs) kc.outputs.push_back({vi.dtype, Shape{-1}});
-    early = KernelRegistry::Global().Create(node.domain, node.op_type);
-    if (!early) return Internal("no kernel for " + node.op_type);
-    OC_RETURN_IF_ERROR(early->Prepare(kc));
-    std::vector<Shape> shapes;
-    if (!early->OutputShapes(&shapes) || shapes.size() != ic.outputs.size())
-      return Internal("output shape still unknown at run time");
-    for (size_t k = 0; k < shapes.size(); ++k) {
-      ic.outputs[k].shape = shapes[k];
-      ic.outputs[k].has_shape = true;
-    }
-    kc.outputs.clear();
-  }
+  std::vector<ValueInfo> outs;
+  OC_ASSIGN_OR_RETURN(auto kernel,
+                      PrepareForValues(node, om_.graph.opset_version, num_threads_, inputs, &outs));
   std::vector<void*> out_ptrs;
   for (size_t k = 0; k < step.outputs.size(); ++k) {
     const Slot& s = step.outputs[k];
-    const ValueInfo& vi = ic.outputs[k];
+    const ValueInfo& vi = outs[k];
     if (s.kind == SlotKind::kNone) {
-      kc.outputs.push_back({});
       out_ptrs.push_back(nullptr);
       continue;
     }
-    if (!vi.has_shape || !IsStatic(vi.shape))
-      return Internal("output shape still unknown at run time");
     const size_t bytes = static_cast<size_t>(NumElements(vi.shape)) * DataTypeSize(vi.dtype);
-    kc.outputs.push_back({vi.dtype, vi.shape});
     switch (s.kind) {
       case SlotKind::kDynamic: {
         DynamicValue& dv = st.dynamic[s.index];
         if (!dv.buffer.Resize(std::max<size_t>(bytes, 1)))
-          return Status(StatusCode::kOutOfMemory, "cannot allocate " + std::to_string(bytes) + " bytes");
+          return Status(StatusCode::kOutOfMemory,
+                        "cannot allocate " + std::to_string(bytes) + " bytes");
         dv.dtype = vi.dtype;
         dv.shape = vi.shape;
         break;
@@ -346,23 +308,19 @@ Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
         if ((*st.output_sizes)[s.index] < bytes)
           return InvalidArgument("output " + std::to_string(s.index) + " [" +
                                  outputs_[s.index].name + "] needs " + std::to_string(bytes) +
-                                 " bytes for shape " + ShapeToString(vi.shape) + ", its buffer has " +
-                                 std::to_string((*st.output_sizes)[s.index]));
+                                 " bytes for shape " + ShapeToString(vi.shape) +
+                                 ", its buffer has " + std::to_string((*st.output_sizes)[s.index]));
         st.output_shapes[s.index] = vi.shape;
         break;
       case SlotKind::kArena:
         if (vi.shape != s.shape)
-          return Internal("run-time shape " + ShapeToString(vi.shape) + " differs from the planned " +
-                          ShapeToString(s.shape));
+          return Internal("run-time shape " + ShapeToString(vi.shape) +
+                          " differs from the planned " + ShapeToString(s.shape));
         break;
       default:
         return Internal("unexpected output slot");
     }
     out_ptrs.push_back(st.Resolve(s));
-  }
-  std::unique_ptr<Kernel> kernel = std::move(early);
-  if (!kernel) {
-    OC_ASSIGN_OR_RETURN(kernel, CreateKernel(kc));
   }
   AlignedBuffer workspace;
   if (!workspace.Resize(kernel->WorkspaceSize()))

@@ -59,11 +59,11 @@ class Model {
   enum class SlotKind { kNone, kInput, kOutput, kConstant, kArena, kDynamic };
   struct Slot {
     SlotKind kind = SlotKind::kNone;
-    size_t index = 0;            // input/output index, arena offset or dynamic value id
-    const void* ptr = nullptr;   // constants
+    size_t index = 0;           // input/output index, arena offset or dynamic value id
+    const void* ptr = nullptr;  // constants
     const Tensor* constant = nullptr;
     DataType dtype = DataType::kUndefined;
-    Shape shape;                 // as compiled; may hold -1 for values sized at run time
+    Shape shape;  // as compiled; may hold -1 for values sized at run time
   };
   struct Step {
     std::unique_ptr<Kernel> kernel;  // null: prepared at each execution (dynamic step)

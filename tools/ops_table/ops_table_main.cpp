@@ -41,10 +41,13 @@ int main() {
       "(`build/bin/oc_ops_table > docs/ops.md`; a test checks it is current).\n\n");
   std::printf(
       "Domain `ai.onnx` ops keep ONNX semantics; `oc` ops are fusions made by the compiler.\n\n");
-  std::printf("Versions: ai.onnx ops are implemented for opsets 7 to 17 (the ONNX 1.12 range);\n"
-              "where a version changed the semantics the model's opset selects the behaviour\n"
-              "(notes column). ai.onnx.preview.training ops are version 1.\n\n");
-  std::printf("| op | domain | inputs | outputs | element types | notes |\n| --- | --- | --- | --- | --- | --- |\n");
+  std::printf(
+      "Versions: ai.onnx ops are implemented for opsets 7 to 17 (the ONNX 1.12 range);\n"
+      "where a version changed the semantics the model's opset selects the behaviour\n"
+      "(notes column). ai.onnx.preview.training ops are version 1.\n\n");
+  std::printf(
+      "| op | domain | inputs | outputs | element types | notes |\n| --- | --- | --- | --- | --- | "
+      "--- |\n");
   for (const auto& [op, domains] : ops) {
     for (const auto& d : domains) {
       const auto* s = oc::OpRegistry::Global().Find(d, op);
@@ -55,8 +58,8 @@ int main() {
       };
       const auto& kr = oc::KernelRegistry::Global();
       const std::string types = kr.Supports(d, op) ? kr.TypesOf(d, op) : "no CPU kernel";
-      std::printf("| %s | %s | %s | %s | %s | %s |\n", op.c_str(), d.empty() ? "ai.onnx" : d.c_str(),
-                  range(s->min_inputs, s->max_inputs).c_str(),
+      std::printf("| %s | %s | %s | %s | %s | %s |\n", op.c_str(),
+                  d.empty() ? "ai.onnx" : d.c_str(), range(s->min_inputs, s->max_inputs).c_str(),
                   range(s->min_outputs, s->max_outputs).c_str(), types.c_str(), VersionNote(op));
     }
   }

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <fstream>
+#include <set>
 
 #include "base/file.h"
 #include "base/half.h"
@@ -87,12 +87,22 @@ Result<Tensor> ConvertTensor(const onnx::TensorProto& tp, const std::string& bas
   } else {
     size_t have = 0;
     switch (dt) {
-      case DataType::kFloat: have = tp.float_data_size(); break;
-      case DataType::kDouble: have = tp.double_data_size(); break;
-      case DataType::kInt64: have = tp.int64_data_size(); break;
+      case DataType::kFloat:
+        have = tp.float_data_size();
+        break;
+      case DataType::kDouble:
+        have = tp.double_data_size();
+        break;
+      case DataType::kInt64:
+        have = tp.int64_data_size();
+        break;
       case DataType::kUint32:
-      case DataType::kUint64: have = tp.uint64_data_size(); break;
-      default: have = tp.int32_data_size(); break;
+      case DataType::kUint64:
+        have = tp.uint64_data_size();
+        break;
+      default:
+        have = tp.int32_data_size();
+        break;
     }
     OC_RETURN_IF_ERROR(expect(have));
   }

@@ -1,14 +1,14 @@
 // If, Loop and Scan. The runtime prepares them per execution with every input known, so
 // Prepare runs the subgraphs with a small interpreter (shape inference + a kernel per
 // node, nested control flow included) and Run hands out the results.
-#include <cstring>
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <map>
 
+#include "base/aligned_buffer.h"
 #include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
-#include "ops/op_schema.h"
 
 namespace oc {
 namespace {
@@ -22,69 +22,30 @@ Tensor Copy(const Tensor& t) {
 }
 
 // Evaluates one node on concrete tensors.
-Result<std::vector<Tensor>> EvalNode(const Node& node, int64_t opset, const std::vector<const Tensor*>& in) {
-  const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
-  if (!schema)
-    return Unsupported("No supported Ops kernel and engine are found for [" + node.name + "], optype [" +
-                           node.op_type + "].",
-                       "EZ3003");
-  std::vector<ValueInfo> infos(in.size());
-  InferContext ic;
-  ic.node = &node;
-  ic.opset = opset;
-  ic.outputs.resize(node.outputs.size());
-  KernelPrepareContext kc;
-  kc.node = &node;
-  kc.opset = opset;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (!in[i]) {
-      ic.inputs.push_back(nullptr);
-      ic.const_inputs.push_back(nullptr);
-      kc.inputs.push_back({});
-      kc.constants.push_back(nullptr);
-      continue;
-    }
-    infos[i] = ValueInfo{in[i]->dtype(), in[i]->shape(), true};
-    ic.inputs.push_back(&infos[i]);
-    ic.const_inputs.push_back(in[i]);
-    kc.inputs.push_back({in[i]->dtype(), in[i]->shape()});
-    kc.constants.push_back(in[i]);
-  }
-  OC_RETURN_IF_ERROR(schema->infer(ic));
-  std::unique_ptr<Kernel> kernel;
-  bool known = true;
-  for (const auto& o : ic.outputs) known = known && o.has_shape && IsStatic(o.shape);
-  if (!known) {
-    for (const auto& o : ic.outputs) kc.outputs.push_back({o.dtype, Shape{-1}});
-    kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
-    if (!kernel) return Unsupported("no kernel for " + node.op_type, "EZ3003");
-    OC_RETURN_IF_ERROR(kernel->Prepare(kc));
-    std::vector<Shape> shapes;
-    if (!kernel->OutputShapes(&shapes) || shapes.size() != ic.outputs.size())
-      return Internal("node [" + node.name + "]: output shape unknown");
-    for (size_t k = 0; k < shapes.size(); ++k) ic.outputs[k].shape = shapes[k];
-  } else {
-    for (const auto& o : ic.outputs) kc.outputs.push_back({o.dtype, o.shape});
-    OC_ASSIGN_OR_RETURN(kernel, CreateKernel(kc));
-  }
+Result<std::vector<Tensor>> EvalNode(const Node& node, int64_t opset,
+                                     const std::vector<const Tensor*>& in) {
+  std::vector<ValueInfo> infos;
+  OC_ASSIGN_OR_RETURN(auto kernel, PrepareForValues(node, opset, 1, in, &infos));
   std::vector<Tensor> outs;
   std::vector<void*> out_ptrs;
-  for (const auto& o : ic.outputs) outs.emplace_back(o.dtype, o.shape);
+  for (const auto& o : infos) outs.emplace_back(o.dtype, o.shape);
   for (auto& t : outs) out_ptrs.push_back(t.mutable_data());
   std::vector<const void*> in_ptrs;
   for (const Tensor* t : in) in_ptrs.push_back(t ? t->data() : nullptr);
-  std::vector<uint8_t> workspace(kernel->WorkspaceSize() + 64);
+  AlignedBuffer workspace;
+  if (!workspace.Resize(kernel->WorkspaceSize()))
+    return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");
   KernelRunContext rc;
   rc.inputs = in_ptrs.data();
   rc.outputs = out_ptrs.data();
-  rc.workspace = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(workspace.data()) + 63) & ~uintptr_t{63});
+  rc.workspace = workspace.data();
   OC_RETURN_IF_ERROR(kernel->Run(rc));
   return outs;
 }
 
 // Runs `g` with its inputs bound (in order) and outer values visible in `outer`.
-Result<std::vector<Tensor>> RunGraph(const Graph& g, int64_t opset, const std::vector<Tensor>& inputs,
-                                     const Env& outer) {
+Result<std::vector<Tensor>> RunGraph(const Graph& g, int64_t opset,
+                                     const std::vector<Tensor>& inputs, const Env& outer) {
   Env env = outer;
   for (const auto& [name, t] : g.initializers) env[name] = t;
   for (size_t i = 0; i < g.inputs.size() && i < inputs.size(); ++i) env[g.inputs[i]] = inputs[i];
@@ -138,16 +99,22 @@ class ControlFlowKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Node& n = *ctx.node;
-    const size_t explicit_in = static_cast<size_t>(n.attrs.GetInt("_oc_explicit_inputs", ctx.inputs.size()));
+    const size_t explicit_in =
+        static_cast<size_t>(n.attrs.GetInt("_oc_explicit_inputs", ctx.inputs.size()));
     for (size_t i = 0; i < ctx.inputs.size(); ++i)
       if (ctx.has_input(i) && !ctx.constants[i]) return ctx.NeedsValue("its inputs");
     Env outer;
     for (size_t i = explicit_in; i < ctx.inputs.size(); ++i) outer[n.inputs[i]] = *ctx.constants[i];
-    auto in = [&](size_t i) -> const Tensor* { return i < explicit_in && ctx.has_input(i) ? ctx.constants[i] : nullptr; };
+    auto in = [&](size_t i) -> const Tensor* {
+      return i < explicit_in && ctx.has_input(i) ? ctx.constants[i] : nullptr;
+    };
     Status s;
-    if (n.op_type == "If") s = RunIf(ctx, in(0), outer);
-    else if (n.op_type == "Loop") s = RunLoop(ctx, explicit_in, in, outer);
-    else s = RunScan(ctx, explicit_in, in, outer);
+    if (n.op_type == "If")
+      s = RunIf(ctx, in(0), outer);
+    else if (n.op_type == "Loop")
+      s = RunLoop(ctx, explicit_in, in, outer);
+    else
+      s = RunScan(ctx, explicit_in, in, outer);
     if (!s.ok()) return s.WithContext("node [" + n.name + "] (" + n.op_type + ")");
     if (results_.size() != ctx.outputs.size())
       return ctx.Error("produced " + std::to_string(results_.size()) + " outputs, expected " +
@@ -161,7 +128,8 @@ class ControlFlowKernel : public Kernel {
   }
   Status Run(const KernelRunContext& ctx) const override {
     for (size_t i = 0; i < results_.size(); ++i)
-      if (ctx.outputs[i] && results_[i].nbytes()) std::memcpy(ctx.outputs[i], results_[i].data(), results_[i].nbytes());
+      if (ctx.outputs[i] && results_[i].nbytes())
+        std::memcpy(ctx.outputs[i], results_[i].data(), results_[i].nbytes());
     return Status::Ok();
   }
 
@@ -216,10 +184,12 @@ class ControlFlowKernel : public Kernel {
     const size_t n_state = explicit_in - first - n_scan_in;
     const size_t n_scan_out = body->outputs.size() - n_state;
     std::vector<int64_t> in_axes = a.GetInts("scan_input_axes", std::vector<int64_t>(n_scan_in, 0));
-    std::vector<int64_t> in_dirs = a.GetInts(v8 ? "directions" : "scan_input_directions",
-                                             std::vector<int64_t>(n_scan_in, 0));
-    std::vector<int64_t> out_axes = a.GetInts("scan_output_axes", std::vector<int64_t>(n_scan_out, 0));
-    std::vector<int64_t> out_dirs = a.GetInts("scan_output_directions", std::vector<int64_t>(n_scan_out, 0));
+    std::vector<int64_t> in_dirs =
+        a.GetInts(v8 ? "directions" : "scan_input_directions", std::vector<int64_t>(n_scan_in, 0));
+    std::vector<int64_t> out_axes =
+        a.GetInts("scan_output_axes", std::vector<int64_t>(n_scan_out, 0));
+    std::vector<int64_t> out_dirs =
+        a.GetInts("scan_output_directions", std::vector<int64_t>(n_scan_out, 0));
     if (v8 || !out_axes.empty())
       for (int64_t ax : out_axes)
         if (ax != 0) return Unsupported("Scan outputs along an axis other than 0");
@@ -230,19 +200,25 @@ class ControlFlowKernel : public Kernel {
         if (!v8) return Copy(t);
         Shape s(t.shape().begin() + 1, t.shape().end());
         Tensor out(t.dtype(), s);
-        std::memcpy(out.mutable_data(), static_cast<const uint8_t*>(t.data()) + b * out.nbytes(), out.nbytes());
+        std::memcpy(out.mutable_data(), static_cast<const uint8_t*>(t.data()) + b * out.nbytes(),
+                    out.nbytes());
         return out;
       };
       std::vector<Tensor> states, scan_inputs;
       for (size_t i = 0; i < n_state; ++i) states.push_back(take(*in(first + i)));
       for (size_t i = 0; i < n_scan_in; ++i) scan_inputs.push_back(take(*in(first + n_state + i)));
-      const int64_t steps = n_scan_in ? scan_inputs[0].shape()[in_axes[0] < 0 ? in_axes[0] + scan_inputs[0].shape().size() : in_axes[0]] : 0;
+      const int64_t steps =
+          n_scan_in
+              ? scan_inputs[0].shape()[in_axes[0] < 0 ? in_axes[0] + scan_inputs[0].shape().size()
+                                                      : in_axes[0]]
+              : 0;
       std::vector<std::vector<Tensor>> outs_seq(n_scan_out);
       for (int64_t t = 0; t < steps; ++t) {
         std::vector<Tensor> args = states;
         for (size_t i = 0; i < n_scan_in; ++i) {
           const Tensor& x = scan_inputs[i];
-          int64_t axis = in_axes[i] < 0 ? in_axes[i] + static_cast<int64_t>(x.shape().size()) : in_axes[i];
+          int64_t axis =
+              in_axes[i] < 0 ? in_axes[i] + static_cast<int64_t>(x.shape().size()) : in_axes[i];
           const int64_t idx = in_dirs[i] ? steps - 1 - t : t;
           Shape s = x.shape();
           const int64_t dim = s[axis];
@@ -254,7 +230,8 @@ class ControlFlowKernel : public Kernel {
           const size_t es = DataTypeSize(x.dtype());
           for (int64_t o = 0; o < outer_n; ++o)
             std::memcpy(static_cast<uint8_t*>(slice.mutable_data()) + o * inner * es,
-                        static_cast<const uint8_t*>(x.data()) + ((o * dim + idx) * inner) * es, inner * es);
+                        static_cast<const uint8_t*>(x.data()) + ((o * dim + idx) * inner) * es,
+                        inner * es);
           args.push_back(std::move(slice));
         }
         OC_ASSIGN_OR_RETURN(auto outs, RunGraph(*body, ctx.opset, args, outer));
@@ -262,7 +239,8 @@ class ControlFlowKernel : public Kernel {
         for (size_t i = 0; i < n_scan_out; ++i) outs_seq[i].push_back(Copy(outs[n_state + i]));
       }
       for (size_t i = 0; i < n_scan_out; ++i)
-        if (i < out_dirs.size() && out_dirs[i]) std::reverse(outs_seq[i].begin(), outs_seq[i].end());
+        if (i < out_dirs.size() && out_dirs[i])
+          std::reverse(outs_seq[i].begin(), outs_seq[i].end());
       per_batch_states.push_back(states);
       std::vector<Tensor> stacked;
       for (size_t i = 0; i < n_scan_out; ++i) {

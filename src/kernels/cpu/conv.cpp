@@ -235,7 +235,8 @@ class ConvTransposeKernel : public Kernel {
       dl[3 - n + i] = dil_[i];
       pb[3 - n + i] = pads_[i];
     }
-    const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_, cout_g = cout / group_;
+    const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_,
+                  cout_g = cout / group_;
     const int64_t x_plane = xs[0] * xs[1] * xs[2], y_plane = ys[0] * ys[1] * ys[2];
     const int64_t k_plane = ks[0] * ks[1] * ks[2];
 #pragma omp parallel for num_threads(ctx.num_threads) if (batch * cout * y_plane > 65536)

@@ -52,6 +52,13 @@ bool DispatchNumeric(DataType dt, Fn&& fn) {
   }
 }
 
+// Row-major element strides of a shape.
+inline std::vector<int64_t> ContiguousStrides(const Shape& s) {
+  std::vector<int64_t> st(s.size(), 1);
+  for (size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * s[d];
+  return st;
+}
+
 // Iteration plan for an N-ary broadcast: the output is walked as `outer` rows of
 // `inner` contiguous elements; within a row each input advances by 0 or 1.
 struct BroadcastPlan {

@@ -512,7 +512,8 @@ class BinaryKernel : public Kernel {
       converted[i].resize(static_cast<size_t>(count));
       const auto* src = static_cast<const uint16_t*>(ctx.inputs[i]);
       for (int64_t k = 0; k < count; ++k)
-        converted[i][k] = input_types_[i] == DataType::kFloat16 ? HalfToFloat(src[k]) : BFloat16ToFloat(src[k]);
+        converted[i][k] =
+            input_types_[i] == DataType::kFloat16 ? HalfToFloat(src[k]) : BFloat16ToFloat(src[k]);
       ptrs[i] = converted[i].data();
       if (i == 1) exp_type = DataType::kFloat;
     }
@@ -567,7 +568,7 @@ class BinaryKernel : public Kernel {
     return ok ? Status::Ok() : Unsupported("binary op on unsupported type");
   }
 
- template <typename T, typename R>
+  template <typename T, typename R>
   void RunPair(const BroadcastPlan& p, const T* a, const T* b, R* y, int threads) const {
     const BinaryOp op = op_;
     const int64_t inner = p.inner;
@@ -633,7 +634,8 @@ class BinaryKernel : public Kernel {
   }
 
   template <typename T>
-  void RunPowMixed(const BroadcastPlan& p, const T* a, const void* b, DataType exp_type, T* y) const {
+  void RunPowMixed(const BroadcastPlan& p, const T* a, const void* b, DataType exp_type,
+                   T* y) const {
     Tensor exponent(exp_type, {NumElements(shapes_[1])}, b, nullptr);
     for (int64_t r = 0; r < p.outer; ++r) {
       int64_t off[2];
@@ -828,12 +830,14 @@ class CopyKernel : public Kernel {
 void RegisterElementwiseKernels(KernelRegistry& r) {
   r.SetFamilyTypes("all types");
   for (const auto& e : kUnaryOps)
-    r.Add<UnaryKernel>(e.name, "", e.int_ok ? "all numeric types, float16, bfloat16"
-                                             : "float32, float64, float16, bfloat16");
-  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift", "Max", "Min", "Sum",
-                         "Mean", "PRelu"})
+    r.Add<UnaryKernel>(
+        e.name, "",
+        e.int_ok ? "all numeric types, float16, bfloat16" : "float32, float64, float16, bfloat16");
+  for (const char* op :
+       {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "BitShift", "Max", "Min", "Sum", "Mean", "PRelu"})
     r.Add<BinaryKernel>(op, "", "all numeric types, float16, bfloat16");
-  for (const char* op : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
+  for (const char* op :
+       {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
     r.Add<BinaryKernel>(op, "", "all numeric types and bool in, bool out");
   r.Add<WhereKernel>("Where");
   r.Add<ClipKernel>("Clip");

@@ -12,35 +12,37 @@
 namespace oc {
 namespace {
 
-std::vector<int64_t> Strides(const Shape& s) {
-  std::vector<int64_t> st(s.size(), 1);
-  for (size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * s[d];
-  return st;
-}
-
 int64_t IndexAt(DataType t, const void* p, int64_t i) {
-  return t == DataType::kInt32 ? static_cast<const int32_t*>(p)[i] : static_cast<const int64_t*>(p)[i];
+  return t == DataType::kInt32 ? static_cast<const int32_t*>(p)[i]
+                               : static_cast<const int64_t*>(p)[i];
 }
 
 Status CheckIndexType(const KernelPrepareContext& ctx, size_t i) {
   const DataType t = ctx.inputs[i].dtype;
-  if (t != DataType::kInt32 && t != DataType::kInt64) return ctx.Error("indices must be int32 or int64");
+  if (t != DataType::kInt32 && t != DataType::kInt64)
+    return ctx.Error("indices must be int32 or int64");
   return Status::Ok();
 }
 
 Status BadIndex(const std::string& node, int64_t idx, int64_t dim) {
-  return InvalidArgument("node [" + node + "]: index " + std::to_string(idx) + " is out of range [" +
-                         std::to_string(-dim) + ", " + std::to_string(dim) + ")");
+  return InvalidArgument("node [" + node + "]: index " + std::to_string(idx) +
+                         " is out of range [" + std::to_string(-dim) + ", " + std::to_string(dim) +
+                         ")");
 }
 
 // Applies a scatter reduction on one element.
 template <typename T>
 void Reduce(const std::string& red, T* dst, T v) {
-  if (red == "add") *dst = static_cast<T>(*dst + v);
-  else if (red == "mul") *dst = static_cast<T>(*dst * v);
-  else if (red == "max") *dst = std::max(*dst, v);
-  else if (red == "min") *dst = std::min(*dst, v);
-  else *dst = v;
+  if (red == "add")
+    *dst = static_cast<T>(*dst + v);
+  else if (red == "mul")
+    *dst = static_cast<T>(*dst * v);
+  else if (red == "max")
+    *dst = std::max(*dst, v);
+  else if (red == "min")
+    *dst = std::min(*dst, v);
+  else
+    *dst = v;
 }
 
 class GatherElementsKernel : public Kernel {
@@ -49,8 +51,8 @@ class GatherElementsKernel : public Kernel {
     OC_RETURN_IF_ERROR(CheckIndexType(ctx, 1));
     data_ = ctx.inputs[0].shape;
     idx_ = ctx.inputs[1].shape;
-    OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(ctx.attrs().GetInt("axis", 0),
-                                             static_cast<int64_t>(data_.size())));
+    OC_ASSIGN_OR_RETURN(
+        axis_, NormalizeAxis(ctx.attrs().GetInt("axis", 0), static_cast<int64_t>(data_.size())));
     esize_ = DataTypeSize(ctx.inputs[0].dtype);
     itype_ = ctx.inputs[1].dtype;
     name_ = ctx.node->name;
@@ -59,7 +61,7 @@ class GatherElementsKernel : public Kernel {
   Status Run(const KernelRunContext& ctx) const override {
     const auto* d = static_cast<const uint8_t*>(ctx.inputs[0]);
     auto* out = static_cast<uint8_t*>(ctx.outputs[0]);
-    const auto ds = Strides(data_);
+    const auto ds = ContiguousStrides(data_);
     const int64_t n = NumElements(idx_);
     std::vector<int64_t> pos(idx_.size(), 0);
     for (int64_t e = 0; e < n; ++e) {
@@ -68,7 +70,8 @@ class GatherElementsKernel : public Kernel {
       if (k < -dim || k >= dim) return BadIndex(name_, k, dim);
       if (k < 0) k += dim;
       int64_t off = 0;
-      for (size_t a = 0; a < pos.size(); ++a) off += (static_cast<int64_t>(a) == axis_ ? k : pos[a]) * ds[a];
+      for (size_t a = 0; a < pos.size(); ++a)
+        off += (static_cast<int64_t>(a) == axis_ ? k : pos[a]) * ds[a];
       std::memcpy(out + e * esize_, d + off * esize_, esize_);
       for (size_t a = pos.size(); a-- > 0;) {
         if (++pos[a] < idx_[a]) break;
@@ -93,8 +96,8 @@ class ScatterElementsKernel : public Kernel {
     data_ = ctx.inputs[0].shape;
     idx_ = ctx.inputs[1].shape;
     if (ctx.inputs[2].shape != idx_) return ctx.Error("updates must have the shape of indices");
-    OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(ctx.attrs().GetInt("axis", 0),
-                                             static_cast<int64_t>(data_.size())));
+    OC_ASSIGN_OR_RETURN(
+        axis_, NormalizeAxis(ctx.attrs().GetInt("axis", 0), static_cast<int64_t>(data_.size())));
     type_ = ctx.inputs[0].dtype;
     itype_ = ctx.inputs[1].dtype;
     reduction_ = ctx.attrs().GetString("reduction", "none");
@@ -104,7 +107,7 @@ class ScatterElementsKernel : public Kernel {
   Status Run(const KernelRunContext& ctx) const override {
     const size_t es = DataTypeSize(type_);
     std::memcpy(ctx.outputs[0], ctx.inputs[0], static_cast<size_t>(NumElements(data_)) * es);
-    const auto ds = Strides(data_);
+    const auto ds = ContiguousStrides(data_);
     const int64_t n = NumElements(idx_);
     std::vector<int64_t> pos(idx_.size(), 0);
     Status status;
@@ -122,8 +125,10 @@ class ScatterElementsKernel : public Kernel {
         int64_t off = 0;
         for (size_t a = 0; a < pos.size(); ++a)
           off += (static_cast<int64_t>(a) == axis_ ? k : pos[a]) * ds[a];
-        if constexpr (std::is_same_v<T, bool>) out[off] = upd[e];
-        else Reduce<T>(reduction_, out + off, upd[e]);
+        if constexpr (std::is_same_v<T, bool>)
+          out[off] = upd[e];
+        else
+          Reduce<T>(reduction_, out + off, upd[e]);
         for (size_t a = pos.size(); a-- > 0;) {
           if (++pos[a] < idx_[a]) break;
           pos[a] = 0;
@@ -154,7 +159,7 @@ class GatherNDKernel : public Kernel {
   }
   Status Run(const KernelRunContext& ctx) const override {
     const int64_t last = idx_.back();
-    const auto ds = Strides(data_);
+    const auto ds = ContiguousStrides(data_);
     int64_t batches = 1;
     for (int64_t b = 0; b < batch_; ++b) batches *= data_[b];
     const int64_t n_idx = NumElements(idx_) / std::max<int64_t>(last, 1);
@@ -205,7 +210,7 @@ class ScatterNDKernel : public Kernel {
     const size_t es = DataTypeSize(type_);
     std::memcpy(ctx.outputs[0], ctx.inputs[0], static_cast<size_t>(NumElements(data_)) * es);
     const int64_t last = idx_.back();
-    const auto ds = Strides(data_);
+    const auto ds = ContiguousStrides(data_);
     const int64_t n_idx = NumElements(idx_) / std::max<int64_t>(last, 1);
     int64_t slice = 1;
     for (size_t a = last; a < data_.size(); ++a) slice *= data_[a];
@@ -225,8 +230,10 @@ class ScatterNDKernel : public Kernel {
           off += (k < 0 ? k + dim : k) * ds[j];
         }
         for (int64_t s = 0; s < slice; ++s) {
-          if constexpr (std::is_same_v<T, bool>) out[off + s] = upd[i * slice + s];
-          else Reduce<T>(reduction_, out + off + s, upd[i * slice + s]);
+          if constexpr (std::is_same_v<T, bool>)
+            out[off + s] = upd[i * slice + s];
+          else
+            Reduce<T>(reduction_, out + off + s, upd[i * slice + s]);
         }
       }
     });
@@ -298,8 +305,10 @@ class TriluKernel : public Kernel {
         for (int64_t j = 0; j < cols; ++j) {
           const bool keep = upper_ ? j - i >= k : j - i <= k;
           const int64_t e = (m * rows + i) * cols + j;
-          if (keep) std::memcpy(out + e * esize_, in + e * esize_, esize_);
-          else std::memset(out + e * esize_, 0, esize_);
+          if (keep)
+            std::memcpy(out + e * esize_, in + e * esize_, esize_);
+          else
+            std::memset(out + e * esize_, 0, esize_);
         }
     return Status::Ok();
   }
@@ -316,8 +325,8 @@ class CumSumKernel : public Kernel {
     shape_ = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
     if (!ctx.constants[1]) return ctx.NeedsValue("axis");
-    OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(ctx.constants[1]->GetAsInt(0),
-                                             static_cast<int64_t>(shape_.size())));
+    OC_ASSIGN_OR_RETURN(
+        axis_, NormalizeAxis(ctx.constants[1]->GetAsInt(0), static_cast<int64_t>(shape_.size())));
     exclusive_ = ctx.attrs().GetInt("exclusive", 0) != 0;
     reverse_ = ctx.attrs().GetInt("reverse", 0) != 0;
     return Status::Ok();
@@ -407,7 +416,7 @@ class SpaceDepthKernel : public Kernel {
       view = {n, c, h / b, b, w / b, b};
       perm = {0, 3, 5, 1, 2, 4};
     }
-    auto st = Strides(view);
+    auto st = ContiguousStrides(view);
     for (int64_t p : perm) {
       dims_.push_back(view[p]);
       strides_.push_back(st[p]);
@@ -442,8 +451,8 @@ class TopKKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     shape_ = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
-    OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(ctx.attrs().GetInt("axis", -1),
-                                             static_cast<int64_t>(shape_.size())));
+    OC_ASSIGN_OR_RETURN(
+        axis_, NormalizeAxis(ctx.attrs().GetInt("axis", -1), static_cast<int64_t>(shape_.size())));
     k_ = ctx.outputs[0].shape[axis_];
     largest_ = ctx.attrs().GetInt("largest", 1) != 0;
     return Status::Ok();

@@ -73,8 +73,11 @@ class KernelRegistry {
   void Register(const std::string& domain, const std::string& op_type, KernelFactory f,
                 const std::string& types = "");
   template <typename K>
-  void Add(const std::string& op_type, const std::string& domain = "", const std::string& types = "") {
-    Register(domain, op_type, [] { return std::make_unique<K>(); }, types.empty() ? family_types_ : types);
+  void Add(const std::string& op_type, const std::string& domain = "",
+           const std::string& types = "") {
+    Register(
+        domain, op_type, [] { return std::make_unique<K>(); },
+        types.empty() ? family_types_ : types);
   }
   // Types of the family being registered (set once per family function).
   void SetFamilyTypes(const std::string& types) { family_types_ = types; }
@@ -99,6 +102,13 @@ KernelPrepareContext MakePrepareContext(const Graph& graph, const Node& node,
 // Prepares a kernel for `node` given input types and constants; used by the runtime
 // and by constant folding.
 Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx);
+
+// Prepares `node` for concrete input tensors (every input visible as a constant): infers
+// the output types and shapes from the values, letting the kernel size outputs that only
+// the values decide (Kernel::OutputShapes). Used for run-time prepared steps and subgraphs.
+Result<std::unique_ptr<Kernel>> PrepareForValues(const Node& node, int64_t opset, int num_threads,
+                                                 const std::vector<const Tensor*>& inputs,
+                                                 std::vector<ValueInfo>* outputs);
 
 // Evaluates a node on constant inputs (constant folding). Outputs get owned tensors.
 Result<std::vector<Tensor>> EvaluateNode(const Node& node, const std::vector<const Tensor*>& inputs,

@@ -1,6 +1,7 @@
 #include "base/aligned_buffer.h"
 #include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
+#include "ops/op_schema.h"
 
 namespace oc {
 
@@ -9,8 +10,8 @@ Status KernelPrepareContext::Error(const std::string& msg) const {
 }
 
 Status KernelPrepareContext::NeedsValue(const std::string& what) const {
-  return Status(StatusCode::kNeedsInputValue, "node [" + node->name + "] (" + node->op_type +
-                                                  ") needs the value of " + what);
+  return Status(StatusCode::kNeedsInputValue,
+                "node [" + node->name + "] (" + node->op_type + ") needs the value of " + what);
 }
 
 KernelRegistry::KernelRegistry() {
@@ -109,6 +110,57 @@ Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) {
                        "EZ3003");
   Status s = kernel->Prepare(ctx);
   if (!s.ok()) return s;
+  return kernel;
+}
+
+Result<std::unique_ptr<Kernel>> PrepareForValues(const Node& node, int64_t opset, int num_threads,
+                                                 const std::vector<const Tensor*>& inputs,
+                                                 std::vector<ValueInfo>* outputs) {
+  const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
+  if (!schema || !KernelRegistry::Global().Supports(node.domain, node.op_type))
+    return Unsupported("No supported Ops kernel and engine are found for [" + node.name +
+                           "], optype [" + node.op_type + "].",
+                       "EZ3003");
+  std::vector<ValueInfo> infos(inputs.size());
+  InferContext ic;
+  ic.node = &node;
+  ic.opset = opset;
+  ic.outputs.resize(node.outputs.size());
+  KernelPrepareContext kc;
+  kc.node = &node;
+  kc.opset = opset;
+  kc.num_threads = num_threads;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor* t = inputs[i];
+    if (t) infos[i] = ValueInfo{t->dtype(), t->shape(), true};
+    ic.inputs.push_back(t ? &infos[i] : nullptr);
+    ic.const_inputs.push_back(t);
+    kc.inputs.push_back(t ? TensorType{t->dtype(), t->shape()} : TensorType{});
+    kc.constants.push_back(t);
+  }
+  OC_RETURN_IF_ERROR(schema->infer(ic));
+  bool known = true;
+  for (size_t k = 0; k < node.outputs.size(); ++k)
+    if (!node.outputs[k].empty())
+      known = known && ic.outputs[k].has_shape && IsStatic(ic.outputs[k].shape);
+  std::unique_ptr<Kernel> kernel;
+  if (!known) {
+    // The values decide the size: the kernel computes it while preparing.
+    for (const auto& o : ic.outputs) kc.outputs.push_back({o.dtype, Shape{-1}});
+    kernel = KernelRegistry::Global().Create(node.domain, node.op_type);
+    OC_RETURN_IF_ERROR(kernel->Prepare(kc));
+    std::vector<Shape> shapes;
+    if (!kernel->OutputShapes(&shapes) || shapes.size() != ic.outputs.size())
+      return Internal("node [" + node.name + "]: output shape still unknown at run time");
+    for (size_t k = 0; k < shapes.size(); ++k) {
+      ic.outputs[k].shape = shapes[k];
+      ic.outputs[k].has_shape = true;
+    }
+  } else {
+    for (const auto& o : ic.outputs) kc.outputs.push_back({o.dtype, o.shape});
+    OC_ASSIGN_OR_RETURN(kernel, CreateKernel(kc));
+  }
+  *outputs = std::move(ic.outputs);
   return kernel;
 }
 

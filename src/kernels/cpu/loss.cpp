@@ -21,7 +21,8 @@ class LossKernel : public Kernel {
     d_ = 1;
     for (size_t a = 2; a < x.size(); ++a) d_ *= x[a];
     ttype_ = ctx.inputs[1].dtype;
-    if (ttype_ != DataType::kInt32 && ttype_ != DataType::kInt64) return ctx.Error("target must be int32/int64");
+    if (ttype_ != DataType::kInt32 && ttype_ != DataType::kInt64)
+      return ctx.Error("target must be int32/int64");
     has_weight_ = ctx.has_input(2);
     reduction_ = ctx.attrs().GetString("reduction", "mean");
     has_ignore_ = ctx.attrs().Has("ignore_index");
@@ -54,7 +55,8 @@ class LossKernel : public Kernel {
           T m = -std::numeric_limits<T>::infinity();
           for (int64_t c = 0; c < c_; ++c) m = std::max(m, x[(n * c_ + c) * d_ + d]);
           double sum = 0;
-          for (int64_t c = 0; c < c_; ++c) sum += std::exp(static_cast<double>(x[(n * c_ + c) * d_ + d] - m));
+          for (int64_t c = 0; c < c_; ++c)
+            sum += std::exp(static_cast<double>(x[(n * c_ + c) * d_ + d] - m));
           const double lse = static_cast<double>(m) + std::log(sum);
           for (int64_t c = 0; c < c_; ++c)
             lp[(n * c_ + c) * d_ + d] = static_cast<T>(x[(n * c_ + c) * d_ + d] - lse);
@@ -66,8 +68,9 @@ class LossKernel : public Kernel {
     for (int64_t n = 0; n < n_; ++n)
       for (int64_t d = 0; d < d_; ++d) {
         const int64_t e = n * d_ + d;
-        const int64_t t = ttype_ == DataType::kInt64 ? static_cast<const int64_t*>(ctx.inputs[1])[e]
-                                                     : static_cast<const int32_t*>(ctx.inputs[1])[e];
+        const int64_t t = ttype_ == DataType::kInt64
+                              ? static_cast<const int64_t*>(ctx.inputs[1])[e]
+                              : static_cast<const int32_t*>(ctx.inputs[1])[e];
         double loss = 0, wt = 0;
         if (!(has_ignore_ && t == ignore_)) {
           if (t < 0 || t >= c_)

@@ -240,7 +240,8 @@ class GemmKernel : public Kernel {
       } else {
         if (ctx.attrs().Has("activation")) return ctx.Error("fused Gemm needs a constant C");
         add_c_at_run_ = true;
-        if (!BroadcastPlan::Valid({m_, n_}, {cs})) return ctx.Error("C does not broadcast to [M, N]");
+        if (!BroadcastPlan::Valid({m_, n_}, {cs}))
+          return ctx.Error("C does not broadcast to [M, N]");
         c_plan_ = BroadcastPlan::Make({m_, n_}, {cs});
       }
     }

@@ -14,12 +14,6 @@
 namespace oc {
 namespace {
 
-std::vector<int64_t> Strides(const Shape& s) {
-  std::vector<int64_t> st(s.size(), 1);
-  for (size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * s[d];
-  return st;
-}
-
 class LrnKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
@@ -121,7 +115,7 @@ class ReverseSequenceKernel : public Kernel {
     const auto* in = static_cast<const uint8_t*>(ctx.inputs[0]);
     auto* out = static_cast<uint8_t*>(ctx.outputs[0]);
     const auto* lens = static_cast<const int64_t*>(ctx.inputs[1]);
-    const auto st = Strides(shape_);
+    const auto st = ContiguousStrides(shape_);
     const int64_t inner = st[1] * static_cast<int64_t>(esize_);
     const int64_t batch = shape_[batch_axis_], time = shape_[time_axis_];
     for (int64_t b = 0; b < batch; ++b) {
@@ -129,7 +123,8 @@ class ReverseSequenceKernel : public Kernel {
       for (int64_t t = 0; t < time; ++t) {
         const int64_t src_t = t < len ? len - 1 - t : t;
         const int64_t dst = (batch_axis_ == 0 ? b * st[0] + t * st[1] : t * st[0] + b * st[1]);
-        const int64_t src = (batch_axis_ == 0 ? b * st[0] + src_t * st[1] : src_t * st[0] + b * st[1]);
+        const int64_t src =
+            (batch_axis_ == 0 ? b * st[0] + src_t * st[1] : src_t * st[0] + b * st[1]);
         std::memcpy(out + dst * esize_, in + src * esize_, inner);
       }
     }
@@ -152,8 +147,8 @@ class CompressKernel : public Kernel {
     esize_ = DataTypeSize(ctx.inputs[0].dtype);
     has_axis_ = ctx.attrs().Has("axis");
     if (has_axis_) {
-      OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(ctx.attrs().GetInt("axis", 0),
-                                               static_cast<int64_t>(shape_.size())));
+      OC_ASSIGN_OR_RETURN(
+          axis_, NormalizeAxis(ctx.attrs().GetInt("axis", 0), static_cast<int64_t>(shape_.size())));
     }
     const int64_t limit = has_axis_ ? shape_[axis_] : NumElements(shape_);
     for (int64_t i = 0; i < std::min(ctx.constants[1]->numel(), limit); ++i)
@@ -164,7 +159,8 @@ class CompressKernel : public Kernel {
     const auto* in = static_cast<const uint8_t*>(ctx.inputs[0]);
     auto* out = static_cast<uint8_t*>(ctx.outputs[0]);
     if (!has_axis_) {
-      for (size_t i = 0; i < keep_.size(); ++i) std::memcpy(out + i * esize_, in + keep_[i] * esize_, esize_);
+      for (size_t i = 0; i < keep_.size(); ++i)
+        std::memcpy(out + i * esize_, in + keep_[i] * esize_, esize_);
       return Status::Ok();
     }
     int64_t outer = 1, inner = 1;
@@ -193,7 +189,7 @@ class NonZeroKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     if (!ctx.constants[0]) return ctx.NeedsValue("its input");
     const Tensor& x = *ctx.constants[0];
-    const auto st = Strides(x.shape());
+    const auto st = ContiguousStrides(x.shape());
     const int64_t rank = static_cast<int64_t>(x.shape().size());
     std::vector<int64_t> hits;
     for (int64_t e = 0; e < x.numel(); ++e)
@@ -260,7 +256,9 @@ class UniqueKernel : public Kernel {
     }
     std::vector<int64_t> order(firsts.size());
     std::iota(order.begin(), order.end(), 0);
-    if (sorted) std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return firsts[a] < firsts[b]; });
+    if (sorted)
+      std::sort(order.begin(), order.end(),
+                [&](int64_t a, int64_t b) { return firsts[a] < firsts[b]; });
     std::vector<int64_t> rank(order.size());
     for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int64_t>(r);
     const int64_t u = static_cast<int64_t>(order.size());
@@ -306,7 +304,8 @@ class DetKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Shape& s = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
-    if (type_ != DataType::kFloat && type_ != DataType::kDouble) return ctx.Error("float types only");
+    if (type_ != DataType::kFloat && type_ != DataType::kDouble)
+      return ctx.Error("float types only");
     m_ = s.back();
     if (s[s.size() - 2] != m_) return ctx.Error("matrices must be square");
     count_ = NumElements(s) / std::max<int64_t>(m_ * m_, 1);
@@ -316,8 +315,9 @@ class DetKernel : public Kernel {
     for (int64_t b = 0; b < count_; ++b) {
       std::vector<double> a(static_cast<size_t>(m_ * m_));
       for (int64_t i = 0; i < m_ * m_; ++i)
-        a[i] = type_ == DataType::kFloat ? static_cast<const float*>(ctx.inputs[0])[b * m_ * m_ + i]
-                                         : static_cast<const double*>(ctx.inputs[0])[b * m_ * m_ + i];
+        a[i] = type_ == DataType::kFloat
+                   ? static_cast<const float*>(ctx.inputs[0])[b * m_ * m_ + i]
+                   : static_cast<const double*>(ctx.inputs[0])[b * m_ * m_ + i];
       double det = 1;
       for (int64_t c = 0; c < m_; ++c) {  // Gaussian elimination with partial pivoting
         int64_t p = c;
@@ -337,8 +337,10 @@ class DetKernel : public Kernel {
           for (int64_t k = c; k < m_; ++k) a[r * m_ + k] -= f * a[c * m_ + k];
         }
       }
-      if (type_ == DataType::kFloat) static_cast<float*>(ctx.outputs[0])[b] = static_cast<float>(det);
-      else static_cast<double*>(ctx.outputs[0])[b] = det;
+      if (type_ == DataType::kFloat)
+        static_cast<float*>(ctx.outputs[0])[b] = static_cast<float>(det);
+      else
+        static_cast<double*>(ctx.outputs[0])[b] = det;
     }
     return Status::Ok();
   }
@@ -364,9 +366,12 @@ class WindowKernel : public Kernel {
     for (int64_t i = 0; i < n_; ++i) {
       const double x = 2 * M_PI * static_cast<double>(i) / N;
       double v;
-      if (op_ == "HannWindow") v = 0.5 - 0.5 * std::cos(x);
-      else if (op_ == "HammingWindow") v = 25.0 / 46.0 - (21.0 / 46.0) * std::cos(x);
-      else v = 0.42 - 0.5 * std::cos(x) + 0.08 * std::cos(2 * x);
+      if (op_ == "HannWindow")
+        v = 0.5 - 0.5 * std::cos(x);
+      else if (op_ == "HammingWindow")
+        v = 25.0 / 46.0 - (21.0 / 46.0) * std::cos(x);
+      else
+        v = 0.42 - 0.5 * std::cos(x) + 0.08 * std::cos(2 * x);
       Tensor s = Tensor::Scalar(type_, v);
       std::memcpy(static_cast<uint8_t*>(ctx.outputs[0]) + i * DataTypeSize(type_), s.data(),
                   DataTypeSize(type_));
@@ -406,7 +411,7 @@ class MaxUnpoolKernel : public Kernel {
     const auto* idx = static_cast<const int64_t*>(ctx.inputs[1]);
     auto* y = static_cast<uint8_t*>(ctx.outputs[0]);
     const int64_t total = NumElements(implied_), n_in = NumElements(in_);
-    const auto out_st = Strides(out_);
+    const auto out_st = ContiguousStrides(out_);
     for (int64_t i = 0; i < n_in; ++i) {
       if (idx[i] < 0 || idx[i] >= total)
         return InvalidArgument("MaxUnpool index " + std::to_string(idx[i]) + " is out of range");
@@ -435,14 +440,17 @@ class EinsumKernel : public Kernel {
     for (const auto& [c, d] : spec_.dims) labels_.push_back(c);
     for (const auto& in : spec_.inputs) {
       std::vector<int> pos;
-      for (char c : in) pos.push_back(static_cast<int>(std::find(labels_.begin(), labels_.end(), c) - labels_.begin()));
+      for (char c : in)
+        pos.push_back(
+            static_cast<int>(std::find(labels_.begin(), labels_.end(), c) - labels_.begin()));
       in_labels_.push_back(pos);
     }
     for (char c : spec_.output)
-      out_labels_.push_back(static_cast<int>(std::find(labels_.begin(), labels_.end(), c) - labels_.begin()));
-    for (const auto& s : shapes) in_strides_.push_back(Strides(s));
+      out_labels_.push_back(
+          static_cast<int>(std::find(labels_.begin(), labels_.end(), c) - labels_.begin()));
+    for (const auto& s : shapes) in_strides_.push_back(ContiguousStrides(s));
     in_shapes_ = shapes;
-    if (!DispatchNumeric(type_, [] <typename T>() {}) || type_ == DataType::kBool)
+    if (!DispatchNumeric(type_, []<typename T>() {}) || type_ == DataType::kBool)
       return ctx.Error("unsupported type");
     return Status::Ok();
   }
@@ -453,7 +461,7 @@ class EinsumKernel : public Kernel {
         for (char c : labels_) extent.push_back(spec_.dims.at(c));
         Shape out_shape;
         for (int l : out_labels_) out_shape.push_back(extent[l]);
-        const auto out_st = Strides(out_shape);
+        const auto out_st = ContiguousStrides(out_shape);
         T* y = static_cast<T*>(ctx.outputs[0]);
         std::fill(y, y + NumElements(out_shape), T(0));
         std::vector<int64_t> idx(labels_.size(), 0);

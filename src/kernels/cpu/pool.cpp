@@ -121,17 +121,18 @@ class PoolKernel : public Kernel {
     want_indices_ = ctx.outputs.size() > 1 && !ctx.node->outputs[1].empty();
     use_ref_ = x.dtype != DataType::kFloat || want_indices_ || op_ == "LpPool" || n > 3;
     if (use_ref_) {
-      if (!DispatchNumeric(type_, [] <typename T>() {}) || type_ == DataType::kBool)
+      if (!DispatchNumeric(type_, []<typename T>() {}) || type_ == DataType::kBool)
         return ctx.Error(std::string("type ") + DataTypeName(type_) + " is not supported");
       return Status::Ok();
     }
-    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl, pr;
+    dnnl::memory::dims k(kernel.begin(), kernel.end()), s(strides.begin(), strides.end()), d, pl,
+        pr;
     for (size_t i = 0; i < n; ++i) {
       d.push_back(dil[i] - 1);
       pl.push_back(pads[i]);
       // ceil_mode: extend the right padding so the last window exists.
-      int64_t need = (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] -
-                     pads[i];
+      int64_t need =
+          (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] - pads[i];
       pr.push_back(std::max<int64_t>(pads[i + n], need));
     }
     auto alg = op_ == "MaxPool" ? dnnl::algorithm::pooling_max
@@ -163,10 +164,10 @@ class PoolKernel : public Kernel {
     return DnnlCall("pool", [&] {
       auto& eng = CpuEngine();
       dnnl::stream stream(eng);
-      prim_.execute(stream,
-                    {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
-                     {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
-                     {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
+      prim_.execute(
+          stream, {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
+                   {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
+                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
       stream.wait();
     });
   }
@@ -304,7 +305,8 @@ class SoftmaxKernel : public Kernel {
 }  // namespace
 
 void RegisterNnKernels(KernelRegistry& r) {
-  r.SetFamilyTypes("float32 (oneDNN); MaxPool/AveragePool/LpPool: all numeric types through plain loops");
+  r.SetFamilyTypes(
+      "float32 (oneDNN); MaxPool/AveragePool/LpPool: all numeric types through plain loops");
   r.Add<PoolKernel>("MaxPool");
   r.Add<PoolKernel>("AveragePool");
   r.Add<PoolKernel>("LpPool");

@@ -16,12 +16,18 @@ namespace {
 // Values of a (u)int8/int32 tensor as int32, or of a float tensor as float.
 int32_t IntAt(DataType t, const void* p, int64_t i) {
   switch (t) {
-    case DataType::kUint8: return static_cast<const uint8_t*>(p)[i];
-    case DataType::kInt8: return static_cast<const int8_t*>(p)[i];
-    case DataType::kInt32: return static_cast<const int32_t*>(p)[i];
-    case DataType::kUint16: return static_cast<const uint16_t*>(p)[i];
-    case DataType::kInt16: return static_cast<const int16_t*>(p)[i];
-    default: return 0;
+    case DataType::kUint8:
+      return static_cast<const uint8_t*>(p)[i];
+    case DataType::kInt8:
+      return static_cast<const int8_t*>(p)[i];
+    case DataType::kInt32:
+      return static_cast<const int32_t*>(p)[i];
+    case DataType::kUint16:
+      return static_cast<const uint16_t*>(p)[i];
+    case DataType::kInt16:
+      return static_cast<const int16_t*>(p)[i];
+    default:
+      return 0;
   }
 }
 
@@ -29,11 +35,21 @@ int32_t IntAt(DataType t, const void* p, int64_t i) {
 void StoreSaturated(DataType t, void* p, int64_t i, double v) {
   v = std::nearbyint(v);  // the default rounding mode: half to even
   switch (t) {
-    case DataType::kUint8: static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0)); break;
-    case DataType::kInt8: static_cast<int8_t*>(p)[i] = static_cast<int8_t>(std::clamp(v, -128.0, 127.0)); break;
-    case DataType::kUint16: static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(std::clamp(v, 0.0, 65535.0)); break;
-    case DataType::kInt16: static_cast<int16_t*>(p)[i] = static_cast<int16_t>(std::clamp(v, -32768.0, 32767.0)); break;
-    default: static_cast<int32_t*>(p)[i] = static_cast<int32_t>(std::clamp(v, -2147483648.0, 2147483647.0));
+    case DataType::kUint8:
+      static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
+      break;
+    case DataType::kInt8:
+      static_cast<int8_t*>(p)[i] = static_cast<int8_t>(std::clamp(v, -128.0, 127.0));
+      break;
+    case DataType::kUint16:
+      static_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(std::clamp(v, 0.0, 65535.0));
+      break;
+    case DataType::kInt16:
+      static_cast<int16_t*>(p)[i] = static_cast<int16_t>(std::clamp(v, -32768.0, 32767.0));
+      break;
+    default:
+      static_cast<int32_t*>(p)[i] =
+          static_cast<int32_t>(std::clamp(v, -2147483648.0, 2147483647.0));
   }
 }
 
@@ -56,8 +72,8 @@ Result<AxisParam> MakeAxisParam(const KernelPrepareContext& ctx, size_t param_in
     p.count = 1;
     return p;
   }
-  OC_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", 1),
-                                                  static_cast<int64_t>(x.size())));
+  OC_ASSIGN_OR_RETURN(int64_t axis,
+                      NormalizeAxis(ctx.attrs().GetInt("axis", 1), static_cast<int64_t>(x.size())));
   if (x[axis] != p.count) return ctx.Error("per-axis parameters do not match the axis size");
   for (size_t d = axis + 1; d < x.size(); ++d) p.inner *= x[d];
   return p;
@@ -122,11 +138,14 @@ class DynamicQuantizeKernel : public Kernel {
       hi = std::max(hi, x[i]);
     }
     const float scale = (hi - lo) / 255.0f;
-    const float zp_f = scale == 0 ? 0.0f : std::clamp(std::nearbyint(0.0f - lo / scale), 0.0f, 255.0f);
+    const float zp_f =
+        scale == 0 ? 0.0f : std::clamp(std::nearbyint(0.0f - lo / scale), 0.0f, 255.0f);
     auto* y = static_cast<uint8_t*>(ctx.outputs[0]);
     for (int64_t i = 0; i < n_; ++i)
-      y[i] = scale == 0 ? static_cast<uint8_t>(zp_f)
-                        : static_cast<uint8_t>(std::clamp(std::nearbyint(x[i] / scale) + zp_f, 0.0f, 255.0f));
+      y[i] =
+          scale == 0
+              ? static_cast<uint8_t>(zp_f)
+              : static_cast<uint8_t>(std::clamp(std::nearbyint(x[i] / scale) + zp_f, 0.0f, 255.0f));
     *static_cast<float*>(ctx.outputs[1]) = scale;
     *static_cast<uint8_t*>(ctx.outputs[2]) = static_cast<uint8_t>(zp_f);
     return Status::Ok();
@@ -152,8 +171,8 @@ class MatMulIntegerKernel : public Kernel {
     n_ = b.back();
     Shape ab(a.begin(), a.end() - 2), bb(b.begin(), b.end() - 2);
     OC_ASSIGN_OR_RETURN(Shape batch, BroadcastShapes(ab, bb));
-    BroadcastPlan plan = BroadcastPlan::Make(batch.empty() ? Shape{1} : batch,
-                                             {ab.empty() ? Shape{1} : ab, bb.empty() ? Shape{1} : bb});
+    BroadcastPlan plan = BroadcastPlan::Make(
+        batch.empty() ? Shape{1} : batch, {ab.empty() ? Shape{1} : ab, bb.empty() ? Shape{1} : bb});
     batches_ = NumElements(batch);
     for (int64_t bi2 = 0; bi2 < batches_; ++bi2) {
       int64_t row = bi2 / plan.inner, col = bi2 % plan.inner, off[2];
@@ -179,7 +198,8 @@ class MatMulIntegerKernel : public Kernel {
     double scale = 1;
     int32_t yzp = 0;
     if (qlinear_) {
-      scale = FloatAt(DataType::kFloat, ctx.inputs[1], 0) * FloatAt(DataType::kFloat, ctx.inputs[4], 0) /
+      scale = FloatAt(DataType::kFloat, ctx.inputs[1], 0) *
+              FloatAt(DataType::kFloat, ctx.inputs[4], 0) /
               FloatAt(DataType::kFloat, ctx.inputs[6], 0);
       yzp = IntAt(out_type_, ctx.inputs[7], 0);
     }
@@ -193,8 +213,10 @@ class MatMulIntegerKernel : public Kernel {
             acc += static_cast<int64_t>(IntAt(a_type_, a, a_off_[bt] + i * k_ + p) - za) *
                    (IntAt(b_type_, b, b_off_[bt] + p * n_ + j) - zb);
           const int64_t e = (bt * m_ + i) * n_ + j;
-          if (qlinear_) StoreSaturated(out_type_, ctx.outputs[0], e, static_cast<double>(acc) * scale + yzp);
-          else static_cast<int32_t*>(ctx.outputs[0])[e] = static_cast<int32_t>(acc);
+          if (qlinear_)
+            StoreSaturated(out_type_, ctx.outputs[0], e, static_cast<double>(acc) * scale + yzp);
+          else
+            static_cast<int32_t*>(ctx.outputs[0])[e] = static_cast<int32_t>(acc);
         }
     return Status::Ok();
   }
@@ -245,8 +267,8 @@ class ConvIntegerKernel : public Kernel {
     const void* w = ctx.inputs[qlinear_ ? 3 : 1];
     const int32_t xzp = has_xzp_ ? IntAt(x_type_, ctx.inputs[xzp_in_], 0) : 0;
     const size_t n = x_.size() - 2;
-    int64_t xs[3] = {1, 1, 1}, ys[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, st[3] = {1, 1, 1}, dl[3] = {1, 1, 1},
-            pb[3] = {0, 0, 0};
+    int64_t xs[3] = {1, 1, 1}, ys[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, st[3] = {1, 1, 1},
+            dl[3] = {1, 1, 1}, pb[3] = {0, 0, 0};
     for (size_t i = 0; i < n; ++i) {
       xs[3 - n + i] = x_[2 + i];
       ys[3 - n + i] = y_[2 + i];
@@ -255,12 +277,14 @@ class ConvIntegerKernel : public Kernel {
       dl[3 - n + i] = dil_[i];
       pb[3 - n + i] = pads_[i];
     }
-    const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_, cout_g = cout / group_;
+    const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_,
+                  cout_g = cout / group_;
     const int64_t x_plane = xs[0] * xs[1] * xs[2], k_plane = ks[0] * ks[1] * ks[2];
     for (int64_t b = 0; b < batch; ++b)
       for (int64_t co = 0; co < cout; ++co) {
         const int64_t g = co / cout_g;
-        const int32_t wzp = has_wzp_ ? IntAt(wzp_type_, ctx.inputs[wzp_in_], wzp_n_ > 1 ? co : 0) : 0;
+        const int32_t wzp =
+            has_wzp_ ? IntAt(wzp_type_, ctx.inputs[wzp_in_], wzp_n_ > 1 ? co : 0) : 0;
         for (int64_t o0 = 0; o0 < ys[0]; ++o0)
           for (int64_t o1 = 0; o1 < ys[1]; ++o1)
             for (int64_t o2 = 0; o2 < ys[2]; ++o2) {
@@ -276,8 +300,14 @@ class ConvIntegerKernel : public Kernel {
                     for (int64_t k2 = 0; k2 < ks[2]; ++k2) {
                       const int64_t i2 = o2 * st[2] - pb[2] + k2 * dl[2];
                       if (i2 < 0 || i2 >= xs[2]) continue;
-                      const int32_t xv = IntAt(x_type_, x, (b * cin + xc) * x_plane + (i0 * xs[1] + i1) * xs[2] + i2) - xzp;
-                      const int32_t wv = IntAt(w_type_, w, (co * cin_g + ci) * k_plane + (k0 * ks[1] + k1) * ks[2] + k2) - wzp;
+                      const int32_t xv =
+                          IntAt(x_type_, x,
+                                (b * cin + xc) * x_plane + (i0 * xs[1] + i1) * xs[2] + i2) -
+                          xzp;
+                      const int32_t wv =
+                          IntAt(w_type_, w,
+                                (co * cin_g + ci) * k_plane + (k0 * ks[1] + k1) * ks[2] + k2) -
+                          wzp;
                       acc += static_cast<int64_t>(xv) * wv;
                     }
                   }
@@ -289,9 +319,10 @@ class ConvIntegerKernel : public Kernel {
                 continue;
               }
               if (has_bias_) acc += static_cast<const int32_t*>(ctx.inputs[8])[co];
-              const double scale = FloatAt(DataType::kFloat, ctx.inputs[1], 0) *
-                                   FloatAt(DataType::kFloat, ctx.inputs[4], w_scale_n_ > 1 ? co : 0) /
-                                   FloatAt(DataType::kFloat, ctx.inputs[6], 0);
+              const double scale =
+                  FloatAt(DataType::kFloat, ctx.inputs[1], 0) *
+                  FloatAt(DataType::kFloat, ctx.inputs[4], w_scale_n_ > 1 ? co : 0) /
+                  FloatAt(DataType::kFloat, ctx.inputs[6], 0);
               StoreSaturated(out_type_, ctx.outputs[0], e,
                              static_cast<double>(acc) * scale + IntAt(out_type_, ctx.inputs[7], 0));
             }

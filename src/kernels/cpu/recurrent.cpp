@@ -13,7 +13,8 @@ namespace {
 
 using Act = std::function<double(double)>;
 
-Result<Act> MakeActivation(const std::string& name, float alpha, float beta, bool has_a, bool has_b) {
+Result<Act> MakeActivation(const std::string& name, float alpha, float beta, bool has_a,
+                           bool has_b) {
   auto a = [&](double d) { return has_a ? static_cast<double>(alpha) : d; };
   auto b = [&](double d) { return has_b ? static_cast<double>(beta) : d; };
   if (name == "Sigmoid") return Act([](double x) { return 1 / (1 + std::exp(-x)); });
@@ -21,14 +22,23 @@ Result<Act> MakeActivation(const std::string& name, float alpha, float beta, boo
   if (name == "Relu") return Act([](double x) { return x > 0 ? x : 0; });
   const double al = a(0), be = b(0);
   if (name == "Affine") return Act([al, be](double x) { return al * x + be; });
-  if (name == "LeakyRelu") { double k = a(0.01); return Act([k](double x) { return x >= 0 ? x : k * x; }); }
-  if (name == "ThresholdedRelu") { double k = a(1.0); return Act([k](double x) { return x > k ? x : 0; }); }
+  if (name == "LeakyRelu") {
+    double k = a(0.01);
+    return Act([k](double x) { return x >= 0 ? x : k * x; });
+  }
+  if (name == "ThresholdedRelu") {
+    double k = a(1.0);
+    return Act([k](double x) { return x > k ? x : 0; });
+  }
   if (name == "ScaledTanh") return Act([al, be](double x) { return al * std::tanh(be * x); });
   if (name == "HardSigmoid") {
     double k = a(0.2), o = b(0.5);
     return Act([k, o](double x) { return std::max(0.0, std::min(1.0, k * x + o)); });
   }
-  if (name == "Elu") { double k = a(1.0); return Act([k](double x) { return x >= 0 ? x : k * (std::exp(x) - 1); }); }
+  if (name == "Elu") {
+    double k = a(1.0);
+    return Act([k](double x) { return x >= 0 ? x : k * (std::exp(x) - 1); });
+  }
   if (name == "Softsign") return Act([](double x) { return x / (1 + std::abs(x)); });
   if (name == "Softplus") return Act([](double x) { return std::log1p(std::exp(x)); });
   return Unsupported("unknown activation " + name);
@@ -49,7 +59,8 @@ class RecurrentKernel : public Kernel {
     dirs_ = ctx.inputs[1].shape[0];
     hidden_ = a.GetInt("hidden_size", 0);
     direction_ = a.GetString("direction", "forward");
-    if ((direction_ == "bidirectional") != (dirs_ == 2)) return ctx.Error("direction does not match W");
+    if ((direction_ == "bidirectional") != (dirs_ == 2))
+      return ctx.Error("direction does not match W");
     clip_ = a.GetFloat("clip", 0.0f);
     has_clip_ = a.Has("clip");
     linear_before_reset_ = a.GetInt("linear_before_reset", 0) != 0;
@@ -58,9 +69,12 @@ class RecurrentKernel : public Kernel {
     std::vector<std::string> names = a.GetStrings("activations");
     if (names.empty()) {
       for (int64_t d = 0; d < dirs_; ++d) {
-        if (op_ == "RNN") names.push_back("Tanh");
-        else if (op_ == "GRU") names.insert(names.end(), {"Sigmoid", "Tanh"});
-        else names.insert(names.end(), {"Sigmoid", "Tanh", "Tanh"});
+        if (op_ == "RNN")
+          names.push_back("Tanh");
+        else if (op_ == "GRU")
+          names.insert(names.end(), {"Sigmoid", "Tanh"});
+        else
+          names.insert(names.end(), {"Sigmoid", "Tanh", "Tanh"});
       }
     }
     if (names.size() != per_dir * dirs_) return ctx.Error("wrong number of activations");
@@ -100,7 +114,8 @@ class RecurrentKernel : public Kernel {
       return static_cast<double>(layout_ ? X[(b * seq_ + t) * I + i] : X[(t * batch_ + b) * I + i]);
     };
     auto y_index = [&](int64_t t, int64_t d, int64_t b, int64_t h) {
-      return layout_ ? ((b * seq_ + t) * dirs_ + d) * H + h : ((t * dirs_ + d) * batch_ + b) * H + h;
+      return layout_ ? ((b * seq_ + t) * dirs_ + d) * H + h
+                     : ((t * dirs_ + d) * batch_ + b) * H + h;
     };
     auto state_index = [&](int64_t d, int64_t b, int64_t h) {
       return layout_ ? (b * dirs_ + d) * H + h : (d * batch_ + b) * H + h;
@@ -133,7 +148,9 @@ class RecurrentKernel : public Kernel {
             for (int64_t k = 0; k < H; ++k) acc2 += h[k] * r[j * H + k];
             hg[j] = acc2;
           }
-          auto clip = [&](double v) { return has_clip_ ? std::max<double>(-clip_, std::min<double>(clip_, v)) : v; };
+          auto clip = [&](double v) {
+            return has_clip_ ? std::max<double>(-clip_, std::min<double>(clip_, v)) : v;
+          };
           std::vector<double> nh(H), nc(H);
           if (op_ == "RNN") {
             for (int64_t k = 0; k < H; ++k) nh[k] = f(clip(xg[k] + hg[k]));

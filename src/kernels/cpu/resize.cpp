@@ -34,13 +34,15 @@ class ResizeKernel : public Kernel {
     const auto& a = ctx.attrs();
     const bool legacy = ctx.node->op_type == "Upsample" || ctx.opset < 11;
     std::string mode = a.GetString("mode", "nearest");
-    std::string coord = legacy ? "asymmetric" : a.GetString("coordinate_transformation_mode", "half_pixel");
+    std::string coord =
+        legacy ? "asymmetric" : a.GetString("coordinate_transformation_mode", "half_pixel");
     std::string nearest = legacy ? "floor" : a.GetString("nearest_mode", "round_prefer_floor");
     if (legacy && mode == "bilinear") mode = "linear";
     const double cubic_a = a.GetFloat("cubic_coeff_a", -0.75f);
     const bool exclude = a.GetInt("exclude_outside", 0) != 0;
     extrapolation_ = a.GetFloat("extrapolation_value", 0.0f);
-    if (mode != "nearest" && mode != "linear" && mode != "cubic") return ctx.Error("unknown mode " + mode);
+    if (mode != "nearest" && mode != "linear" && mode != "cubic")
+      return ctx.Error("unknown mode " + mode);
     // Scale per dimension, as the reference computes it.
     std::vector<double> scale(in_.size(), 1.0);
     const Tensor* scales = nullptr;
@@ -48,8 +50,10 @@ class ResizeKernel : public Kernel {
     if (legacy) {
       if (ctx.has_input(1)) scales = ctx.constants[1];
     } else {
-      if (ctx.has_input(2) && ctx.constants[2] && ctx.constants[2]->numel() > 0) scales = ctx.constants[2];
-      if (ctx.has_input(3) && ctx.constants[3] && ctx.constants[3]->numel() > 0) sizes = ctx.constants[3];
+      if (ctx.has_input(2) && ctx.constants[2] && ctx.constants[2]->numel() > 0)
+        scales = ctx.constants[2];
+      if (ctx.has_input(3) && ctx.constants[3] && ctx.constants[3]->numel() > 0)
+        sizes = ctx.constants[3];
     }
     std::vector<float> attr_scales = a.GetFloats("scales");
     for (size_t d = 0; d < in_.size(); ++d) {
@@ -62,7 +66,8 @@ class ResizeKernel : public Kernel {
     }
     std::vector<double> roi;
     if (!legacy && ctx.has_input(1) && ctx.constants[1] && ctx.constants[1]->numel() > 0)
-      for (int64_t i = 0; i < ctx.constants[1]->numel(); ++i) roi.push_back(ctx.constants[1]->GetAsDouble(i));
+      for (int64_t i = 0; i < ctx.constants[1]->numel(); ++i)
+        roi.push_back(ctx.constants[1]->GetAsDouble(i));
     if (coord == "tf_crop_and_resize" && roi.size() != 2 * in_.size())
       return ctx.Error("tf_crop_and_resize needs a roi of 2 x rank values");
     const int n = mode == "nearest" || mode == "linear" ? 2 : 4;
@@ -98,12 +103,18 @@ class ResizeKernel : public Kernel {
         const double ratio = xo == fl ? 1.0 : xo - fl;
         std::vector<double> coeffs;
         if (mode == "nearest") {
-          if (xo == fl) coeffs = {0, 1};
-          else if (nearest == "round_prefer_floor") coeffs = {ratio <= 0.5 ? 1.0 : 0.0, ratio > 0.5 ? 1.0 : 0.0};
-          else if (nearest == "round_prefer_ceil") coeffs = {ratio < 0.5 ? 1.0 : 0.0, ratio >= 0.5 ? 1.0 : 0.0};
-          else if (nearest == "floor") coeffs = {1, 0};
-          else if (nearest == "ceil") coeffs = {0, 1};
-          else return ctx.Error("unknown nearest_mode " + nearest);
+          if (xo == fl)
+            coeffs = {0, 1};
+          else if (nearest == "round_prefer_floor")
+            coeffs = {ratio <= 0.5 ? 1.0 : 0.0, ratio > 0.5 ? 1.0 : 0.0};
+          else if (nearest == "round_prefer_ceil")
+            coeffs = {ratio < 0.5 ? 1.0 : 0.0, ratio >= 0.5 ? 1.0 : 0.0};
+          else if (nearest == "floor")
+            coeffs = {1, 0};
+          else if (nearest == "ceil")
+            coeffs = {0, 1};
+          else
+            return ctx.Error("unknown nearest_mode " + nearest);
         } else if (mode == "linear") {
           coeffs = {1 - ratio, ratio};
         } else {
@@ -118,7 +129,8 @@ class ResizeKernel : public Kernel {
         std::vector<int64_t> cand;
         for (int64_t i = base - 1; i <= base + n; ++i) cand.push_back(i);
         std::stable_sort(cand.begin(), cand.end(), [&](int64_t p, int64_t q) {
-          const double dp = std::abs(xo - static_cast<double>(p)), dq = std::abs(xo - static_cast<double>(q));
+          const double dp = std::abs(xo - static_cast<double>(p)),
+                       dq = std::abs(xo - static_cast<double>(q));
           return dp != dq ? dp < dq : p < q;
         });
         cand.resize(n);
@@ -142,7 +154,7 @@ class ResizeKernel : public Kernel {
     }
     in_strides_.assign(in_.size(), 1);
     for (size_t d = in_.size(); d-- > 1;) in_strides_[d - 1] = in_strides_[d] * in_[d];
-    if (!DispatchNumeric(type_, [] <typename T>() {}) || type_ == DataType::kBool)
+    if (!DispatchNumeric(type_, []<typename T>() {}) || type_ == DataType::kBool)
       return ctx.Error("unsupported type");
     return Status::Ok();
   }

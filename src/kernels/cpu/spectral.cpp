@@ -10,18 +10,22 @@ namespace oc {
 namespace {
 
 double ValueAt(DataType t, const void* p, int64_t i) {
-  return t == DataType::kDouble ? static_cast<const double*>(p)[i] : static_cast<const float*>(p)[i];
+  return t == DataType::kDouble ? static_cast<const double*>(p)[i]
+                                : static_cast<const float*>(p)[i];
 }
 void Store(DataType t, void* p, int64_t i, double v) {
-  if (t == DataType::kDouble) static_cast<double*>(p)[i] = v;
-  else static_cast<float*>(p)[i] = static_cast<float>(v);
+  if (t == DataType::kDouble)
+    static_cast<double*>(p)[i] = v;
+  else
+    static_cast<float*>(p)[i] = static_cast<float>(v);
 }
 
 class DftKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     type_ = ctx.inputs[0].dtype;
-    if (type_ != DataType::kFloat && type_ != DataType::kDouble) return ctx.Error("float types only");
+    if (type_ != DataType::kFloat && type_ != DataType::kDouble)
+      return ctx.Error("float types only");
     in_ = ctx.inputs[0].shape;
     out_ = ctx.outputs[0].shape;
     const int64_t rank = static_cast<int64_t>(in_.size());
@@ -50,7 +54,8 @@ class DftKernel : public Kernel {
             const int64_t base = ((o * len_in + t) * inner + i) * comp;
             const double xr = ValueAt(type_, ctx.inputs[0], base);
             const double xi = comp == 2 ? ValueAt(type_, ctx.inputs[0], base + 1) : 0.0;
-            const double ang = sign * 2 * M_PI * static_cast<double>(k) * static_cast<double>(t) / n_;
+            const double ang =
+                sign * 2 * M_PI * static_cast<double>(k) * static_cast<double>(t) / n_;
             re += xr * std::cos(ang) - xi * std::sin(ang);
             im += xr * std::sin(ang) + xi * std::cos(ang);
           }
@@ -76,7 +81,8 @@ class StftKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     type_ = ctx.inputs[0].dtype;
-    if (type_ != DataType::kFloat && type_ != DataType::kDouble) return ctx.Error("float types only");
+    if (type_ != DataType::kFloat && type_ != DataType::kDouble)
+      return ctx.Error("float types only");
     if (!ctx.constants[1]) return ctx.NeedsValue("frame_step");
     in_ = ctx.inputs[0].shape;
     out_ = ctx.outputs[0].shape;
@@ -102,7 +108,8 @@ class StftKernel : public Kernel {
             if (pos >= len) break;
             const double w = has_window_ ? ValueAt(type_, ctx.inputs[2], t) : 1.0;
             const double xr = w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp);
-            const double xi = comp == 2 ? w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp + 1) : 0.0;
+            const double xi =
+                comp == 2 ? w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp + 1) : 0.0;
             const double ang = -2 * M_PI * static_cast<double>(k) * static_cast<double>(t) / frame_;
             re += xr * std::cos(ang) - xi * std::sin(ang);
             im += xr * std::sin(ang) + xi * std::cos(ang);
@@ -145,11 +152,14 @@ class MelKernel : public Kernel {
       auto set = [&](int64_t j, double v) {
         if (j >= 0 && j < rows_) values_[j * cols_ + i] = v;
       };
-      if (c - l == 0) set(c, 1);
+      if (c - l == 0)
+        set(c, 1);
       else
-        for (int64_t j = l; j <= c; ++j) set(j, static_cast<double>(j - l) / static_cast<double>(c - l));
+        for (int64_t j = l; j <= c; ++j)
+          set(j, static_cast<double>(j - l) / static_cast<double>(c - l));
       if (h - c > 0)
-        for (int64_t j = c; j < h; ++j) set(j, static_cast<double>(h - j) / static_cast<double>(h - c));
+        for (int64_t j = c; j < h; ++j)
+          set(j, static_cast<double>(h - j) / static_cast<double>(h - c));
     }
     return Status::Ok();
   }

@@ -86,12 +86,6 @@ struct StridedCopy {
   }
 };
 
-std::vector<int64_t> ContiguousStrides(const Shape& s) {
-  std::vector<int64_t> st(s.size(), 1);
-  for (size_t d = s.size(); d-- > 1;) st[d - 1] = st[d] * s[d];
-  return st;
-}
-
 class TransposeKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
@@ -128,8 +122,7 @@ class SliceKernel : public Kernel {
       axes = ctx.attrs().GetInts("axes");
     } else {
       for (size_t i = 1; i < ctx.inputs.size(); ++i)
-        if (ctx.has_input(i) && !ctx.constants[i])
-          return ctx.NeedsValue("starts/ends/axes/steps");
+        if (ctx.has_input(i) && !ctx.constants[i]) return ctx.NeedsValue("starts/ends/axes/steps");
       starts = ctx.constants[1]->ToInt64Vector();
       ends = ctx.constants[2]->ToInt64Vector();
       if (ctx.has_input(3)) axes = ctx.constants[3]->ToInt64Vector();
@@ -372,7 +365,8 @@ class ExpandKernel : public Kernel {
     const Shape& in = ctx.inputs[0].shape;
     const Shape& out = ctx.outputs[0].shape;
     esize_ = DataTypeSize(ctx.inputs[0].dtype);
-    if (!BroadcastPlan::Valid(out, {in})) return ctx.Error("input does not broadcast to the output");
+    if (!BroadcastPlan::Valid(out, {in}))
+      return ctx.Error("input does not broadcast to the output");
     plan_ = BroadcastPlan::Make(out, {in});
     return Status::Ok();
   }

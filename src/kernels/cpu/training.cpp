@@ -54,12 +54,17 @@ class OptimizerKernel : public Kernel {
           const float* S2 = static_cast<const float*>(ctx.inputs[2 + 3 * n_ + i]);
           float* S2n = static_cast<float*>(ctx.outputs[2 * n_ + i]);
           const double gd = static_cast<double>(norm_) * X[k] + G[k];
-          const double v = alpha_ * static_cast<double>(S1[k]) + (1 - static_cast<double>(alpha_)) * gd;
-          const double h = beta_ * static_cast<double>(S2[k]) + (1 - static_cast<double>(beta_)) * gd * gd;
+          const double v =
+              alpha_ * static_cast<double>(S1[k]) + (1 - static_cast<double>(alpha_)) * gd;
+          const double h =
+              beta_ * static_cast<double>(S2[k]) + (1 - static_cast<double>(beta_)) * gd * gd;
           const double hs = std::sqrt(h) + epsilon_;
-          const double r = T > 0 ? R * std::sqrt(1 - std::pow(static_cast<double>(beta_), static_cast<double>(T))) /
-                                       (1 - std::pow(static_cast<double>(alpha_), static_cast<double>(T)))
-                                 : R;
+          const double r =
+              T > 0 ? R *
+                          std::sqrt(1 -
+                                    std::pow(static_cast<double>(beta_), static_cast<double>(T))) /
+                          (1 - std::pow(static_cast<double>(alpha_), static_cast<double>(T)))
+                    : R;
           S1n[k] = static_cast<float>(v);
           S2n[k] = static_cast<float>(h);
           Xn[k] = static_cast<float>((1 - static_cast<double>(norm_post_)) * (X[k] - r * v / hs));
@@ -82,7 +87,8 @@ class TfIdfKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     const auto& a = ctx.attrs();
     if (!a.GetStrings("pool_strings").empty())
-      return Unsupported("TfIdfVectorizer node [" + ctx.node->name + "]: string pools are not supported");
+      return Unsupported("TfIdfVectorizer node [" + ctx.node->name +
+                         "]: string pools are not supported");
     itype_ = ctx.inputs[0].dtype;
     shape_ = ctx.inputs[0].shape;
     mode_ = a.GetString("mode", "TF");
@@ -103,7 +109,8 @@ class TfIdfKernel : public Kernel {
       const int64_t end = k + 1 < counts.size() ? counts[k + 1] : static_cast<int64_t>(pool.size());
       for (int64_t p = begin; p + n <= end; p += n) {
         std::vector<int64_t> gram(pool.begin() + p, pool.begin() + p + n);
-        if (ngram_id >= static_cast<int64_t>(indexes.size())) return ctx.Error("ngram_indexes too short");
+        if (ngram_id >= static_cast<int64_t>(indexes.size()))
+          return ctx.Error("ngram_indexes too short");
         table_[gram] = indexes[ngram_id++];
       }
     }
@@ -136,8 +143,10 @@ class TfIdfKernel : public Kernel {
       for (int64_t c = 0; c < width_; ++c) {
         const double w = weights_.empty() ? 1.0 : weights_[c];
         double v = counts[c];
-        if (mode_ == "IDF") v = v > 0 ? w : 0;
-        else if (mode_ == "TFIDF") v = v * w;
+        if (mode_ == "IDF")
+          v = v > 0 ? w : 0;
+        else if (mode_ == "TFIDF")
+          v = v * w;
         y[r * width_ + c] = static_cast<float>(v);
       }
     }

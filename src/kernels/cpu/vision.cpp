@@ -21,8 +21,10 @@ class NmsKernel : public Kernel {
     if (boxes.shape().size() != 3 || scores.shape().size() != 3 || boxes.shape()[2] != 4)
       return ctx.Error("boxes must be [B,N,4] and scores [B,C,N]");
     const int64_t batches = boxes.shape()[0], n = boxes.shape()[1], classes = scores.shape()[1];
-    const int64_t max_out = ctx.has_input(2) && ctx.constants[2]->numel() ? ctx.constants[2]->GetAsInt(0) : 0;
-    const double iou_th = ctx.has_input(3) && ctx.constants[3]->numel() ? ctx.constants[3]->GetAsDouble(0) : 0.0;
+    const int64_t max_out =
+        ctx.has_input(2) && ctx.constants[2]->numel() ? ctx.constants[2]->GetAsInt(0) : 0;
+    const double iou_th =
+        ctx.has_input(3) && ctx.constants[3]->numel() ? ctx.constants[3]->GetAsDouble(0) : 0.0;
     const bool has_score_th = ctx.has_input(4) && ctx.constants[4]->numel();
     const double score_th = has_score_th ? ctx.constants[4]->GetAsDouble(0) : 0.0;
     const bool center = ctx.attrs().GetInt("center_point_box", 0) != 0;
@@ -60,7 +62,8 @@ class NmsKernel : public Kernel {
           if (!has_score_th || s > score_th) cand.push_back(i);
         }
         std::stable_sort(cand.begin(), cand.end(), [&](int64_t x, int64_t y) {
-          return scores.GetAsDouble((b * classes + c) * n + x) > scores.GetAsDouble((b * classes + c) * n + y);
+          return scores.GetAsDouble((b * classes + c) * n + x) >
+                 scores.GetAsDouble((b * classes + c) * n + y);
         });
         std::vector<int64_t> kept;
         for (int64_t i : cand) {
@@ -106,7 +109,8 @@ class GridSampleKernel : public Kernel {
     align_ = ctx.attrs().GetInt("align_corners", 0) != 0;
     mode_ = ctx.attrs().GetString("mode", "bilinear");
     padding_ = ctx.attrs().GetString("padding_mode", "zeros");
-    if (mode_ != "bilinear" && mode_ != "nearest" && mode_ != "bicubic") return ctx.Error("unknown mode");
+    if (mode_ != "bilinear" && mode_ != "nearest" && mode_ != "bicubic")
+      return ctx.Error("unknown mode");
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
@@ -160,9 +164,11 @@ class GridSampleKernel : public Kernel {
             } else {
               const double sx = pad_coord(gx, W), sy = pad_coord(gy, H);
               if (mode_ == "nearest") {
-                v = at(static_cast<int64_t>(std::nearbyint(sy)), static_cast<int64_t>(std::nearbyint(sx)));
+                v = at(static_cast<int64_t>(std::nearbyint(sy)),
+                       static_cast<int64_t>(std::nearbyint(sx)));
               } else {
-                const int64_t x0 = static_cast<int64_t>(std::floor(sx)), y0 = static_cast<int64_t>(std::floor(sy));
+                const int64_t x0 = static_cast<int64_t>(std::floor(sx)),
+                              y0 = static_cast<int64_t>(std::floor(sy));
                 const double dx = sx - x0, dy = sy - y0;
                 v = at(y0, x0) * (1 - dx) * (1 - dy) + at(y0, x0 + 1) * dx * (1 - dy) +
                     at(y0 + 1, x0) * (1 - dx) * dy + at(y0 + 1, x0 + 1) * dx * dy;
@@ -191,7 +197,8 @@ class RoiAlignKernel : public Kernel {
     ratio_ = ctx.attrs().GetInt("sampling_ratio", 0);
     scale_ = ctx.attrs().GetFloat("spatial_scale", 1.0f);
     max_ = ctx.attrs().GetString("mode", "avg") == "max";
-    half_pixel_ = ctx.attrs().GetString("coordinate_transformation_mode", "half_pixel") == "half_pixel";
+    half_pixel_ =
+        ctx.attrs().GetString("coordinate_transformation_mode", "half_pixel") == "half_pixel";
     idx_type_ = ctx.inputs[2].dtype;
     return Status::Ok();
   }
@@ -201,8 +208,9 @@ class RoiAlignKernel : public Kernel {
     float* y = static_cast<float*>(ctx.outputs[0]);
     const int64_t C = x_[1], H = x_[2], W = x_[3];
     for (int64_t r = 0; r < rois_; ++r) {
-      const int64_t b = idx_type_ == DataType::kInt64 ? static_cast<const int64_t*>(ctx.inputs[2])[r]
-                                                      : static_cast<const int32_t*>(ctx.inputs[2])[r];
+      const int64_t b = idx_type_ == DataType::kInt64
+                            ? static_cast<const int64_t*>(ctx.inputs[2])[r]
+                            : static_cast<const int32_t*>(ctx.inputs[2])[r];
       if (b < 0 || b >= x_[0]) return InvalidArgument("RoiAlign batch index out of range");
       const double off = half_pixel_ ? 0.5 : 0.0;
       const double x1 = rois[r * 4] * scale_ - off, y1 = rois[r * 4 + 1] * scale_ - off;
@@ -230,16 +238,26 @@ class RoiAlignKernel : public Kernel {
                   yy = std::max(yy, 0.0);
                   xx = std::max(xx, 0.0);
                   int64_t y0 = static_cast<int64_t>(yy), x0 = static_cast<int64_t>(xx), y1i, x1i;
-                  if (y0 >= H - 1) { y0 = y1i = H - 1; yy = static_cast<double>(y0); } else { y1i = y0 + 1; }
-                  if (x0 >= W - 1) { x0 = x1i = W - 1; xx = static_cast<double>(x0); } else { x1i = x0 + 1; }
+                  if (y0 >= H - 1) {
+                    y0 = y1i = H - 1;
+                    yy = static_cast<double>(y0);
+                  } else {
+                    y1i = y0 + 1;
+                  }
+                  if (x0 >= W - 1) {
+                    x0 = x1i = W - 1;
+                    xx = static_cast<double>(x0);
+                  } else {
+                    x1i = x0 + 1;
+                  }
                   const double ly = yy - y0, lx = xx - x0, hy = 1 - ly, hx = 1 - lx;
                   const double w1 = hy * hx, w2 = hy * lx, w3 = ly * hx, w4 = ly * lx;
                   if (max_) {
                     v = std::max({w1 * plane[y0 * W + x0], w2 * plane[y0 * W + x1i],
                                   w3 * plane[y1i * W + x0], w4 * plane[y1i * W + x1i]});
                   } else {
-                    v = w1 * plane[y0 * W + x0] + w2 * plane[y0 * W + x1i] + w3 * plane[y1i * W + x0] +
-                        w4 * plane[y1i * W + x1i];
+                    v = w1 * plane[y0 * W + x0] + w2 * plane[y0 * W + x1i] +
+                        w3 * plane[y1i * W + x0] + w4 * plane[y1i * W + x1i];
                   }
                 }
                 acc = max_ ? std::max(acc, v) : acc + v;
