@@ -46,6 +46,21 @@ py::dtype ToDtype(const py::object& t) {
   return py::dtype::from_args(t);
 }
 
+// A Python callback with its argument, run on the report thread with the GIL held.
+struct PyCallback {
+  py::object fn, data;
+};
+
+void RunPyCallback(void* p) {
+  py::gil_scoped_acquire gil;
+  std::unique_ptr<PyCallback> cb(static_cast<PyCallback*>(p));
+  try {
+    cb->fn(cb->data);
+  } catch (py::error_already_set& e) {
+    e.discard_as_unraisable("acl callback");
+  }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(acl, m) {
@@ -139,7 +154,10 @@ PYBIND11_MODULE(acl, m) {
     return py::make_tuple(Int(s), ret);
   });
   rt.def("destroy_stream", [](uintptr_t s) { return aclrtDestroyStream(Ptr<void>(s)); });
-  rt.def("synchronize_stream", [](uintptr_t s) { return aclrtSynchronizeStream(Ptr<void>(s)); });
+  rt.def("synchronize_stream", [](uintptr_t s) {
+    py::gil_scoped_release release;
+    return aclrtSynchronizeStream(Ptr<void>(s));
+  });
   rt.def(
       "malloc",
       [](size_t size, int policy) {
@@ -167,6 +185,23 @@ PYBIND11_MODULE(acl, m) {
   rt.def("memset", [](uintptr_t p, size_t max, int32_t value, size_t count) {
     return aclrtMemset(Ptr<void>(p), max, value, count);
   });
+  rt.def("subscribe_report", [](uint64_t thread_id, uintptr_t stream) {
+    return aclrtSubscribeReport(thread_id, Ptr<void>(stream));
+  });
+  rt.def("unsubscribe_report", [](uint64_t thread_id, uintptr_t stream) {
+    return aclrtUnSubscribeReport(thread_id, Ptr<void>(stream));
+  });
+  rt.def("launch_callback", [](py::object fn, py::object data, int block, uintptr_t stream) {
+    auto* cb = new PyCallback{fn, data};
+    aclError ret = aclrtLaunchCallback(
+        RunPyCallback, cb, static_cast<aclrtCallbackBlockType>(block), Ptr<void>(stream));
+    if (ret != ACL_SUCCESS) delete cb;
+    return ret;
+  });
+  rt.def("process_report", [](int32_t timeout) {
+    py::gil_scoped_release release;  // the callback takes the GIL itself
+    return aclrtProcessReport(timeout);
+  });
   rt.def("create_event", [] {
     aclrtEvent e = nullptr;
     aclError ret = aclrtCreateEvent(&e);
@@ -175,7 +210,10 @@ PYBIND11_MODULE(acl, m) {
   rt.def("destroy_event", [](uintptr_t e) { return aclrtDestroyEvent(Ptr<void>(e)); });
   rt.def("record_event",
          [](uintptr_t e, uintptr_t s) { return aclrtRecordEvent(Ptr<void>(e), Ptr<void>(s)); });
-  rt.def("synchronize_event", [](uintptr_t e) { return aclrtSynchronizeEvent(Ptr<void>(e)); });
+  rt.def("synchronize_event", [](uintptr_t e) {
+    py::gil_scoped_release release;
+    return aclrtSynchronizeEvent(Ptr<void>(e));
+  });
   rt.def("event_elapsed_time", [](uintptr_t a, uintptr_t b) {
     float ms = 0;
     aclError ret = aclrtEventElapsedTime(&ms, Ptr<void>(a), Ptr<void>(b));

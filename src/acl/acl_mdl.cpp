@@ -363,7 +363,26 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
                             aclrtStream stream) {
-  return aclmdlExecute(modelId, input, output);
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(input);
+  OC_ACL_CHECK_NULL(output);
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return aclmdlExecute(modelId, input, output);
+  if (!State::Get().FindModel(modelId))
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                "aclmdlExecuteAsync: model id " + std::to_string(modelId) + " is not loaded");
+  // The datasets must stay valid until the stream is synchronized, as on CANN.
+  worker->Submit([=] {
+    aclError r = aclmdlExecute(modelId, input, output);
+    if (r == ACL_SUCCESS) return oc::Status::Ok();
+    const char* msg = aclGetRecentErrMsg();
+    return oc::Status(
+        r == ACL_ERROR_INVALID_PARAM ? oc::StatusCode::kInvalidArgument : oc::StatusCode::kInternal,
+        std::string("aclmdlExecuteAsync: ") + (msg ? msg : std::to_string(r)));
+  });
+  return ACL_SUCCESS;
 }
 
 aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,

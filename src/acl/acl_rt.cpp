@@ -1,8 +1,14 @@
 // Devices, contexts, streams, events and memory of the emulated NPU. Device 0 is
 // backed by the host CPU; work submitted to a stream completes before the call
 // returns, which keeps stream order trivially.
+#include <pthread.h>
+
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 
@@ -18,11 +24,26 @@ struct Context {
 };
 struct Stream {
   Context* ctx = nullptr;
+  std::unique_ptr<oc::Stream> worker = std::make_unique<oc::Stream>();
 };
 struct Event {
   std::chrono::steady_clock::time_point at;
   bool recorded = false;
+  int pending = 0;  // records submitted to streams and not yet reached
 };
+
+// Callbacks launched on a subscribed stream are handed to the subscribed thread, which
+// runs them inside aclrtProcessReport.
+struct PendingCallback {
+  aclrtCallback fn;
+  void* data;
+  bool done = false;
+};
+std::mutex g_cb_mutex;
+std::condition_variable g_cb_cv;
+std::map<Stream*, uint64_t> g_subscriptions;                                   // stream -> thread
+std::map<uint64_t, std::deque<std::shared_ptr<PendingCallback>>> g_callbacks;  // per thread
+std::condition_variable g_event_cv;
 
 std::mutex g_rt_mutex;
 std::set<Context*> g_contexts;
@@ -49,6 +70,27 @@ Context* CurrentContext() {
 }
 
 }  // namespace
+
+namespace oc::acl {
+
+oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
+  *error = ACL_SUCCESS;
+  if (!stream) return nullptr;
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* s = static_cast<::Stream*>(stream);
+  if (!g_streams.count(s)) {
+    *error = Fail(ACL_ERROR_INVALID_PARAM, "unknown stream handle");
+    return nullptr;
+  }
+  return s->worker.get();
+}
+
+aclError StreamError(const Status& s) {
+  return s.code() == StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
+                                                  : ACL_ERROR_RT_MODEL_EXECUTE;
+}
+
+}  // namespace oc::acl
 
 extern "C" {
 
@@ -166,21 +208,28 @@ aclError aclrtCreateStream(aclrtStream* stream) {
 aclError aclrtDestroyStream(aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(stream);
-  std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* s = static_cast<Stream*>(stream);
-  if (!g_streams.erase(s))
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
-  delete s;
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    if (!g_streams.erase(s))
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    g_subscriptions.erase(s);
+  }
+  delete s;  // runs what is queued, then joins the worker
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
-  if (stream) {
-    std::lock_guard<std::mutex> lock(g_rt_mutex);
-    if (!g_streams.count(static_cast<Stream*>(stream)))
-      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: unknown stream");
-  }
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return ACL_SUCCESS;
+  oc::Status st = worker->Synchronize();
+  if (!st.ok()) return Fail(oc::acl::StreamError(st), "aclrtSynchronizeStream: " + st.ToString());
   return ACL_SUCCESS;
 }
 
@@ -267,7 +316,26 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  return aclrtMemcpy(dst, destMax, src, count, kind);
+  OC_ACL_REQUIRE_INIT();
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return aclrtMemcpy(dst, destMax, src, count, kind);
+  // Arguments are checked now; the copy happens in stream order.
+  if (kind == ACL_MEMCPY_HOST_TO_HOST)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemcpyAsync: host-to-host copies are not asynchronous");
+  OC_ACL_CHECK_NULL(dst);
+  OC_ACL_CHECK_NULL(src);
+  if (count > destMax)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: count exceeds destMax");
+  worker->Submit([=] {
+    aclError r = aclrtMemcpy(dst, destMax, src, count, kind);
+    return r == ACL_SUCCESS
+               ? oc::Status::Ok()
+               : oc::InvalidArgument("aclrtMemcpyAsync failed with " + std::to_string(r));
+  });
+  return ACL_SUCCESS;
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
@@ -311,17 +379,39 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(event);
-  std::lock_guard<std::mutex> lock(g_rt_mutex);
-  auto* e = static_cast<Event*>(event);
-  if (!g_events.count(e)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtRecordEvent: unknown event");
-  e->at = std::chrono::steady_clock::now();
-  e->recorded = true;
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  auto* ev = static_cast<Event*>(event);
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    if (!g_events.count(ev))
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtRecordEvent: unknown event");
+    ++ev->pending;
+  }
+  auto record = [ev] {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    ev->at = std::chrono::steady_clock::now();
+    ev->recorded = true;
+    --ev->pending;
+    g_event_cv.notify_all();
+    return oc::Status::Ok();
+  };
+  if (worker)
+    worker->Submit(record, /*always=*/true);
+  else
+    record().IgnoreError();
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(event);
+  auto* ev = static_cast<Event*>(event);
+  std::unique_lock<std::mutex> lock(g_rt_mutex);
+  if (!g_events.count(ev))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeEvent: unknown event");
+  g_event_cv.wait(lock, [&] { return ev->pending == 0; });
   return ACL_SUCCESS;
 }
 
@@ -330,10 +420,14 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
   OC_ACL_CHECK_NULL(ms);
   OC_ACL_CHECK_NULL(start);
   OC_ACL_CHECK_NULL(end);
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* a = static_cast<Event*>(start);
   auto* b = static_cast<Event*>(end);
-  if (!a->recorded || !b->recorded)
-    return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "aclrtEventElapsedTime: event not recorded");
+  if (!g_events.count(a) || !g_events.count(b))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: unknown event");
+  if (!a->recorded || !b->recorded || a->pending || b->pending)
+    return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                "aclrtEventElapsedTime: an event has not completed; synchronize it first");
   *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
   return ACL_SUCCESS;
 }
@@ -341,6 +435,16 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(stream);
+  aclError e = ACL_SUCCESS;
+  oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  std::lock_guard<std::mutex> lock(g_cb_mutex);
+  auto* s = static_cast<Stream*>(stream);
+  if (g_subscriptions.count(s))
+    return Fail(ACL_ERROR_REPEAT_SUBSCRIBE,
+                "aclrtSubscribeReport: the stream is already subscribed");
+  g_subscriptions[s] = threadId;
+  g_callbacks[threadId];
   return ACL_SUCCESS;
 }
 
@@ -348,18 +452,75 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
                              aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(fn);
-  fn(userData);  // work before it on the stream is already complete
+  OC_ACL_CHECK_NULL(stream);
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type");
+  uint64_t thread = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    auto it = g_subscriptions.find(static_cast<Stream*>(stream));
+    if (it == g_subscriptions.end())
+      return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+                  "aclrtLaunchCallback: call aclrtSubscribeReport for this stream first");
+    thread = it->second;
+  }
+  const bool block = blockType == ACL_CALLBACK_BLOCK;
+  worker->Submit(
+      [=] {
+        auto cb = std::make_shared<PendingCallback>(PendingCallback{fn, userData});
+        std::unique_lock<std::mutex> lock(g_cb_mutex);
+        g_callbacks[thread].push_back(cb);
+        g_cb_cv.notify_all();
+        // A blocking callback holds the stream until the report thread has run it.
+        if (block) g_cb_cv.wait(lock, [&] { return cb->done || !g_callbacks.count(thread); });
+        return oc::Status::Ok();
+      },
+      /*always=*/true);
   return ACL_SUCCESS;
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
   OC_ACL_REQUIRE_INIT();
+  if (timeout < -1)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtProcessReport: timeout must be -1 or more");
+  const uint64_t self = static_cast<uint64_t>(pthread_self());
+  std::unique_lock<std::mutex> lock(g_cb_mutex);
+  if (!g_callbacks.count(self))
+    return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
+                "aclrtProcessReport: no stream is subscribed to this thread");
+  auto ready = [&] { return g_callbacks.count(self) && !g_callbacks[self].empty(); };
+  if (timeout < 0) {
+    g_cb_cv.wait(lock, ready);
+  } else if (!g_cb_cv.wait_for(lock, std::chrono::milliseconds(timeout), ready)) {
+    return Fail(ACL_ERROR_WAIT_CALLBACK_TIMEOUT,
+                "aclrtProcessReport: no callback within the timeout");
+  }
+  auto cb = g_callbacks[self].front();
+  g_callbacks[self].pop_front();
+  lock.unlock();
+  cb->fn(cb->data);
+  lock.lock();
+  cb->done = true;
+  g_cb_cv.notify_all();
   return ACL_SUCCESS;
 }
 
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(stream);
+  std::lock_guard<std::mutex> lock(g_cb_mutex);
+  auto it = g_subscriptions.find(static_cast<Stream*>(stream));
+  if (it == g_subscriptions.end() || it->second != threadId)
+    return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+                "aclrtUnSubscribeReport: the stream is not subscribed to this thread");
+  g_subscriptions.erase(it);
+  bool still = false;
+  for (const auto& [st, th] : g_subscriptions) still |= th == threadId;
+  if (!still) g_callbacks.erase(threadId);
+  g_cb_cv.notify_all();
   return ACL_SUCCESS;
 }
 

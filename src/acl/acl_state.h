@@ -14,6 +14,7 @@
 #include "acl/acl.h"
 #include "base/status.h"
 #include "runtime/model.h"
+#include "runtime/stream.h"
 
 struct aclDataBuffer {
   void* data = nullptr;
@@ -56,6 +57,12 @@ aclError Guard(const char* fn, F&& f) {
     return Fail(ACL_ERROR_INTERNAL_ERROR, std::string(fn) + ": " + e.what());
   }
 }
+
+// The worker behind an aclrtStream handle; null handle = synchronous (returns nullptr
+// with ACL_SUCCESS). An unknown handle sets *error.
+oc::Stream* StreamOf(aclrtStream stream, aclError* error);
+// Maps a failure reported by a stream to an aclError.
+aclError StreamError(const Status& s);
 
 class State {
  public:

@@ -1,0 +1,53 @@
+#include "runtime/stream.h"
+
+namespace oc {
+
+Stream::Stream() : worker_([this] { Work(); }) {}
+
+Stream::~Stream() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void Stream::Submit(std::function<Status()> task, bool always) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.emplace_back(std::move(task), always);
+  }
+  wake_.notify_one();
+}
+
+Status Stream::Synchronize() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [&] { return queue_.empty() && running_ == 0; });
+  Status s = error_;
+  error_ = Status::Ok();
+  return s;
+}
+
+void Stream::Work() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    if (queue_.empty()) {
+      if (stop_) return;
+      continue;
+    }
+    auto [task, always] = std::move(queue_.front());
+    queue_.pop_front();
+    ++running_;
+    const bool skip = !error_.ok() && !always;
+    lock.unlock();
+    Status s = skip ? Status::Ok() : task();
+    lock.lock();
+    --running_;
+    if (!s.ok() && error_.ok()) error_ = s;
+    if (queue_.empty() && running_ == 0) idle_.notify_all();
+  }
+}
+
+}  // namespace oc
