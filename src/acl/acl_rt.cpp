@@ -63,10 +63,12 @@ aclError CheckDevice(int32_t id, const char* fn) {
   return ACL_SUCCESS;
 }
 
+// The calling thread's context: set by aclrtSetDevice (the device's default context),
+// aclrtCreateContext or aclrtSetCurrentContext on this thread. Other threads have none.
 Context* CurrentContext() {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   if (t_current && g_contexts.count(t_current)) return t_current;
-  return g_default_context;
+  return nullptr;
 }
 
 }  // namespace
@@ -103,7 +105,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
     g_contexts.insert(g_default_context);
   }
   ++g_device_refs;
-  if (!t_current) t_current = g_default_context;
+  t_current = g_default_context;
   return ACL_SUCCESS;
 }
 

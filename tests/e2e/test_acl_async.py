@@ -140,3 +140,25 @@ def test_streams_run_concurrently_and_in_order(acl_session):
     for s in streams:
         acl.rt.unsubscribe_report(threads, s)
         assert acl.rt.destroy_stream(s) == 0
+
+
+def test_contexts_are_per_thread(acl_session):
+    acl = acl_session
+    ctx, ret = acl.rt.get_context()  # the main thread set the device: its default context
+    assert ret == 0 and ctx != 0
+    results = {}
+
+    def other():
+        results["get"] = acl.rt.get_context()[1]
+        results["stream"] = acl.rt.create_stream()[1]
+        results["set"] = acl.rt.set_context(ctx)
+        stream, ret = acl.rt.create_stream()
+        results["stream_after"] = ret
+        if ret == 0:
+            acl.rt.destroy_stream(stream)
+        results["bad"] = acl.rt.set_context(12345)
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert results == {"get": 107002, "stream": 107002, "set": 0, "stream_after": 0, "bad": 100000}
