@@ -1,0 +1,28 @@
+"""The InferSession helper: ndarrays in, ndarrays out, timing summary."""
+import numpy as np
+import pytest
+
+from conftest import atc
+from make_onnx import mlp_reference, tiny_mlp
+
+
+def test_infer_session(acl_session, tmp_path):
+    from acl_infer import InferSession
+    m = tiny_mlp(tmp_path / "mlp.onnx", batch=2)
+    assert atc(f"--model={m}", "--framework=5", f"--output={tmp_path / 'mlp'}",
+               "--soc_version=Ascend910B3").returncode == 0
+    with InferSession(0, str(tmp_path / "mlp.om")) as s:
+        assert [i.shape for i in s.get_inputs()] == [[2, 4]]
+        assert s.get_outputs()[0].dtype == np.float32
+        for k in range(5):
+            x = np.random.RandomState(k).randn(2, 4).astype(np.float32)
+            (y,) = s.infer([x])
+            np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
+        summary = s.summary()
+        assert summary["count"] == 5
+        assert summary["min"] <= summary["median"] <= summary["max"]
+        assert summary["throughput"] > 0
+        with pytest.raises(ValueError):
+            s.infer([np.zeros((3, 4), np.float32)])
+        with pytest.raises(ValueError):
+            s.infer([])
