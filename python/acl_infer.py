@@ -139,3 +139,41 @@ class InferSession:
 
     def __exit__(self, *exc):
         self.free_resource()
+
+
+def _main(argv=None):
+    """python3 -m acl_infer --model m.om [--loop N] [--device 0] [--input a.npy,b.npy]:
+    an ais_bench-style performance run (inputs random unless given)."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python3 -m acl_infer", description=_main.__doc__)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--loop", type=int, default=100)
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--device", type=int, default=0)
+    ap.add_argument("--input", default="", help="comma-separated .npy files, one per input")
+    args = ap.parse_args(argv)
+    with InferSession(args.device, args.model) as session:
+        infos = session.get_inputs()
+        if args.input:
+            feeds = [np.load(p) for p in args.input.split(",")]
+        else:
+            rng = np.random.RandomState(0)
+            feeds = [(rng.rand(*i.shape) if np.issubdtype(i.dtype, np.floating)
+                      else np.zeros(i.shape)).astype(i.dtype) for i in infos]
+        for _ in range(args.warmup):
+            session.infer(feeds)
+        session._times_ms.clear()
+        for _ in range(args.loop):
+            session.infer(feeds)
+        s = session.summary()
+        batch = infos[0].shape[0] if infos and infos[0].shape else 1
+        print(f"[INFO] model {args.model}: {s['count']} runs, batch {batch}")
+        print(f"[INFO] latency ms: min {s['min']:.3f}, max {s['max']:.3f}, mean {s['mean']:.3f}, "
+              f"median {s['median']:.3f}, p99 {s['p99']:.3f}")
+        print(f"[INFO] throughput: {1000.0 * batch / s['mean']:.2f} samples/s "
+              f"(1000 x batch / mean ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

@@ -26,3 +26,18 @@ def test_infer_session(acl_session, tmp_path):
             s.infer([np.zeros((3, 4), np.float32)])
         with pytest.raises(ValueError):
             s.infer([])
+
+
+def test_performance_run_command(tmp_path):
+    import os
+    import subprocess
+    from conftest import BUILD, PY
+    m = tiny_mlp(tmp_path / "mlp.onnx", batch=2)
+    assert atc(f"--model={m}", "--framework=5", f"--output={tmp_path / 'mlp'}",
+               "--soc_version=Ascend910B3").returncode == 0
+    env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
+    r = subprocess.run([PY, "-m", "acl_infer", "--model", str(tmp_path / "mlp.om"), "--loop", "20"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "20 runs, batch 2" in r.stdout
+    assert "median" in r.stdout and "p99" in r.stdout and "samples/s" in r.stdout
