@@ -139,3 +139,18 @@ def test_c_application(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     top = [int(t.split(":")[0]) for t in r.stdout.split("top-5:")[1].split()]
     assert top == list(np.argsort(-ref[0])[:5])
+
+
+def test_python_app(tmp_path):
+    """examples/python_app classifies like PyTorch, low-level and InferSession paths agree."""
+    from conftest import SOURCE
+    d = seed_dir(tmp_path)
+    assert run([tool("atc"), *SEED_ATC], cwd=d).returncode == 0
+    _, x, ref = export_model("resnet50", 11)
+    np.save(d / "x.npy", x)
+    env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
+    r = run([PY, os.path.join(SOURCE, "examples", "python_app", "classify.py"), "resnet50_910B3.om",
+             "x.npy"], cwd=d, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    top = int(r.stdout.split("class ")[1].split()[0])
+    assert top == int(np.argmax(ref))
