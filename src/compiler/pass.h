@@ -34,5 +34,8 @@ void ReplaceAllUses(Graph& graph, const std::string& from, const std::string& to
 bool IsGraphOutput(const Graph& graph, const std::string& value);
 // Removes nodes flagged in `dead` (same size as graph.nodes).
 void RemoveNodes(Graph& graph, const std::vector<bool>& dead);
+// A fusion's common ending: drops the matched nodes (pointers into graph.nodes), adds the
+// node that replaces them and restores topological order.
+Status ReplaceWithNode(Graph& graph, const std::vector<const Node*>& matched, Node replacement);
 
 }  // namespace oc

@@ -24,4 +24,12 @@ void RemoveNodes(Graph& graph, const std::vector<bool>& dead) {
   graph.nodes = std::move(kept);
 }
 
+Status ReplaceWithNode(Graph& graph, const std::vector<const Node*>& matched, Node replacement) {
+  std::vector<bool> dead(graph.nodes.size(), false);
+  for (const Node* n : matched) dead[n - graph.nodes.data()] = true;
+  RemoveNodes(graph, dead);
+  graph.nodes.push_back(std::move(replacement));
+  return graph.TopologicalSort();
+}
+
 }  // namespace oc

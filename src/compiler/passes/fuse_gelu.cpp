@@ -56,11 +56,7 @@ class FuseGeluPass : public Pass {
         gelu.op_type = "Gelu";
         gelu.inputs = {x};
         gelu.outputs = {result};
-        std::vector<bool> remove(graph.nodes.size(), false);
-        for (const Node* d : dead) remove[d - graph.nodes.data()] = true;
-        RemoveNodes(graph, remove);
-        graph.nodes.push_back(std::move(gelu));
-        OC_RETURN_IF_ERROR(graph.TopologicalSort());
+        OC_RETURN_IF_ERROR(ReplaceWithNode(graph, dead, std::move(gelu)));
         progress = changed = true;
       }
     }

@@ -112,11 +112,7 @@ class FuseLayerNormPass : public Pass {
         ln.attrs.Set("epsilon", eps);
         ln.inputs = {x, flat(gamma, 1.0f, ln.name + "_scale"), flat(beta, 0.0f, ln.name + "_bias")};
         ln.outputs = {result};
-        std::vector<bool> remove(graph.nodes.size(), false);
-        for (const Node* d : dead) remove[d - graph.nodes.data()] = true;
-        RemoveNodes(graph, remove);
-        graph.nodes.push_back(std::move(ln));
-        OC_RETURN_IF_ERROR(graph.TopologicalSort());
+        OC_RETURN_IF_ERROR(ReplaceWithNode(graph, dead, std::move(ln)));
         progress = changed = true;
       }
     }

@@ -7,6 +7,7 @@
 #include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
 #include "kernels/cpu/layout.h"
+#include "kernels/cpu/spatial3.h"
 #include "ops/shape_rules.h"
 
 namespace oc {
@@ -223,18 +224,9 @@ class ConvTransposeKernel : public Kernel {
     const float* w = static_cast<const float*>(ctx.inputs[1]);
     const float* b = has_bias_ ? static_cast<const float*>(ctx.inputs[2]) : nullptr;
     float* y = static_cast<float*>(ctx.outputs[0]);
-    const size_t n = x_.size() - 2;
     // Pad spatial rank to 3 so one loop nest serves 1-D, 2-D and 3-D.
-    int64_t xs[3] = {1, 1, 1}, ys[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, st[3] = {1, 1, 1},
-            dl[3] = {1, 1, 1}, pb[3] = {0, 0, 0};
-    for (size_t i = 0; i < n; ++i) {
-      xs[3 - n + i] = x_[2 + i];
-      ys[3 - n + i] = y_[2 + i];
-      ks[3 - n + i] = w_[2 + i];
-      st[3 - n + i] = strides_[i];
-      dl[3 - n + i] = dil_[i];
-      pb[3 - n + i] = pads_[i];
-    }
+    const Spatial3 g(x_, y_, w_, strides_, dil_, pads_);
+    const int64_t *xs = g.x, *ys = g.y, *ks = g.k, *st = g.stride, *dl = g.dil, *pb = g.pad;
     const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_,
                   cout_g = cout / group_;
     const int64_t x_plane = xs[0] * xs[1] * xs[2], y_plane = ys[0] * ys[1] * ys[2];

@@ -45,6 +45,31 @@ void Reduce(const std::string& red, T* dst, T v) {
     *dst = v;
 }
 
+// Walks the indices of GatherElements / ScatterElements: for index element e, `visit(e, off)`
+// gets the flat data offset of the index position with its axis coordinate replaced by the
+// (bounds-checked, wrapped) index value.
+template <typename Visit>
+Status ForEachAxisIndex(const Shape& data, const Shape& idx, int64_t axis, DataType itype,
+                        const void* indices, const std::string& node, Visit&& visit) {
+  const auto ds = ContiguousStrides(data);
+  const int64_t n = NumElements(idx), dim = data[axis];
+  std::vector<int64_t> pos(idx.size(), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t k = IndexAt(itype, indices, e);
+    if (k < -dim || k >= dim) return BadIndex(node, k, dim);
+    if (k < 0) k += dim;
+    int64_t off = 0;
+    for (size_t a = 0; a < pos.size(); ++a)
+      off += (static_cast<int64_t>(a) == axis ? k : pos[a]) * ds[a];
+    visit(e, off);
+    for (size_t a = pos.size(); a-- > 0;) {
+      if (++pos[a] < idx[a]) break;
+      pos[a] = 0;
+    }
+  }
+  return Status::Ok();
+}
+
 class GatherElementsKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
@@ -61,24 +86,9 @@ class GatherElementsKernel : public Kernel {
   Status Run(const KernelRunContext& ctx) const override {
     const auto* d = static_cast<const uint8_t*>(ctx.inputs[0]);
     auto* out = static_cast<uint8_t*>(ctx.outputs[0]);
-    const auto ds = ContiguousStrides(data_);
-    const int64_t n = NumElements(idx_);
-    std::vector<int64_t> pos(idx_.size(), 0);
-    for (int64_t e = 0; e < n; ++e) {
-      int64_t k = IndexAt(itype_, ctx.inputs[1], e);
-      const int64_t dim = data_[axis_];
-      if (k < -dim || k >= dim) return BadIndex(name_, k, dim);
-      if (k < 0) k += dim;
-      int64_t off = 0;
-      for (size_t a = 0; a < pos.size(); ++a)
-        off += (static_cast<int64_t>(a) == axis_ ? k : pos[a]) * ds[a];
-      std::memcpy(out + e * esize_, d + off * esize_, esize_);
-      for (size_t a = pos.size(); a-- > 0;) {
-        if (++pos[a] < idx_[a]) break;
-        pos[a] = 0;
-      }
-    }
-    return Status::Ok();
+    return ForEachAxisIndex(
+        data_, idx_, axis_, itype_, ctx.inputs[1], name_,
+        [&](int64_t e, int64_t off) { std::memcpy(out + e * esize_, d + off * esize_, esize_); });
   }
 
  private:
@@ -107,33 +117,17 @@ class ScatterElementsKernel : public Kernel {
   Status Run(const KernelRunContext& ctx) const override {
     const size_t es = DataTypeSize(type_);
     std::memcpy(ctx.outputs[0], ctx.inputs[0], static_cast<size_t>(NumElements(data_)) * es);
-    const auto ds = ContiguousStrides(data_);
-    const int64_t n = NumElements(idx_);
-    std::vector<int64_t> pos(idx_.size(), 0);
     Status status;
     DispatchNumeric(type_, [&]<typename T>() {
       T* out = static_cast<T*>(ctx.outputs[0]);
       const T* upd = static_cast<const T*>(ctx.inputs[2]);
-      for (int64_t e = 0; e < n; ++e) {
-        int64_t k = IndexAt(itype_, ctx.inputs[1], e);
-        const int64_t dim = data_[axis_];
-        if (k < -dim || k >= dim) {
-          status = BadIndex(name_, k, dim);
-          return;
-        }
-        if (k < 0) k += dim;
-        int64_t off = 0;
-        for (size_t a = 0; a < pos.size(); ++a)
-          off += (static_cast<int64_t>(a) == axis_ ? k : pos[a]) * ds[a];
-        if constexpr (std::is_same_v<T, bool>)
-          out[off] = upd[e];
-        else
-          Reduce<T>(reduction_, out + off, upd[e]);
-        for (size_t a = pos.size(); a-- > 0;) {
-          if (++pos[a] < idx_[a]) break;
-          pos[a] = 0;
-        }
-      }
+      status = ForEachAxisIndex(data_, idx_, axis_, itype_, ctx.inputs[1], name_,
+                                [&](int64_t e, int64_t off) {
+                                  if constexpr (std::is_same_v<T, bool>)
+                                    out[off] = upd[e];
+                                  else
+                                    Reduce<T>(reduction_, out + off, upd[e]);
+                                });
     });
     return status;
   }

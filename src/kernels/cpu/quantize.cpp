@@ -8,6 +8,7 @@
 #include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
+#include "kernels/cpu/spatial3.h"
 #include "ops/shape_rules.h"
 
 namespace oc {
@@ -266,17 +267,8 @@ class ConvIntegerKernel : public Kernel {
     const void* x = ctx.inputs[0];
     const void* w = ctx.inputs[qlinear_ ? 3 : 1];
     const int32_t xzp = has_xzp_ ? IntAt(x_type_, ctx.inputs[xzp_in_], 0) : 0;
-    const size_t n = x_.size() - 2;
-    int64_t xs[3] = {1, 1, 1}, ys[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, st[3] = {1, 1, 1},
-            dl[3] = {1, 1, 1}, pb[3] = {0, 0, 0};
-    for (size_t i = 0; i < n; ++i) {
-      xs[3 - n + i] = x_[2 + i];
-      ys[3 - n + i] = y_[2 + i];
-      ks[3 - n + i] = w_[2 + i];
-      st[3 - n + i] = strides_[i];
-      dl[3 - n + i] = dil_[i];
-      pb[3 - n + i] = pads_[i];
-    }
+    const Spatial3 g(x_, y_, w_, strides_, dil_, pads_);
+    const int64_t *xs = g.x, *ys = g.y, *ks = g.k, *st = g.stride, *dl = g.dil, *pb = g.pad;
     const int64_t batch = x_[0], cin = x_[1], cout = y_[1], cin_g = cin / group_,
                   cout_g = cout / group_;
     const int64_t x_plane = xs[0] * xs[1] * xs[2], k_plane = ks[0] * ks[1] * ks[2];

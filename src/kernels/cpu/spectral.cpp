@@ -1,5 +1,6 @@
 // DFT, STFT and MelWeightMatrix. The transforms are direct O(n^2) sums in double:
 // exact enough for the reference, simple enough to trust.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -18,6 +19,23 @@ void Store(DataType t, void* p, int64_t i, double v) {
     static_cast<double*>(p)[i] = v;
   else
     static_cast<float*>(p)[i] = static_cast<float>(v);
+}
+
+// One DFT bin: sum over t < count of sample(t) * e^(sign * 2 pi i k t / n).
+// `sample(t, &re, &im)` reads the t-th complex input value.
+template <typename Sample>
+void DftBin(Sample&& sample, int64_t count, int64_t k, int64_t n, double sign, double* re_out,
+            double* im_out) {
+  double re = 0, im = 0;
+  for (int64_t t = 0; t < count; ++t) {
+    double xr = 0, xi = 0;
+    sample(t, &xr, &xi);
+    const double ang = sign * 2 * M_PI * static_cast<double>(k) * static_cast<double>(t) / n;
+    re += xr * std::cos(ang) - xi * std::sin(ang);
+    im += xr * std::sin(ang) + xi * std::cos(ang);
+  }
+  *re_out = re;
+  *im_out = im;
 }
 
 class DftKernel : public Kernel {
@@ -50,15 +68,13 @@ class DftKernel : public Kernel {
       for (int64_t i = 0; i < inner; ++i)
         for (int64_t k = 0; k < len_out; ++k) {
           double re = 0, im = 0;
-          for (int64_t t = 0; t < std::min(n_, len_in); ++t) {
-            const int64_t base = ((o * len_in + t) * inner + i) * comp;
-            const double xr = ValueAt(type_, ctx.inputs[0], base);
-            const double xi = comp == 2 ? ValueAt(type_, ctx.inputs[0], base + 1) : 0.0;
-            const double ang =
-                sign * 2 * M_PI * static_cast<double>(k) * static_cast<double>(t) / n_;
-            re += xr * std::cos(ang) - xi * std::sin(ang);
-            im += xr * std::sin(ang) + xi * std::cos(ang);
-          }
+          DftBin(
+              [&](int64_t t, double* xr, double* xi) {
+                const int64_t base = ((o * len_in + t) * inner + i) * comp;
+                *xr = ValueAt(type_, ctx.inputs[0], base);
+                *xi = comp == 2 ? ValueAt(type_, ctx.inputs[0], base + 1) : 0.0;
+              },
+              std::min(n_, len_in), k, n_, sign, &re, &im);
           if (inverse_) {
             re /= n_;
             im /= n_;
@@ -103,17 +119,17 @@ class StftKernel : public Kernel {
       for (int64_t f = 0; f < frames; ++f)
         for (int64_t k = 0; k < bins; ++k) {
           double re = 0, im = 0;
-          for (int64_t t = 0; t < frame_; ++t) {
-            const int64_t pos = f * step_ + t;
-            if (pos >= len) break;
-            const double w = has_window_ ? ValueAt(type_, ctx.inputs[2], t) : 1.0;
-            const double xr = w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp);
-            const double xi =
-                comp == 2 ? w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp + 1) : 0.0;
-            const double ang = -2 * M_PI * static_cast<double>(k) * static_cast<double>(t) / frame_;
-            re += xr * std::cos(ang) - xi * std::sin(ang);
-            im += xr * std::sin(ang) + xi * std::cos(ang);
-          }
+          // Samples past the signal's end count as zero.
+          const int64_t count = std::min(frame_, len - f * step_);
+          DftBin(
+              [&](int64_t t, double* xr, double* xi) {
+                const int64_t pos = f * step_ + t;
+                const double w = has_window_ ? ValueAt(type_, ctx.inputs[2], t) : 1.0;
+                *xr = w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp);
+                *xi =
+                    comp == 2 ? w * ValueAt(type_, ctx.inputs[0], (b * len + pos) * comp + 1) : 0.0;
+              },
+              count, k, frame_, -1.0, &re, &im);
           const int64_t ob = ((b * frames + f) * bins + k) * 2;
           Store(type_, ctx.outputs[0], ob, re);
           Store(type_, ctx.outputs[0], ob + 1, im);
