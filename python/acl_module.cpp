@@ -322,6 +322,64 @@ PYBIND11_MODULE(acl, m) {
   mdl.def("set_dynamic_hw_size", [](uint32_t id, uintptr_t ds, size_t i, uint64_t h, uint64_t w) {
     return aclmdlSetDynamicHWSize(id, Ptr<aclmdlDataset>(ds), i, h, w);
   });
+  mdl.def("set_input_dynamic_dims", [](uint32_t id, uintptr_t ds, size_t i, py::dict dims) {
+    aclmdlIODims d{};
+    std::string name = dims.contains("name") ? py::str(dims["name"]).cast<std::string>() : "";
+    std::strncpy(d.name, name.c_str(), sizeof(d.name) - 1);
+    auto values = dims["dims"].cast<std::vector<int64_t>>();
+    if (values.size() > ACL_MAX_DIM_CNT) return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
+    d.dimCount = dims.contains("dimCount") ? dims["dimCount"].cast<size_t>() : values.size();
+    if (d.dimCount > values.size()) d.dimCount = values.size();
+    for (size_t k = 0; k < values.size(); ++k) d.dims[k] = values[k];
+    return aclmdlSetInputDynamicDims(id, Ptr<aclmdlDataset>(ds), i, &d);
+  });
+  mdl.def("get_dynamic_batch", [](uintptr_t d) {
+    aclmdlBatch b{};
+    aclError ret = aclmdlGetDynamicBatch(Ptr<const aclmdlDesc>(d), &b);
+    py::list batch;
+    for (size_t k = 0; k < b.batchCount; ++k) batch.append(b.batch[k]);
+    py::dict out;
+    out["batchCount"] = b.batchCount;
+    out["batch"] = batch;
+    return py::make_tuple(out, ret);
+  });
+  mdl.def("get_dynamic_hw", [](uintptr_t d, int64_t index) {
+    aclmdlHW hw{};
+    aclError ret = aclmdlGetDynamicHW(Ptr<const aclmdlDesc>(d), static_cast<size_t>(index), &hw);
+    py::list list;
+    for (size_t k = 0; k < hw.hwCount; ++k) list.append(py::make_tuple(hw.hw[k][0], hw.hw[k][1]));
+    py::dict out;
+    out["hwCount"] = hw.hwCount;
+    out["hw"] = list;
+    return py::make_tuple(out, ret);
+  });
+  mdl.def("get_input_dynamic_gear_count", [](uintptr_t d, int64_t index) {
+    size_t count = 0;
+    aclError ret = aclmdlGetInputDynamicGearCount(Ptr<const aclmdlDesc>(d),
+                                                  static_cast<size_t>(index), &count);
+    return py::make_tuple(count, ret);
+  });
+  mdl.def("get_input_dynamic_dims", [](uintptr_t d, int64_t index, size_t gear_count) {
+    std::vector<aclmdlIODims> dims(gear_count ? gear_count : 1);
+    aclError ret = aclmdlGetInputDynamicDims(Ptr<const aclmdlDesc>(d), static_cast<size_t>(index),
+                                             dims.data(), gear_count);
+    py::list out;
+    if (ret == ACL_SUCCESS)
+      for (size_t k = 0; k < gear_count; ++k) out.append(DimsToDict(dims[k]));
+    return py::make_tuple(out, ret);
+  });
+  mdl.def("query_size_from_mem", [](uintptr_t ptr, size_t size) {
+    size_t work = 0, weight = 0;
+    aclError ret = aclmdlQuerySizeFromMem(Ptr<const void>(ptr), size, &work, &weight);
+    return py::make_tuple(work, weight, ret);
+  });
+  mdl.def("load_from_mem_with_mem", [](uintptr_t ptr, size_t size, uintptr_t work, size_t work_size,
+                                       uintptr_t weight, size_t weight_size) {
+    uint32_t id = 0;
+    aclError ret = aclmdlLoadFromMemWithMem(Ptr<const void>(ptr), size, &id, Ptr<void>(work),
+                                            work_size, Ptr<void>(weight), weight_size);
+    return py::make_tuple(id, ret);
+  });
 
   py::module_ util = m.def_submodule("util", "pointer and numpy helpers");
   util.def("bytes_to_ptr", [](py::bytes b) {

@@ -1,4 +1,5 @@
 // Model loading, descriptions, datasets and execution.
+#include <cctype>
 #include <cstring>
 
 #include "acl/acl_state.h"
@@ -78,6 +79,53 @@ aclError FillDims(const oc::IoDesc* io, aclmdlIODims* dims, const char* fn, size
   return ACL_SUCCESS;
 }
 
+// Writes a gear's values into the ascend_mbatch_shape_data buffer of `dataset`.
+aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const std::string& mode,
+                 const std::vector<int64_t>& values, const char* fn) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(dataset);
+  auto m = State::Get().FindModel(modelId);
+  if (!m)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                std::string(fn) + ": model id " + std::to_string(modelId) + " is not loaded");
+  const std::string names = mode == "batch"        ? "--dynamic_batch_size"
+                            : mode == "image_size" ? "--dynamic_image_size"
+                                                   : "--dynamic_dims";
+  if (m->gear_mode() != mode)
+    return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
+                std::string(fn) + ": the model was not compiled with " + names +
+                    (m->gear_mode().empty() ? "" : " (its gears are " + m->gear_mode() + ")"));
+  if (static_cast<int>(index) != m->gear_input())
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": index " + std::to_string(index) +
+                                             " is not the model's " + ACL_DYNAMIC_TENSOR_NAME +
+                                             " input (index " + std::to_string(m->gear_input()) +
+                                             ")");
+  bool found = false;
+  std::string list;
+  for (const auto& g : m->gears()) {
+    found |= g == values;
+    list += (list.empty() ? "" : ", ") + oc::ShapeToString(g);
+  }
+  if (!found)
+    return Fail(ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID,
+                std::string(fn) + ": gear " + oc::ShapeToString(values) +
+                    " is not compiled into the model; its gears are " + list);
+  if (index >= dataset->buffers.size() || !dataset->buffers[index])
+    return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID,
+                std::string(fn) + ": the dataset has no buffer at index " + std::to_string(index));
+  aclDataBuffer* b = dataset->buffers[index];
+  if (!b->data)
+    return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID,
+                std::string(fn) + ": the buffer at index " + std::to_string(index) + " is null");
+  if (b->size < values.size() * sizeof(int64_t))
+    return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID,
+                std::string(fn) + ": the buffer at index " + std::to_string(index) + " has " +
+                    std::to_string(b->size) + " bytes, the gear needs " +
+                    std::to_string(values.size() * sizeof(int64_t)));
+  std::memcpy(b->data, values.data(), values.size() * sizeof(int64_t));
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -143,10 +191,7 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
   OC_ACL_CHECK_NULL(weightSize);
   auto om = oc::LoadOm(oc::MappedFile::FromCopy(model, modelSize));
   if (!om.ok()) return Fail(LoadStatusToCode(om.status()), om.status().ToString());
-  size_t ws = 0;
-  if (auto it = om->attrs.find("_oc_workspace_size"); it != om->attrs.end())
-    ws = std::stoull(it->second);
-  *workSize = om->plan.arena_size + ws;
+  *workSize = om->work_size();
   *weightSize = om->weight_bytes;
   return ACL_SUCCESS;
 }
@@ -177,6 +222,9 @@ aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   modelDesc->model_id = modelId;
   modelDesc->inputs = m->inputs();
   modelDesc->outputs = m->outputs();
+  modelDesc->gear_mode = m->gear_mode();
+  modelDesc->gears = m->gears();
+  modelDesc->gear_input = m->gear_input();
   modelDesc->filled = true;
   return ACL_SUCCESS;
 }
@@ -347,16 +395,34 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     out.push_back(output->buffers[i]->data);
     out_sizes.push_back(output->buffers[i]->size);
   }
+  oc::ExecuteIo io{std::move(in),  std::move(in_sizes),  {},
+                   std::move(out), std::move(out_sizes), {}};
+  // Shapes of dynamic inputs come from the dataset's tensor descriptions.
+  for (size_t i = 0; i < input->tensor_descs.size(); ++i) {
+    const aclTensorDesc* d = input->tensor_descs[i];
+    io.input_shapes.push_back(d ? d->dims : oc::Shape{});
+  }
   oc::Status s;
   aclError guarded = oc::acl::Guard(__func__, [&] {
-    s = m->Execute(in, in_sizes, out, out_sizes);
+    s = m->Execute(io);
     return ACL_SUCCESS;
   });
   if (guarded != ACL_SUCCESS) return guarded;
   if (!s.ok()) {
     aclError code = s.code() == oc::StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
                                                                  : ACL_ERROR_RT_MODEL_EXECUTE;
+    if (!s.cann_code().empty() && std::isdigit(static_cast<unsigned char>(s.cann_code()[0])))
+      code = static_cast<aclError>(std::stol(s.cann_code()));
     return Fail(code, std::string("aclmdlExecute: ") + s.ToString());
+  }
+  // The actual output shapes, for aclmdlGetDatasetTensorDesc on the output dataset.
+  const auto& descs = m->outputs();
+  for (size_t i = 0; i < io.output_shapes.size() && i < output->tensor_descs.size(); ++i) {
+    auto* d = output->tensor_descs[i];
+    if (!d) d = output->tensor_descs[i] = new aclTensorDesc();
+    d->dtype = static_cast<aclDataType>(oc::ToAclDataType(descs[i].dtype));
+    d->format = ACL_FORMAT_ND;
+    d->dims = io.output_shapes[i];
   }
   return ACL_SUCCESS;
 }
@@ -387,39 +453,74 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
 
 aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                    uint64_t batchSize) {
-  OC_ACL_REQUIRE_INIT();
-  if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
-  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
-              "aclmdlSetDynamicBatchSize: the model has no dynamic batch gears");
+  return SetGear(modelId, dataset, index, "batch", {static_cast<int64_t>(batchSize)}, __func__);
 }
 
 aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                 uint64_t height, uint64_t width) {
-  OC_ACL_REQUIRE_INIT();
-  if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
-  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
-              "aclmdlSetDynamicHWSize: the model has no dynamic image-size gears");
+  return SetGear(modelId, dataset, index, "image_size",
+                 {static_cast<int64_t>(height), static_cast<int64_t>(width)}, __func__);
 }
 
 aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                    const aclmdlIODims* dims) {
   OC_ACL_REQUIRE_INIT();
-  if (!State::Get().FindModel(modelId)) return Fail(ACL_ERROR_INVALID_MODEL_ID, "unknown model id");
-  return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
-              "aclmdlSetInputDynamicDims: the model has no dynamic dims gears");
+  OC_ACL_CHECK_NULL(dims);
+  auto m = State::Get().FindModel(modelId);
+  if (!m)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                std::string(__func__) + ": model id " + std::to_string(modelId) + " is not loaded");
+  if (dims->dimCount > ACL_MAX_DIM_CNT)
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": dimCount is over 128");
+  // CANN's form: all inputs' dims concatenated (as aclmdlGetInputDynamicDims gives them);
+  // the values at the -1 positions select the gear. The bare gear values are accepted too.
+  std::vector<int64_t> given(dims->dims, dims->dims + dims->dimCount), values;
+  size_t total = 0;
+  for (size_t i = 0; i < m->inputs().size(); ++i)
+    if (static_cast<int>(i) != m->gear_input()) total += m->inputs()[i].shape.size();
+  if (given.size() == total) {
+    size_t k = 0;
+    for (size_t i = 0; i < m->inputs().size(); ++i) {
+      if (static_cast<int>(i) == m->gear_input()) continue;
+      for (int64_t d : m->inputs()[i].shape) {
+        if (d < 0) values.push_back(given[k]);
+        ++k;
+      }
+    }
+  } else {
+    values = given;
+  }
+  return SetGear(modelId, dataset, index, "dims", values, __func__);
 }
 
 aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {
   OC_ACL_CHECK_NULL(modelDesc);
   OC_ACL_CHECK_NULL(batch);
-  batch->batchCount = 0;  // static model: no gears
+  if (!modelDesc->filled)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclmdlGetDynamicBatch: the description is empty: call aclmdlGetDesc first");
+  batch->batchCount = 0;  // no batch gears
+  if (modelDesc->gear_mode != "batch") return ACL_SUCCESS;
+  for (const auto& g : modelDesc->gears)
+    if (batch->batchCount < ACL_MAX_BATCH_NUM)
+      batch->batch[batch->batchCount++] = static_cast<uint64_t>(g[0]);
   return ACL_SUCCESS;
 }
 
 aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
   OC_ACL_CHECK_NULL(modelDesc);
   OC_ACL_CHECK_NULL(hw);
+  if (!modelDesc->filled)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclmdlGetDynamicHW: the description is empty: call aclmdlGetDesc first");
   hw->hwCount = 0;
+  if (modelDesc->gear_mode != "image_size") return ACL_SUCCESS;
+  for (const auto& g : modelDesc->gears)
+    if (hw->hwCount < ACL_MAX_HW_NUM) {
+      hw->hw[hw->hwCount][0] = static_cast<uint64_t>(g[0]);
+      hw->hw[hw->hwCount][1] = static_cast<uint64_t>(g[1]);
+      ++hw->hwCount;
+    }
   return ACL_SUCCESS;
 }
 
@@ -427,7 +528,11 @@ aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t inde
                                         size_t* gearCount) {
   OC_ACL_CHECK_NULL(modelDesc);
   OC_ACL_CHECK_NULL(gearCount);
-  *gearCount = 0;
+  if (!modelDesc->filled)
+    return Fail(
+        ACL_ERROR_INVALID_PARAM,
+        "aclmdlGetInputDynamicGearCount: the description is empty: call aclmdlGetDesc first");
+  *gearCount = modelDesc->gear_mode == "dims" ? modelDesc->gears.size() : 0;
   return ACL_SUCCESS;
 }
 
@@ -435,6 +540,31 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
                                    size_t gearCount) {
   OC_ACL_CHECK_NULL(modelDesc);
   OC_ACL_CHECK_NULL(dims);
+  if (!modelDesc->filled)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclmdlGetInputDynamicDims: the description is empty: call aclmdlGetDesc first");
+  if (modelDesc->gear_mode != "dims")
+    return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
+                "aclmdlGetInputDynamicDims: the model has no --dynamic_dims gears");
+  if (gearCount < modelDesc->gears.size())
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicDims: gearCount " +
+                                             std::to_string(gearCount) +
+                                             " is less than the model's " +
+                                             std::to_string(modelDesc->gears.size()) + " gears");
+  // Each gear as the dims of all inputs concatenated, the -1s set to the gear's values.
+  for (size_t g = 0; g < modelDesc->gears.size(); ++g) {
+    aclmdlIODims& out = dims[g];
+    std::memset(out.name, 0, sizeof(out.name));
+    out.dimCount = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < modelDesc->inputs.size(); ++i) {
+      if (static_cast<int>(i) == modelDesc->gear_input) continue;
+      for (int64_t d : modelDesc->inputs[i].shape) {
+        if (out.dimCount >= ACL_MAX_DIM_CNT) return Fail(ACL_ERROR_INVALID_PARAM, "too many dims");
+        out.dims[out.dimCount++] = d < 0 ? modelDesc->gears[g][k++] : d;
+      }
+    }
+  }
   return ACL_SUCCESS;
 }
 

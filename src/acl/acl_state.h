@@ -36,6 +36,9 @@ struct aclmdlDesc {
   uint32_t model_id = 0;
   bool filled = false;
   std::vector<oc::IoDesc> inputs, outputs;
+  std::string gear_mode;  // "batch", "image_size", "dims" or empty
+  std::vector<std::vector<int64_t>> gears;
+  int gear_input = -1;
 };
 
 namespace oc::acl {

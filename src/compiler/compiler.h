@@ -12,13 +12,36 @@
 
 namespace oc {
 
-struct InputShapeSpec {
-  std::string name;
-  Shape dims;
+struct DimRange {
+  int64_t min = 0, max = -1;  // max -1: no upper bound
 };
 
-// Parses atc's --input_shape ("a:1,3,224,224;b:1,128"). Errors carry E10002.
+struct InputShapeSpec {
+  std::string name;
+  Shape dims;                    // -1 for a dynamic dim (given as -1 or as a range)
+  std::vector<DimRange> ranges;  // per dim when any dim was given as "lo~hi", else empty
+};
+
+// Parses atc's --input_shape ("a:1,3,224,224;b:-1,128;c:1~16,8"). Errors carry E10002.
 Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text);
+// "x:1~16,3" style text of the ranges of the dynamic inputs (stored in the .om).
+std::string ShapeRangeText(const std::vector<InputShapeSpec>& shapes);
+
+// atc's gear options: --dynamic_batch_size, --dynamic_image_size, --dynamic_dims.
+enum class GearKind { kBatch, kImageSize, kDims };
+struct GearSpec {
+  GearKind kind = GearKind::kBatch;
+  std::vector<std::vector<int64_t>> gears;  // per gear: the values of the -1 dims
+};
+const char* GearKindName(GearKind kind);  // "batch", "image_size", "dims"
+// Parses the one gear option given (null = not given); E10009 when several are.
+Result<GearSpec> ParseGearOption(const std::string* batch, const std::string* image_size,
+                                 const std::string* dims);
+// Per gear, the input shapes with every -1 dim set to the gear's value. Checks that the -1
+// dims are where the option puts them (N; H and W of input_format; any with dims).
+Result<std::vector<std::vector<InputShapeSpec>>> ExpandGears(
+    const std::vector<InputShapeSpec>& shapes, const GearSpec& spec,
+    const std::string& input_format);
 // Applies shapes to the graph inputs; names must exist (E10016), ranks and static
 // dims must agree with the model (E10001).
 Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes);
@@ -26,6 +49,7 @@ Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes)
 struct CompileOptions {
   std::set<std::string> disabled_passes;  // from --fusion_switch_file
   bool reuse_memory = true;               // --disable_reuse_memory=0
+  bool dynamic_inputs = false;            // -1 or ranges in --input_shape: keep them dynamic
 };
 
 struct CompiledGraph {

@@ -24,29 +24,66 @@ Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
     std::string dims = item.substr(colon + 1);
     std::stringstream ds(dims);
     std::string d;
+    bool has_range = false;
+    auto number = [&](const std::string& t, int64_t* v) -> Status {
+      size_t pos = 0;
+      try {
+        *v = std::stoll(t, &pos);
+      } catch (...) {
+        pos = 0;
+      }
+      if (t.empty() || pos != t.size()) return bad("dimension [" + t + "] is not a number");
+      return Status::Ok();
+    };
     while (std::getline(ds, d, ',')) {
       if (d.empty()) return bad("empty dimension in [" + item + "]");
-      size_t pos = 0;
-      long long v = 0;
-      try {
-        v = std::stoll(d, &pos);
-      } catch (...) {
-        return bad("dimension [" + d + "] is not a number");
+      DimRange range;
+      int64_t v = 0;
+      if (auto tilde = d.find('~'); tilde != std::string::npos) {
+        // A range "lo~hi" (hi -1: unbounded) makes the dim dynamic.
+        OC_RETURN_IF_ERROR(number(d.substr(0, tilde), &range.min));
+        OC_RETURN_IF_ERROR(number(d.substr(tilde + 1), &range.max));
+        if (range.min < 0 || (range.max != -1 && range.max < range.min) || range.max < -1)
+          return bad("range [" + d + "] must be \"lo~hi\" with 0 <= lo <= hi (hi -1: no bound)");
+        has_range = true;
+        v = range.min == range.max ? range.min : -1;
+      } else {
+        OC_RETURN_IF_ERROR(number(d, &v));
+        // 0 is a valid (empty) dimension in ONNX; below -1 is not.
+        if (v < -1)
+          return InvalidArgument("Value [" + d + "] in [--input_shape] for input [" + spec.name +
+                                     "] is invalid: shape values must be 0 or more (or -1 for a "
+                                     "dynamic dimension).",
+                                 "E10011");
+        range = v < 0 ? DimRange{0, -1} : DimRange{v, v};
       }
-      if (pos != d.size()) return bad("dimension [" + d + "] is not a number");
-      // 0 is a valid (empty) dimension in ONNX; below -1 is not.
-      if (v < -1)
-        return InvalidArgument("Value [" + d + "] in [--input_shape] for input [" + spec.name +
-                                   "] is invalid: shape values must be 0 or more (or -1 with a "
-                                   "dynamic option).",
-                               "E10011");
       spec.dims.push_back(v);
+      spec.ranges.push_back(range);
     }
+    if (!has_range) spec.ranges.clear();
     for (const auto& prev : out)
       if (prev.name == spec.name) return bad("input [" + spec.name + "] is given twice");
     out.push_back(std::move(spec));
   }
   if (out.empty()) return bad("no input shapes");
+  return out;
+}
+
+std::string ShapeRangeText(const std::vector<InputShapeSpec>& shapes) {
+  std::string out;
+  for (const auto& spec : shapes) {
+    if (IsStatic(spec.dims)) continue;
+    out += (out.empty() ? "" : ";") + spec.name + ":";
+    for (size_t i = 0; i < spec.dims.size(); ++i) {
+      if (i) out += ",";
+      if (spec.dims[i] >= 0) {
+        out += std::to_string(spec.dims[i]);
+      } else {
+        const DimRange r = i < spec.ranges.size() ? spec.ranges[i] : DimRange{};
+        out += std::to_string(r.min) + "~" + std::to_string(r.max);
+      }
+    }
+  }
   return out;
 }
 

@@ -18,7 +18,8 @@ class Pass {
   virtual Result<bool> Run(Graph& graph) = 0;
 };
 
-std::unique_ptr<Pass> CreateInferShapesPass();
+// allow_dynamic_inputs: inputs may keep -1 dims (a fully dynamic model).
+std::unique_ptr<Pass> CreateInferShapesPass(bool allow_dynamic_inputs = false);
 std::unique_ptr<Pass> CreateFoldConstantsPass();
 std::unique_ptr<Pass> CreateEliminateIdentityPass();
 std::unique_ptr<Pass> CreateEliminateDeadCodePass();

@@ -5,10 +5,10 @@
 namespace oc {
 namespace {
 
-std::vector<std::unique_ptr<Pass>> BuildPipeline() {
+std::vector<std::unique_ptr<Pass>> BuildPipeline(const CompileOptions& options = {}) {
   std::vector<std::unique_ptr<Pass>> p;
   // Types and shapes first: every later pass relies on them.
-  p.push_back(CreateInferShapesPass());
+  p.push_back(CreateInferShapesPass(options.dynamic_inputs));
   // Folding turns Shape/Constant subgraphs into constants, which the fusions below
   // need (BatchNorm parameters, Clip bounds, MatMul biases must be constant).
   p.push_back(CreateFoldConstantsPass());
@@ -38,7 +38,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   CompiledGraph out;
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
-  for (auto& pass : BuildPipeline()) {
+  for (auto& pass : BuildPipeline(options)) {
     const std::string name = pass->name();
     // Shape inference is not optional: it is how the compiler knows anything.
     if (options.disabled_passes.count(name) && name != "InferShapes") {
@@ -52,7 +52,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
   // Re-infer after rewrites so every value has a checked type and shape.
-  OC_RETURN_IF_ERROR(CreateInferShapesPass()->Run(graph).status());
+  OC_RETURN_IF_ERROR(CreateInferShapesPass(options.dynamic_inputs)->Run(graph).status());
   OC_ASSIGN_OR_RETURN(out.workspace_size, CheckKernels(graph));
   OC_ASSIGN_OR_RETURN(out.plan, PlanGraphMemory(graph, options.reuse_memory));
   out.graph = std::move(graph);

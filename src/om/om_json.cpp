@@ -129,6 +129,19 @@ Result<std::string> OmInfo(const std::string& path) {
      << " B], stream_num[1], event_num[0]\n";
   os << "om       info: modeltype[" << int(h.modeltype) << "], name[" << model.name() << "], ops["
      << h.ops << "], dynamic[" << (h.is_unknow_model ? "yes" : "no") << "]\n";
+  if (const std::string mode = attr(kDynamicModeAttr); !mode.empty()) {
+    os << "dynamic  info: " << mode << " gears[";
+    for (int i = 0; i < model.graph_size(); ++i) {
+      auto it = model.graph(i).attr().find("_oc_gear");
+      if (it == model.graph(i).attr().end()) continue;
+      os << (i ? ";" : "");
+      for (int k = 0; k < it->second.list().i_size(); ++k)
+        os << (k ? "," : "") << it->second.list().i(k);
+    }
+    os << "], inputs[" << attr(kDynamicInputsAttr) << "]\n";
+  }
+  if (const std::string ranges = attr(kShapeRangeAttr); !ranges.empty())
+    os << "dynamic  info: shape ranges[" << ranges << "]\n";
   if (model.graph_size() > 0) {
     const auto& g = model.graph(0);
     for (const auto& op : g.op()) {

@@ -1,5 +1,6 @@
 // .om bytes -> IR. Constants borrow their bytes from the mapped file (no copy).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "ge_ir.pb.h"
@@ -184,17 +185,41 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
   for (const auto& [k, v] : model.attr()) out.attrs[k] = AttrAsString(v);
   int64_t opset = 17;
   if (auto it = model.attr().find("_oc_opset"); it != model.attr().end()) opset = it->second.i();
+  // Files written before graphs carried their own sizes keep them on the model.
+  size_t model_arena = 0, model_workspace = 0;
   if (auto it = model.attr().find("_oc_arena_size"); it != model.attr().end())
-    out.plan.arena_size = static_cast<size_t>(it->second.i());
+    model_arena = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
+  if (auto it = out.attrs.find("_oc_workspace_size"); it != out.attrs.end())
+    model_workspace = static_cast<size_t>(std::strtoull(it->second.c_str(), nullptr, 10));
   std::shared_ptr<const void> holder(file, file->data());
-  auto g = GraphFromDef(model.graph(0), opset, wp ? wp->data : nullptr, wp ? wp->size : 0, holder,
-                        &out.plan);
-  if (!g.ok()) return g.status();
-  out.graph = std::move(g).value();
-  for (const auto& [k, v] : out.attrs)
-    if (k.rfind("_oc_meta_", 0) == 0) out.graph.metadata[k.substr(9)] = v;
+  for (int i = 0; i < model.graph_size(); ++i) {
+    const auto& gd = model.graph(i);
+    OmGraph og;
+    og.plan.arena_size = model_arena;
+    og.workspace_size = model_workspace;
+    const auto& ga = gd.attr();
+    if (auto it = ga.find("_oc_arena_size"); it != ga.end())
+      og.plan.arena_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
+    if (auto it = ga.find("_oc_workspace_size"); it != ga.end())
+      og.workspace_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
+    if (auto it = ga.find("_oc_gear"); it != ga.end() && it->second.has_list())
+      og.gear.assign(it->second.list().i().begin(), it->second.list().i().end());
+    auto g = GraphFromDef(gd, opset, wp ? wp->data : nullptr, wp ? wp->size : 0, holder, &og.plan);
+    if (!g.ok()) return g.status().WithContext("graph " + std::to_string(i));
+    og.graph = std::move(g).value();
+    for (const auto& [k, v] : out.attrs)
+      if (k.rfind("_oc_meta_", 0) == 0) og.graph.metadata[k.substr(9)] = v;
+    out.graphs.push_back(std::move(og));
+  }
   out.weight_bytes = wp ? wp->size : 0;
+  out.weights = wp ? wp->data : nullptr;
   return out;
+}
+
+size_t OmModel::work_size() const {
+  size_t w = 0;
+  for (const auto& g : graphs) w = std::max(w, g.plan.arena_size + g.workspace_size);
+  return w;
 }
 
 Result<OmModel> LoadOmFile(const std::string& path) {

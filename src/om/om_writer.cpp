@@ -1,6 +1,9 @@
 // IR -> GE ModelDef + weights partition -> .om bytes.
+#include <algorithm>
 #include <cstring>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "base/file.h"
 #include "base/sha256.h"
@@ -50,12 +53,21 @@ void SetStrList(google::protobuf::Map<std::string, ge::proto::AttrDef>* m, const
 struct WeightsBuilder {
   std::string bytes;
   size_t base = 0;  // absolute file offset of the partition start
+  // Constants already stored, by content hash: gear graphs share their weights.
+  std::unordered_multimap<size_t, std::pair<size_t, size_t>> stored;  // hash -> (offset, n)
   size_t Add(const void* data, size_t n) {
+    const std::string_view view(static_cast<const char*>(data), n);
+    const size_t hash = std::hash<std::string_view>{}(view);
+    auto range = stored.equal_range(hash);
+    for (auto it = range.first; it != range.second; ++it)
+      if (it->second.second == n && bytes.compare(it->second.first, n, view) == 0)
+        return it->second.first;
     size_t abs = base + bytes.size();
     size_t pad = (kOmWeightAlign - abs % kOmWeightAlign) % kOmWeightAlign;
     bytes.append(pad, '\0');
     size_t off = bytes.size();
     bytes.append(static_cast<const char*>(data), n);
+    stored.emplace(hash, std::make_pair(off, n));
     return off;
   }
 };
@@ -187,8 +199,9 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
 
 }  // namespace
 
-Result<std::string> SerializeOm(const Graph& graph, const MemoryPlan& plan,
-                                const OmWriteOptions& options) {
+Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWriteOptions& options) {
+  if (graphs.empty()) return InvalidArgument("no graph to write");
+  const Graph& graph = graphs.front().graph;
   const size_t table_size = 8 + 2 * sizeof(OmPartitionEntry);
   WeightsBuilder weights;
   weights.base = kOmHeaderSize + table_size;  // weights partition comes first
@@ -196,14 +209,28 @@ Result<std::string> SerializeOm(const Graph& graph, const MemoryPlan& plan,
   model.set_name(graph.name);
   model.set_version(1);
   model.set_custom_version("OpenCANN " + std::string("0.1.0"));
-  OC_RETURN_IF_ERROR(GraphToDef(graph, &plan, options, &weights, model.add_graph()));
+  size_t memory_size = 0, workspace = 0;
+  for (const auto& og : graphs) {
+    auto* gd = model.add_graph();
+    OC_RETURN_IF_ERROR(GraphToDef(og.graph, &og.plan, options, &weights, gd));
+    SetInt(gd->mutable_attr(), "_oc_arena_size", static_cast<int64_t>(og.plan.arena_size));
+    SetInt(gd->mutable_attr(), "_oc_workspace_size", static_cast<int64_t>(og.workspace_size));
+    if (!og.gear.empty()) {
+      auto* l = (*gd->mutable_attr())["_oc_gear"].mutable_list();
+      l->set_val_type(ge::proto::AttrDef::ListValue::VT_LIST_INT);
+      for (int64_t v : og.gear) l->add_i(v);
+    }
+    memory_size = std::max(memory_size, og.plan.arena_size);
+    workspace = std::max(workspace, og.workspace_size);
+  }
   auto* attrs = model.mutable_attr();
   SetStr(attrs, "soc_version", options.soc_version);
-  SetInt(attrs, "_oc_arena_size", static_cast<int64_t>(plan.arena_size));
   SetInt(attrs, "_oc_opset", graph.opset_version);
-  SetInt(attrs, "memory_size", static_cast<int64_t>(plan.arena_size));
+  SetInt(attrs, "memory_size", static_cast<int64_t>(memory_size));
   SetInt(attrs, "weight_size", static_cast<int64_t>(weights.bytes.size()));
   for (const auto& [k, v] : options.model_attrs) SetStr(attrs, k, v);
+  if (!options.model_attrs.count("_oc_workspace_size"))
+    SetStr(attrs, "_oc_workspace_size", std::to_string(workspace));
   for (const auto& [k, v] : graph.metadata) SetStr(attrs, "_oc_meta_" + k, v);
   std::string model_bytes;
   if (!model.SerializeToString(&model_bytes))
@@ -245,9 +272,18 @@ Result<std::string> SerializeOm(const Graph& graph, const MemoryPlan& plan,
   return out;
 }
 
-Status WriteOmFile(const Graph& graph, const MemoryPlan& plan, const OmWriteOptions& options,
+Result<std::string> SerializeOm(const Graph& graph, const MemoryPlan& plan,
+                                const OmWriteOptions& options, size_t workspace_size) {
+  std::vector<OmGraph> graphs(1);
+  graphs[0].graph = graph;
+  graphs[0].plan = plan;
+  graphs[0].workspace_size = workspace_size;
+  return SerializeOm(graphs, options);
+}
+
+Status WriteOmFile(const std::vector<OmGraph>& graphs, const OmWriteOptions& options,
                    const std::string& path) {
-  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(graph, plan, options));
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(graphs, options));
   return WriteFileAtomic(path, bytes);
 }
 

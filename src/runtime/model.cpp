@@ -25,16 +25,6 @@ std::string FormatFor(const Shape& s, const std::map<std::string, std::string>& 
   return "ND";
 }
 
-size_t AttrSize(const std::map<std::string, std::string>& attrs, const std::string& key) {
-  auto it = attrs.find(key);
-  if (it == attrs.end()) return 0;
-  try {
-    return static_cast<size_t>(std::stoull(it->second));
-  } catch (...) {
-    return 0;
-  }
-}
-
 }  // namespace
 
 Result<std::shared_ptr<Model>> Model::Load(std::shared_ptr<MappedFile> file,
@@ -55,15 +45,48 @@ Result<std::shared_ptr<Model>> Model::LoadFile(const std::string& path,
 
 Status Model::QuerySize(const std::string& path, size_t* work, size_t* weight) {
   OC_ASSIGN_OR_RETURN(OmModel om, LoadOmFile(path));
-  *work = om.plan.arena_size + AttrSize(om.attrs, "_oc_workspace_size");
+  *work = om.work_size();
   *weight = om.weight_bytes;
   return Status::Ok();
 }
 
+namespace {
+
+Result<Shape> ParseDims(const std::string& text) {
+  Shape dims;
+  size_t pos = 0;
+  while (pos <= text.size() && !text.empty()) {
+    size_t comma = text.find(',', pos);
+    if (comma == std::string::npos) comma = text.size();
+    try {
+      dims.push_back(std::stoll(text.substr(pos, comma - pos)));
+    } catch (...) {
+      return ParseError("bad dims [" + text + "]");
+    }
+    pos = comma + 1;
+  }
+  return dims;
+}
+
+// "a:t1;b:t2" -> {a: t1, b: t2}
+std::map<std::string, std::string> SplitNamed(const std::string& text) {
+  std::map<std::string, std::string> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t semi = text.find(';', pos);
+    if (semi == std::string::npos) semi = text.size();
+    const std::string item = text.substr(pos, semi - pos);
+    const size_t colon = item.rfind(':');
+    if (colon != std::string::npos) out[item.substr(0, colon)] = item.substr(colon + 1);
+    pos = semi + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 Status Model::Build(const LoadOptions& options) {
-  Graph& g = om_.graph;
   name_ = om_.name;
-  arena_size_ = om_.plan.arena_size;
   weight_size_ = om_.weight_bytes;
   num_threads_ = DefaultNumThreads();
   // oneDNN fixes a primitive's thread count when it is created: set it before Prepare.
@@ -71,24 +94,115 @@ Status Model::Build(const LoadOptions& options) {
   const char* prof = std::getenv("OCANN_PROFILE");
   profile_ = prof && prof[0] == '1';
   if (options.weight_ptr) {
-    // The application owns weight memory: copy the constants there and use them.
+    // The application owns weight memory: the weights partition moves there and the
+    // constants that live in it follow (gear graphs share them).
     if (options.weight_size < weight_size_)
       return InvalidArgument("weight memory of " + std::to_string(options.weight_size) +
                              " bytes is smaller than the model's " + std::to_string(weight_size_));
-    size_t off = 0;
-    for (auto& [name, t] : g.initializers) {
-      if (off + t.nbytes() > options.weight_size) return InvalidArgument("weight memory too small");
-      std::memcpy(static_cast<uint8_t*>(options.weight_ptr) + off, t.data(), t.nbytes());
-      t = Tensor(t.dtype(), t.shape(), static_cast<uint8_t*>(options.weight_ptr) + off, nullptr);
-      off += (t.nbytes() + 63) / 64 * 64;
-    }
+    if (weight_size_) std::memcpy(options.weight_ptr, om_.weights, weight_size_);
+    auto* dst = static_cast<uint8_t*>(options.weight_ptr);
+    for (auto& og : om_.graphs)
+      for (auto& [name, t] : og.graph.initializers) {
+        const auto* p = static_cast<const uint8_t*>(t.data());
+        if (om_.weights && p >= om_.weights && p < om_.weights + weight_size_)
+          t = Tensor(t.dtype(), t.shape(), dst + (p - om_.weights), nullptr);
+      }
   }
+  programs_.resize(om_.graphs.size());
+  for (size_t i = 0; i < om_.graphs.size(); ++i) {
+    Status s = BuildProgram(om_.graphs[i], &programs_[i]);
+    if (!s.ok()) return om_.graphs.size() > 1 ? s.WithContext("gear " + std::to_string(i)) : s;
+  }
+  OC_RETURN_IF_ERROR(BuildInterface());
+  for (const auto& p : programs_)
+    work_size_ = std::max(work_size_, p.arena_size + p.workspace_size);
+  last_output_shapes_.clear();
+  for (const auto& o : outputs_) last_output_shapes_.push_back(o.shape);
+  if (options.work_ptr) {
+    if (options.work_size < work_size())
+      return InvalidArgument("work memory of " + std::to_string(options.work_size) +
+                             " bytes is smaller than the " + std::to_string(work_size()) +
+                             " bytes the model needs");
+    user_work_ = options.work_ptr;
+  }
+  return Status::Ok();
+}
+
+// What the application sees: for gears, each input with its dynamic dims as -1 and the
+// size of the largest gear; outputs with the largest gear's shape.
+Status Model::BuildInterface() {
+  const Program& first = programs_.front();
+  inputs_ = first.inputs;
+  outputs_ = first.outputs;
+  if (auto it = om_.attrs.find(kDynamicModeAttr); it != om_.attrs.end()) {
+    gear_mode_ = it->second;
+    for (const auto& p : programs_) {
+      if (p.gear.empty()) return ParseError("a gear graph has no gear values");
+      if (p.inputs.size() != inputs_.size() || p.outputs.size() != outputs_.size())
+        return ParseError("gear graphs differ in their inputs or outputs");
+    }
+    for (size_t i = 0; i < inputs_.size(); ++i)
+      if (inputs_[i].name == kDynamicGearInput) gear_input_ = static_cast<int>(i);
+    if (gear_input_ < 0)
+      return ParseError("a model with gears has no ascend_mbatch_shape_data input");
+    auto named = SplitNamed(om_.attrs[kDynamicInputsAttr]);
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      for (const auto& p : programs_)
+        inputs_[i].bytes = std::max(inputs_[i].bytes, p.inputs[i].bytes);
+      if (auto n = named.find(inputs_[i].name); n != named.end()) {
+        OC_ASSIGN_OR_RETURN(Shape dims, ParseDims(n->second));
+        if (dims.size() == inputs_[i].shape.size()) inputs_[i].shape = dims;
+      }
+    }
+    for (size_t o = 0; o < outputs_.size(); ++o)
+      for (const auto& p : programs_)
+        if (p.outputs[o].bytes > outputs_[o].bytes) outputs_[o] = p.outputs[o];
+  } else if (programs_.size() != 1) {
+    return ParseError("the model has " + std::to_string(programs_.size()) + " graphs but no gears");
+  }
+  // Ranges of fully dynamic inputs; unranged -1 dims allow any size.
+  auto ranges = SplitNamed(om_.attrs.count(kShapeRangeAttr) ? om_.attrs.at(kShapeRangeAttr) : "");
+  input_ranges_.clear();
+  for (const auto& in : inputs_) {
+    std::vector<std::pair<int64_t, int64_t>> r;
+    for (int64_t d : in.shape) r.emplace_back(d < 0 ? 0 : d, d);
+    if (auto it = ranges.find(in.name); it != ranges.end() && gear_mode_.empty()) {
+      size_t pos = 0, k = 0;
+      const std::string& t = it->second;
+      while (pos < t.size() && k < r.size()) {
+        size_t comma = t.find(',', pos);
+        if (comma == std::string::npos) comma = t.size();
+        const std::string item = t.substr(pos, comma - pos);
+        if (auto tilde = item.find('~'); tilde != std::string::npos) {
+          r[k] = {std::atoll(item.substr(0, tilde).c_str()),
+                  std::atoll(item.substr(tilde + 1).c_str())};
+        }
+        pos = comma + 1;
+        ++k;
+      }
+    }
+    input_ranges_.push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
+Status Model::BuildProgram(const OmGraph& og, Program* p) {
+  const Graph& g = og.graph;
+  p->graph = &g;
+  p->gear = og.gear;
+  p->arena_size = og.plan.arena_size;
+  p->workspace_size = og.workspace_size;
   std::unordered_map<std::string, size_t> input_index, output_index;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
-    const ValueInfo& vi = g.values[g.inputs[i]];
-    if (!IsStatic(vi.shape)) return Unsupported("input [" + g.inputs[i] + "] has a dynamic shape");
-    inputs_.push_back({g.inputs[i], vi.dtype, vi.shape, FormatFor(vi.shape, om_.attrs),
-                       static_cast<size_t>(NumElements(vi.shape)) * DataTypeSize(vi.dtype)});
+    const ValueInfo* vi = g.FindValue(g.inputs[i]);
+    if (!vi) return ParseError("input [" + g.inputs[i] + "] has no description");
+    if (!vi->has_shape)
+      return Unsupported("input [" + g.inputs[i] +
+                         "] has an unknown rank: give its shape with atc --input_shape");
+    // Fully dynamic inputs (-1 dims) are sized by the application at execution.
+    const int64_t n = NumElements(vi->shape);
+    p->inputs.push_back({g.inputs[i], vi->dtype, vi->shape, FormatFor(vi->shape, om_.attrs),
+                         n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(vi->dtype)});
     input_index[g.inputs[i]] = i;
   }
   for (size_t i = 0; i < g.outputs.size(); ++i) {
@@ -97,8 +211,8 @@ Status Model::Build(const LoadOptions& options) {
     // Outputs sized at run time report -1 dims and 0 bytes, as CANN's dynamic models do.
     const Shape shape = vi->has_shape ? vi->shape : Shape{-1};
     const int64_t n = NumElements(shape);
-    outputs_.push_back({g.outputs[i], vi->dtype, shape, "ND",
-                        n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(vi->dtype)});
+    p->outputs.push_back({g.outputs[i], vi->dtype, shape, "ND",
+                          n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(vi->dtype)});
   }
   std::unordered_map<std::string, size_t> dynamic_ids;
   auto slot_for = [&](const std::string& v) -> Result<Slot> {
@@ -119,8 +233,8 @@ Status Model::Build(const LoadOptions& options) {
       s.kind = SlotKind::kConstant;
       s.ptr = t->data();
       s.constant = t;
-    } else if (auto it = om_.plan.offsets.find(v); it != om_.plan.offsets.end()) {
-      if (it->second >= arena_size_ && arena_size_ > 0)
+    } else if (auto it = og.plan.offsets.find(v); it != og.plan.offsets.end()) {
+      if (it->second >= p->arena_size && p->arena_size > 0)
         return ParseError("value [" + v + "] lies outside the arena");
       s.kind = SlotKind::kArena;
       s.index = it->second;
@@ -144,7 +258,7 @@ Status Model::Build(const LoadOptions& options) {
     auto it = output_index.find(o);
     if (it != output_index.end() && it->second == i) continue;
     OC_ASSIGN_OR_RETURN(Slot from, slot_for(o));
-    copies_.push_back({from, i, outputs_[i].bytes});
+    p->copies.push_back({from, i, p->outputs[i].bytes});
   }
   const auto blocked = ChooseBlockedValues(g);
   for (const auto& n : g.nodes) {
@@ -171,25 +285,29 @@ Status Model::Build(const LoadOptions& options) {
     auto kernel = CreateKernel(ctx);
     if (kernel.ok()) {
       step.kernel = std::move(kernel).value();
-      workspace_size_ = std::max(workspace_size_, step.kernel->WorkspaceSize());
+      p->workspace_size = std::max(p->workspace_size, step.kernel->WorkspaceSize());
     } else if (kernel.status().code() == StatusCode::kNeedsInputValue) {
-      ++dynamic_steps_;  // prepared at each execution with the actual values
+      ++p->dynamic_steps;  // prepared at each execution with the actual values
     } else {
       return kernel.status();
     }
-    steps_.push_back(std::move(step));
+    p->steps.push_back(std::move(step));
   }
-  num_dynamic_ = dynamic_ids.size();
-  last_output_shapes_.clear();
-  for (const auto& o : outputs_) last_output_shapes_.push_back(o.shape);
-  if (options.work_ptr) {
-    if (options.work_size < work_size())
-      return InvalidArgument("work memory of " + std::to_string(options.work_size) +
-                             " bytes is smaller than the " + std::to_string(work_size()) +
-                             " bytes the model needs");
-    user_work_ = options.work_ptr;
-  }
+  p->num_dynamic = dynamic_ids.size();
   return Status::Ok();
+}
+
+bool Model::has_dynamic_steps() const {
+  for (const auto& p : programs_)
+    if (p.num_dynamic > 0 || p.dynamic_steps > 0) return true;
+  return false;
+}
+
+std::vector<std::vector<int64_t>> Model::gears() const {
+  std::vector<std::vector<int64_t>> out;
+  if (gear_mode_.empty()) return out;
+  for (const auto& p : programs_) out.push_back(p.gear);
+  return out;
 }
 
 Model::~Model() {
@@ -231,19 +349,18 @@ struct Model::DynamicValue {
 };
 
 struct Model::ExecState {
-  const std::vector<const void*>* inputs;
-  const std::vector<void*>* outputs;
-  const std::vector<size_t>* output_sizes;
+  const ExecuteIo* io = nullptr;
+  const Program* program = nullptr;
   uint8_t* base = nullptr;
   std::vector<DynamicValue> dynamic;
-  std::vector<Shape> output_shapes;
+  std::vector<Shape> input_shapes, output_shapes;
 
   void* Resolve(const Slot& s) {
     switch (s.kind) {
       case SlotKind::kInput:
-        return const_cast<void*>((*inputs)[s.index]);
+        return const_cast<void*>(io->inputs[s.index]);
       case SlotKind::kOutput:
-        return (*outputs)[s.index];
+        return io->outputs[s.index];
       case SlotKind::kConstant:
         return const_cast<void*>(s.ptr);
       case SlotKind::kArena:
@@ -258,6 +375,7 @@ struct Model::ExecState {
   const Shape& ShapeOf(const Slot& s) {
     if (s.kind == SlotKind::kDynamic) return dynamic[s.index].shape;
     if (s.kind == SlotKind::kOutput) return output_shapes[s.index];
+    if (s.kind == SlotKind::kInput) return input_shapes[s.index];
     return s.shape;
   }
 };
@@ -269,7 +387,7 @@ std::vector<Shape> Model::LastOutputShapes() const {
 
 // Infers output shapes from the actual inputs (their values included), places the
 // outputs and prepares a kernel for exactly this call.
-Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
+Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) const {
   const Node& node = *step.node;
   const size_t n_in = step.inputs.size();
   std::vector<Tensor> values(n_in);
@@ -284,7 +402,7 @@ Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
   }
   std::vector<ValueInfo> outs;
   OC_ASSIGN_OR_RETURN(auto kernel,
-                      PrepareForValues(node, om_.graph.opset_version, num_threads_, inputs, &outs));
+                      PrepareForValues(node, p.graph->opset_version, num_threads_, inputs, &outs));
   std::vector<void*> out_ptrs;
   for (size_t k = 0; k < step.outputs.size(); ++k) {
     const Slot& s = step.outputs[k];
@@ -305,11 +423,11 @@ Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
         break;
       }
       case SlotKind::kOutput:
-        if ((*st.output_sizes)[s.index] < bytes)
-          return InvalidArgument("output " + std::to_string(s.index) + " [" +
-                                 outputs_[s.index].name + "] needs " + std::to_string(bytes) +
-                                 " bytes for shape " + ShapeToString(vi.shape) +
-                                 ", its buffer has " + std::to_string((*st.output_sizes)[s.index]));
+        if (st.io->output_sizes[s.index] < bytes)
+          return InvalidArgument(
+              "output " + std::to_string(s.index) + " [" + p.outputs[s.index].name + "] needs " +
+              std::to_string(bytes) + " bytes for shape " + ShapeToString(vi.shape) +
+              ", its buffer has " + std::to_string(st.io->output_sizes[s.index]));
         st.output_shapes[s.index] = vi.shape;
         break;
       case SlotKind::kArena:
@@ -333,41 +451,108 @@ Status Model::RunDynamicStep(const Step& step, ExecState& st) const {
   return kernel->Run(rc);
 }
 
+// The graph to run: the only one, or the gear named by the ascend_mbatch_shape_data input.
+Result<const Model::Program*> Model::SelectProgram(const ExecuteIo& io) const {
+  if (gear_mode_.empty()) return &programs_.front();
+  const size_t count = programs_.front().gear.size();
+  const size_t gi = static_cast<size_t>(gear_input_);
+  if (!io.inputs[gi] || io.input_sizes[gi] < count * sizeof(int64_t))
+    return InvalidArgument("input " + std::to_string(gi) + " [" + std::string(kDynamicGearInput) +
+                           "] needs " + std::to_string(count * sizeof(int64_t)) +
+                           " bytes: set it with aclmdlSetDynamicBatchSize, aclmdlSetDynamicHWSize "
+                           "or aclmdlSetInputDynamicDims");
+  std::vector<int64_t> want(count);
+  std::memcpy(want.data(), io.inputs[gi], count * sizeof(int64_t));
+  for (const auto& p : programs_)
+    if (p.gear == want) return &p;
+  std::string list;
+  for (const auto& p : programs_) list += (list.empty() ? "" : ", ") + ShapeToString(p.gear);
+  return ShapeMismatch("the " + gear_mode_ + " gear " + ShapeToString(want) +
+                           " is not compiled into the model; its gears are " + list,
+                       "145013");
+}
+
 Status Model::Execute(const std::vector<const void*>& inputs,
                       const std::vector<size_t>& input_sizes, const std::vector<void*>& outputs,
                       const std::vector<size_t>& output_sizes) const {
-  if (inputs.size() != inputs_.size())
+  ExecuteIo io{inputs, input_sizes, {}, outputs, output_sizes, {}};
+  return Execute(io);
+}
+
+Status Model::Execute(ExecuteIo& io) const {
+  if (io.inputs.size() != inputs_.size() || io.input_sizes.size() != io.inputs.size())
     return InvalidArgument("the model has " + std::to_string(inputs_.size()) +
-                           " inputs, the input dataset has " + std::to_string(inputs.size()) +
+                           " inputs, the input dataset has " + std::to_string(io.inputs.size()) +
                            " buffers");
-  if (outputs.size() != outputs_.size())
+  if (io.outputs.size() != outputs_.size() || io.output_sizes.size() != io.outputs.size())
     return InvalidArgument("the model has " + std::to_string(outputs_.size()) +
-                           " outputs, the output dataset has " + std::to_string(outputs.size()) +
+                           " outputs, the output dataset has " + std::to_string(io.outputs.size()) +
                            " buffers");
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!inputs[i] && inputs_[i].bytes)
-      return InvalidArgument("input " + std::to_string(i) + " is null");
-    if (input_sizes[i] < inputs_[i].bytes)
-      return InvalidArgument("input " + std::to_string(i) + " [" + inputs_[i].name + "] has " +
-                             std::to_string(input_sizes[i]) + " bytes, the model needs " +
-                             std::to_string(inputs_[i].bytes));
+  OC_ASSIGN_OR_RETURN(const Program* prog, SelectProgram(io));
+  const Program& p = *prog;
+  ExecState st;
+  st.io = &io;
+  st.program = &p;
+  // Actual input shapes: as compiled, or given by the application for dynamic dims.
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    Shape shape = p.inputs[i].shape;
+    const bool given = i < io.input_shapes.size() && !io.input_shapes[i].empty();
+    if (!IsStatic(shape)) {
+      if (!given)
+        return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
+                               "] has dynamic dims " + ShapeToString(shape) +
+                               ": give its shape with aclmdlSetDatasetTensorDesc");
+      const Shape& actual = io.input_shapes[i];
+      bool fits = actual.size() == shape.size();
+      for (size_t d = 0; fits && d < shape.size(); ++d) {
+        if (actual[d] < 0)
+          fits = false;
+        else if (shape[d] >= 0)
+          fits = actual[d] == shape[d];
+        else if (i < input_ranges_.size() && d < input_ranges_[i].size()) {
+          auto [lo, hi] = input_ranges_[i][d];
+          fits = actual[d] >= lo && (hi < 0 || actual[d] <= hi);
+        }
+      }
+      if (!fits) {
+        std::string range;
+        if (i < input_ranges_.size())
+          for (size_t d = 0; d < input_ranges_[i].size(); ++d) {
+            auto [lo, hi] = input_ranges_[i][d];
+            range += (d ? "," : "") + (lo == hi ? std::to_string(lo)
+                                                : std::to_string(lo) + "~" + std::to_string(hi));
+          }
+        return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
+                               "]: shape " + ShapeToString(actual) + " does not fit the model's " +
+                               ShapeToString(shape) +
+                               (range.empty() ? "" : " (range " + range + ")"));
+      }
+      shape = actual;
+    } else if (given && io.input_shapes[i] != shape && gear_mode_.empty()) {
+      return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
+                             "]: the tensor description says " + ShapeToString(io.input_shapes[i]) +
+                             ", the model's shape is " + ShapeToString(shape));
+    }
+    const size_t need = static_cast<size_t>(NumElements(shape)) * DataTypeSize(p.inputs[i].dtype);
+    if (!io.inputs[i] && need) return InvalidArgument("input " + std::to_string(i) + " is null");
+    if (io.input_sizes[i] < need)
+      return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name + "] has " +
+                             std::to_string(io.input_sizes[i]) + " bytes, the model needs " +
+                             std::to_string(need) + " for shape " + ShapeToString(shape));
+    st.input_shapes.push_back(std::move(shape));
   }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    if (!outputs[i] && outputs_[i].bytes)
+  for (size_t i = 0; i < io.outputs.size(); ++i) {
+    if (!io.outputs[i] && p.outputs[i].bytes)
       return InvalidArgument("output " + std::to_string(i) + " is null");
-    if (output_sizes[i] < outputs_[i].bytes)
-      return InvalidArgument("output " + std::to_string(i) + " [" + outputs_[i].name + "] has " +
-                             std::to_string(output_sizes[i]) + " bytes, the model needs " +
-                             std::to_string(outputs_[i].bytes));
+    if (io.output_sizes[i] < p.outputs[i].bytes)
+      return InvalidArgument("output " + std::to_string(i) + " [" + p.outputs[i].name + "] has " +
+                             std::to_string(io.output_sizes[i]) + " bytes, the model needs " +
+                             std::to_string(p.outputs[i].bytes));
   }
   std::unique_lock<std::mutex> user_lock(user_work_mutex_, std::defer_lock);
   AlignedBuffer arena;
-  ExecState st;
-  st.inputs = &inputs;
-  st.outputs = &outputs;
-  st.output_sizes = &output_sizes;
-  st.dynamic.resize(num_dynamic_);
-  for (const auto& o : outputs_) st.output_shapes.push_back(o.shape);
+  st.dynamic.resize(p.num_dynamic);
+  for (const auto& o : p.outputs) st.output_shapes.push_back(o.shape);
   if (user_work_) {
     user_lock.lock();
     st.base = static_cast<uint8_t*>(user_work_);
@@ -383,7 +568,7 @@ Status Model::Execute(const std::vector<const void*>& inputs,
   std::vector<const void*> in_ptrs;
   std::vector<void*> out_ptrs;
   Status status;
-  for (const auto& step : steps_) {
+  for (const auto& step : p.steps) {
     const auto t0 =
         profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (step.kernel) {
@@ -394,11 +579,11 @@ Status Model::Execute(const std::vector<const void*>& inputs,
       KernelRunContext ctx;
       ctx.inputs = in_ptrs.data();
       ctx.outputs = out_ptrs.data();
-      ctx.workspace = st.base + arena_size_;
+      ctx.workspace = st.base + p.arena_size;
       ctx.num_threads = num_threads_;
       status = step.kernel->Run(ctx);
     } else {
-      status = RunDynamicStep(step, st);
+      status = RunDynamicStep(p, step, st);
     }
     if (profile_) {
       const double us =
@@ -415,20 +600,21 @@ Status Model::Execute(const std::vector<const void*>& inputs,
     }
   }
   if (status.ok()) {
-    for (const auto& c : copies_) {
+    for (const auto& c : p.copies) {
       const Shape& shape = st.ShapeOf(c.from);
       const size_t bytes = IsStatic(shape) ? static_cast<size_t>(NumElements(shape)) *
-                                                 DataTypeSize(outputs_[c.output].dtype)
+                                                 DataTypeSize(p.outputs[c.output].dtype)
                                            : c.bytes;
-      if (bytes > output_sizes[c.output]) {
+      if (bytes > io.output_sizes[c.output]) {
         status = InvalidArgument("output " + std::to_string(c.output) + " buffer is too small");
         break;
       }
-      if (bytes) std::memcpy(outputs[c.output], st.Resolve(c.from), bytes);
+      if (bytes) std::memcpy(io.outputs[c.output], st.Resolve(c.from), bytes);
       st.output_shapes[c.output] = shape;
     }
   }
   if (status.ok()) {
+    io.output_shapes = st.output_shapes;
     std::lock_guard<std::mutex> lock(last_shapes_mutex_);
     last_output_shapes_ = st.output_shapes;
   }

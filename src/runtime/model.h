@@ -24,6 +24,17 @@ struct IoDesc {
   size_t bytes = 0;
 };
 
+// One execution's buffers. input_shapes gives the actual shape of inputs whose dims are
+// dynamic (-1) in the model; empty = as described. output_shapes is filled by Execute.
+struct ExecuteIo {
+  std::vector<const void*> inputs;
+  std::vector<size_t> input_sizes;
+  std::vector<Shape> input_shapes;
+  std::vector<void*> outputs;
+  std::vector<size_t> output_sizes;
+  std::vector<Shape> output_shapes;
+};
+
 struct LoadOptions {
   // Caller-owned memory (aclmdlLoadFromFileWithMem). Null = allocate ourselves.
   void* work_ptr = nullptr;
@@ -41,17 +52,29 @@ class Model {
   // Work (arena + workspace) and weight sizes without preparing kernels.
   static Status QuerySize(const std::string& path, size_t* work, size_t* weight);
 
+  // The application's view: dynamic dims are -1; sizes are those of the largest gear.
   const std::vector<IoDesc>& inputs() const { return inputs_; }
   const std::vector<IoDesc>& outputs() const { return outputs_; }
   const std::string& name() const { return name_; }
-  size_t work_size() const { return arena_size_ + workspace_size_; }
+  size_t work_size() const { return work_size_; }
   size_t weight_size() const { return weight_size_; }
   const std::map<std::string, std::string>& attrs() const { return om_.attrs; }
   // Output shapes of the latest execution (differs from outputs() for run-time shapes).
   std::vector<Shape> LastOutputShapes() const;
-  bool has_dynamic_steps() const { return num_dynamic_ > 0 || dynamic_steps_ > 0; }
+  bool has_dynamic_steps() const;
+
+  // Gears ("batch", "image_size", "dims"; empty for a model without gears), the values of
+  // each gear and the index of the ascend_mbatch_shape_data input (-1 without gears).
+  const std::string& gear_mode() const { return gear_mode_; }
+  std::vector<std::vector<int64_t>> gears() const;
+  int gear_input() const { return gear_input_; }
+  // Per input, the allowed range of each dim for fully dynamic models ({d,d} when fixed).
+  const std::vector<std::vector<std::pair<int64_t, int64_t>>>& input_ranges() const {
+    return input_ranges_;
+  }
 
   // Runs the model. Buffers must hold at least the sizes of inputs()/outputs().
+  Status Execute(ExecuteIo& io) const;
   Status Execute(const std::vector<const void*>& inputs, const std::vector<size_t>& input_sizes,
                  const std::vector<void*>& outputs, const std::vector<size_t>& output_sizes) const;
 
@@ -78,6 +101,16 @@ class Model {
     size_t output;
     size_t bytes;
   };
+  // One compiled graph ready to run: a static model has one, a model with gears one per gear.
+  struct Program {
+    const Graph* graph = nullptr;
+    std::vector<int64_t> gear;
+    std::vector<IoDesc> inputs, outputs;  // exact shapes of this graph
+    std::vector<Step> steps;
+    std::vector<OutputCopy> copies;
+    size_t arena_size = 0, workspace_size = 0;
+    size_t num_dynamic = 0, dynamic_steps = 0;
+  };
 
   Model() = default;
 
@@ -86,18 +119,22 @@ class Model {
 
  private:
   Status Build(const LoadOptions& options);
-  Status RunDynamicStep(const Step& step, ExecState& st) const;
+  Status BuildProgram(const OmGraph& og, Program* p);
+  Status BuildInterface();
+  Result<const Program*> SelectProgram(const ExecuteIo& io) const;
+  Status RunDynamicStep(const Program& p, const Step& step, ExecState& st) const;
   AlignedBuffer AcquireArena() const;
   void ReleaseArena(AlignedBuffer buf) const;
 
   OmModel om_;
   std::string name_;
   std::vector<IoDesc> inputs_, outputs_;
-  std::vector<Step> steps_;
-  std::vector<OutputCopy> copies_;
-  size_t arena_size_ = 0, workspace_size_ = 0, weight_size_ = 0;
+  std::vector<Program> programs_;
+  std::string gear_mode_;
+  int gear_input_ = -1;
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> input_ranges_;
+  size_t work_size_ = 0, weight_size_ = 0;
   int num_threads_ = 1;
-  size_t num_dynamic_ = 0, dynamic_steps_ = 0;
   mutable std::mutex last_shapes_mutex_;
   mutable std::vector<Shape> last_output_shapes_;
   // Caller-provided work memory serialises executions on it.

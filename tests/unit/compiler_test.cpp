@@ -144,10 +144,10 @@ TEST(InputShape, ParsesAndRejects) {
   b.Input("x", DataType::kFloat, {1, 3});
   b.Add("Relu", {"x"}, {"y"});
   b.Output("y");
-  EXPECT_EQ(ApplyInputShapes(b.g, {{"nope", {1, 3}}}).cann_code(), "E10016");
-  EXPECT_EQ(ApplyInputShapes(b.g, {{"x", {1, 4}}}).cann_code(), "E10001");
-  EXPECT_EQ(ApplyInputShapes(b.g, {{"x", {1, 3, 1}}}).cann_code(), "E10001");
-  EXPECT_TRUE(ApplyInputShapes(b.g, {{"x", {1, 3}}}).ok());
+  EXPECT_EQ(ApplyInputShapes(b.g, {{"nope", {1, 3}, {}}}).cann_code(), "E10016");
+  EXPECT_EQ(ApplyInputShapes(b.g, {{"x", {1, 4}, {}}}).cann_code(), "E10001");
+  EXPECT_EQ(ApplyInputShapes(b.g, {{"x", {1, 3, 1}, {}}}).cann_code(), "E10001");
+  EXPECT_TRUE(ApplyInputShapes(b.g, {{"x", {1, 3}, {}}}).ok());
 }
 
 }  // namespace
@@ -258,6 +258,59 @@ TEST(Compiler, InPlaceResidualAcrossLayouts) {
   for (size_t o = 0; o < 2; ++o)
     for (size_t i = 0; i < ref.value()[o].size(); ++i)
       ASSERT_NEAR(ref.value()[o][i], got.value()[o][i], 1e-4) << o << " " << i;
+}
+
+TEST(Compiler, InputShapeRangesAndDynamicDims) {
+  auto r = ParseInputShapes("x:1~16,3,-1;y:2");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].dims, (Shape{-1, 3, -1}));
+  ASSERT_EQ((*r)[0].ranges.size(), 3u);
+  EXPECT_EQ((*r)[0].ranges[0].min, 1);
+  EXPECT_EQ((*r)[0].ranges[0].max, 16);
+  EXPECT_EQ((*r)[0].ranges[2].max, -1);
+  EXPECT_TRUE((*r)[1].ranges.empty());
+  EXPECT_EQ(ShapeRangeText(*r), "x:1~16,3,0~-1");
+  EXPECT_EQ(ParseInputShapes("x:8~4").status().cann_code(), "E10002");
+  EXPECT_EQ(ParseInputShapes("x:a~4").status().cann_code(), "E10002");
+  // A range with equal ends is a fixed dim.
+  EXPECT_EQ(ParseInputShapes("x:4~4")->front().dims, (Shape{4}));
+}
+
+TEST(Compiler, GearOptionsParseAndExpand) {
+  const std::string batch = "1,2,4", hw = "224,224;320,320", dims = "1,8;2,16";
+  auto b = ParseGearOption(&batch, nullptr, nullptr);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->gears, (std::vector<std::vector<int64_t>>{{1}, {2}, {4}}));
+  EXPECT_EQ(ParseGearOption(&batch, &hw, nullptr).status().cann_code(), "E10009");
+  const std::string one = "4", dup = "2,2", zero = "0,2", odd = "224;320,320";
+  EXPECT_EQ(ParseGearOption(&one, nullptr, nullptr).status().cann_code(), "E10001");
+  EXPECT_EQ(ParseGearOption(&dup, nullptr, nullptr).status().cann_code(), "E10001");
+  EXPECT_EQ(ParseGearOption(&zero, nullptr, nullptr).status().cann_code(), "E10001");
+  EXPECT_EQ(ParseGearOption(nullptr, &odd, nullptr).status().cann_code(), "E10001");
+
+  auto shapes = ParseInputShapes("x:-1,3,8,8;m:-1,4").value();
+  auto per_gear = ExpandGears(shapes, *b, "NCHW");
+  ASSERT_TRUE(per_gear.ok()) << per_gear.status().ToString();
+  ASSERT_EQ(per_gear->size(), 3u);
+  EXPECT_EQ((*per_gear)[2][0].dims, (Shape{4, 3, 8, 8}));
+  EXPECT_EQ((*per_gear)[2][1].dims, (Shape{4, 4}));
+  // Batch gears only set dim 0.
+  EXPECT_FALSE(ExpandGears(ParseInputShapes("x:1,-1").value(), *b, "ND").ok());
+  EXPECT_FALSE(ExpandGears(ParseInputShapes("x:1,3").value(), *b, "ND").ok());
+
+  auto h = ParseGearOption(nullptr, &hw, nullptr);
+  auto nhwc = ExpandGears(ParseInputShapes("x:1,-1,-1,3").value(), *h, "NHWC");
+  ASSERT_TRUE(nhwc.ok()) << nhwc.status().ToString();
+  EXPECT_EQ((*nhwc)[1][0].dims, (Shape{1, 320, 320, 3}));
+  EXPECT_FALSE(ExpandGears(ParseInputShapes("x:-1,3,-1,-1").value(), *h, "NCHW").ok());
+
+  auto d = ParseGearOption(nullptr, nullptr, &dims);
+  auto nd = ExpandGears(ParseInputShapes("a:-1,4;b:3,-1").value(), *d, "ND");
+  ASSERT_TRUE(nd.ok()) << nd.status().ToString();
+  EXPECT_EQ((*nd)[1][0].dims, (Shape{2, 4}));
+  EXPECT_EQ((*nd)[1][1].dims, (Shape{3, 16}));
+  EXPECT_FALSE(ExpandGears(ParseInputShapes("a:-1,4").value(), *d, "ND").ok());  // 2 values, 1 dim
+  EXPECT_FALSE(ExpandGears(ParseInputShapes("a:-1,-1").value(), *d, "NCHW").ok());
 }
 
 }  // namespace

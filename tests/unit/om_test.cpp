@@ -45,10 +45,10 @@ TEST(Om, RoundTripKeepsGraphAndAlignsWeights) {
   auto file = MappedFile::FromCopy(bytes->data(), bytes->size());
   auto m = LoadOm(file);
   ASSERT_TRUE(m.ok()) << m.status().ToString();
-  EXPECT_EQ(m->graph.inputs, (std::vector<std::string>{"x"}));
-  EXPECT_EQ(m->graph.outputs, (std::vector<std::string>{"y"}));
-  ASSERT_EQ(m->graph.nodes.size(), 1u);
-  const Tensor* w = m->graph.FindInitializer("w");
+  EXPECT_EQ(m->graph().inputs, (std::vector<std::string>{"x"}));
+  EXPECT_EQ(m->graph().outputs, (std::vector<std::string>{"y"}));
+  ASSERT_EQ(m->graph().nodes.size(), 1u);
+  const Tensor* w = m->graph().FindInitializer("w");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->data_as<float>()[7], 8.0f);
   // Weights are borrowed from the file image at 512-byte aligned file offsets.

@@ -60,9 +60,7 @@ inline Result<std::vector<std::vector<float>>> CompileAndRun(
     Graph g, const std::vector<std::vector<float>>& inputs, CompileOptions opts = {},
     Graph* compiled_out = nullptr) {
   OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
-  OmWriteOptions w;
-  w.model_attrs["_oc_workspace_size"] = std::to_string(cg.workspace_size);
-  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, w));
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, {}, cg.workspace_size));
   if (compiled_out) *compiled_out = cg.graph;
   OC_ASSIGN_OR_RETURN(auto model, Model::Load(MappedFile::FromCopy(bytes.data(), bytes.size())));
   std::vector<const void*> in;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "base/file.h"
@@ -185,11 +186,6 @@ Status Build(const Flags& f) {
                                                     "allow_fp32_to_bf16"};
   if (!kPrecisions.count(precision))
     return Invalid(precision, "precision_mode", "unknown precision mode.");
-  for (const char* dyn : {"dynamic_batch_size", "dynamic_image_size", "dynamic_dims"})
-    if (f.Has(dyn))
-      return Invalid(f.Get(dyn), dyn,
-                     "dynamic gears are not available in this build; give static shapes with "
-                     "--input_shape.");
   CompileOptions copts;
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
@@ -204,7 +200,25 @@ Status Build(const Flags& f) {
   if (f.Has("input_shape")) {
     OC_ASSIGN_OR_RETURN(shapes, ParseInputShapes(f.Get("input_shape")));
   }
-
+  std::optional<GearSpec> gears;
+  {
+    const std::string batch_text = f.Get("dynamic_batch_size"),
+                      image_text = f.Get("dynamic_image_size"), dims_text = f.Get("dynamic_dims");
+    const std::string* batch = f.Has("dynamic_batch_size") ? &batch_text : nullptr;
+    const std::string* image = f.Has("dynamic_image_size") ? &image_text : nullptr;
+    const std::string* dims = f.Has("dynamic_dims") ? &dims_text : nullptr;
+    if (batch || image || dims) {
+      OC_ASSIGN_OR_RETURN(gears, ParseGearOption(batch, image, dims));
+      if (shapes.empty())
+        return InvalidArgument(
+            "Parameter [--" +
+                std::string(batch   ? "dynamic_batch_size"
+                            : image ? "dynamic_image_size"
+                                    : "dynamic_dims") +
+                "] needs [--input_shape] with -1 at the dimensions the gears set.",
+            "E10001");
+    }
+  }
   const std::string model = f.Get("model");
   if (!FileExists(model) || !std::ifstream(model, std::ios::binary))
     return Invalid(model, "model", "the file does not exist or cannot be read.");
@@ -221,23 +235,59 @@ Status Build(const Flags& f) {
           "E19005");
     return s;
   }
+  // The shapes as given (with -1) are checked against the model first, so errors name
+  // the user's text rather than one gear's.
   OC_RETURN_IF_ERROR(ApplyInputShapes(graph.value(), shapes));
-  auto compiled = CompileGraph(std::move(graph).value(), copts);
-  if (!compiled.ok()) return compiled.status();
-  for (const auto& line : compiled->pass_log) OC_LOG(kInfo, "pass " << line);
-
+  std::vector<OmGraph> graphs;
   OmWriteOptions wopts;
+  if (gears) {
+    OC_ASSIGN_OR_RETURN(auto per_gear, ExpandGears(shapes, *gears, format));
+    std::string interface_text;
+    for (const auto& in : graph->inputs) {
+      const ValueInfo& vi = graph->values[in];
+      interface_text += (interface_text.empty() ? "" : ";") + in + ":";
+      for (size_t i = 0; i < vi.shape.size(); ++i)
+        interface_text += (i ? "," : "") + std::to_string(vi.shape[i]);
+    }
+    for (size_t k = 0; k < per_gear.size(); ++k) {
+      Graph g = graph.value();
+      OC_RETURN_IF_ERROR(ApplyInputShapes(g, per_gear[k]));
+      auto compiled = CompileGraph(std::move(g), copts);
+      if (!compiled.ok())
+        return compiled.status().WithContext("gear " + ShapeToString(gears->gears[k]));
+      OmGraph og{std::move(compiled->graph), std::move(compiled->plan), compiled->workspace_size,
+                 gears->gears[k]};
+      // The gear selector input, as CANN adds it: int64 values the application sets with
+      // aclmdlSetDynamicBatchSize / SetDynamicHWSize / SetInputDynamicDims.
+      og.graph.inputs.push_back(kDynamicGearInput);
+      og.graph.values[kDynamicGearInput] =
+          ValueInfo{DataType::kInt64, Shape{static_cast<int64_t>(gears->gears[k].size())}, true};
+      graphs.push_back(std::move(og));
+    }
+    wopts.model_attrs[kDynamicModeAttr] = GearKindName(gears->kind);
+    wopts.model_attrs[kDynamicInputsAttr] = interface_text;
+  } else {
+    for (const auto& spec : shapes) copts.dynamic_inputs |= !IsStatic(spec.dims);
+    auto compiled = CompileGraph(std::move(graph).value(), copts);
+    if (!compiled.ok()) return compiled.status();
+    for (const auto& line : compiled->pass_log) OC_LOG(kInfo, "pass " << line);
+    graphs.push_back(OmGraph{
+        std::move(compiled->graph), std::move(compiled->plan), compiled->workspace_size, {}});
+    const std::string ranges = ShapeRangeText(shapes);
+    if (!ranges.empty()) wopts.model_attrs[kShapeRangeAttr] = ranges;
+  }
+
   wopts.soc_version = soc;
   wopts.input_format = format;
   wopts.model_attrs["atc_cmdline"] = f.command_line();
   wopts.model_attrs["framework_type"] = fw;
   wopts.model_attrs["input_format"] = format;
   wopts.model_attrs["precision_mode"] = precision;
-  wopts.model_attrs["_oc_workspace_size"] = std::to_string(compiled->workspace_size);
   // A model with values sized at run time is a dynamic ("unknown shape") model.
-  for (const auto& [name, vi] : compiled->graph.values)
-    if (!vi.has_shape || !IsStatic(vi.shape)) wopts.dynamic = true;
-  return WriteOmFile(compiled->graph, compiled->plan, wopts, output + ".om");
+  for (const auto& og : graphs)
+    for (const auto& [name, vi] : og.graph.values)
+      if (!vi.has_shape || !IsStatic(vi.shape)) wopts.dynamic = true;
+  return WriteOmFile(graphs, wopts, output + ".om");
 }
 
 Status DumpJson(const Flags& f) {

@@ -111,6 +111,52 @@ std::string FormatValue(aclDataType t, const uint8_t* p) {
   return buf;
 }
 
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t c = s.find(sep, start);
+    if (c == std::string::npos) c = s.size();
+    if (c > start) out.push_back(s.substr(start, c - start));
+    start = c + 1;
+  }
+  return out;
+}
+
+bool ParseInts(const std::string& text, std::vector<int64_t>* out) {
+  out->clear();
+  for (const auto& item : SplitComma(text)) {
+    try {
+      size_t pos = 0;
+      long long v = std::stoll(item, &pos);
+      if (pos != item.size() || v < 0) return false;
+      out->push_back(v);
+    } catch (...) {
+      return false;
+    }
+  }
+  return !out->empty();
+}
+
+// "in:1,600;in2:3" -> {in: [1,600], in2: [3]}; false on bad text.
+bool ParseNamedDims(const std::string& text,
+                    std::vector<std::pair<std::string, std::vector<int64_t>>>* out) {
+  for (const auto& item : Split(text, ';')) {
+    const auto colon = item.rfind(':');
+    if (colon == std::string::npos || colon == 0) return false;
+    std::vector<int64_t> dims;
+    if (!ParseInts(item.substr(colon + 1), &dims)) return false;
+    out->emplace_back(item.substr(0, colon), dims);
+  }
+  return !out->empty();
+}
+
+int64_t Product(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
 class Msame {
  public:
   int Run(const oc::Flags& f);
@@ -217,13 +263,97 @@ int Msame::Run(const oc::Flags& f) {
   desc_ = aclmdlCreateDesc();
   if (!Check(aclmdlGetDesc(desc_, model_id_), "create model description")) return 1;
   const size_t n_in = aclmdlGetNumInputs(desc_), n_out = aclmdlGetNumOutputs(desc_);
+  // A model with gears has the extra ascend_mbatch_shape_data input: msame fills it.
+  size_t gear_index = 0;
+  const bool has_gears =
+      aclmdlGetInputIndexByName(desc_, ACL_DYNAMIC_TENSOR_NAME, &gear_index) == ACL_SUCCESS;
+  std::vector<size_t> data_inputs;  // the inputs the user's files feed
+  for (size_t i = 0; i < n_in; ++i)
+    if (!has_gears || i != gear_index) data_inputs.push_back(i);
+
+  // The actual shape of each input: the model's dims with the -1s resolved from --dym*.
+  std::vector<std::vector<int64_t>> shapes(n_in);
+  for (size_t i = 0; i < n_in; ++i) {
+    aclmdlIODims d{};
+    aclmdlGetInputDims(desc_, i, &d);
+    shapes[i].assign(d.dims, d.dims + d.dimCount);
+  }
+  auto fill = [&](size_t i, const std::vector<size_t>& positions, const std::vector<int64_t>& v) {
+    for (size_t k = 0; k < positions.size() && k < v.size(); ++k)
+      if (positions[k] < shapes[i].size()) shapes[i][positions[k]] = v[k];
+  };
+  std::vector<int64_t> dym_batch, dym_hw;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> dym_dims, dym_shape;
+  if (f.Has("dymBatch") && (!ParseInts(f.Get("dymBatch"), &dym_batch) || dym_batch.size() != 1)) {
+    std::printf("[ERROR] --dymBatch takes one positive integer\n");
+    return 1;
+  }
+  if (f.Has("dymHW") && (!ParseInts(f.Get("dymHW"), &dym_hw) || dym_hw.size() != 2)) {
+    std::printf("[ERROR] --dymHW takes \"height,width\"\n");
+    return 1;
+  }
+  if (f.Has("dymDims") && !ParseNamedDims(f.Get("dymDims"), &dym_dims)) {
+    std::printf("[ERROR] --dymDims takes \"input:d1,d2;input2:d1\"\n");
+    return 1;
+  }
+  if (f.Has("dymShape") && !ParseNamedDims(f.Get("dymShape"), &dym_shape)) {
+    std::printf("[ERROR] --dymShape takes \"input:n,c,h,w;input2:n,c\"\n");
+    return 1;
+  }
+  if (f.Has("dymBatch") + f.Has("dymHW") + f.Has("dymDims") + f.Has("dymShape") > 1) {
+    std::printf("[ERROR] --dymBatch, --dymHW, --dymDims and --dymShape are mutually exclusive\n");
+    return 1;
+  }
+  for (size_t i : data_inputs) {
+    const std::string name = aclmdlGetInputNameByIndex(desc_, i);
+    if (!dym_batch.empty() && !shapes[i].empty() && shapes[i][0] < 0) fill(i, {0}, dym_batch);
+    if (!dym_hw.empty() && shapes[i].size() == 4) {
+      const bool nhwc = aclmdlGetInputFormat(desc_, i) == ACL_FORMAT_NHWC;
+      fill(i, nhwc ? std::vector<size_t>{1, 2} : std::vector<size_t>{2, 3}, dym_hw);
+    }
+    for (const auto& [n, dims] : dym_dims)
+      if (n == name) {
+        if (dims.size() != shapes[i].size()) {
+          std::printf("[ERROR] --dymDims gives %zu dims for input %s of rank %zu\n", dims.size(),
+                      name.c_str(), shapes[i].size());
+          return 1;
+        }
+        shapes[i] = dims;
+      }
+    for (const auto& [n, dims] : dym_shape)
+      if (n == name) shapes[i] = dims;
+  }
+  for (const auto& list : {dym_dims, dym_shape})
+    for (const auto& [n, dims] : list) {
+      size_t idx = 0;
+      if (aclmdlGetInputIndexByName(desc_, n.c_str(), &idx) != ACL_SUCCESS) {
+        std::printf("[ERROR] the model has no input named %s\n", n.c_str());
+        return 1;
+      }
+    }
+  std::vector<size_t> in_sizes(n_in);
+  for (size_t i = 0; i < n_in; ++i) {
+    const int64_t n = Product(shapes[i]);
+    in_sizes[i] = n >= 0
+                      ? static_cast<size_t>(n) * aclDataTypeSize(aclmdlGetInputDataType(desc_, i))
+                      : aclmdlGetInputSizeByIndex(desc_, i);
+    if (n < 0 && !(has_gears && i == gear_index)) {
+      std::printf(
+          "[ERROR] input %zu (%s) has dynamic dims: give them with --dymBatch, --dymHW, "
+          "--dymDims or --dymShape\n",
+          i, aclmdlGetInputNameByIndex(desc_, i));
+      return 1;
+    }
+  }
+  if (has_gears) in_sizes[gear_index] = aclmdlGetInputSizeByIndex(desc_, gear_index);
 
   // Input files: one per model input, or folders whose files are fed run by run.
   std::vector<std::vector<std::string>> runs;
   if (f.Has("input")) {
     auto items = SplitComma(f.Get("input"));
-    if (items.size() != n_in) {
-      std::printf("[ERROR] the model has %zu inputs, --input names %zu\n", n_in, items.size());
+    if (items.size() != data_inputs.size()) {
+      std::printf("[ERROR] the model has %zu inputs, --input names %zu\n", data_inputs.size(),
+                  items.size());
       return 1;
     }
     std::vector<std::vector<std::string>> per_input;
@@ -246,27 +376,86 @@ int Msame::Run(const oc::Flags& f) {
   }
 
   in_ = aclmdlCreateDataset();
-  std::vector<size_t> in_sizes;
   for (size_t i = 0; i < n_in; ++i) {
-    size_t sz = aclmdlGetInputSizeByIndex(desc_, i);
+    const size_t sz = std::max(in_sizes[i], aclmdlGetInputSizeByIndex(desc_, i));
     void* p = nullptr;
     if (!Check(aclrtMalloc(&p, std::max<size_t>(sz, 1), ACL_MEM_MALLOC_NORMAL_ONLY), "")) return 1;
     dev_bufs_.push_back(p);
     aclrtMemset(p, sz, 0, sz);
     aclmdlAddDatasetBuffer(in_, aclCreateDataBuffer(p, sz));
-    in_sizes.push_back(sz);
+    if (!dym_shape.empty() && !(has_gears && i == gear_index)) {
+      aclTensorDesc* td =
+          aclCreateTensorDesc(aclmdlGetInputDataType(desc_, i), static_cast<int>(shapes[i].size()),
+                              shapes[i].data(), aclmdlGetInputFormat(desc_, i));
+      aclError e = aclmdlSetDatasetTensorDesc(in_, td, i);
+      aclDestroyTensorDesc(td);
+      if (!Check(e, "")) return 1;
+    }
+  }
+  if (!dym_batch.empty() && !Check(aclmdlSetDynamicBatchSize(model_id_, in_, gear_index,
+                                                             static_cast<uint64_t>(dym_batch[0])),
+                                   "set dynamic batch size"))
+    return 1;
+  if (!dym_hw.empty() &&
+      !Check(aclmdlSetDynamicHWSize(model_id_, in_, gear_index, static_cast<uint64_t>(dym_hw[0]),
+                                    static_cast<uint64_t>(dym_hw[1])),
+             "set dynamic hw size"))
+    return 1;
+  if (!dym_dims.empty()) {
+    aclmdlIODims all{};
+    for (size_t i : data_inputs)
+      for (int64_t d : shapes[i])
+        if (all.dimCount < ACL_MAX_DIM_CNT) all.dims[all.dimCount++] = d;
+    if (!Check(aclmdlSetInputDynamicDims(model_id_, in_, gear_index, &all), "set dynamic dims"))
+      return 1;
+  }
+  if (has_gears && dym_batch.empty() && dym_hw.empty() && dym_dims.empty()) {
+    std::printf(
+        "[ERROR] the model has dynamic gears: choose one with --dymBatch, --dymHW or "
+        "--dymDims\n");
+    return 1;
+  }
+  // Output buffers: the model's sizes, or --outputSize for outputs sized at run time.
+  std::vector<int64_t> output_sizes;
+  if (f.Has("outputSize") &&
+      (!ParseInts(f.Get("outputSize"), &output_sizes) || output_sizes.size() != n_out)) {
+    std::printf("[ERROR] --outputSize takes one byte size per output (%zu)\n", n_out);
+    return 1;
   }
   out_ = aclmdlCreateDataset();
   std::vector<void*> out_ptrs;
   for (size_t i = 0; i < n_out; ++i) {
-    size_t sz = aclmdlGetOutputSizeByIndex(desc_, i);
+    size_t sz = output_sizes.empty() ? aclmdlGetOutputSizeByIndex(desc_, i)
+                                     : static_cast<size_t>(output_sizes[i]);
+    if (sz == 0) {
+      std::printf("[ERROR] output %zu has a size known only at run time: give --outputSize\n", i);
+      return 1;
+    }
     void* p = nullptr;
-    if (!Check(aclrtMalloc(&p, std::max<size_t>(sz, 1), ACL_MEM_MALLOC_NORMAL_ONLY), "")) return 1;
+    if (!Check(aclrtMalloc(&p, sz, ACL_MEM_MALLOC_NORMAL_ONLY), "")) return 1;
     dev_bufs_.push_back(p);
     out_ptrs.push_back(p);
     aclmdlAddDatasetBuffer(out_, aclCreateDataBuffer(p, sz));
   }
   std::printf("[INFO] create model output success\n");
+  if (debug) {
+    for (size_t i = 0; i < n_in; ++i) {
+      aclmdlIODims d{};
+      aclmdlGetInputDims(desc_, i, &d);
+      std::string dims;
+      for (size_t k = 0; k < d.dimCount; ++k) dims += (k ? "," : "") + std::to_string(d.dims[k]);
+      std::printf("[DEBUG] input %zu: name %s, dims [%s], size %zu bytes (this run %zu)\n", i,
+                  d.name, dims.c_str(), aclmdlGetInputSizeByIndex(desc_, i), in_sizes[i]);
+    }
+    for (size_t i = 0; i < n_out; ++i) {
+      aclmdlIODims d{};
+      aclmdlGetOutputDims(desc_, i, &d);
+      std::string dims;
+      for (size_t k = 0; k < d.dimCount; ++k) dims += (k ? "," : "") + std::to_string(d.dims[k]);
+      std::printf("[DEBUG] output %zu: name %s, dims [%s], size %zu bytes\n", i, d.name,
+                  dims.c_str(), aclmdlGetOutputSizeByIndex(desc_, i));
+    }
+  }
 
   std::string out_dir;
   if (f.Has("output")) {
@@ -282,17 +471,18 @@ int Msame::Run(const oc::Flags& f) {
 
   std::vector<double> times;
   for (size_t r = 0; r < runs.size(); ++r) {
-    for (size_t i = 0; i < runs[r].size(); ++i) {
-      std::ifstream in(runs[r][i], std::ios::binary);
+    for (size_t k = 0; k < runs[r].size(); ++k) {
+      const size_t i = data_inputs[k];
+      std::ifstream in(runs[r][k], std::ios::binary);
       if (!in) {
-        std::printf("[ERROR] cannot read input file %s\n", runs[r][i].c_str());
+        std::printf("[ERROR] cannot read input file %s\n", runs[r][k].c_str());
         return 1;
       }
       std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
                               std::istreambuf_iterator<char>());
       if (bytes.size() != in_sizes[i]) {
         std::printf("[ERROR] input file %s has %zu bytes, model input %zu needs %zu\n",
-                    runs[r][i].c_str(), bytes.size(), i, in_sizes[i]);
+                    runs[r][k].c_str(), bytes.size(), i, in_sizes[i]);
         return 1;
       }
       if (!Check(aclrtMemcpy(dev_bufs_[i], in_sizes[i], bytes.data(), bytes.size(),
@@ -311,9 +501,28 @@ int Msame::Run(const oc::Flags& f) {
     }
     if (!out_dir.empty()) {
       for (size_t i = 0; i < n_out; ++i) {
-        const size_t sz = aclmdlGetOutputSizeByIndex(desc_, i);
+        // The shape this run produced: from the output dataset's tensor description
+        // (dynamic models) or the current gear's output dims.
+        std::vector<int64_t> dims;
+        if (const aclTensorDesc* td = aclmdlGetDatasetTensorDesc(out_, i)) {
+          for (size_t k = 0; k < aclGetTensorDescNumDims(td); ++k) {
+            int64_t v = 0;
+            aclGetTensorDescDimV2(td, k, &v);
+            dims.push_back(v);
+          }
+        } else {
+          aclmdlIODims d{};
+          aclmdlGetCurOutputDims(desc_, i, &d);
+          dims.assign(d.dims, d.dims + d.dimCount);
+        }
+        aclDataType t = aclmdlGetOutputDataType(desc_, i);
+        const size_t es = aclDataTypeSize(t);
+        const size_t buf = aclGetDataBufferSizeV2(aclmdlGetDatasetBuffer(out_, i));
+        const int64_t n = Product(dims);
+        const size_t sz = n >= 0 ? std::min(buf, static_cast<size_t>(n) * es) : buf;
         std::vector<uint8_t> host(sz);
-        if (!Check(aclrtMemcpy(host.data(), sz, out_ptrs[i], sz, ACL_MEMCPY_DEVICE_TO_HOST), ""))
+        if (sz &&
+            !Check(aclrtMemcpy(host.data(), sz, out_ptrs[i], sz, ACL_MEMCPY_DEVICE_TO_HOST), ""))
           return 1;
         std::string stem = out_dir + "/" + BaseName(model) +
                            (runs.size() > 1 ? "_" + std::to_string(r) : "") + "_output_" +
@@ -322,13 +531,8 @@ int Msame::Run(const oc::Flags& f) {
           std::ofstream o(stem + ".bin", std::ios::binary);
           o.write(reinterpret_cast<const char*>(host.data()), static_cast<std::streamsize>(sz));
         } else {
-          aclDataType t = aclmdlGetOutputDataType(desc_, i);
-          size_t es = aclDataTypeSize(t);
-          aclmdlIODims dims;
-          aclmdlGetOutputDims(desc_, i, &dims);
-          size_t row = dims.dimCount
-                           ? static_cast<size_t>(std::max<int64_t>(1, dims.dims[dims.dimCount - 1]))
-                           : 1;
+          const size_t row =
+              dims.empty() ? 1 : static_cast<size_t>(std::max<int64_t>(1, dims.back()));
           std::ofstream o(stem + ".txt");
           for (size_t k = 0; es && k < sz / es; ++k)
             o << FormatValue(t, host.data() + k * es) << ((k + 1) % row == 0 ? "\n" : " ");
@@ -364,7 +568,9 @@ int main(int argc, char** argv) {
   if (flags->Has("help") || flags->Has("h") || argc == 1) {
     std::printf(
         "msame --model <x.om> [--input a.bin,b.bin|dir] [--output dir] [--outfmt TXT|BIN]\n"
-        "      [--loop N] [--device 0] [--debug true|false]\n");
+        "      [--loop N] [--device 0] [--debug true|false]\n"
+        "      [--dymBatch N | --dymHW h,w | --dymDims \"in:d1,d2;in2:..\" |\n"
+        "       --dymShape \"in:n,c,h,w;in2:..\" --outputSize \"bytes0,bytes1\"]\n");
     return argc == 1 ? 1 : 0;
   }
   Msame app;
