@@ -470,6 +470,8 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
   if (!m)
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
                 std::string(__func__) + ": model id " + std::to_string(modelId) + " is not loaded");
+  if (m->gear_mode() != "dims")
+    return SetGear(modelId, dataset, index, "dims", {}, __func__);  // reports the mismatch
   if (dims->dimCount > ACL_MAX_DIM_CNT)
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": dimCount is over 128");
   // CANN's form: all inputs' dims concatenated (as aclmdlGetInputDynamicDims gives them);

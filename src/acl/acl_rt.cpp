@@ -24,7 +24,8 @@ struct Context {
 };
 struct Stream {
   Context* ctx = nullptr;
-  std::unique_ptr<oc::Stream> worker = std::make_unique<oc::Stream>();
+  // Shared so that aclrtSynchronizeDevice can wait on it while another thread destroys it.
+  std::shared_ptr<oc::Stream> worker = std::make_shared<oc::Stream>();
 };
 struct Event {
   std::chrono::steady_clock::time_point at;
@@ -146,7 +147,24 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 aclError aclrtSynchronizeDevice(void) {
   OC_ACL_REQUIRE_INIT();
-  return ACL_SUCCESS;
+  Context* c = CurrentContext();
+  if (!c)
+    return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                "aclrtSynchronizeDevice: no device is set on this thread (aclrtSetDevice)");
+  // Waits for the work of every stream of the device, as CANN does.
+  std::vector<std::shared_ptr<oc::Stream>> workers;
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    for (Stream* s : g_streams)
+      if (s->ctx && s->ctx->device == c->device) workers.push_back(s->worker);
+  }
+  aclError result = ACL_SUCCESS;
+  for (const auto& w : workers) {
+    oc::Status st = w->Synchronize();
+    if (!st.ok() && result == ACL_SUCCESS)
+      result = Fail(oc::acl::StreamError(st), "aclrtSynchronizeDevice: " + st.ToString());
+  }
+  return result;
 }
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {

@@ -1,0 +1,388 @@
+/* Misuse of every public AscendCL function: null handles, wrong sizes, unknown ids and
+ * wrong order return CANN's codes and never crash. A test (tests/e2e/test_c_programs.py)
+ * checks that every function declared in include/acl appears here.
+ *
+ * usage: oc_acl_misuse STATIC.om GEARS.om   (GEARS.om built with --dynamic_batch_size) */
+#include <stdio.h>
+#include <string.h>
+
+#include "acl/acl.h"
+
+static int failures = 0, checks = 0;
+
+#define EXPECT_CODE(call, code)                                                          \
+  do {                                                                                   \
+    aclError got_ = (call);                                                              \
+    ++checks;                                                                            \
+    if (got_ != (aclError)(code)) {                                                      \
+      ++failures;                                                                        \
+      printf("FAIL %s:%d %s -> %d, expected %d (%s)\n", __FILE__, __LINE__, #call, got_, \
+             (int)(code), aclGetRecentErrMsg());                                         \
+    }                                                                                    \
+  } while (0)
+
+#define EXPECT_TRUE(cond)                                   \
+  do {                                                      \
+    ++checks;                                               \
+    if (!(cond)) {                                          \
+      ++failures;                                           \
+      printf("FAIL %s:%d %s\n", __FILE__, __LINE__, #cond); \
+    }                                                       \
+  } while (0)
+
+static void Callback(void* data) { (void)data; }
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    printf("usage: %s STATIC.om GEARS.om\n", argv[0]);
+    return 2;
+  }
+  const char *om = argv[1], *gears_om = argv[2];
+  void* p = NULL;
+  uint32_t id = 0;
+  size_t work = 0, weight = 0, idx = 0;
+
+  /* ---- wrong order: everything before aclInit ---- */
+  EXPECT_CODE(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+  EXPECT_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
+  EXPECT_CODE(aclrtMalloc(&p, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
+  EXPECT_CODE(aclmdlLoadFromFile(om, &id), ACL_ERROR_UNINITIALIZE);
+  EXPECT_CODE(aclmdlQuerySize(om, &work, &weight), ACL_ERROR_UNINITIALIZE);
+
+  /* ---- init ---- */
+  EXPECT_CODE(aclInit("/nonexistent/acl.json"), ACL_ERROR_INVALID_FILE);
+  EXPECT_CODE(aclInit(NULL), ACL_SUCCESS);
+  EXPECT_CODE(aclInit(NULL), ACL_ERROR_REPEAT_INITIALIZE);
+  int32_t major = 0, minor = 0, patch = 0;
+  EXPECT_CODE(aclrtGetVersion(NULL, &minor, &patch), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtGetVersion(&major, &minor, &patch), ACL_SUCCESS);
+  EXPECT_TRUE(aclGetRecentErrMsg() != NULL);
+  aclAppLog(ACL_INFO, NULL, NULL, 0, "null func and file are tolerated");
+  aclAppLog((aclLogLevel)42, "f", "file.c", 1, "unknown level %d", 42);
+
+  /* ---- devices and contexts ---- */
+  int32_t dev = -1;
+  uint32_t count = 0;
+  aclrtRunMode mode;
+  aclrtContext ctx = NULL, cur = NULL;
+  EXPECT_CODE(aclrtGetDevice(&dev), ACL_ERROR_RT_CONTEXT_NULL); /* no device set yet */
+  EXPECT_CODE(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_CODE(aclrtSetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_CODE(aclrtResetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_CODE(aclrtGetDeviceCount(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+  EXPECT_TRUE(count == 1);
+  EXPECT_CODE(aclrtGetRunMode(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtCreateContext(NULL, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtCreateContext(&ctx, 9), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_CODE(aclrtDestroyContext(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtDestroyContext((aclrtContext)&count), ACL_ERROR_INVALID_PARAM); /* foreign */
+  EXPECT_CODE(aclrtSetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSetCurrentContext((aclrtContext)&count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
+  EXPECT_CODE(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_CODE(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtGetDevice(&dev), ACL_SUCCESS);
+  EXPECT_CODE(aclrtGetRunMode(&mode), ACL_SUCCESS);
+  EXPECT_TRUE(mode == ACL_HOST);
+  EXPECT_CODE(aclrtCreateContext(&ctx, 0), ACL_SUCCESS);
+  EXPECT_CODE(aclrtGetCurrentContext(&cur), ACL_SUCCESS);
+  EXPECT_TRUE(cur == ctx);
+  EXPECT_CODE(aclrtSynchronizeDevice(), ACL_SUCCESS);
+
+  /* ---- memory ---- */
+  char host[64];
+  size_t free_mem = 0, total_mem = 0;
+  EXPECT_CODE(aclrtMalloc(NULL, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMallocHost(NULL, 16), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMallocHost(&p, 0), ACL_ERROR_INVALID_PARAM);
+  void *dev_mem = NULL, *host_mem = NULL;
+  EXPECT_CODE(aclrtMalloc(&dev_mem, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMallocHost(&host_mem, 64), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMemcpy(NULL, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, NULL, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM); /* count > destMax */
+  EXPECT_CODE(aclrtMemcpy(host, 64, host_mem, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_RT_PARAM_INVALID); /* destination is not device memory */
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_ERROR_RT_PARAM_INVALID); /* kind contradicts the pointers */
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, (aclrtMemcpyKind)9), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_CODE(
+      aclrtMemcpyAsync(dev_mem, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, (aclrtStream)&count),
+      ACL_ERROR_INVALID_PARAM); /* unknown stream */
+  EXPECT_CODE(aclrtMemset(NULL, 64, 0, 64), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemset(dev_mem, 32, 0, 64), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemset(dev_mem, 64, 0, 64), ACL_SUCCESS);
+  EXPECT_CODE(aclrtGetMemInfo(0, NULL, &total_mem), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtGetMemInfo(0, &free_mem, &total_mem), ACL_SUCCESS);
+  EXPECT_CODE(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtFree(host), ACL_ERROR_INVALID_PARAM); /* not from aclrtMalloc */
+  EXPECT_CODE(aclrtFree(host_mem), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtFreeHost(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtFreeHost(dev_mem), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtFree(p), ACL_SUCCESS);
+  EXPECT_CODE(aclrtFree(p), ACL_ERROR_INVALID_PARAM); /* double free */
+  EXPECT_CODE(aclrtFreeHost(host_mem), ACL_SUCCESS);
+  EXPECT_CODE(aclrtFreeHost(host_mem), ACL_ERROR_INVALID_PARAM);
+
+  /* ---- streams, events, callbacks ---- */
+  aclrtStream stream = NULL;
+  aclrtEvent ev1 = NULL, ev2 = NULL;
+  float ms = 0;
+  EXPECT_CODE(aclrtCreateStream(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtDestroyStream(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtDestroyStream((aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSynchronizeStream((aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtCreateStream(&stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtCreateEvent(&ev1), ACL_SUCCESS);
+  EXPECT_CODE(aclrtCreateEvent(&ev2), ACL_SUCCESS);
+  EXPECT_CODE(aclrtRecordEvent(NULL, stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtRecordEvent(ev1, (aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSynchronizeEvent(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtEventElapsedTime(NULL, ev1, ev2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtEventElapsedTime(&ms, NULL, ev2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtEventElapsedTime(&ms, ev1, ev2),
+              ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID); /* not recorded */
+  EXPECT_CODE(aclrtRecordEvent(ev1, stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtRecordEvent(ev2, stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeEvent(ev2), ACL_SUCCESS);
+  EXPECT_CODE(aclrtEventElapsedTime(&ms, ev1, ev2), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyEvent(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtLaunchCallback(NULL, NULL, ACL_CALLBACK_BLOCK, stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtLaunchCallback(Callback, NULL, ACL_CALLBACK_BLOCK, stream),
+              ACL_ERROR_STREAM_NOT_SUBSCRIBE);
+  EXPECT_CODE(aclrtProcessReport(10), ACL_ERROR_THREAD_NOT_SUBSCRIBE);
+  EXPECT_CODE(aclrtProcessReport(-5), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSubscribeReport(1, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSubscribeReport(1, stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSubscribeReport(1, stream), ACL_ERROR_REPEAT_SUBSCRIBE);
+  EXPECT_CODE(aclrtUnSubscribeReport(2, stream), ACL_ERROR_STREAM_NOT_SUBSCRIBE); /* other thread */
+  EXPECT_CODE(aclrtUnSubscribeReport(1, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtUnSubscribeReport(1, stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyEvent(ev1), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyEvent(ev2), ACL_SUCCESS);
+
+  /* ---- data buffers and tensor descriptions ---- */
+  int64_t dims4[4] = {1, 3, 8, 8}, d = 0;
+  aclDataBuffer* buf = aclCreateDataBuffer(dev_mem, 64);
+  EXPECT_TRUE(buf != NULL);
+  EXPECT_TRUE(aclCreateDataBuffer(NULL, 64) == NULL || 1); /* CANN allows a null address */
+  EXPECT_CODE(aclDestroyDataBuffer(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclUpdateDataBuffer(NULL, dev_mem, 64), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclUpdateDataBuffer(buf, dev_mem, 32), ACL_SUCCESS);
+  EXPECT_TRUE(aclGetDataBufferAddr(NULL) == NULL);
+  EXPECT_TRUE(aclGetDataBufferSize(NULL) == 0);
+  EXPECT_TRUE(aclGetDataBufferSizeV2(NULL) == 0);
+  EXPECT_TRUE(aclGetDataBufferSizeV2(buf) == 32);
+  EXPECT_TRUE(aclDataTypeSize((aclDataType)99) == 0);
+  EXPECT_TRUE(aclDataTypeSize(ACL_FLOAT16) == 2);
+  EXPECT_TRUE(aclFloat16ToFloat(aclFloatToFloat16(1.5f)) == 1.5f);
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 2, NULL, ACL_FORMAT_ND) == NULL);
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, -1, dims4, ACL_FORMAT_ND) == NULL);
+  aclTensorDesc* td = aclCreateTensorDesc(ACL_FLOAT, 4, dims4, ACL_FORMAT_NCHW);
+  EXPECT_TRUE(td != NULL);
+  EXPECT_TRUE(aclGetTensorDescType(NULL) == ACL_DT_UNDEFINED);
+  EXPECT_TRUE(aclGetTensorDescFormat(NULL) == ACL_FORMAT_UNDEFINED);
+  EXPECT_TRUE(aclGetTensorDescSize(NULL) == 0);
+  EXPECT_TRUE(aclGetTensorDescElementCount(NULL) == 0);
+  EXPECT_TRUE(aclGetTensorDescNumDims(NULL) == 0);
+  EXPECT_TRUE(aclGetTensorDescSize(td) == 192 * 4);
+  EXPECT_TRUE(aclGetTensorDescElementCount(td) == 192);
+  EXPECT_CODE(aclGetTensorDescDimV2(NULL, 0, &d), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclGetTensorDescDimV2(td, 4, &d), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclGetTensorDescDimV2(td, 0, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclGetTensorDescDimV2(td, 3, &d), ACL_SUCCESS);
+  EXPECT_TRUE(d == 8);
+  aclDestroyTensorDesc(NULL); /* tolerated */
+
+  /* ---- datasets ---- */
+  aclmdlDataset* ds = aclmdlCreateDataset();
+  EXPECT_CODE(aclmdlAddDatasetBuffer(NULL, buf), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlAddDatasetBuffer(ds, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(aclmdlGetDatasetNumBuffers(NULL) == 0);
+  EXPECT_TRUE(aclmdlGetDatasetBuffer(ds, 0) == NULL);
+  EXPECT_CODE(aclmdlAddDatasetBuffer(ds, buf), ACL_SUCCESS);
+  EXPECT_TRUE(aclmdlGetDatasetBuffer(ds, 1) == NULL);
+  EXPECT_TRUE(aclmdlGetDatasetBuffer(NULL, 0) == NULL);
+  EXPECT_CODE(aclmdlSetDatasetTensorDesc(NULL, td, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlSetDatasetTensorDesc(ds, NULL, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlSetDatasetTensorDesc(ds, td, 5), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlSetDatasetTensorDesc(ds, td, 0), ACL_SUCCESS);
+  EXPECT_TRUE(aclmdlGetDatasetTensorDesc(ds, 0) != NULL);
+  EXPECT_TRUE(aclmdlGetDatasetTensorDesc(ds, 3) == NULL);
+  EXPECT_TRUE(aclmdlGetDatasetTensorDesc(NULL, 0) == NULL);
+  aclDestroyTensorDesc(td);
+  EXPECT_CODE(aclmdlDestroyDataset(NULL), ACL_ERROR_INVALID_PARAM);
+
+  /* ---- models ---- */
+  EXPECT_CODE(aclmdlLoadFromFile(NULL, &id), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlLoadFromFile(om, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlLoadFromFile("/nonexistent.om", &id), ACL_ERROR_READ_MODEL_FAILURE);
+  EXPECT_CODE(aclmdlLoadFromMem(NULL, 10, &id), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlLoadFromMem(host, 0, &id), ACL_ERROR_INVALID_PARAM);
+  memset(host, 0x5a, sizeof(host));
+  EXPECT_CODE(aclmdlLoadFromMem(host, sizeof(host), &id), ACL_ERROR_PARSE_MODEL);
+  EXPECT_CODE(aclmdlQuerySize(NULL, &work, &weight), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlQuerySize(om, NULL, &weight), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlQuerySize("/nonexistent.om", &work, &weight), ACL_ERROR_READ_MODEL_FAILURE);
+  EXPECT_CODE(aclmdlQuerySizeFromMem(NULL, 10, &work, &weight), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlQuerySizeFromMem(host, sizeof(host), &work, &weight), ACL_ERROR_PARSE_MODEL);
+  EXPECT_CODE(aclmdlQuerySize(om, &work, &weight), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlLoadFromFileWithMem(om, &id, host, work, NULL, 0),
+              ACL_ERROR_INVALID_PARAM); /* work memory must be device memory */
+  EXPECT_CODE(aclmdlLoadFromFileWithMem(NULL, &id, NULL, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlLoadFromMemWithMem(NULL, 0, &id, NULL, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlLoadFromMemWithMem(host, sizeof(host), &id, NULL, 0, NULL, 0),
+              ACL_ERROR_PARSE_MODEL);
+  void* small_work = NULL;
+  EXPECT_CODE(aclrtMalloc(&small_work, 1, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  if (work > 1)
+    EXPECT_CODE(aclmdlLoadFromFileWithMem(om, &id, small_work, 1, NULL, 0),
+                ACL_ERROR_INVALID_PARAM); /* smaller than aclmdlQuerySize says */
+  aclrtFree(small_work);
+  EXPECT_CODE(aclmdlUnload(12345), ACL_ERROR_INVALID_MODEL_ID);
+
+  /* ---- descriptions ---- */
+  aclmdlDesc* desc = aclmdlCreateDesc();
+  aclmdlIODims io;
+  aclmdlBatch batch;
+  memset(&io, 0, sizeof(io));
+  aclmdlHW hw;
+  size_t gear_count = 9;
+  EXPECT_CODE(aclmdlGetDesc(NULL, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDesc(desc, 12345), ACL_ERROR_INVALID_MODEL_ID);
+  /* An empty description answers 0, null or an error. */
+  EXPECT_TRUE(aclmdlGetNumInputs(desc) == 0 && aclmdlGetNumOutputs(NULL) == 0);
+  EXPECT_TRUE(aclmdlGetNumInputs(NULL) == 0 && aclmdlGetNumOutputs(desc) == 0);
+  EXPECT_TRUE(aclmdlGetInputSizeByIndex(desc, 0) == 0 && aclmdlGetOutputSizeByIndex(NULL, 0) == 0);
+  EXPECT_TRUE(aclmdlGetOutputSizeByIndex(desc, 0) == 0);
+  EXPECT_CODE(aclmdlGetInputDims(desc, 0, &io), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetInputDimsV2(NULL, 0, &io), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetOutputDims(desc, 0, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetCurOutputDims(desc, 0, &io), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(strcmp(aclmdlGetInputNameByIndex(desc, 0), "") == 0);
+  EXPECT_TRUE(strcmp(aclmdlGetOutputNameByIndex(NULL, 0), "") == 0);
+  EXPECT_TRUE(aclmdlGetInputFormat(desc, 0) == ACL_FORMAT_UNDEFINED);
+  EXPECT_TRUE(aclmdlGetOutputFormat(NULL, 0) == ACL_FORMAT_UNDEFINED);
+  EXPECT_TRUE(aclmdlGetInputDataType(desc, 0) == ACL_DT_UNDEFINED);
+  EXPECT_TRUE(aclmdlGetOutputDataType(NULL, 0) == ACL_DT_UNDEFINED);
+  EXPECT_CODE(aclmdlGetInputIndexByName(desc, NULL, &idx), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetOutputIndexByName(desc, "y", NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDynamicBatch(desc, &batch), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDynamicHW(NULL, 0, &hw), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetInputDynamicGearCount(desc, (size_t)-1, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetInputDynamicDims(desc, (size_t)-1, &io, 1), ACL_ERROR_INVALID_PARAM);
+
+  /* A static model: gears calls say it is not dynamic. */
+  EXPECT_CODE(aclmdlLoadFromFile(om, &id), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlGetDesc(desc, id), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlGetInputDims(desc, 99, &io), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetOutputDims(desc, 99, &io), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetInputIndexByName(desc, "no_such_input", &idx), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetOutputIndexByName(desc, "no_such_output", &idx), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDynamicBatch(desc, &batch), ACL_SUCCESS);
+  EXPECT_TRUE(batch.batchCount == 0);
+  EXPECT_CODE(aclmdlGetDynamicHW(desc, (size_t)-1, &hw), ACL_SUCCESS);
+  EXPECT_TRUE(hw.hwCount == 0);
+  EXPECT_CODE(aclmdlGetInputDynamicGearCount(desc, (size_t)-1, &gear_count), ACL_SUCCESS);
+  EXPECT_TRUE(gear_count == 0);
+  EXPECT_CODE(aclmdlGetInputDynamicDims(desc, (size_t)-1, &io, 1), ACL_ERROR_MODEL_NOT_DYNAMIC);
+  EXPECT_CODE(aclmdlSetDynamicBatchSize(id, ds, 0, 1), ACL_ERROR_MODEL_NOT_DYNAMIC);
+  EXPECT_CODE(aclmdlSetDynamicHWSize(id, ds, 0, 8, 8), ACL_ERROR_MODEL_NOT_DYNAMIC);
+  EXPECT_CODE(aclmdlSetInputDynamicDims(id, ds, 0, &io), ACL_ERROR_MODEL_NOT_DYNAMIC);
+  EXPECT_CODE(aclmdlSetInputDynamicDims(id, ds, 0, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlSetDynamicBatchSize(12345, ds, 0, 1), ACL_ERROR_INVALID_MODEL_ID);
+
+  /* Execution with wrong datasets. */
+  EXPECT_CODE(aclmdlExecute(id, NULL, ds), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlExecute(id, ds, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlExecute(12345, ds, ds), ACL_ERROR_INVALID_MODEL_ID);
+  aclmdlDataset* empty = aclmdlCreateDataset();
+  EXPECT_CODE(aclmdlExecute(id, empty, empty), ACL_ERROR_INVALID_PARAM); /* buffer count */
+  EXPECT_CODE(aclmdlExecuteAsync(id, empty, empty, (aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlExecuteAsync(12345, ds, ds, stream), ACL_ERROR_INVALID_MODEL_ID);
+  {
+    /* Host memory where device memory is required; then buffers too small. */
+    size_t n_in = aclmdlGetNumInputs(desc), n_out = aclmdlGetNumOutputs(desc), i;
+    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+    static char host_big[1 << 16];
+    for (i = 0; i < n_in; ++i)
+      aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(host_big, aclmdlGetInputSizeByIndex(desc, i)));
+    for (i = 0; i < n_out; ++i)
+      aclmdlAddDatasetBuffer(out,
+                             aclCreateDataBuffer(host_big, aclmdlGetOutputSizeByIndex(desc, i)));
+    EXPECT_CODE(aclmdlExecute(id, in, out), ACL_ERROR_INVALID_PARAM);
+    void* tiny = NULL;
+    aclrtMalloc(&tiny, 4, ACL_MEM_MALLOC_HUGE_FIRST);
+    for (i = 0; i < n_in; ++i) aclUpdateDataBuffer(aclmdlGetDatasetBuffer(in, i), tiny, 4);
+    for (i = 0; i < n_out; ++i) aclUpdateDataBuffer(aclmdlGetDatasetBuffer(out, i), tiny, 4);
+    EXPECT_CODE(aclmdlExecute(id, in, out), ACL_ERROR_INVALID_PARAM);
+    for (i = 0; i < n_in; ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(in, i));
+    for (i = 0; i < n_out; ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(out, i));
+    aclmdlDestroyDataset(in);
+    aclmdlDestroyDataset(out);
+    aclrtFree(tiny);
+  }
+  EXPECT_CODE(aclmdlUnload(id), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlUnload(id), ACL_ERROR_INVALID_MODEL_ID);          /* twice */
+  EXPECT_CODE(aclmdlExecute(id, ds, ds), ACL_ERROR_INVALID_MODEL_ID); /* after unload */
+
+  /* A model with batch gears: wrong index, gear, setter and buffer. */
+  uint32_t gid = 0;
+  EXPECT_CODE(aclmdlLoadFromFile(gears_om, &gid), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlGetDesc(desc, gid), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &idx), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlGetDynamicBatch(desc, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDynamicBatch(desc, &batch), ACL_SUCCESS);
+  EXPECT_TRUE(batch.batchCount >= 2);
+  {
+    aclmdlDataset* in = aclmdlCreateDataset();
+    void *small = NULL, *ok = NULL;
+    size_t i;
+    aclrtMalloc(&small, 4, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&ok, 8, ACL_MEM_MALLOC_HUGE_FIRST);
+    EXPECT_CODE(aclmdlSetDynamicBatchSize(gid, in, idx, batch.batch[0]),
+                ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID); /* no buffer at idx */
+    for (i = 0; i <= idx; ++i) aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(small, 4));
+    EXPECT_CODE(aclmdlSetDynamicBatchSize(gid, in, idx, batch.batch[0]),
+                ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID);
+    aclUpdateDataBuffer(aclmdlGetDatasetBuffer(in, idx), ok, 8);
+    EXPECT_CODE(aclmdlSetDynamicBatchSize(gid, in, idx + 1, batch.batch[0]),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetDynamicBatchSize(gid, NULL, idx, batch.batch[0]), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetDynamicBatchSize(gid, in, idx, 1000),
+                ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID);
+    EXPECT_CODE(aclmdlSetDynamicHWSize(gid, in, idx, 8, 8), ACL_ERROR_MODEL_NOT_DYNAMIC);
+    EXPECT_CODE(aclmdlSetDynamicBatchSize(gid, in, idx, batch.batch[0]), ACL_SUCCESS);
+    for (i = 0; i <= idx; ++i) aclDestroyDataBuffer(aclmdlGetDatasetBuffer(in, i));
+    aclmdlDestroyDataset(in);
+    aclrtFree(small);
+    aclrtFree(ok);
+  }
+  EXPECT_CODE(aclmdlUnload(gid), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlDestroyDesc(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlDestroyDesc(desc), ACL_SUCCESS);
+
+  /* ---- teardown, then wrong order again ---- */
+  EXPECT_CODE(aclmdlDestroyDataset(empty), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlDestroyDataset(ds), ACL_SUCCESS);
+  EXPECT_CODE(aclDestroyDataBuffer(buf), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyStream(stream), ACL_ERROR_INVALID_PARAM); /* twice */
+  EXPECT_CODE(aclrtFree(dev_mem), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyContext(ctx), ACL_SUCCESS);
+  EXPECT_CODE(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_CODE(aclFinalize(), ACL_SUCCESS);
+  EXPECT_CODE(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+  EXPECT_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
+
+  printf("%d checks, %d failures\n", checks, failures);
+  return failures ? 1 : 0;
+}
