@@ -6,7 +6,10 @@
     print(session.summary())                    # latency statistics of the infer calls
 
 Modelled on ais_bench's InferSession. Device memory, datasets and copies are managed here;
-outputs whose shape is only known at run time come back with their actual shape.
+outputs whose shape is only known at run time come back with their actual shape. Dynamic
+models work with arrays of the shape to run: for models with gears the gear is chosen from
+the arrays' shapes (batch, H/W or the dynamic dims); fully dynamic models get the shapes as
+tensor descriptions.
 """
 import time
 
@@ -18,6 +21,8 @@ _ACL_TO_NUMPY = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.ui
                  7: np.uint16, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
 _H2D, _D2H = 1, 2
 _initialised = 0
+_DYNAMIC_NAME = "ascend_mbatch_shape_data"
+_FORMAT_NHWC = 1
 
 
 class AclError(RuntimeError):
@@ -54,12 +59,23 @@ class InferSession:
         self.desc = acl.mdl.create_desc()
         _check(acl.mdl.get_desc(self.desc, self.model_id), "aclmdlGetDesc")
         self._dynamic_output_bytes = dynamic_output_bytes
-        self._inputs = [self._info(i, True) for i in range(acl.mdl.get_num_inputs(self.desc))]
+        all_inputs = [self._info(i, True) for i in range(acl.mdl.get_num_inputs(self.desc))]
+        # A model with gears has the extra gear input: the session fills it.
+        self._gear_index = next((i for i, t in enumerate(all_inputs) if t.name == _DYNAMIC_NAME), None)
+        self._gear_mode = None
+        if self._gear_index is not None:
+            batch, _ = acl.mdl.get_dynamic_batch(self.desc)
+            hw, _ = acl.mdl.get_dynamic_hw(self.desc, -1)
+            self._gear_mode = "batch" if batch["batchCount"] else "hw" if hw["hwCount"] else "dims"
+        self._data_index = [i for i in range(len(all_inputs)) if i != self._gear_index]
+        self._all_inputs = all_inputs
+        self._inputs = [all_inputs[i] for i in self._data_index]
         self._outputs = [self._info(i, False) for i in range(acl.mdl.get_num_outputs(self.desc))]
-        self._in_dev = [self._malloc(t.size) for t in self._inputs]
+        self._in_size = [t.size for t in all_inputs]
+        self._in_dev = [self._malloc(t.size) for t in all_inputs]
         self._out_dev = [self._malloc(t.size or dynamic_output_bytes) for t in self._outputs]
         self._in_ds, self._out_ds = acl.mdl.create_dataset(), acl.mdl.create_dataset()
-        for ptr, t in zip(self._in_dev, self._inputs):
+        for ptr, t in zip(self._in_dev, all_inputs):
             acl.mdl.add_dataset_buffer(self._in_ds, acl.create_data_buffer(ptr, t.size))
         for ptr, t in zip(self._out_dev, self._outputs):
             acl.mdl.add_dataset_buffer(self._out_ds, acl.create_data_buffer(ptr, t.size or dynamic_output_bytes))
@@ -86,26 +102,100 @@ class InferSession:
     def get_outputs(self):
         return list(self._outputs)
 
+    def default_shapes(self):
+        """A runnable shape per input: the first gear, or 1 for fully dynamic dims."""
+        shapes = [list(t.shape) for t in self._inputs]
+        if self._gear_mode == "batch":
+            first = acl.mdl.get_dynamic_batch(self.desc)[0]["batch"][0]
+            shapes = [[first if k == 0 and d < 0 else d for k, d in enumerate(s)] for s in shapes]
+        elif self._gear_mode == "hw":
+            h, w = acl.mdl.get_dynamic_hw(self.desc, -1)[0]["hw"][0]
+            for s, i in zip(shapes, self._data_index):
+                if any(d < 0 for d in s):
+                    nhwc = acl.mdl.get_input_format(self.desc, i) == _FORMAT_NHWC
+                    s[1 if nhwc else 2], s[2 if nhwc else 3] = h, w
+        elif self._gear_mode == "dims":
+            count, _ = acl.mdl.get_input_dynamic_gear_count(self.desc, -1)
+            flat = acl.mdl.get_input_dynamic_dims(self.desc, -1, count)[0][0]["dims"]
+            k = 0
+            for s in shapes:
+                s[:] = flat[k:k + len(s)]
+                k += len(s)
+        return [[1 if d < 0 else d for d in s] for s in shapes]
+
+    def _place(self, i, arr):
+        """Copies one input to its device buffer, growing it for fully dynamic inputs."""
+        info = self._all_inputs[i]
+        dynamic = any(d < 0 for d in info.shape)
+        if not dynamic and arr.nbytes != info.size:
+            raise ValueError(f"input {info.name!r} needs shape {info.shape} "
+                             f"({info.size} bytes), got {arr.shape}")
+        if len(arr.shape) != len(info.shape) or any(
+                d >= 0 and d != a for d, a in zip(info.shape, arr.shape)):
+            raise ValueError(f"input {info.name!r} has shape {info.shape}, got {arr.shape}")
+        if arr.nbytes > self._in_size[i]:
+            if self._gear_index is not None:
+                raise ValueError(f"input {info.name!r}: shape {arr.shape} is larger than the "
+                                 f"model's largest gear")
+            acl.rt.free(self._in_dev[i])
+            self._in_dev[i] = self._malloc(arr.nbytes)
+            self._in_size[i] = arr.nbytes
+            _check(acl.update_data_buffer(acl.mdl.get_dataset_buffer(self._in_ds, i),
+                                          self._in_dev[i], arr.nbytes), "aclUpdateDataBuffer")
+        if arr.nbytes:
+            _check(acl.rt.memcpy(self._in_dev[i], self._in_size[i], acl.util.numpy_to_ptr(arr),
+                                 arr.nbytes, _H2D), "memcpy")
+        if dynamic and self._gear_index is None:
+            desc = acl.create_tensor_desc(acl.mdl.get_input_data_type(self.desc, i),
+                                          list(arr.shape), acl.mdl.get_input_format(self.desc, i))
+            ret = acl.mdl.set_dataset_tensor_desc(self._in_ds, desc, i)
+            acl.destroy_tensor_desc(desc)
+            _check(ret, "aclmdlSetDatasetTensorDesc")
+
+    def _set_gear(self, arrays):
+        """Chooses the compiled gear that matches the arrays' shapes."""
+        first = next(((a, i) for a, i in zip(arrays, self._data_index)
+                      if any(d < 0 for d in self._all_inputs[i].shape)), None)
+        if first is None:
+            return
+        arr, i = first
+        if self._gear_mode == "batch":
+            ret = acl.mdl.set_dynamic_batch_size(self.model_id, self._in_ds, self._gear_index,
+                                                 arr.shape[0])
+        elif self._gear_mode == "hw":
+            nhwc = acl.mdl.get_input_format(self.desc, i) == _FORMAT_NHWC
+            h, w = (arr.shape[1], arr.shape[2]) if nhwc else (arr.shape[2], arr.shape[3])
+            ret = acl.mdl.set_dynamic_hw_size(self.model_id, self._in_ds, self._gear_index, h, w)
+        else:
+            dims = [int(d) for a in arrays for d in a.shape]
+            ret = acl.mdl.set_input_dynamic_dims(self.model_id, self._in_ds, self._gear_index,
+                                                 {"name": "", "dimCount": len(dims), "dims": dims})
+        _check(ret, f"set gear for shapes {[a.shape for a in arrays]}")
+
     def infer(self, feeds):
         """Runs the model on a list of arrays (one per input); returns a list of arrays."""
         if len(feeds) != len(self._inputs):
             raise ValueError(f"the model has {len(self._inputs)} inputs, got {len(feeds)} arrays")
-        keep = []
-        for arr, info, ptr in zip(feeds, self._inputs, self._in_dev):
-            arr = np.ascontiguousarray(arr, dtype=info.dtype)
-            if arr.nbytes != info.size:
-                raise ValueError(f"input {info.name!r} needs shape {info.shape} "
-                                 f"({info.size} bytes), got {arr.shape}")
-            keep.append(arr)
-            _check(acl.rt.memcpy(ptr, info.size, acl.util.numpy_to_ptr(arr), arr.nbytes, _H2D), "memcpy")
+        arrays = [np.ascontiguousarray(arr, dtype=info.dtype) for arr, info in zip(feeds, self._inputs)]
+        for arr, i in zip(arrays, self._data_index):
+            self._place(i, arr)
+        if self._gear_index is not None:
+            self._set_gear(arrays)
         start = time.perf_counter()
         _check(acl.mdl.execute(self.model_id, self._in_ds, self._out_ds), "aclmdlExecute")
         self._times_ms.append((time.perf_counter() - start) * 1000)
         results = []
         for i, (info, ptr) in enumerate(zip(self._outputs, self._out_dev)):
-            dims, ret = acl.mdl.get_cur_output_dims(self.desc, i)
-            _check(ret, "aclmdlGetCurOutputDims")
-            host = np.empty(dims["dims"], dtype=info.dtype)
+            # The shape this execution produced, from the output dataset's description.
+            desc = acl.mdl.get_dataset_tensor_desc(self._out_ds, i)
+            if desc:
+                shape = [acl.get_tensor_desc_dim_v2(desc, k)[0]
+                         for k in range(acl.get_tensor_desc_num_dims(desc))]
+            else:
+                dims, ret = acl.mdl.get_cur_output_dims(self.desc, i)
+                _check(ret, "aclmdlGetCurOutputDims")
+                shape = dims["dims"]
+            host = np.empty(shape, dtype=info.dtype)
             if host.nbytes:
                 _check(acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes, _D2H), "memcpy")
             results.append(host)
@@ -158,15 +248,16 @@ def _main(argv=None):
             feeds = [np.load(p) for p in args.input.split(",")]
         else:
             rng = np.random.RandomState(0)
-            feeds = [(rng.rand(*i.shape) if np.issubdtype(i.dtype, np.floating)
-                      else np.zeros(i.shape)).astype(i.dtype) for i in infos]
+            feeds = [(rng.rand(*shape) if np.issubdtype(i.dtype, np.floating)
+                      else np.zeros(shape)).astype(i.dtype)
+                     for i, shape in zip(infos, session.default_shapes())]
         for _ in range(args.warmup):
             session.infer(feeds)
         session._times_ms.clear()
         for _ in range(args.loop):
             session.infer(feeds)
         s = session.summary()
-        batch = infos[0].shape[0] if infos and infos[0].shape else 1
+        batch = feeds[0].shape[0] if feeds and feeds[0].ndim else 1
         print(f"[INFO] model {args.model}: {s['count']} runs, batch {batch}")
         print(f"[INFO] latency ms: min {s['min']:.3f}, max {s['max']:.3f}, mean {s['mean']:.3f}, "
               f"median {s['median']:.3f}, p99 {s['p99']:.3f}")

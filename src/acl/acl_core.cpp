@@ -1,4 +1,6 @@
 // aclInit/aclFinalize, versions, error messages, logging.
+#include <unistd.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -63,6 +65,15 @@ aclError State::Init(const char* config_path) {
       num_threads_ = cfg["num_threads"].get<int>();
       setenv("OCANN_NUM_THREADS", std::to_string(num_threads_).c_str(), 1);
     }
+    DumpConfig dump;
+    ProfileConfig profile;
+    Status s = ParseDumpConfig(text.value(), &dump, &profile);
+    if (!s.ok())
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "aclInit: config file [" + std::string(config_path) + "]: " + s.message());
+    dump_ = dump;
+    if (profile.enabled)
+      profiler_ = std::make_shared<Profiler>(profile.output + "/PROF_" + std::to_string(getpid()));
   }
   initialized_ = true;
   return ACL_SUCCESS;
@@ -76,6 +87,12 @@ aclError State::Finalize() {
                : Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit has not been called");
   }
   models_.clear();
+  if (profiler_) {
+    Status s = profiler_->Flush();
+    if (!s.ok()) OC_LOG(kWarning, "profiling data not written: " << s.ToString());
+    profiler_.reset();
+  }
+  dump_ = DumpConfig{};
   initialized_ = false;
   ever_finalized_ = true;
   return ACL_SUCCESS;
@@ -84,6 +101,9 @@ aclError State::Finalize() {
 Result<uint32_t> State::AddModel(std::shared_ptr<Model> model) {
   std::lock_guard<std::mutex> lock(mutex_);
   uint32_t id = next_model_id_++;
+  // Dump and profiling observe the model from its first execution.
+  if (auto observer = MakeObserver(dump_, profiler_, model->name(), id))
+    model->SetObserver(observer);
   models_[id] = std::move(model);
   return id;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_observers.h"
 #include "base/status.h"
 #include "runtime/model.h"
 #include "runtime/stream.h"
@@ -96,6 +97,8 @@ class State {
   std::atomic<bool> initialized_{false};
   bool ever_finalized_ = false;
   int num_threads_ = 0;
+  DumpConfig dump_;
+  std::shared_ptr<Profiler> profiler_;
   std::mutex mutex_;
   uint32_t next_model_id_ = 1;
   std::map<uint32_t, std::shared_ptr<Model>> models_;

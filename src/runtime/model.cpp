@@ -276,10 +276,12 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
       if (!in.empty() && !g.FindValue(in))
         return ParseError("value [" + in + "] has no description");
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(in));
+      s.blocked = !in.empty() && blocked.count(in);
       step.inputs.push_back(s);
     }
     for (const auto& out : n.outputs) {
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(out));
+      s.blocked = !out.empty() && blocked.count(out);
       step.outputs.push_back(s);
     }
     auto kernel = CreateKernel(ctx);
@@ -568,9 +570,11 @@ Status Model::Execute(ExecuteIo& io) const {
   std::vector<const void*> in_ptrs;
   std::vector<void*> out_ptrs;
   Status status;
+  const bool timed = profile_ || observer_;
+  const uint64_t execution = executions_.fetch_add(1);
   for (const auto& step : p.steps) {
     const auto t0 =
-        profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+        timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     if (step.kernel) {
       in_ptrs.clear();
       out_ptrs.clear();
@@ -584,6 +588,23 @@ Status Model::Execute(ExecuteIo& io) const {
       status = step.kernel->Run(ctx);
     } else {
       status = RunDynamicStep(p, step, st);
+    }
+    if (observer_ && status.ok()) {
+      const auto t1 = std::chrono::steady_clock::now();
+      StepRecord r;
+      r.node_name = &step.node_name;
+      r.op_type = &step.op_type;
+      r.execution = execution;
+      r.start_us = std::chrono::duration<double, std::micro>(t0.time_since_epoch()).count();
+      r.duration_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+      for (const auto& s : step.inputs)
+        if (s.kind != SlotKind::kNone)
+          r.inputs.push_back({s.dtype, st.ShapeOf(s), st.Resolve(s), s.blocked});
+      for (const auto& s : step.outputs)
+        if (s.kind != SlotKind::kNone)
+          r.outputs.push_back({s.kind == SlotKind::kDynamic ? st.dynamic[s.index].dtype : s.dtype,
+                               st.ShapeOf(s), st.Resolve(s), s.blocked});
+      observer_->OnStep(r);
     }
     if (profile_) {
       const double us =

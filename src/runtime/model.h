@@ -3,6 +3,7 @@
 // so concurrent executions of one model are safe.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +34,27 @@ struct ExecuteIo {
   std::vector<void*> outputs;
   std::vector<size_t> output_sizes;
   std::vector<Shape> output_shapes;
+};
+
+// What an observer sees of one executed step (for dumps and profiling).
+struct StepTensor {
+  DataType dtype = DataType::kUndefined;
+  Shape shape;  // logical (NCHW...) shape
+  const void* data = nullptr;
+  bool channels_last = false;  // bytes kept as N,spatial...,C between convolutions
+};
+struct StepRecord {
+  const std::string* node_name = nullptr;
+  const std::string* op_type = nullptr;
+  uint64_t execution = 0;                // counts the model's executions from 0
+  double start_us = 0, duration_us = 0;  // steady clock
+  std::vector<StepTensor> inputs, outputs;
+};
+// Called on the executing thread after each step; must be thread-safe.
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void OnStep(const StepRecord& record) = 0;
 };
 
 struct LoadOptions {
@@ -73,6 +95,9 @@ class Model {
     return input_ranges_;
   }
 
+  // Set once after loading, before executions (dump, profiling).
+  void SetObserver(std::shared_ptr<StepObserver> observer) { observer_ = std::move(observer); }
+
   // Runs the model. Buffers must hold at least the sizes of inputs()/outputs().
   Status Execute(ExecuteIo& io) const;
   Status Execute(const std::vector<const void*>& inputs, const std::vector<size_t>& input_sizes,
@@ -86,7 +111,8 @@ class Model {
     const void* ptr = nullptr;  // constants
     const Tensor* constant = nullptr;
     DataType dtype = DataType::kUndefined;
-    Shape shape;  // as compiled; may hold -1 for values sized at run time
+    Shape shape;           // as compiled; may hold -1 for values sized at run time
+    bool blocked = false;  // kept channels-last (kernels/cpu/layout.h)
   };
   struct Step {
     std::unique_ptr<Kernel> kernel;  // null: prepared at each execution (dynamic step)
@@ -135,6 +161,8 @@ class Model {
   std::vector<std::vector<std::pair<int64_t, int64_t>>> input_ranges_;
   size_t work_size_ = 0, weight_size_ = 0;
   int num_threads_ = 1;
+  std::shared_ptr<StepObserver> observer_;
+  mutable std::atomic<uint64_t> executions_{0};
   mutable std::mutex last_shapes_mutex_;
   mutable std::vector<Shape> last_output_shapes_;
   // Caller-provided work memory serialises executions on it.

@@ -300,3 +300,36 @@ def test_msame_dynamic_options(net, tmp_path):
     files = [os.path.join(d, f) for d, _, fs in os.walk(out2) for f in fs]
     y = np.fromfile(files[0], np.float32)
     np.testing.assert_allclose(y.reshape(2, 5), reference(m, x), rtol=1e-4, atol=1e-5)
+
+
+def test_infer_session_with_gears_and_dynamic_models(net, tmp_path):
+    from acl_infer import InferSession
+    m, src = net
+    gears = convert(src, str(tmp_path / "bs"), "--input_shape=x:-1,3,16,16",
+                    "--dynamic_batch_size=1,2,4")
+    hw = convert(src, str(tmp_path / "hw"), "--input_shape=x:1,3,-1,-1",
+                 "--dynamic_image_size=16,16;8,12")
+    full = convert(src, str(tmp_path / "full"), "--input_shape=x:-1,3,-1,-1")
+    rng = np.random.default_rng(2)
+    with InferSession(0, gears) as s:
+        assert [i.name for i in s.get_inputs()] == ["x"]  # the gear input is the session's
+        assert s.default_shapes() == [[1, 3, 16, 16]]
+        for b in (2, 4, 1):
+            x = rng.standard_normal((b, 3, 16, 16)).astype(np.float32)
+            (y,) = s.infer([x])
+            assert y.shape == (b, 5)
+            np.testing.assert_allclose(y, reference(m, x), rtol=1e-4, atol=1e-5)
+        with pytest.raises(Exception, match="145013"):
+            s.infer([rng.standard_normal((3, 3, 16, 16)).astype(np.float32)])
+    with InferSession(0, hw) as s:
+        x = rng.standard_normal((1, 3, 8, 12)).astype(np.float32)
+        np.testing.assert_allclose(s.infer([x])[0], reference(m, x), rtol=1e-4, atol=1e-5)
+    with InferSession(0, full) as s:
+        for shape in ((3, 3, 5, 7), (1, 3, 64, 48)):
+            x = rng.standard_normal(shape).astype(np.float32)
+            (y,) = s.infer([x])
+            assert y.shape == (shape[0], 5)
+            np.testing.assert_allclose(y, reference(m, x), rtol=1e-4, atol=1e-5)
+    r = run(["/usr/bin/python3", "-m", "acl_infer", "--model", gears, "--loop", "5"],
+            env=dict(os.environ, PYTHONPATH=os.path.dirname(tool("atc")) + "/../python"))
+    assert r.returncode == 0 and "throughput" in r.stdout, r.stdout + r.stderr

@@ -277,6 +277,9 @@ Status Build(const Flags& f) {
     if (!ranges.empty()) wopts.model_attrs[kShapeRangeAttr] = ranges;
   }
 
+  // The model is named after the output file, as CANN names it (dump_list's model_name).
+  const std::string model_name = output.substr(output.find_last_of('/') + 1);
+  for (auto& og : graphs) og.graph.name = model_name;
   wopts.soc_version = soc;
   wopts.input_format = format;
   wopts.model_attrs["atc_cmdline"] = f.command_line();

@@ -1,0 +1,306 @@
+#include "acl/acl_observers.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "base/file.h"
+
+namespace oc::acl {
+namespace {
+
+bool MakeDirs(const std::string& path) {
+  std::string cur;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '/') {
+      struct stat st {};
+      if (!cur.empty() && stat(cur.c_str(), &st) != 0 && mkdir(cur.c_str(), 0755) != 0)
+        return false;
+    }
+    if (i < path.size()) cur += path[i];
+  }
+  return true;
+}
+
+std::string Timestamp() {
+  char buf[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(buf, sizeof(buf), "%Y%m%d%H%M%S", std::localtime(&now));
+  return buf;
+}
+
+// File names cannot hold '/': ONNX exporters put them in node names ("/conv/Conv").
+std::string Sanitize(const std::string& name) {
+  std::string out = name;
+  for (char& c : out)
+    if (c == '/' || c == ' ' || c == '\\') c = '_';
+  return out;
+}
+
+const char* NpyDescr(DataType t) {
+  switch (t) {
+    case DataType::kFloat:
+      return "<f4";
+    case DataType::kFloat16:
+      return "<f2";
+    case DataType::kDouble:
+      return "<f8";
+    case DataType::kInt8:
+      return "|i1";
+    case DataType::kUint8:
+      return "|u1";
+    case DataType::kInt16:
+      return "<i2";
+    case DataType::kUint16:
+      return "<u2";
+    case DataType::kInt32:
+      return "<i4";
+    case DataType::kUint32:
+      return "<u4";
+    case DataType::kInt64:
+      return "<i8";
+    case DataType::kUint64:
+      return "<u8";
+    case DataType::kBool:
+      return "|b1";
+    case DataType::kBFloat16:
+      return "<u2";  // numpy has no bfloat16: raw bits
+    default:
+      return nullptr;
+  }
+}
+
+// The tensor as a .npy file, in logical (NCHW) order.
+std::string ToNpy(const StepTensor& t) {
+  const char* descr = NpyDescr(t.dtype);
+  const size_t es = DataTypeSize(t.dtype);
+  const int64_t n = NumElements(t.shape);
+  if (!descr || n < 0 || !t.data) return {};
+  std::string shape = "(";
+  for (int64_t d : t.shape) shape += std::to_string(d) + ",";
+  if (t.shape.size() > 1) shape.pop_back();
+  shape += ")";
+  std::string header =
+      "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  const size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  const uint16_t len = static_cast<uint16_t>(header.size());
+  out.append(reinterpret_cast<const char*>(&len), 2);
+  out += header;
+  const size_t bytes = static_cast<size_t>(n) * es;
+  const auto* src = static_cast<const char*>(t.data);
+  if (!t.channels_last || t.shape.size() < 3) {
+    out.append(src, bytes);
+    return out;
+  }
+  // N,spatial...,C in memory -> N,C,spatial...
+  const int64_t batch = t.shape[0], c = t.shape[1], spatial = n / std::max<int64_t>(1, batch * c);
+  std::string plain(bytes, '\0');
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t s = 0; s < spatial; ++s)
+      for (int64_t k = 0; k < c; ++k)
+        std::memcpy(&plain[((b * c + k) * spatial + s) * es],
+                    src + ((b * spatial + s) * c + k) * es, es);
+  return out + plain;
+}
+
+class DumpObserver : public StepObserver {
+ public:
+  DumpObserver(std::string dir, std::string mode, std::set<std::string> layers)
+      : dir_(std::move(dir)), mode_(std::move(mode)), layers_(std::move(layers)) {}
+  void OnStep(const StepRecord& r) override {
+    if (!layers_.empty() && !layers_.count(*r.node_name)) return;
+    const std::string dir = dir_ + "/" + std::to_string(r.execution);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!MakeDirs(dir)) return;
+    }
+    const std::string stem = dir + "/" + Sanitize(*r.op_type) + "." + Sanitize(*r.node_name) + "." +
+                             std::to_string(static_cast<int64_t>(r.start_us));
+    auto write = [&](const std::vector<StepTensor>& list, const char* kind) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        std::string npy = ToNpy(list[i]);
+        if (!npy.empty())
+          WriteFileAtomic(stem + "." + kind + "." + std::to_string(i) + ".npy", npy).IgnoreError();
+      }
+    };
+    if (mode_ == "input" || mode_ == "all") write(r.inputs, "input");
+    if (mode_ == "output" || mode_ == "all") write(r.outputs, "output");
+  }
+
+ private:
+  std::string dir_, mode_;
+  std::set<std::string> layers_;
+  std::mutex mutex_;
+};
+
+class ProfileObserver : public StepObserver {
+ public:
+  ProfileObserver(std::shared_ptr<Profiler> p, std::string model, uint32_t id)
+      : profiler_(std::move(p)), model_(std::move(model)), id_(id) {}
+  void OnStep(const StepRecord& r) override { profiler_->Record(model_, id_, r); }
+
+ private:
+  std::shared_ptr<Profiler> profiler_;
+  std::string model_;
+  uint32_t id_;
+};
+
+class BothObservers : public StepObserver {
+ public:
+  BothObservers(std::shared_ptr<StepObserver> a, std::shared_ptr<StepObserver> b)
+      : a_(std::move(a)), b_(std::move(b)) {}
+  void OnStep(const StepRecord& r) override {
+    a_->OnStep(r);
+    b_->OnStep(r);
+  }
+
+ private:
+  std::shared_ptr<StepObserver> a_, b_;
+};
+
+std::string ShapesText(const std::vector<StepTensor>& list) {
+  std::string out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ";";
+    for (size_t k = 0; k < list[i].shape.size(); ++k)
+      out += (k ? "," : "") + std::to_string(list[i].shape[k]);
+  }
+  return "\"" + out + "\"";
+}
+
+std::string TypesText(const std::vector<StepTensor>& list) {
+  std::string out;
+  for (size_t i = 0; i < list.size(); ++i)
+    out += (i ? ";" : "") + std::string(DataTypeName(list[i].dtype));
+  return "\"" + out + "\"";
+}
+
+}  // namespace
+
+Status ParseDumpConfig(const std::string& json_text, DumpConfig* dump, ProfileConfig* profile) {
+  nlohmann::json cfg = nlohmann::json::parse(json_text, nullptr, false);
+  if (cfg.is_discarded() || !cfg.is_object()) return ParseError("the config is not a JSON object");
+  if (cfg.contains("dump")) {
+    const auto& d = cfg["dump"];
+    if (!d.is_object()) return InvalidArgument("\"dump\" must be an object");
+    if (d.contains("dump_list")) {
+      if (!d["dump_list"].is_array()) return InvalidArgument("\"dump.dump_list\" must be an array");
+      for (const auto& item : d["dump_list"]) {
+        if (!item.is_object() || !item.contains("model_name") || !item["model_name"].is_string())
+          return InvalidArgument("each \"dump.dump_list\" entry needs a \"model_name\" string");
+        auto& layers = dump->models[item["model_name"].get<std::string>()];
+        if (item.contains("layer")) {
+          if (!item["layer"].is_array())
+            return InvalidArgument("\"layer\" of a dump_list entry must be an array of names");
+          for (const auto& l : item["layer"]) {
+            if (!l.is_string()) return InvalidArgument("layer names must be strings");
+            layers.insert(l.get<std::string>());
+          }
+        }
+      }
+    }
+    const bool op_switch = d.value("dump_op_switch", std::string("off")) == "on";
+    if (d.contains("dump_mode")) {
+      if (!d["dump_mode"].is_string())
+        return InvalidArgument("\"dump.dump_mode\" must be a string");
+      dump->mode = d["dump_mode"].get<std::string>();
+      if (dump->mode != "input" && dump->mode != "output" && dump->mode != "all")
+        return InvalidArgument("\"dump.dump_mode\" must be input, output or all, not [" +
+                               dump->mode + "]");
+    }
+    if (!dump->models.empty() || op_switch) {
+      if (!d.contains("dump_path") || !d["dump_path"].is_string() ||
+          d["dump_path"].get<std::string>().empty())
+        return InvalidArgument("\"dump.dump_path\" is required when dumping");
+      dump->path = d["dump_path"].get<std::string>();
+      dump->enabled = true;
+    }
+  }
+  if (cfg.contains("profiler")) {
+    const auto& p = cfg["profiler"];
+    if (!p.is_object()) return InvalidArgument("\"profiler\" must be an object");
+    const std::string sw = p.value("switch", std::string("off"));
+    if (sw != "on" && sw != "off")
+      return InvalidArgument("\"profiler.switch\" must be on or off, not [" + sw + "]");
+    profile->enabled = sw == "on";
+    if (p.contains("output")) {
+      if (!p["output"].is_string()) return InvalidArgument("\"profiler.output\" must be a string");
+      profile->output = p["output"].get<std::string>();
+    }
+  }
+  return Status::Ok();
+}
+
+void Profiler::Record(const std::string& model, uint32_t model_id, const StepRecord& r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!summary_) {
+    if (!MakeDirs(dir_)) return;
+    const std::string path = dir_ + "/op_summary_" + std::to_string(getpid()) + ".csv";
+    summary_ = std::fopen(path.c_str(), "w");
+    if (!summary_) return;
+    std::fprintf(summary_,
+                 "Model Name,Model ID,Infer ID,Op Name,OP Type,Task Type,Task Start Time(us),"
+                 "Task Duration(us),Input Shapes,Input Data Types,Output Shapes,"
+                 "Output Data Types\n");
+  }
+  std::fprintf(summary_, "%s,%u,%llu,%s,%s,AI_CPU,%.3f,%.3f,%s,%s,%s,%s\n", model.c_str(), model_id,
+               static_cast<unsigned long long>(r.execution), r.node_name->c_str(),
+               r.op_type->c_str(), r.start_us, r.duration_us, ShapesText(r.inputs).c_str(),
+               TypesText(r.inputs).c_str(), ShapesText(r.outputs).c_str(),
+               TypesText(r.outputs).c_str());
+  Stat& s = stats_[*r.op_type];
+  s.min = s.count ? std::min(s.min, r.duration_us) : r.duration_us;
+  s.max = std::max(s.max, r.duration_us);
+  s.total += r.duration_us;
+  ++s.count;
+}
+
+Status Profiler::Flush() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (summary_) std::fclose(summary_);
+  summary_ = nullptr;
+  if (stats_.empty()) return Status::Ok();
+  double all = 0;
+  for (const auto& [op, s] : stats_) all += s.total;
+  std::string csv =
+      "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\n";
+  char line[512];
+  for (const auto& [op, s] : stats_) {
+    std::snprintf(line, sizeof(line), "%s,CPU,%lld,%.3f,%.3f,%.3f,%.3f,%.2f\n", op.c_str(),
+                  static_cast<long long>(s.count), s.total, s.min, s.total / s.count, s.max,
+                  all > 0 ? 100.0 * s.total / all : 0.0);
+    csv += line;
+  }
+  stats_.clear();
+  return WriteFileAtomic(dir_ + "/op_statistic_" + std::to_string(getpid()) + ".csv", csv);
+}
+
+std::shared_ptr<StepObserver> MakeObserver(const DumpConfig& dump, std::shared_ptr<Profiler> prof,
+                                           const std::string& model_name, uint32_t model_id) {
+  std::shared_ptr<StepObserver> dumper, profiler;
+  if (dump.enabled) {
+    auto it = dump.models.find(model_name);
+    if (dump.models.empty() || it != dump.models.end()) {
+      // CANN's layout: {dump_path}/{time}/{device}/{model_name}/{model_id}/{execution}/
+      const std::string dir = dump.path + "/" + Timestamp() + "/0/" + Sanitize(model_name) + "/" +
+                              std::to_string(model_id);
+      dumper = std::make_shared<DumpObserver>(
+          dir, dump.mode, it == dump.models.end() ? std::set<std::string>{} : it->second);
+    }
+  }
+  if (prof) profiler = std::make_shared<ProfileObserver>(prof, model_name, model_id);
+  if (dumper && profiler) return std::make_shared<BothObservers>(dumper, profiler);
+  return dumper ? dumper : profiler;
+}
+
+}  // namespace oc::acl

@@ -1,0 +1,121 @@
+"""aclInit's JSON config: dump (per-layer tensors) and profiler (op_summary/op_statistic)."""
+import glob
+import os
+import subprocess
+import textwrap
+
+import numpy as np
+import torch
+
+from conftest import BUILD, PY, atc
+
+
+class TwoConv(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.c2 = torch.nn.Conv2d(8, 4, 3, padding=1)
+
+    def forward(self, x):
+        return self.c2(torch.relu(self.c1(x)))
+
+
+def build(tmp_path):
+    torch.manual_seed(0)
+    m = TwoConv().eval()
+    src = str(tmp_path / "two.onnx")
+    torch.onnx.export(m, torch.randn(1, 3, 10, 12), src, input_names=["x"], output_names=["y"],
+                      opset_version=13)
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'two'}",
+            "--soc_version=Ascend910B3")
+    assert r.returncode == 0, r.stdout
+    return m, str(tmp_path / "two.om")
+
+
+def run_app(tmp_path, config, om, x, runs=2):
+    cfg = tmp_path / "acl.json"
+    cfg.write_text(config)
+    np.save(tmp_path / "x.npy", x)
+    script = tmp_path / "app.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, numpy as np, acl
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from acl_helpers import OmModel
+        ret = acl.init({str(cfg)!r})
+        print("init", ret)
+        if ret == 0:
+            acl.rt.set_device(0)
+            m = OmModel({om!r})
+            for _ in range({runs}):
+                y = m.run([np.load({str(tmp_path / 'x.npy')!r})])[0]
+            np.save({str(tmp_path / 'y.npy')!r}, y)
+            m.close()
+            acl.rt.reset_device(0)
+            print("finalize", acl.finalize())
+    """))
+    env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
+    return subprocess.run([PY, str(script)], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_dump_writes_every_layer_as_npy(tmp_path):
+    m, om = build(tmp_path)
+    x = np.random.default_rng(0).standard_normal((1, 3, 10, 12)).astype(np.float32)
+    dump = tmp_path / "dump"
+    r = run_app(tmp_path, f'{{"dump": {{"dump_path": "{dump}", "dump_mode": "all", '
+                          f'"dump_list": [{{"model_name": "two"}}]}}}}', om, x)
+    assert r.returncode == 0 and "init 0" in r.stdout, r.stdout + r.stderr
+    # {dump_path}/{time}/{device}/{model_name}/{model_id}/{execution}/...
+    runs = sorted(glob.glob(str(dump / "*" / "0" / "two" / "*" / "*")))
+    assert [os.path.basename(p) for p in runs] == ["0", "1"]
+    files = sorted(os.listdir(runs[0]))
+    convs = [f for f in files if f.startswith("Conv.") and ".output.0.npy" in f]
+    assert len(convs) == 2, files
+    assert any(".input.0.npy" in f for f in files)
+    with torch.no_grad():
+        hidden = torch.relu(m.c1(torch.from_numpy(x))).numpy()
+        final = m(torch.from_numpy(x)).numpy()
+    outs = [np.load(os.path.join(runs[0], f)) for f in convs]
+    # The first convolution's output is kept channels-last inside; the dump is NCHW.
+    match_hidden = [o for o in outs if o.shape == hidden.shape]
+    assert match_hidden and np.allclose(match_hidden[0], hidden, rtol=1e-4, atol=1e-5)
+    match_final = [o for o in outs if o.shape == final.shape]
+    assert match_final and np.allclose(match_final[0], final, rtol=1e-4, atol=1e-5)
+
+
+def test_dump_filters_layers_and_models(tmp_path):
+    _, om = build(tmp_path)
+    x = np.zeros((1, 3, 10, 12), np.float32)
+    dump = tmp_path / "dump"
+    r = run_app(tmp_path, f'{{"dump": {{"dump_path": "{dump}", '
+                          f'"dump_list": [{{"model_name": "other_model"}}]}}}}', om, x)
+    assert r.returncode == 0 and "init 0" in r.stdout, r.stdout + r.stderr
+    assert not glob.glob(str(dump / "*" / "0" / "two"))
+
+
+def test_profiler_writes_op_summary_and_statistic(tmp_path):
+    _, om = build(tmp_path)
+    x = np.ones((1, 3, 10, 12), np.float32)
+    prof = tmp_path / "prof"
+    r = run_app(tmp_path, f'{{"profiler": {{"switch": "on", "output": "{prof}"}}}}', om, x, runs=3)
+    assert r.returncode == 0 and "finalize 0" in r.stdout, r.stdout + r.stderr
+    summary = glob.glob(str(prof / "PROF_*" / "op_summary_*.csv"))
+    stats = glob.glob(str(prof / "PROF_*" / "op_statistic_*.csv"))
+    assert len(summary) == 1 and len(stats) == 1
+    rows = open(summary[0]).read().splitlines()
+    assert rows[0].startswith("Model Name,Model ID,Infer ID,Op Name,OP Type")
+    assert len(rows) - 1 == 3 * 2  # two convolutions, three executions
+    stat = open(stats[0]).read().splitlines()
+    conv = [s for s in stat if s.startswith("Conv,")]
+    assert conv and conv[0].split(",")[2] == "6"
+
+
+def test_bad_dump_and_profiler_configs(tmp_path):
+    _, om = build(tmp_path)
+    x = np.zeros((1, 3, 10, 12), np.float32)
+    for cfg in ['{"dump": {"dump_list": [{"model_name": "m"}]}}',  # no dump_path
+                '{"dump": {"dump_path": "/tmp/d", "dump_mode": "sideways", "dump_list": []}}',
+                '{"dump": {"dump_path": "/tmp/d", "dump_list": [{"layer": ["a"]}]}}',
+                '{"profiler": {"switch": "maybe"}}',
+                '{"dump": []}']:
+        r = run_app(tmp_path, cfg, om, x)
+        assert r.returncode == 0 and "init 100000" in r.stdout, (cfg, r.stdout + r.stderr)
