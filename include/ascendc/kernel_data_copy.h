@@ -1,0 +1,197 @@
+// DataCopy and DataCopyPad between global memory and local buffers (MTE2 in, MTE3 out).
+#pragma once
+
+#include <algorithm>
+#include <string>
+
+#include "ascendc/kernel_tensor.h"
+
+namespace AscendC {
+namespace detail {
+
+constexpr uint32_t kBlock = 32;  // bytes: the unit of every DataCopy
+
+template <typename T>
+void CheckLocalRange(const LocalTensor<T>& t, uint64_t first_byte, uint64_t bytes, const char* api,
+                     const char* which) {
+  if (t.empty()) Fault(api, std::string(which) + " LocalTensor has no buffer");
+  if (first_byte + bytes > static_cast<uint64_t>(t.GetSize()) * sizeof(T))
+    Fault(api, std::string(which) + " LocalTensor of " + std::to_string(t.GetSize() * sizeof(T)) +
+                   " bytes is accessed up to byte " + std::to_string(first_byte + bytes) +
+                   " (overflows the buffer)");
+  const Memory m = MemoryOf(t.GetPosition());
+  const uintptr_t addr =
+      reinterpret_cast<uintptr_t>(t.GetPhyAddr()) - reinterpret_cast<uintptr_t>(LocalBase(m));
+  const uint32_t align = CurrentSoc().alignment[static_cast<int>(m)];
+  if (align && addr % align)
+    Fault(api, std::string(which) + " LocalTensor address " + std::to_string(addr) + " in " +
+                   MemoryName(m) + " is not " + std::to_string(align) + "-byte aligned");
+}
+
+template <typename T>
+void CheckGlobalRange(const GlobalTensor<T>& t, uint64_t first_byte, uint64_t bytes,
+                      const char* api, const char* which) {
+  if (!t.GetPhyAddr()) Fault(api, std::string(which) + " GlobalTensor has no buffer");
+  if (first_byte + bytes > t.GetSize() * sizeof(T))
+    Fault(api, std::string(which) + " GlobalTensor of " + std::to_string(t.GetSize() * sizeof(T)) +
+                   " bytes is accessed up to byte " + std::to_string(first_byte + bytes) +
+                   " (outside SetGlobalBuffer's size)");
+  CheckGlobal(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes, api);
+}
+
+// The hardware moves whole 32-byte blocks: a length that is not a multiple of 32 bytes is
+// cut to whole blocks, which silently loses the tail. We copy what the hardware copies.
+inline uint64_t WholeBlocks(uint64_t bytes, const char* api) {
+  if (bytes % kBlock)
+    Warn(api, "length " + std::to_string(bytes) +
+                  " bytes is not a multiple of 32: the hardware copies only " +
+                  std::to_string(bytes / kBlock * kBlock) +
+                  " bytes (use DataCopyPad for unaligned lengths)");
+  return bytes / kBlock * kBlock;
+}
+
+inline double MteCycles(uint64_t bytes, uint32_t bursts) {
+  // One instruction's latency, a small cost per burst, then bandwidth (docs/ascendc.md).
+  return 200.0 + 10.0 * bursts + static_cast<double>(bytes) / 64.0;
+}
+
+template <typename T>
+void StoreToGlobal(T* dst, const T* src, uint64_t bytes) {
+  if (!AtomicAddEnabled()) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  LockAtomics();
+  for (uint64_t i = 0; i < bytes / sizeof(T); ++i) dst[i] = static_cast<T>(dst[i] + src[i]);
+  UnlockAtomics();
+}
+
+}  // namespace detail
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  const char* api = "DataCopy(GM->local)";
+  const uint64_t bytes = detail::WholeBlocks(uint64_t{count} * sizeof(T), api);
+  detail::CheckLocalRange(dst, 0, bytes, api, "destination");
+  detail::CheckGlobalRange(src, 0, bytes, api, "source");
+  std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(bytes, 1));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  const char* api = "DataCopy(local->GM)";
+  const uint64_t bytes = detail::WholeBlocks(uint64_t{count} * sizeof(T), api);
+  detail::CheckLocalRange(src, 0, bytes, api, "source");
+  detail::CheckGlobalRange(dst, 0, bytes, api, "destination");
+  detail::StoreToGlobal(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(bytes, 1));
+}
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  const char* api = "DataCopy(local->local)";
+  const uint64_t bytes = detail::WholeBlocks(uint64_t{count} * sizeof(T), api);
+  detail::CheckLocalRange(dst, 0, bytes, api, "destination");
+  detail::CheckLocalRange(src, 0, bytes, api, "source");
+  std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+  const bool to_l0 = detail::MemoryOf(dst.GetPosition()) == detail::Memory::kL0A ||
+                     detail::MemoryOf(dst.GetPosition()) == detail::Memory::kL0B;
+  detail::AddCycles(to_l0 ? detail::Pipe::kMTE1 : detail::Pipe::kVector,
+                    to_l0 ? 50.0 + bytes / 256.0 : 1.0 + bytes / 256.0);
+}
+
+// Strided forms: blockCount bursts of blockLen blocks; strides are the gaps in blocks.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+  const char* api = "DataCopy(GM->local, DataCopyParams)";
+  const uint64_t len = uint64_t{p.blockLen} * detail::kBlock;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const uint64_t s = i * (len + uint64_t{p.srcStride} * detail::kBlock);
+    const uint64_t d = i * (len + uint64_t{p.dstStride} * detail::kBlock);
+    detail::CheckLocalRange(dst, d, len, api, "destination");
+    detail::CheckGlobalRange(src, s, len, api, "source");
+    std::memcpy(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d,
+                reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s, len);
+  }
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(len * p.blockCount, p.blockCount));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  const char* api = "DataCopy(local->GM, DataCopyParams)";
+  const uint64_t len = uint64_t{p.blockLen} * detail::kBlock;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const uint64_t s = i * (len + uint64_t{p.srcStride} * detail::kBlock);
+    const uint64_t d = i * (len + uint64_t{p.dstStride} * detail::kBlock);
+    detail::CheckLocalRange(src, s, len, api, "source");
+    detail::CheckGlobalRange(dst, d, len, api, "destination");
+    detail::StoreToGlobal(
+        reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d),
+        reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s), len);
+  }
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(len * p.blockCount, p.blockCount));
+}
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  const char* api = "DataCopy(local->local, DataCopyParams)";
+  const uint64_t len = uint64_t{p.blockLen} * detail::kBlock;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const uint64_t s = i * (len + uint64_t{p.srcStride} * detail::kBlock);
+    const uint64_t d = i * (len + uint64_t{p.dstStride} * detail::kBlock);
+    detail::CheckLocalRange(src, s, len, api, "source");
+    detail::CheckLocalRange(dst, d, len, api, "destination");
+    std::memmove(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d,
+                 reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s, len);
+  }
+  detail::AddCycles(detail::Pipe::kVector, 1.0 + len * p.blockCount / 256.0);
+}
+
+// DataCopyPad GM -> local: any byte length; each burst lands 32-byte aligned in local
+// memory, its tail (and left/right padding) filled with paddingValue when isPad.
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                 const DataCopyPadExtParams<T>& pad) {
+  const char* api = "DataCopyPad(GM->local)";
+  const uint64_t len = p.blockLen;
+  const uint64_t left = uint64_t{pad.leftPadding} * sizeof(T);
+  const uint64_t right = uint64_t{pad.rightPadding} * sizeof(T);
+  const uint64_t span = (left + len + right + detail::kBlock - 1) / detail::kBlock * detail::kBlock;
+  if (pad.isPad && (left > detail::kBlock || right > detail::kBlock))
+    detail::Fault(api, "left/right padding must fit in one 32-byte block");
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const uint64_t s = i * (len + p.srcStride);
+    const uint64_t d = i * (span + uint64_t{p.dstStride} * detail::kBlock);
+    detail::CheckLocalRange(dst, d, span, api, "destination");
+    detail::CheckGlobalRange(src, s, len, api, "source");
+    uint8_t* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d;
+    if (pad.isPad) {
+      T* e = reinterpret_cast<T*>(out);
+      for (uint64_t k = 0; k < span / sizeof(T); ++k) e[k] = pad.paddingValue;
+    }
+    std::memcpy(out + left, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s, len);
+  }
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(len * p.blockCount, p.blockCount));
+}
+
+// DataCopyPad local -> GM: exactly blockLen bytes per burst.
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                 const DataCopyExtParams& p) {
+  const char* api = "DataCopyPad(local->GM)";
+  const uint64_t len = p.blockLen;
+  const uint64_t span = (len + detail::kBlock - 1) / detail::kBlock * detail::kBlock;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const uint64_t s = i * (span + uint64_t{p.srcStride} * detail::kBlock);
+    const uint64_t d = i * (len + p.dstStride);
+    detail::CheckLocalRange(src, s, len, api, "source");
+    detail::CheckGlobalRange(dst, d, len, api, "destination");
+    detail::StoreToGlobal(
+        reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d),
+        reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s), len);
+  }
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(len * p.blockCount, p.blockCount));
+}
+
+}  // namespace AscendC

@@ -1,0 +1,281 @@
+// Cast, reductions, Compare and Select.
+#pragma once
+
+#include "ascendc/kernel_vector.h"
+
+namespace AscendC {
+namespace detail {
+
+inline Rounding ToRounding(RoundMode m) {
+  switch (m) {
+    case RoundMode::CAST_FLOOR:
+      return Rounding::kFloor;
+    case RoundMode::CAST_CEIL:
+      return Rounding::kCeil;
+    case RoundMode::CAST_ROUND:
+      return Rounding::kNearestAway;
+    case RoundMode::CAST_TRUNC:
+      return Rounding::kTrunc;
+    case RoundMode::CAST_ODD:
+      return Rounding::kOdd;
+    default:
+      return Rounding::kNearestEven;  // CAST_NONE, CAST_RINT
+  }
+}
+
+inline double RoundTo(double v, RoundMode m) {
+  switch (m) {
+    case RoundMode::CAST_FLOOR:
+      return std::floor(v);
+    case RoundMode::CAST_CEIL:
+      return std::ceil(v);
+    case RoundMode::CAST_ROUND:
+      return std::round(v);
+    case RoundMode::CAST_TRUNC:
+      return std::trunc(v);
+    default:
+      return std::nearbyint(v);  // CAST_NONE, CAST_RINT (ties to even)
+  }
+}
+
+template <typename T>
+double AsDouble(T v) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return float(v);
+  else
+    return static_cast<double>(v);
+}
+
+// One element converted as the vector unit converts it: float targets round with the
+// mode at their precision, integer targets round then saturate.
+template <typename D, typename S>
+D Convert(S s, RoundMode mode) {
+  const double v = AsDouble(s);
+  if constexpr (std::is_same_v<D, half>) {
+    // Through float: exact for half, bfloat16 and float sources.
+    return half::FromBits(FloatToHalfBits(static_cast<float>(v), ToRounding(mode)));
+  } else if constexpr (std::is_same_v<D, bfloat16_t>) {
+    return bfloat16_t::FromBits(FloatToBf16Bits(static_cast<float>(v), ToRounding(mode)));
+  } else if constexpr (std::is_floating_point_v<D>) {
+    return static_cast<D>(v);
+  } else {
+    if (std::isnan(v)) return D(0);
+    const double r = RoundTo(v, mode);
+    if (r <= static_cast<double>(std::numeric_limits<D>::lowest()))
+      return std::numeric_limits<D>::lowest();
+    if (r >= static_cast<double>(std::numeric_limits<D>::max()))
+      return std::numeric_limits<D>::max();
+    return static_cast<D>(r);
+  }
+}
+
+}  // namespace detail
+
+template <typename D, typename S>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& roundMode,
+          const uint32_t& count) {
+  const char* api = "Cast";
+  detail::CheckVector(dst, count, api, "destination");
+  detail::CheckVector(src, count, api, "source");
+  for (uint32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = detail::Convert<D>(src.GetPhyAddr()[i], roundMode);
+  detail::CountCycles(uint64_t(count) * std::max(sizeof(D), sizeof(S)));
+}
+
+// Whole-tensor reductions: dst[0] = result (ReduceMax/Min with calIndex: dst[1] holds the
+// index's bits, as the hardware stores it).
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const int32_t count) {
+  const char* api = "ReduceSum";
+  detail::CheckVector(dst, 1, api, "destination");
+  detail::CheckVector(src, count, api, "source");
+  (void)work;
+  double acc = 0;
+  for (int32_t i = 0; i < count; ++i) acc += detail::AsDouble(src.GetPhyAddr()[i]);
+  dst.GetPhyAddr()[0] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
+  detail::CountCycles(uint64_t(count) * sizeof(T) * 2);
+}
+
+namespace detail {
+template <typename T, typename Better>
+void ReduceBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, bool index,
+                Better better, const char* api) {
+  CheckVector(dst, index ? 2 : 1, api, "destination");
+  CheckVector(src, count, api, "source");
+  if (count <= 0) Fault(api, "count must be positive");
+  int32_t best = 0;
+  for (int32_t i = 1; i < count; ++i)
+    if (better(AsDouble(src.GetPhyAddr()[i]), AsDouble(src.GetPhyAddr()[best]))) best = i;
+  dst.GetPhyAddr()[0] = src.GetPhyAddr()[best];
+  if (index) {
+    if constexpr (sizeof(T) == 2) {
+      const uint16_t bits = static_cast<uint16_t>(best);
+      std::memcpy(&dst.GetPhyAddr()[1], &bits, 2);
+    } else if constexpr (sizeof(T) == 4) {
+      const uint32_t bits = static_cast<uint32_t>(best);
+      std::memcpy(&dst.GetPhyAddr()[1], &bits, 4);
+    }
+  }
+  CountCycles(uint64_t(count) * sizeof(T) * 2);
+}
+}  // namespace detail
+
+template <typename T>
+void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const int32_t count, bool calIndex = false) {
+  (void)work;
+  detail::ReduceBest(
+      dst, src, count, calIndex, [](double a, double b) { return a > b; }, "ReduceMax");
+}
+template <typename T>
+void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
+               const int32_t count, bool calIndex = false) {
+  (void)work;
+  detail::ReduceBest(
+      dst, src, count, calIndex, [](double a, double b) { return a < b; }, "ReduceMin");
+}
+
+// Per repeat: the sum of the masked elements -> dst[r * dstRepStride].
+template <typename T, bool isSetMask = true>
+void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,
+                    detail::Repeat repeatTimes, int32_t dstRepStride, int32_t srcBlkStride,
+                    int32_t srcRepStride) {
+  const char* api = "WholeReduceSum";
+  const int64_t n = detail::CheckRepeat(repeatTimes, api);
+  const auto sel = detail::ContinuousMask<T>(mask, api);
+  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(src, 0, api, "source");
+  const uint32_t pb = detail::PerBlock<T>();
+  for (int64_t r = 0; r < n; ++r) {
+    double acc = 0;
+    for (uint32_t e = 0; e < detail::PerRepeat<T>(); ++e) {
+      if (!sel.On(e)) continue;
+      const uint64_t i =
+          (r * uint64_t(srcRepStride) + (e / pb) * uint64_t(srcBlkStride)) * pb + e % pb;
+      detail::CheckIndex(src, i, api, "source");
+      acc += detail::AsDouble(src.GetPhyAddr()[i]);
+    }
+    const uint64_t d = r * uint64_t(dstRepStride);
+    detail::CheckIndex(dst, d, api, "destination");
+    dst.GetPhyAddr()[d] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
+  }
+  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(2 * n));
+}
+
+// Per repeat and 32-byte block: the block's masked sum -> dst[r * dstRepStride + block]
+// (dstRepStride in elements... counted as 8 results per repeat when 8).
+template <typename T, bool isSetMask = true>
+void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                    detail::Repeat repeatTimes, uint64_t mask, int32_t dstRepStride,
+                    int32_t srcBlkStride, int32_t srcRepStride) {
+  const char* api = "BlockReduceSum";
+  const int64_t n = detail::CheckRepeat(repeatTimes, api);
+  const auto sel = detail::ContinuousMask<T>(mask, api);
+  const uint32_t pb = detail::PerBlock<T>();
+  const uint32_t blocks = detail::PerRepeat<T>() / pb;
+  for (int64_t r = 0; r < n; ++r)
+    for (uint32_t b = 0; b < blocks; ++b) {
+      double acc = 0;
+      for (uint32_t w = 0; w < pb; ++w) {
+        if (!sel.On(b * pb + w)) continue;
+        const uint64_t i = (r * uint64_t(srcRepStride) + b * uint64_t(srcBlkStride)) * pb + w;
+        detail::CheckIndex(src, i, api, "source");
+        acc += detail::AsDouble(src.GetPhyAddr()[i]);
+      }
+      const uint64_t d = r * uint64_t(dstRepStride) + b;
+      detail::CheckIndex(dst, d, api, "destination");
+      dst.GetPhyAddr()[d] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
+    }
+  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(n));
+}
+
+namespace detail {
+inline bool CompareOp(double a, double b, CMPMODE m) {
+  switch (m) {
+    case CMPMODE::LT:
+      return a < b;
+    case CMPMODE::GT:
+      return a > b;
+    case CMPMODE::EQ:
+      return a == b;
+    case CMPMODE::LE:
+      return a <= b;
+    case CMPMODE::GE:
+      return a >= b;
+    case CMPMODE::NE:
+      return a != b;
+  }
+  return false;
+}
+template <typename U>
+void SetBit(const LocalTensor<U>& dst, uint32_t i, bool on) {
+  auto* bytes = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  if (on)
+    bytes[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+  else
+    bytes[i / 8] &= static_cast<uint8_t>(~(1u << (i % 8)));
+}
+template <typename U>
+bool GetBit(const LocalTensor<U>& m, uint32_t i) {
+  return (reinterpret_cast<const uint8_t*>(m.GetPhyAddr())[i / 8] >> (i % 8)) & 1;
+}
+}  // namespace detail
+
+// Result bits, one per element, least significant bit first.
+template <typename T, typename U>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+             CMPMODE cmpMode, uint32_t count) {
+  const char* api = "Compare";
+  detail::CheckVector(src0, count, api, "source 0");
+  detail::CheckVector(src1, count, api, "source 1");
+  detail::CheckLocalRange(dst, 0, (count + 7) / 8, api, "destination");
+  for (uint32_t i = 0; i < count; ++i)
+    detail::SetBit(dst, i,
+                   detail::CompareOp(detail::AsDouble(src0.GetPhyAddr()[i]),
+                                     detail::AsDouble(src1.GetPhyAddr()[i]), cmpMode));
+  detail::CountCycles(uint64_t(count) * sizeof(T));
+}
+
+template <typename T, typename U>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,
+              CMPMODE cmpMode, uint32_t count) {
+  const char* api = "Compares";
+  detail::CheckVector(src0, count, api, "source");
+  detail::CheckLocalRange(dst, 0, (count + 7) / 8, api, "destination");
+  for (uint32_t i = 0; i < count; ++i)
+    detail::SetBit(dst, i,
+                   detail::CompareOp(detail::AsDouble(src0.GetPhyAddr()[i]),
+                                     detail::AsDouble(src1Scalar), cmpMode));
+  detail::CountCycles(uint64_t(count) * sizeof(T));
+}
+
+// dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar).
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
+  const char* api = "Select";
+  (void)selMode;
+  detail::CheckVector(dst, count, api, "destination");
+  detail::CheckVector(src0, count, api, "source 0");
+  detail::CheckVector(src1, count, api, "source 1");
+  detail::CheckLocalRange(selMask, 0, (count + 7) / 8, api, "mask");
+  for (uint32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = detail::GetBit(selMask, i) ? src0.GetPhyAddr()[i] : src1.GetPhyAddr()[i];
+  detail::CountCycles(uint64_t(count) * sizeof(T));
+}
+
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            T src1, SELMODE selMode, uint32_t count) {
+  const char* api = "Select";
+  (void)selMode;
+  detail::CheckVector(dst, count, api, "destination");
+  detail::CheckVector(src0, count, api, "source 0");
+  detail::CheckLocalRange(selMask, 0, (count + 7) / 8, api, "mask");
+  for (uint32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = detail::GetBit(selMask, i) ? src0.GetPhyAddr()[i] : src1;
+  detail::CountCycles(uint64_t(count) * sizeof(T));
+}
+
+}  // namespace AscendC

@@ -1,0 +1,126 @@
+// The emulation behind the Ascend C API: per-block context, local memory of the SoC, rule
+// checks and the cost counters. Implemented in libascendc_emu.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "ascendc/kernel_types.h"
+
+namespace AscendC {
+namespace detail {
+
+// Local memories of one core, as the SoC has them.
+enum class Memory : uint8_t { kGM, kUB, kL1, kL0A, kL0B, kL0C, kCount };
+Memory MemoryOf(TPosition pos);
+const char* MemoryName(Memory m);
+
+// Pipes the cost model counts (table in docs/ascendc.md).
+enum class Pipe : uint8_t { kMTE2, kMTE3, kMTE1, kVector, kCube, kScalar, kCount };
+
+struct SocFacts {
+  const char* name;
+  int ai_cores, vector_cores;
+  double mhz;
+  uint32_t capacity[static_cast<int>(Memory::kCount)];  // bytes per core
+  uint32_t alignment[static_cast<int>(Memory::kCount)];
+};
+const SocFacts& CurrentSoc();
+
+// A broken rule: the launcher reports it with the kernel, block, API call and values.
+struct KernelFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Raises a fault from an API call (never returns).
+[[noreturn]] void Fault(const char* api, const std::string& what);
+// Records a warning once per (api, message) and block.
+void Warn(const char* api, const std::string& what);
+// Records an error without unwinding (destructors: leaked tensors).
+void Error(const char* api, const std::string& what);
+
+// Per-core local memory: InitBuffer takes ranges of it.
+uint8_t* LocalBase(Memory m);
+// Reserves `bytes` of memory `m` for the current pipe; faults when over capacity.
+uint32_t ReserveLocal(Memory m, uint32_t bytes, const char* api);
+void ResetLocal();
+
+// Global memory: checks that [p, p+bytes) lies inside one known allocation. Unknown
+// pointers (not from GmAlloc or a launch) are accepted.
+void CheckGlobal(const void* p, uint64_t bytes, const char* api);
+void RegisterGlobal(const void* p, uint64_t bytes);
+void UnregisterGlobal(const void* p);
+
+// Cost counters of the current block.
+void AddCycles(Pipe pipe, double cycles);
+
+int64_t BlockIdx();
+int64_t BlockNum();
+void BlockBarrier();  // SyncAll
+uint8_t* SystemWorkspace();
+bool AtomicAddEnabled();
+void SetAtomic(bool add, int dtype_size, bool is_float);
+// Serialises atomic read-modify-write on global memory across blocks.
+void LockAtomics();
+void UnlockAtomics();
+// Vector mask state (SetMaskCount / SetVectorMask).
+struct MaskState {
+  bool counter = false;
+  uint64_t mask[2] = {~0ull, ~0ull};
+};
+MaskState& Mask();
+uint64_t TilingKey();
+void Print(const char* text);
+
+}  // namespace detail
+
+// Platform queries available in kernels.
+inline int64_t GetBlockIdx() { return detail::BlockIdx(); }
+inline int64_t GetBlockNum() { return detail::BlockNum(); }
+inline GM_ADDR GetSysWorkSpacePtr() { return detail::SystemWorkspace(); }
+inline void SyncAll() { detail::BlockBarrier(); }
+template <pipe_t pipe>
+inline void PipeBarrier() {}  // the emulation runs each block's pipes in program order
+inline void pipe_barrier(pipe_t) {}
+template <HardEvent event>
+inline void SetFlag(int32_t) {}
+template <HardEvent event>
+inline void WaitFlag(int32_t) {}
+inline void SetFlag(HardEvent, int32_t) {}
+inline void WaitFlag(HardEvent, int32_t) {}
+
+template <typename T>
+inline void SetAtomicAdd() {
+  detail::SetAtomic(
+      true, sizeof(T),
+      std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>);
+}
+inline void SetAtomicNone() { detail::SetAtomic(false, 0, false); }
+
+inline void SetMaskCount() { detail::Mask().counter = true; }
+inline void SetMaskNorm() { detail::Mask().counter = false; }
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(uint64_t high, uint64_t low) {
+  detail::Mask().mask[0] = low;
+  detail::Mask().mask[1] = high;
+}
+inline void ResetMask() { detail::Mask().mask[0] = detail::Mask().mask[1] = ~0ull; }
+
+// printf from a kernel, prefixed with the block as CANN's CPU debug output does.
+template <typename... Args>
+inline void printf(const char* fmt, Args... args) {
+  char buf[1024];
+  std::snprintf(buf, sizeof(buf), fmt, args...);
+  detail::Print(buf);
+}
+template <typename... Args>
+inline void PRINTF(const char* fmt, Args... args) {
+  AscendC::printf(fmt, args...);
+}
+
+}  // namespace AscendC
+
+#define TILING_KEY_IS(k) (::AscendC::detail::TilingKey() == static_cast<uint64_t>(k))

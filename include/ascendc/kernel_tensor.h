@@ -1,0 +1,249 @@
+// GlobalTensor, LocalTensor, TPipe, TQue and TBuf on the CPU, with the hardware's rules
+// checked: capacity of each local memory, 32-byte alignment, queue discipline, bounds.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ascendc/kernel_runtime.h"
+
+namespace AscendC {
+
+namespace detail {
+struct QueueSlot;
+}  // namespace detail
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t count) {
+    detail::CheckGlobal(buffer, count * sizeof(T), "GlobalTensor::SetGlobalBuffer");
+    ptr_ = buffer;
+    size_ = count;
+  }
+  void SetGlobalBuffer(__gm__ T* buffer) {
+    ptr_ = buffer;
+    size_ = ~0ull >> 8;  // unknown: only the allocation bounds apply
+  }
+  GlobalTensor operator[](uint64_t offset) const {
+    if (offset > size_)
+      detail::Fault("GlobalTensor::operator[]", "offset " + std::to_string(offset) +
+                                                    " is past the buffer of " +
+                                                    std::to_string(size_) + " elements");
+    GlobalTensor t;
+    t.ptr_ = ptr_ + offset;
+    t.size_ = size_ - offset;
+    return t;
+  }
+  T GetValue(uint64_t i) const {
+    Check(i, "GlobalTensor::GetValue");
+    detail::AddCycles(detail::Pipe::kScalar, 1);
+    return ptr_[i];
+  }
+  void SetValue(uint64_t i, T v) {
+    Check(i, "GlobalTensor::SetValue");
+    detail::AddCycles(detail::Pipe::kScalar, 1);
+    ptr_[i] = v;
+  }
+  uint64_t GetSize() const { return size_; }
+  __gm__ T* GetPhyAddr() const { return ptr_; }
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+  T& operator()(uint64_t i) const {
+    Check(i, "GlobalTensor::operator()");
+    return ptr_[i];
+  }
+
+ private:
+  void Check(uint64_t i, const char* api) const {
+    if (!ptr_) detail::Fault(api, "the GlobalTensor has no buffer (SetGlobalBuffer)");
+    if (i >= size_)
+      detail::Fault(api, "index " + std::to_string(i) + " is out of the buffer of " +
+                             std::to_string(size_) + " elements");
+    detail::CheckGlobal(ptr_ + i, sizeof(T), api);
+  }
+  T* ptr_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+  LocalTensor() = default;
+  LocalTensor(T* ptr, uint32_t count, TPosition pos, detail::QueueSlot* slot)
+      : ptr_(ptr), size_(count), pos_(pos), slot_(slot) {}
+
+  LocalTensor operator[](uint32_t offset) const {
+    if (offset > size_)
+      detail::Fault("LocalTensor::operator[]", "offset " + std::to_string(offset) +
+                                                   " is past the tensor of " +
+                                                   std::to_string(size_) + " elements");
+    return LocalTensor(ptr_ + offset, size_ - offset, pos_, slot_);
+  }
+  T GetValue(uint32_t i) const {
+    Check(i, "LocalTensor::GetValue");
+    detail::AddCycles(detail::Pipe::kScalar, 1);
+    return ptr_[i];
+  }
+  void SetValue(uint32_t i, T v) const {
+    Check(i, "LocalTensor::SetValue");
+    detail::AddCycles(detail::Pipe::kScalar, 1);
+    ptr_[i] = v;
+  }
+  T& operator()(uint32_t i) const {
+    Check(i, "LocalTensor::operator()");
+    return ptr_[i];
+  }
+  uint32_t GetSize() const { return size_; }
+  uint32_t GetLength() const { return size_ * sizeof(T); }
+  void SetSize(uint32_t count) { size_ = count; }
+  T* GetPhyAddr() const { return ptr_; }
+  T* GetPhyAddr(uint32_t offset) const { return ptr_ + offset; }
+  TPosition GetPosition() const { return pos_; }
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(reinterpret_cast<U*>(ptr_),
+                          static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_, slot_);
+  }
+  detail::QueueSlot* slot() const { return slot_; }
+  bool empty() const { return ptr_ == nullptr; }
+
+ private:
+  void Check(uint32_t i, const char* api) const {
+    if (!ptr_) detail::Fault(api, "the LocalTensor has no buffer");
+    if (i >= size_)
+      detail::Fault(api, "index " + std::to_string(i) + " is out of the tensor of " +
+                             std::to_string(size_) + " elements");
+  }
+  T* ptr_ = nullptr;
+  uint32_t size_ = 0;
+  TPosition pos_ = TPosition::VECCALC;
+  detail::QueueSlot* slot_ = nullptr;
+};
+
+namespace detail {
+
+// One buffer of a queue: allocated (AllocTensor) -> queued (EnQue) -> dequeued -> free.
+struct QueueSlot {
+  enum State { kFree, kAllocated, kQueued, kDequeued } state = kFree;
+  uint8_t* data = nullptr;
+  uint32_t bytes = 0;
+  const void* owner = nullptr;
+};
+
+class QueueBase {
+ public:
+  QueueBase(TPosition pos, int depth, const char* name) : pos_(pos), depth_(depth), name_(name) {}
+  ~QueueBase();
+  QueueBase(const QueueBase&) = delete;
+  QueueBase& operator=(const QueueBase&) = delete;
+  void Init(uint8_t num, uint32_t bytes, const char* api);
+  QueueSlot* Alloc(const char* api);
+  void Enqueue(QueueSlot* slot, const char* api);
+  QueueSlot* Dequeue(const char* api);
+  void Free(QueueSlot* slot, const char* api);
+  bool Has() const { return !queued_.empty(); }
+  TPosition pos() const { return pos_; }
+
+ private:
+  TPosition pos_;
+  int depth_;
+  const char* name_;
+  std::vector<QueueSlot> slots_;
+  std::vector<QueueSlot*> queued_;
+};
+
+}  // namespace detail
+
+template <TPosition pos, int32_t depth = 1>
+class TQue {
+ public:
+  TQue() : q_(pos, depth, "TQue") {}
+  template <typename T>
+  LocalTensor<T> AllocTensor() {
+    detail::QueueSlot* s = q_.Alloc("TQue::AllocTensor");
+    return LocalTensor<T>(reinterpret_cast<T*>(s->data), s->bytes / sizeof(T), pos, s);
+  }
+  template <typename T>
+  bool EnQue(const LocalTensor<T>& t) {
+    q_.Enqueue(t.slot(), "TQue::EnQue");
+    return true;
+  }
+  template <typename T>
+  LocalTensor<T> DeQue() {
+    detail::QueueSlot* s = q_.Dequeue("TQue::DeQue");
+    return LocalTensor<T>(reinterpret_cast<T*>(s->data), s->bytes / sizeof(T), pos, s);
+  }
+  template <typename T>
+  void FreeTensor(LocalTensor<T>& t) {
+    q_.Free(t.slot(), "TQue::FreeTensor");
+  }
+  bool VacantInQue() const { return true; }
+  bool HasTensorInQue() const { return q_.Has(); }
+  detail::QueueBase& base() { return q_; }
+
+ private:
+  detail::QueueBase q_;
+};
+
+// TQueBind<src, dst, depth>: a queue between two positions (its buffers live at src).
+template <TPosition src, TPosition dst, int32_t depth = 1>
+class TQueBind : public TQue<src, depth> {};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+ public:
+  template <typename T>
+  LocalTensor<T> Get() const {
+    if (!data_) detail::Fault("TBuf::Get", "the TBuf has no memory: call TPipe::InitBuffer first");
+    return LocalTensor<T>(reinterpret_cast<T*>(data_), bytes_ / sizeof(T), pos, nullptr);
+  }
+  template <typename T>
+  LocalTensor<T> Get(uint32_t count) const {
+    if (count * sizeof(T) > bytes_)
+      detail::Fault("TBuf::Get", "asks for " + std::to_string(count * sizeof(T)) + " bytes of a " +
+                                     std::to_string(bytes_) + "-byte TBuf");
+    LocalTensor<T> t = Get<T>();
+    t.SetSize(count);
+    return t;
+  }
+  void Init(uint8_t* data, uint32_t bytes) {
+    data_ = data;
+    bytes_ = bytes;
+  }
+
+ private:
+  uint8_t* data_ = nullptr;
+  uint32_t bytes_ = 0;
+};
+
+// Owns the core's local memories for the kernel: InitBuffer carves queues and buffers out
+// of UB / L1 / L0 and fails when the SoC's capacity is exceeded.
+class TPipe {
+ public:
+  TPipe() { detail::ResetLocal(); }
+  ~TPipe() = default;
+  template <TPosition pos, int32_t depth>
+  bool InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
+    que.base().Init(num, len, "TPipe::InitBuffer");
+    return true;
+  }
+  template <TPosition src, TPosition dst, int32_t depth>
+  bool InitBuffer(TQueBind<src, dst, depth>& que, uint8_t num, uint32_t len) {
+    que.base().Init(num, len, "TPipe::InitBuffer");
+    return true;
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
+    const detail::Memory m = detail::MemoryOf(pos);
+    const uint32_t rounded = (len + 31) / 32 * 32;
+    const uint32_t off = detail::ReserveLocal(m, rounded, "TPipe::InitBuffer(TBuf)");
+    buf.Init(detail::LocalBase(m) + off, rounded);
+    return true;
+  }
+  void Destroy() {}
+  void Reset() { detail::ResetLocal(); }
+};
+
+}  // namespace AscendC

@@ -1,0 +1,339 @@
+// Vector instructions on local (UB) tensors: count forms and the mask/repeat forms with
+// CANN's block and repeat strides. One repeat covers 8 blocks of 32 bytes.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "ascendc/kernel_data_copy.h"
+
+namespace AscendC {
+namespace detail {
+
+// repeatTimes as given: the hardware field is 8 bits, so values over 255 would wrap.
+struct Repeat {
+  int64_t value;
+  template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
+  Repeat(I v) : value(static_cast<int64_t>(v)) {}  // NOLINT: implicit by design
+};
+
+template <typename T>
+constexpr uint32_t PerBlock() {
+  return kBlock / sizeof(T);
+}
+template <typename T>
+constexpr uint32_t PerRepeat() {
+  return std::min<uint32_t>(256 / sizeof(T), 128);  // the mask has at most 128 bits
+}
+
+// float view of a value for arithmetic; integers keep their type.
+template <typename T>
+using Calc = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>, float, T>;
+
+template <typename T>
+void CheckVector(const LocalTensor<T>& t, uint64_t elems, const char* api, const char* which) {
+  const Memory m = MemoryOf(t.GetPosition());
+  if (m != Memory::kUB)
+    Fault(api, std::string(which) + " tensor is in " + MemoryName(m) +
+                   "; vector instructions work on UB (VECIN/VECOUT/VECCALC)");
+  CheckLocalRange(t, 0, elems * sizeof(T), api, which);
+}
+
+inline void CountCycles(uint64_t bytes) { AddCycles(Pipe::kVector, 1.0 * ((bytes + 255) / 256)); }
+
+// Selected element positions of one repeat, from the mask (continuous or bits) or the
+// counter mode's remaining count.
+template <typename T>
+struct MaskSel {
+  bool bits = false;
+  uint64_t count = 0, m[2] = {0, 0};
+  bool On(uint32_t e) const {
+    if (!bits) return e < count;
+    return (m[e / 64] >> (e % 64)) & 1;
+  }
+};
+
+template <typename T>
+MaskSel<T> ContinuousMask(uint64_t mask, const char* api) {
+  MaskSel<T> s;
+  if (Mask().counter) {
+    s.count = mask;  // total elements over all repeats
+    return s;
+  }
+  if (mask == 0 || mask > PerRepeat<T>())
+    Fault(api, "mask " + std::to_string(mask) + " must be 1.." + std::to_string(PerRepeat<T>()) +
+                   " for " + std::to_string(sizeof(T) * 8) + "-bit elements");
+  s.count = mask;
+  return s;
+}
+
+template <typename T>
+MaskSel<T> BitMask(const uint64_t mask[], const char* api) {
+  MaskSel<T> s;
+  s.bits = true;
+  s.m[0] = mask[0];
+  s.m[1] = PerRepeat<T>() > 64 ? mask[1] : 0;
+  if (PerRepeat<T>() <= 64 && mask[1])
+    Warn(api, "mask[1] is ignored for " + std::to_string(sizeof(T) * 8) + "-bit elements");
+  return s;
+}
+
+inline int64_t CheckRepeat(const Repeat& r, const char* api) {
+  if (r.value < 0 || r.value > 255)
+    Fault(api, "repeatTimes " + std::to_string(r.value) +
+                   " is out of 0..255: the 8-bit hardware field would make it " +
+                   std::to_string(static_cast<uint8_t>(r.value)));
+  return r.value;
+}
+
+// Walks the selected elements of every repeat: f(dst_index, src0_index, src1_index).
+template <typename T, typename F>
+void ForRepeats(const MaskSel<T>& sel, int64_t repeats, const uint32_t blk[3],
+                const uint32_t rep[3], F&& f) {
+  const uint32_t per = PerRepeat<T>(), pb = PerBlock<T>();
+  uint64_t remaining = sel.count;
+  const bool counter = Mask().counter && !sel.bits;
+  if (counter) repeats = static_cast<int64_t>((sel.count + per - 1) / per);
+  for (int64_t r = 0; r < repeats; ++r) {
+    for (uint32_t e = 0; e < per; ++e) {
+      const bool on = counter ? e < remaining : sel.On(e);
+      if (!on) continue;
+      const uint32_t b = e / pb, w = e % pb;
+      uint64_t idx[3];
+      for (int k = 0; k < 3; ++k) idx[k] = (r * uint64_t{rep[k]} + b * uint64_t{blk[k]}) * pb + w;
+      f(idx[0], idx[1], idx[2]);
+    }
+    if (counter) remaining -= std::min<uint64_t>(remaining, per);
+  }
+  AddCycles(Pipe::kVector, static_cast<double>(repeats));
+}
+
+template <typename T>
+void CheckIndex(const LocalTensor<T>& t, uint64_t i, const char* api, const char* which) {
+  if (i >= t.GetSize())
+    Fault(api, std::string(which) + " element " + std::to_string(i) +
+                   " (from the repeat and block strides) is outside the tensor of " +
+                   std::to_string(t.GetSize()) + " elements");
+}
+
+template <typename T, typename Op>
+void BinaryCount(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                 int32_t count, Op op, const char* api) {
+  if (count < 0) Fault(api, "count " + std::to_string(count) + " is negative");
+  CheckVector(dst, count, api, "destination");
+  CheckVector(a, count, api, "source 0");
+  CheckVector(b, count, api, "source 1");
+  for (int32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = op(a.GetPhyAddr()[i], b.GetPhyAddr()[i]);
+  CountCycles(uint64_t(count) * sizeof(T));
+}
+
+template <typename T, typename Op>
+void BinaryRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b,
+                  const MaskSel<T>& sel, const Repeat& repeat, const BinaryRepeatParams& p, Op op,
+                  const char* api) {
+  const int64_t n = CheckRepeat(repeat, api);
+  CheckVector(dst, 0, api, "destination");
+  CheckVector(a, 0, api, "source 0");
+  CheckVector(b, 0, api, "source 1");
+  const uint32_t blk[3] = {p.dstBlkStride, p.src0BlkStride, p.src1BlkStride};
+  const uint32_t rep[3] = {p.dstRepStride, p.src0RepStride, p.src1RepStride};
+  ForRepeats(sel, n, blk, rep, [&](uint64_t d, uint64_t s0, uint64_t s1) {
+    CheckIndex(dst, d, api, "destination");
+    CheckIndex(a, s0, api, "source 0");
+    CheckIndex(b, s1, api, "source 1");
+    dst.GetPhyAddr()[d] = op(a.GetPhyAddr()[s0], b.GetPhyAddr()[s1]);
+  });
+}
+
+template <typename T, typename Op>
+void UnaryCount(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, Op op,
+                const char* api) {
+  if (count < 0) Fault(api, "count " + std::to_string(count) + " is negative");
+  CheckVector(dst, count, api, "destination");
+  CheckVector(src, count, api, "source");
+  for (int32_t i = 0; i < count; ++i) dst.GetPhyAddr()[i] = op(src.GetPhyAddr()[i]);
+  CountCycles(uint64_t(count) * sizeof(T));
+}
+
+template <typename T, typename Op>
+void UnaryRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MaskSel<T>& sel,
+                 const Repeat& repeat, const UnaryRepeatParams& p, Op op, const char* api) {
+  const int64_t n = CheckRepeat(repeat, api);
+  CheckVector(dst, 0, api, "destination");
+  CheckVector(src, 0, api, "source");
+  const uint32_t blk[3] = {p.dstBlkStride, p.srcBlkStride, 0};
+  const uint32_t rep[3] = {p.dstRepStride, p.srcRepStride, 0};
+  ForRepeats(sel, n, blk, rep, [&](uint64_t d, uint64_t s, uint64_t) {
+    CheckIndex(dst, d, api, "destination");
+    CheckIndex(src, s, api, "source");
+    dst.GetPhyAddr()[d] = op(src.GetPhyAddr()[s]);
+  });
+}
+
+template <typename T>
+T FromCalc(Calc<T> v) {
+  return static_cast<T>(v);
+}
+
+}  // namespace detail
+
+// Binary: count, continuous-mask and bit-mask forms.
+#define OC_ASCENDC_BINARY(NAME, EXPR)                                                              \
+  template <typename T>                                                                            \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            const int32_t& count) {                                                                \
+    detail::BinaryCount(dst, src0, src1, count, OC_ASCENDC_OP2(T, EXPR), #NAME);                   \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            uint64_t mask, detail::Repeat repeatTimes, const BinaryRepeatParams& params) {         \
+    detail::BinaryRepeat(dst, src0, src1, detail::ContinuousMask<T>(mask, #NAME), repeatTimes,     \
+                         params, OC_ASCENDC_OP2(T, EXPR), #NAME);                                  \
+  }                                                                                                \
+  template <typename T, bool isSetMask = true>                                                     \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,     \
+            const uint64_t mask[], detail::Repeat repeatTimes, const BinaryRepeatParams& params) { \
+    detail::BinaryRepeat(dst, src0, src1, detail::BitMask<T>(mask, #NAME), repeatTimes, params,    \
+                         OC_ASCENDC_OP2(T, EXPR), #NAME);                                          \
+  }
+
+#define OC_ASCENDC_OP2(T, EXPR)                             \
+  [](T x_, T y_) -> T {                                     \
+    using C = detail::Calc<T>;                              \
+    const C a = static_cast<C>(x_), b = static_cast<C>(y_); \
+    return detail::FromCalc<T>(static_cast<C>(EXPR));       \
+  }
+
+OC_ASCENDC_BINARY(Add, a + b)
+OC_ASCENDC_BINARY(Sub, a - b)
+OC_ASCENDC_BINARY(Mul, a* b)
+OC_ASCENDC_BINARY(Div, (std::is_integral_v<C> && b == C(0)) ? C(0) : a / b)
+OC_ASCENDC_BINARY(Max, a > b ? a : b)
+OC_ASCENDC_BINARY(Min, a < b ? a : b)
+
+template <typename T>
+void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+         const int32_t& count) {
+  static_assert(std::is_integral_v<T>, "And works on 16-bit integers");
+  detail::BinaryCount(
+      dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a & b); }, "And");
+}
+template <typename T>
+void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+        const int32_t& count) {
+  static_assert(std::is_integral_v<T>, "Or works on 16-bit integers");
+  detail::BinaryCount(
+      dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a | b); }, "Or");
+}
+
+// Unary.
+#define OC_ASCENDC_UNARY(NAME, EXPR)                                                           \
+  template <typename T>                                                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {      \
+    detail::UnaryCount(dst, src, count, OC_ASCENDC_OP1(T, EXPR), #NAME);                       \
+  }                                                                                            \
+  template <typename T, bool isSetMask = true>                                                 \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,               \
+            detail::Repeat repeatTimes, const UnaryRepeatParams& params) {                     \
+    detail::UnaryRepeat(dst, src, detail::ContinuousMask<T>(mask, #NAME), repeatTimes, params, \
+                        OC_ASCENDC_OP1(T, EXPR), #NAME);                                       \
+  }                                                                                            \
+  template <typename T, bool isSetMask = true>                                                 \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],       \
+            detail::Repeat repeatTimes, const UnaryRepeatParams& params) {                     \
+    detail::UnaryRepeat(dst, src, detail::BitMask<T>(mask, #NAME), repeatTimes, params,        \
+                        OC_ASCENDC_OP1(T, EXPR), #NAME);                                       \
+  }
+
+#define OC_ASCENDC_OP1(T, EXPR)                       \
+  [](T x_) -> T {                                     \
+    using C = detail::Calc<T>;                        \
+    const C a = static_cast<C>(x_);                   \
+    return detail::FromCalc<T>(static_cast<C>(EXPR)); \
+  }
+
+OC_ASCENDC_UNARY(Relu, a > C(0) ? a : C(0))
+OC_ASCENDC_UNARY(Exp, std::exp(a))
+OC_ASCENDC_UNARY(Ln, std::log(a))
+OC_ASCENDC_UNARY(Abs, a < C(0) ? -a : a)
+OC_ASCENDC_UNARY(Sqrt, std::sqrt(a))
+OC_ASCENDC_UNARY(Rsqrt, C(1) / std::sqrt(a))
+OC_ASCENDC_UNARY(Reciprocal, C(1) / a)
+
+template <typename T>
+void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
+  static_assert(std::is_integral_v<T>, "Not works on 16-bit integers");
+  detail::UnaryCount(
+      dst, src, count, [](T a) { return static_cast<T>(~a); }, "Not");
+}
+
+// Tensor-scalar.
+#define OC_ASCENDC_SCALAR(NAME, EXPR)                                                             \
+  template <typename T, typename U>                                                               \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,           \
+            const int32_t& count) {                                                               \
+    const detail::Calc<T> s_ = static_cast<detail::Calc<T>>(static_cast<T>(scalarValue));         \
+    detail::UnaryCount(dst, src, count, OC_ASCENDC_OPS(T, EXPR), #NAME);                          \
+  }                                                                                               \
+  template <typename T, typename U, bool isSetMask = true>                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,           \
+            uint64_t mask, detail::Repeat repeatTimes, const UnaryRepeatParams& params) {         \
+    const detail::Calc<T> s_ = static_cast<detail::Calc<T>>(static_cast<T>(scalarValue));         \
+    detail::UnaryRepeat(dst, src, detail::ContinuousMask<T>(mask, #NAME), repeatTimes, params,    \
+                        OC_ASCENDC_OPS(T, EXPR), #NAME);                                          \
+  }                                                                                               \
+  template <typename T, typename U, bool isSetMask = true>                                        \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalarValue,           \
+            const uint64_t mask[], detail::Repeat repeatTimes, const UnaryRepeatParams& params) { \
+    const detail::Calc<T> s_ = static_cast<detail::Calc<T>>(static_cast<T>(scalarValue));         \
+    detail::UnaryRepeat(dst, src, detail::BitMask<T>(mask, #NAME), repeatTimes, params,           \
+                        OC_ASCENDC_OPS(T, EXPR), #NAME);                                          \
+  }
+
+#define OC_ASCENDC_OPS(T, EXPR)                       \
+  [s_](T x_) -> T {                                   \
+    using C = detail::Calc<T>;                        \
+    const C a = static_cast<C>(x_), s = s_;           \
+    return detail::FromCalc<T>(static_cast<C>(EXPR)); \
+  }
+
+OC_ASCENDC_SCALAR(Adds, a + s)
+OC_ASCENDC_SCALAR(Muls, a* s)
+OC_ASCENDC_SCALAR(Maxs, a > s ? a : s)
+OC_ASCENDC_SCALAR(Mins, a < s ? a : s)
+OC_ASCENDC_SCALAR(LeakyRelu, a >= C(0) ? a : a * s)
+
+template <typename T, typename U>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& bits,
+               const int32_t& count) {
+  static_assert(std::is_integral_v<T>, "ShiftLeft works on integers");
+  detail::UnaryCount(
+      dst, src, count, [bits](T a) { return static_cast<T>(a << bits); }, "ShiftLeft");
+}
+template <typename T, typename U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& bits,
+                const int32_t& count) {
+  static_assert(std::is_integral_v<T>, "ShiftRight works on integers");
+  detail::UnaryCount(
+      dst, src, count, [bits](T a) { return static_cast<T>(a >> bits); }, "ShiftRight");
+}
+
+template <typename T, typename U>
+void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count) {
+  const T v = static_cast<T>(scalarValue);
+  detail::UnaryCount(
+      dst, dst, count, [v](T) { return v; }, "Duplicate");
+}
+template <typename T, typename U, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask,
+               detail::Repeat repeatTimes, uint16_t dstBlockStride, uint8_t dstRepeatStride) {
+  const T v = static_cast<T>(scalarValue);
+  detail::UnaryRepeat(
+      dst, dst, detail::ContinuousMask<T>(mask, "Duplicate"), repeatTimes,
+      UnaryRepeatParams(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride),
+      [v](T) { return v; }, "Duplicate");
+}
+
+}  // namespace AscendC

@@ -1,0 +1,11 @@
+// Ascend C's kernel API, emulated on the CPU by OpenCANN. Kernels written for CANN's
+// kernel_operator.h compile with g++ unchanged (ASCENDC_CPU_DEBUG defined) and run one
+// thread per block, with the hardware's rules checked (docs/ascendc.md).
+#pragma once
+
+#include "ascendc/kernel_data_copy.h"
+#include "ascendc/kernel_reduce.h"
+#include "ascendc/kernel_runtime.h"
+#include "ascendc/kernel_tensor.h"
+#include "ascendc/kernel_types.h"
+#include "ascendc/kernel_vector.h"

@@ -1,0 +1,31 @@
+// Host side of Ascend C CPU debugging: global memory and the block launcher.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "kernel_operator.h"
+
+namespace AscendC {
+
+// Global memory for kernel arguments; accesses outside it are reported.
+void* GmAlloc(size_t size);
+void GmFree(void* ptr);
+void SetKernelMode(KernelMode mode);
+
+namespace detail {
+// Runs `body` once per block, each on its own thread with its block index; reports
+// faults, warnings and the cost estimate. Returns true when no block failed.
+bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body);
+void SetTilingKey(uint64_t key);
+// The SoC whose facts the checks and the cost model use (default Ascend910B3, or the
+// OCANN_SOC environment variable). False for an unknown name.
+bool SetSoc(const char* name);
+}  // namespace detail
+
+}  // namespace AscendC
+
+#define ICPU_RUN_KF(func, blockdim, ...) \
+  ::AscendC::detail::RunKernel(#func, (blockdim), [&]() { func(__VA_ARGS__); })
+#define ICPU_SET_TILING_KEY(key) ::AscendC::detail::SetTilingKey(key)
