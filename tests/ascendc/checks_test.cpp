@@ -1,0 +1,236 @@
+// Every rule the emulation enforces, each broken by a kernel: the launch fails (or warns)
+// with the kernel name, block, API call and values; the process keeps running.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+
+namespace {
+
+// Runs a kernel body on `blocks` blocks, returning (success, stdout).
+template <typename F>
+std::pair<bool, std::string> Launch(const char* name, uint32_t blocks, F body) {
+  testing::internal::CaptureStdout();
+  const bool ok = detail::RunKernel(name, blocks, body);
+  return {ok, testing::internal::GetCapturedStdout()};
+}
+
+#define EXPECT_HAS(text, piece) EXPECT_NE((text).find(piece), std::string::npos) << (text)
+
+TEST(AscendCChecks, UbCapacityExceeded) {
+  auto [ok, out] = Launch("ub_overflow", 2, [] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> q;
+    pipe.InitBuffer(q, 2, 100 * 1024);  // 200 KiB of a 192 KiB UB
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "[kernel ub_overflow][block 1] TPipe::InitBuffer: UB capacity exceeded");
+  EXPECT_HAS(out, "196608 bytes per core on Ascend910B3");
+}
+
+TEST(AscendCChecks, L0AndL1CapacityExceeded) {
+  auto [ok, out] = Launch("l0a_overflow", 1, [] {
+    TPipe pipe;
+    TQue<TPosition::A2, 1> a2;
+    pipe.InitBuffer(a2, 1, 64 * 1024 + 512);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "L0A capacity exceeded");
+  auto [ok1, out1] = Launch("l1_overflow", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::A1> b;
+    pipe.InitBuffer(b, 600 * 1024);
+  });
+  EXPECT_FALSE(ok1);
+  EXPECT_HAS(out1, "L1 capacity exceeded");
+}
+
+TEST(AscendCChecks, UnalignedLocalAddress) {
+  auto* x = static_cast<half*>(GmAlloc(1024));
+  auto [ok, out] = Launch("unaligned", 1, [x] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(x, 512);
+    LocalTensor<half> t = b.Get<half>();
+    DataCopy(t[3], g, 16);  // 6 bytes into UB
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "DataCopy(GM->local): destination LocalTensor address 6 in UB is not 32-byte aligned");
+  GmFree(x);
+}
+
+TEST(AscendCChecks, DataCopyLengthNotMultipleOf32WarnsAndTruncates) {
+  auto* x = static_cast<float*>(GmAlloc(64 * sizeof(float)));
+  auto* y = static_cast<float*>(GmAlloc(64 * sizeof(float)));
+  for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i + 1);
+  auto [ok, out] = Launch("short_copy", 1, [x, y] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 256);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer(x, 64);
+    gy.SetGlobalBuffer(y, 64);
+    LocalTensor<float> t = b.Get<float>();
+    Duplicate(t, 0.0f, 64);
+    DataCopy(t, gx, 10);  // 40 bytes: the hardware moves one 32-byte block
+    DataCopy(gy, t, 16);
+  });
+  EXPECT_TRUE(ok) << out;
+  EXPECT_HAS(out, "[WARNING] [kernel short_copy][block 0] DataCopy(GM->local): length 40 bytes is "
+                  "not a multiple of 32: the hardware copies only 32 bytes");
+  EXPECT_EQ(y[7], 8.0f);
+  EXPECT_EQ(y[8], 0.0f);  // elements 8 and 9 never arrived, as on the NPU
+  GmFree(x);
+  GmFree(y);
+}
+
+TEST(AscendCChecks, DeQueOfEmptyQueue) {
+  auto [ok, out] = Launch("empty_deque", 1, [] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    (void)q.DeQue<float>();
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "TQue::DeQue: the queue is empty");
+}
+
+TEST(AscendCChecks, EnQueBeyondDepth) {
+  auto [ok, out] = Launch("deep_enque", 1, [] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 2, 256);
+    LocalTensor<float> a = q.AllocTensor<float>(), b = q.AllocTensor<float>();
+    q.EnQue(a);
+    q.EnQue(b);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "TQue::EnQue: the queue already holds 1 tensors, its depth is 1");
+}
+
+TEST(AscendCChecks, AllocBeyondBuffers) {
+  auto [ok, out] = Launch("alloc_twice", 1, [] {
+    TPipe pipe;
+    TQue<QuePosition::VECOUT, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    q.AllocTensor<float>();
+    q.AllocTensor<float>();
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "all 1 buffers of the queue are in use");
+}
+
+TEST(AscendCChecks, FreeTensorNotOwned) {
+  auto [ok, out] = Launch("foreign_free", 1, [] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q1;
+    TQue<QuePosition::VECOUT, 1> q2;
+    pipe.InitBuffer(q1, 1, 256);
+    pipe.InitBuffer(q2, 1, 256);
+    LocalTensor<float> t = q1.AllocTensor<float>();
+    q2.FreeTensor(t);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "TQue::FreeTensor: the tensor does not belong to this queue");
+}
+
+TEST(AscendCChecks, TensorLeakedAtKernelEnd) {
+  auto [ok, out] = Launch("leak", 3, [] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.EnQue(t);  // never dequeued nor freed
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "[kernel leak][block 2] TQue: a tensor of this queue was not freed by the end "
+                  "of the kernel (still enqueued)");
+}
+
+TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
+  auto* x = static_cast<float*>(GmAlloc(100 * sizeof(float)));
+  auto [ok, out] = Launch("gm_overflow", 4, [x] {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(x + GetBlockIdx() * 32, 32);  // block 3 reaches element 128 of 100
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "[kernel gm_overflow][block 3] GlobalTensor::SetGlobalBuffer: global memory "
+                  "access of 128 bytes at offset 384 runs past the end of its allocation of 400 "
+                  "bytes");
+  auto [ok2, out2] = Launch("gm_copy_overflow", 1, [x] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(x, 64);
+    DataCopy(b.Get<float>(), g[32], 64);  // 64 elements from element 32 of a 64-element view
+  });
+  EXPECT_FALSE(ok2);
+  EXPECT_HAS(out2, "source GlobalTensor of 128 bytes is accessed up to byte 256");
+  GmFree(x);
+}
+
+TEST(AscendCChecks, RepeatOver255AndBadMask) {
+  auto [ok, out] = Launch("repeat_overflow", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64 * 1024);
+    LocalTensor<float> t = b.Get<float>();
+    int repeat = 300;
+    Add(t, t, t, 64, repeat, BinaryRepeatParams());
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "Add: repeatTimes 300 is out of 0..255: the 8-bit hardware field would make it 44");
+  auto [ok2, out2] = Launch("bad_mask", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> t = b.Get<float>();
+    Relu(t, t, 65, 1, UnaryRepeatParams());  // 64 floats per repeat
+  });
+  EXPECT_FALSE(ok2);
+  EXPECT_HAS(out2, "Relu: mask 65 must be 1..64 for 32-bit elements");
+}
+
+TEST(AscendCChecks, VectorAccessBeyondTensor) {
+  auto [ok, out] = Launch("vector_overflow", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);  // 256 floats
+    LocalTensor<float> t = b.Get<float>();
+    Adds(t, t, 1.0f, 300);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "Adds: destination LocalTensor of 1024 bytes is accessed up to byte 1200");
+  auto [ok2, out2] = Launch("stride_overflow", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> t = b.Get<float>();
+    Add(t, t, t, 64, 2, BinaryRepeatParams(1, 1, 1, 8, 8, 32));  // src1 repeat 2 at block 32
+  });
+  EXPECT_FALSE(ok2);
+  EXPECT_HAS(out2, "source 1 element 256");
+}
+
+TEST(AscendCChecks, FaultInOneBlockDoesNotHangSyncAll) {
+  auto [ok, out] = Launch("sync_fault", 4, [] {
+    if (GetBlockIdx() == 1) {
+      TPipe pipe;
+      TQue<QuePosition::VECIN, 1> q;
+      q.DeQue<float>();
+    }
+    SyncAll();
+    SyncAll();
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "[block 1] TQue::DeQue");
+}
+
+}  // namespace
