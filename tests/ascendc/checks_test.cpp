@@ -61,7 +61,8 @@ TEST(AscendCChecks, UnalignedLocalAddress) {
     DataCopy(t[3], g, 16);  // 6 bytes into UB
   });
   EXPECT_FALSE(ok);
-  EXPECT_HAS(out, "DataCopy(GM->local): destination LocalTensor address 6 in UB is not 32-byte aligned");
+  EXPECT_HAS(out,
+             "DataCopy(GM->local): destination LocalTensor address 6 in UB is not 32-byte aligned");
   GmFree(x);
 }
 
@@ -82,8 +83,9 @@ TEST(AscendCChecks, DataCopyLengthNotMultipleOf32WarnsAndTruncates) {
     DataCopy(gy, t, 16);
   });
   EXPECT_TRUE(ok) << out;
-  EXPECT_HAS(out, "[WARNING] [kernel short_copy][block 0] DataCopy(GM->local): length 40 bytes is "
-                  "not a multiple of 32: the hardware copies only 32 bytes");
+  EXPECT_HAS(out,
+             "[WARNING] [kernel short_copy][block 0] DataCopy(GM->local): length 40 bytes is "
+             "not a multiple of 32: the hardware copies only 32 bytes");
   EXPECT_EQ(y[7], 8.0f);
   EXPECT_EQ(y[8], 0.0f);  // elements 8 and 9 never arrived, as on the NPU
   GmFree(x);
@@ -149,8 +151,9 @@ TEST(AscendCChecks, TensorLeakedAtKernelEnd) {
     q.EnQue(t);  // never dequeued nor freed
   });
   EXPECT_FALSE(ok);
-  EXPECT_HAS(out, "[kernel leak][block 2] TQue: a tensor of this queue was not freed by the end "
-                  "of the kernel (still enqueued)");
+  EXPECT_HAS(out,
+             "[kernel leak][block 2] TQue: a tensor of this queue was not freed by the end "
+             "of the kernel (still enqueued)");
 }
 
 TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
@@ -160,9 +163,10 @@ TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
     g.SetGlobalBuffer(x + GetBlockIdx() * 32, 32);  // block 3 reaches element 128 of 100
   });
   EXPECT_FALSE(ok);
-  EXPECT_HAS(out, "[kernel gm_overflow][block 3] GlobalTensor::SetGlobalBuffer: global memory "
-                  "access of 128 bytes at offset 384 runs past the end of its allocation of 400 "
-                  "bytes");
+  EXPECT_HAS(out,
+             "[kernel gm_overflow][block 3] GlobalTensor::SetGlobalBuffer: global memory "
+             "access of 128 bytes at offset 384 runs past the end of its allocation of 400 "
+             "bytes");
   auto [ok2, out2] = Launch("gm_copy_overflow", 1, [x] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b;
@@ -186,7 +190,8 @@ TEST(AscendCChecks, RepeatOver255AndBadMask) {
     Add(t, t, t, 64, repeat, BinaryRepeatParams());
   });
   EXPECT_FALSE(ok);
-  EXPECT_HAS(out, "Add: repeatTimes 300 is out of 0..255: the 8-bit hardware field would make it 44");
+  EXPECT_HAS(out,
+             "Add: repeatTimes 300 is out of 0..255: the 8-bit hardware field would make it 44");
   auto [ok2, out2] = Launch("bad_mask", 1, [] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b;
