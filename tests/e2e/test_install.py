@@ -40,3 +40,22 @@ def test_install_and_build_against_package(tmp_path):
     r = run([str(app / "c_classify"), str(tmp_path / "mlp.om")])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "top-5:" in r.stdout
+
+
+def test_ascendc_kernel_builds_against_installed_package(tmp_path):
+    prefix = tmp_path / "prefix"
+    r = run(["cmake", "--install", BUILD, "--prefix", str(prefix)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (prefix / "include" / "kernel_operator.h").exists()
+    assert (prefix / "include" / "tikicpulib.h").exists()
+    app = tmp_path / "kernel"
+    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "ascendc_add"), "-B", str(app),
+             f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(app)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(app / "add_custom_cpu")], cwd=str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "PASS: 0 of 16384" in r.stdout and "[SUCCESS] add_custom: 8 blocks" in r.stdout
+    assert "bound by MTE2" in r.stdout
+    assert (tmp_path / "add_custom_cost.json").exists()
