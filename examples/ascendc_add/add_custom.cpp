@@ -72,7 +72,8 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
   op.Process();
 }
 
-#ifdef ASCENDC_CPU_DEBUG
+// Tests include this file for the kernel alone.
+#if defined(ASCENDC_CPU_DEBUG) && !defined(OC_KERNEL_ONLY)
 int main() {
   const size_t bytes = TOTAL_LENGTH * sizeof(half);
   auto* x = static_cast<half*>(AscendC::GmAlloc(bytes));

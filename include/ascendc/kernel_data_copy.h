@@ -101,51 +101,56 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
                     to_l0 ? 50.0 + bytes / 256.0 : 1.0 + bytes / 256.0);
 }
 
+namespace detail {
+// The bursts of a strided copy: move(dst_offset, src_offset, bytes) per burst, offsets and
+// lengths in bytes from DataCopyParams' 32-byte units.
+template <typename Move>
+uint64_t ForBursts(const DataCopyParams& p, Move move) {
+  const uint64_t len = uint64_t{p.blockLen} * kBlock;
+  for (uint32_t i = 0; i < p.blockCount; ++i)
+    move(i * (len + uint64_t{p.dstStride} * kBlock), i * (len + uint64_t{p.srcStride} * kBlock),
+         len);
+  return len * p.blockCount;
+}
+template <typename T>
+uint8_t* Bytes(const T* p) {
+  return reinterpret_cast<uint8_t*>(const_cast<T*>(p));
+}
+}  // namespace detail
+
 // Strided forms: blockCount bursts of blockLen blocks; strides are the gaps in blocks.
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
   const char* api = "DataCopy(GM->local, DataCopyParams)";
-  const uint64_t len = uint64_t{p.blockLen} * detail::kBlock;
-  for (uint32_t i = 0; i < p.blockCount; ++i) {
-    const uint64_t s = i * (len + uint64_t{p.srcStride} * detail::kBlock);
-    const uint64_t d = i * (len + uint64_t{p.dstStride} * detail::kBlock);
+  const uint64_t total = detail::ForBursts(p, [&](uint64_t d, uint64_t s, uint64_t len) {
     detail::CheckLocalRange(dst, d, len, api, "destination");
     detail::CheckGlobalRange(src, s, len, api, "source");
-    std::memcpy(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d,
-                reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s, len);
-  }
-  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(len * p.blockCount, p.blockCount));
+    std::memcpy(detail::Bytes(dst.GetPhyAddr()) + d, detail::Bytes(src.GetPhyAddr()) + s, len);
+  });
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(total, p.blockCount));
 }
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   const char* api = "DataCopy(local->GM, DataCopyParams)";
-  const uint64_t len = uint64_t{p.blockLen} * detail::kBlock;
-  for (uint32_t i = 0; i < p.blockCount; ++i) {
-    const uint64_t s = i * (len + uint64_t{p.srcStride} * detail::kBlock);
-    const uint64_t d = i * (len + uint64_t{p.dstStride} * detail::kBlock);
+  const uint64_t total = detail::ForBursts(p, [&](uint64_t d, uint64_t s, uint64_t len) {
     detail::CheckLocalRange(src, s, len, api, "source");
     detail::CheckGlobalRange(dst, d, len, api, "destination");
-    detail::StoreToGlobal(
-        reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d),
-        reinterpret_cast<const T*>(reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s), len);
-  }
-  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(len * p.blockCount, p.blockCount));
+    detail::StoreToGlobal(reinterpret_cast<T*>(detail::Bytes(dst.GetPhyAddr()) + d),
+                          reinterpret_cast<const T*>(detail::Bytes(src.GetPhyAddr()) + s), len);
+  });
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(total, p.blockCount));
 }
 
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   const char* api = "DataCopy(local->local, DataCopyParams)";
-  const uint64_t len = uint64_t{p.blockLen} * detail::kBlock;
-  for (uint32_t i = 0; i < p.blockCount; ++i) {
-    const uint64_t s = i * (len + uint64_t{p.srcStride} * detail::kBlock);
-    const uint64_t d = i * (len + uint64_t{p.dstStride} * detail::kBlock);
+  const uint64_t total = detail::ForBursts(p, [&](uint64_t d, uint64_t s, uint64_t len) {
     detail::CheckLocalRange(src, s, len, api, "source");
     detail::CheckLocalRange(dst, d, len, api, "destination");
-    std::memmove(reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d,
-                 reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s, len);
-  }
-  detail::AddCycles(detail::Pipe::kVector, 1.0 + len * p.blockCount / 256.0);
+    std::memmove(detail::Bytes(dst.GetPhyAddr()) + d, detail::Bytes(src.GetPhyAddr()) + s, len);
+  });
+  detail::AddCycles(detail::Pipe::kVector, 1.0 + total / 256.0);
 }
 
 // DataCopyPad GM -> local: any byte length; each burst lands 32-byte aligned in local

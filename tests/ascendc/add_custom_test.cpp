@@ -10,72 +10,9 @@
 
 using namespace AscendC;
 
-namespace {
-
-constexpr int32_t kBufferNum = 2;
-
-class KernelAdd {
- public:
-  __aicore__ inline KernelAdd() {}
-  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t totalLength,
-                              uint32_t tileNum) {
-    blockLength_ = totalLength / GetBlockNum();
-    tileNum_ = tileNum;
-    tileLength_ = blockLength_ / tileNum / kBufferNum;
-    xGm.SetGlobalBuffer((__gm__ half*)x + blockLength_ * GetBlockIdx(), blockLength_);
-    yGm.SetGlobalBuffer((__gm__ half*)y + blockLength_ * GetBlockIdx(), blockLength_);
-    zGm.SetGlobalBuffer((__gm__ half*)z + blockLength_ * GetBlockIdx(), blockLength_);
-    pipe.InitBuffer(inQueueX, kBufferNum, tileLength_ * sizeof(half));
-    pipe.InitBuffer(inQueueY, kBufferNum, tileLength_ * sizeof(half));
-    pipe.InitBuffer(outQueueZ, kBufferNum, tileLength_ * sizeof(half));
-  }
-  __aicore__ inline void Process() {
-    const int32_t loopCount = tileNum_ * kBufferNum;
-    for (int32_t i = 0; i < loopCount; i++) {
-      CopyIn(i);
-      Compute(i);
-      CopyOut(i);
-    }
-  }
-
- private:
-  __aicore__ inline void CopyIn(int32_t progress) {
-    LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
-    LocalTensor<half> yLocal = inQueueY.AllocTensor<half>();
-    DataCopy(xLocal, xGm[progress * tileLength_], tileLength_);
-    DataCopy(yLocal, yGm[progress * tileLength_], tileLength_);
-    inQueueX.EnQue(xLocal);
-    inQueueY.EnQue(yLocal);
-  }
-  __aicore__ inline void Compute(int32_t progress) {
-    LocalTensor<half> xLocal = inQueueX.DeQue<half>();
-    LocalTensor<half> yLocal = inQueueY.DeQue<half>();
-    LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
-    Add(zLocal, xLocal, yLocal, tileLength_);
-    outQueueZ.EnQue<half>(zLocal);
-    inQueueX.FreeTensor(xLocal);
-    inQueueY.FreeTensor(yLocal);
-  }
-  __aicore__ inline void CopyOut(int32_t progress) {
-    LocalTensor<half> zLocal = outQueueZ.DeQue<half>();
-    DataCopy(zGm[progress * tileLength_], zLocal, tileLength_);
-    outQueueZ.FreeTensor(zLocal);
-  }
-
-  TPipe pipe;
-  TQue<QuePosition::VECIN, kBufferNum> inQueueX, inQueueY;
-  TQue<QuePosition::VECOUT, kBufferNum> outQueueZ;
-  GlobalTensor<half> xGm, yGm, zGm;
-  uint32_t blockLength_ = 0, tileNum_ = 0, tileLength_ = 0;
-};
-
-}  // namespace
-
-extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
-  KernelAdd op;
-  op.Init(x, y, z, 8 * 2048, 8);
-  op.Process();
-}
+// The kernel of examples/ascendc_add, exactly as shipped (its main() left out).
+#define OC_KERNEL_ONLY
+#include "../../examples/ascendc_add/add_custom.cpp"
 
 TEST(AscendC, HalfRoundsToNearestEven) {
   // 1 + 2^-11 lies halfway between 1 and the next half (1 + 2^-10): ties go to even (1).
