@@ -289,7 +289,8 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
       step.kernel = std::move(kernel).value();
       p->workspace_size = std::max(p->workspace_size, step.kernel->WorkspaceSize());
     } else if (kernel.status().code() == StatusCode::kNeedsInputValue) {
-      ++p->dynamic_steps;  // prepared at each execution with the actual values
+      ++p->dynamic_steps;  // prepared at execution for the actual shapes or values
+      step.cache = std::make_shared<ShapeCache>();
     } else {
       return kernel.status();
     }
@@ -325,36 +326,55 @@ Model::~Model() {
                  100.0 * us / total, static_cast<long long>(op_times_[op].second));
 }
 
-AlignedBuffer Model::AcquireArena() const {
-  {
-    std::lock_guard<std::mutex> lock(pool_mutex_);
-    if (!pool_.empty()) {
-      AlignedBuffer b = std::move(pool_.back());
-      pool_.pop_back();
-      return b;
-    }
-  }
-  AlignedBuffer b;
-  b.Resize(std::max<size_t>(work_size(), 64));
-  return b;
-}
-
-void Model::ReleaseArena(AlignedBuffer buf) const {
-  std::lock_guard<std::mutex> lock(pool_mutex_);
-  pool_.push_back(std::move(buf));
-}
-
 struct Model::DynamicValue {
-  AlignedBuffer buffer;
+  AlignedBuffer buffer;  // keeps its capacity across executions (pooled)
   DataType dtype = DataType::kUndefined;
   Shape shape;
 };
+
+struct Model::Scratch {
+  AlignedBuffer arena;
+  std::vector<DynamicValue> dynamic;
+  AlignedBuffer workspace;  // for run-time prepared steps
+};
+
+// Kernels of a dynamic step that depend only on input shapes, by those shapes. An entry
+// without a kernel records that the step needs input values (never cached).
+struct Model::ShapeCache {
+  struct Entry {
+    std::shared_ptr<const Kernel> kernel;
+    std::vector<ValueInfo> outputs;
+  };
+  static constexpr size_t kMaxEntries = 64;
+  std::mutex mutex;
+  std::map<std::vector<Shape>, Entry> entries;
+};
+
+std::unique_ptr<Model::Scratch> Model::AcquireScratch() const {
+  {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    if (!pool_.empty()) {
+      auto s = std::move(pool_.back());
+      pool_.pop_back();
+      return s;
+    }
+  }
+  auto s = std::make_unique<Scratch>();
+  if (!user_work_) s->arena.Resize(std::max<size_t>(work_size(), 64));
+  return s;
+}
+
+void Model::ReleaseScratch(std::unique_ptr<Scratch> scratch) const {
+  std::lock_guard<std::mutex> lock(pool_mutex_);
+  pool_.push_back(std::move(scratch));
+}
 
 struct Model::ExecState {
   const ExecuteIo* io = nullptr;
   const Program* program = nullptr;
   uint8_t* base = nullptr;
-  std::vector<DynamicValue> dynamic;
+  std::vector<DynamicValue>* dynamic_values = nullptr;
+  AlignedBuffer* workspace = nullptr;
   std::vector<Shape> input_shapes, output_shapes;
 
   void* Resolve(const Slot& s) {
@@ -368,14 +388,14 @@ struct Model::ExecState {
       case SlotKind::kArena:
         return base + s.index;
       case SlotKind::kDynamic:
-        return dynamic[s.index].buffer.data();
+        return (*dynamic_values)[s.index].buffer.data();
       default:
         return nullptr;
     }
   }
   // The shape a slot holds in this execution.
   const Shape& ShapeOf(const Slot& s) {
-    if (s.kind == SlotKind::kDynamic) return dynamic[s.index].shape;
+    if (s.kind == SlotKind::kDynamic) return (*dynamic_values)[s.index].shape;
     if (s.kind == SlotKind::kOutput) return output_shapes[s.index];
     if (s.kind == SlotKind::kInput) return input_shapes[s.index];
     return s.shape;
@@ -387,24 +407,66 @@ std::vector<Shape> Model::LastOutputShapes() const {
   return last_output_shapes_;
 }
 
-// Infers output shapes from the actual inputs (their values included), places the
-// outputs and prepares a kernel for exactly this call.
+// Places the outputs of a step prepared at run time and runs it. The kernel comes from the
+// step's cache when it depends only on input shapes (prepared once per shape); otherwise
+// it is prepared for exactly this call from the input values.
 Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) const {
   const Node& node = *step.node;
   const size_t n_in = step.inputs.size();
-  std::vector<Tensor> values(n_in);
-  std::vector<const Tensor*> inputs(n_in, nullptr);
   std::vector<const void*> in_ptrs(n_in, nullptr);
+  std::vector<Shape> shapes(n_in);
   for (size_t i = 0; i < n_in; ++i) {
     const Slot& s = step.inputs[i];
     if (s.kind == SlotKind::kNone) continue;
     in_ptrs[i] = st.Resolve(s);
-    values[i] = s.constant ? *s.constant : Tensor(s.dtype, st.ShapeOf(s), in_ptrs[i], nullptr);
-    inputs[i] = &values[i];
+    shapes[i] = st.ShapeOf(s);
   }
+  std::shared_ptr<const Kernel> kernel;
   std::vector<ValueInfo> outs;
-  OC_ASSIGN_OR_RETURN(auto kernel,
-                      PrepareForValues(node, p.graph->opset_version, num_threads_, inputs, &outs));
+  bool needs_values = false;
+  {
+    std::lock_guard<std::mutex> lock(step.cache->mutex);
+    auto it = step.cache->entries.find(shapes);
+    if (it != step.cache->entries.end()) {
+      kernel = it->second.kernel;
+      outs = it->second.outputs;
+      needs_values = !kernel;
+    }
+  }
+  if (!kernel && !needs_values) {
+    KernelPrepareContext ctx;
+    ctx.node = &node;
+    ctx.opset = p.graph->opset_version;
+    ctx.num_threads = num_threads_;
+    for (size_t i = 0; i < n_in; ++i) {
+      const Slot& s = step.inputs[i];
+      ctx.inputs.push_back(s.kind == SlotKind::kNone ? TensorType{}
+                                                     : TensorType{s.dtype, shapes[i]});
+      ctx.constants.push_back(s.constant);
+      ctx.blocked_inputs.push_back(s.blocked);
+    }
+    for (const auto& s : step.outputs) ctx.blocked_outputs.push_back(s.blocked);
+    auto prepared = PrepareForShapes(std::move(ctx), &outs);
+    if (!prepared.ok() && prepared.status().code() != StatusCode::kNeedsInputValue)
+      return prepared.status();
+    if (prepared.ok()) kernel = std::move(prepared).value();
+    needs_values = !kernel;
+    std::lock_guard<std::mutex> lock(step.cache->mutex);
+    if (step.cache->entries.size() < ShapeCache::kMaxEntries)
+      step.cache->entries.emplace(shapes, ShapeCache::Entry{kernel, outs});
+  }
+  if (needs_values) {
+    std::vector<Tensor> values(n_in);
+    std::vector<const Tensor*> inputs(n_in, nullptr);
+    for (size_t i = 0; i < n_in; ++i) {
+      const Slot& s = step.inputs[i];
+      if (s.kind == SlotKind::kNone) continue;
+      values[i] = s.constant ? *s.constant : Tensor(s.dtype, shapes[i], in_ptrs[i], nullptr);
+      inputs[i] = &values[i];
+    }
+    OC_ASSIGN_OR_RETURN(
+        kernel, PrepareForValues(node, p.graph->opset_version, num_threads_, inputs, &outs));
+  }
   std::vector<void*> out_ptrs;
   for (size_t k = 0; k < step.outputs.size(); ++k) {
     const Slot& s = step.outputs[k];
@@ -416,7 +478,7 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
     const size_t bytes = static_cast<size_t>(NumElements(vi.shape)) * DataTypeSize(vi.dtype);
     switch (s.kind) {
       case SlotKind::kDynamic: {
-        DynamicValue& dv = st.dynamic[s.index];
+        DynamicValue& dv = (*st.dynamic_values)[s.index];
         if (!dv.buffer.Resize(std::max<size_t>(bytes, 1)))
           return Status(StatusCode::kOutOfMemory,
                         "cannot allocate " + std::to_string(bytes) + " bytes");
@@ -442,13 +504,12 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
     }
     out_ptrs.push_back(st.Resolve(s));
   }
-  AlignedBuffer workspace;
-  if (!workspace.Resize(kernel->WorkspaceSize()))
+  if (!st.workspace->Resize(kernel->WorkspaceSize()))
     return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");
   KernelRunContext rc;
   rc.inputs = in_ptrs.data();
   rc.outputs = out_ptrs.data();
-  rc.workspace = workspace.data();
+  rc.workspace = st.workspace->data();
   rc.num_threads = num_threads_;
   return kernel->Run(rc);
 }
@@ -552,18 +613,19 @@ Status Model::Execute(ExecuteIo& io) const {
                              std::to_string(p.outputs[i].bytes));
   }
   std::unique_lock<std::mutex> user_lock(user_work_mutex_, std::defer_lock);
-  AlignedBuffer arena;
-  st.dynamic.resize(p.num_dynamic);
+  std::unique_ptr<Scratch> scratch = AcquireScratch();
+  if (scratch->dynamic.size() < p.num_dynamic) scratch->dynamic.resize(p.num_dynamic);
+  st.dynamic_values = &scratch->dynamic;
+  st.workspace = &scratch->workspace;
   for (const auto& o : p.outputs) st.output_shapes.push_back(o.shape);
   if (user_work_) {
     user_lock.lock();
     st.base = static_cast<uint8_t*>(user_work_);
   } else {
-    arena = AcquireArena();
-    if (!arena.data() && work_size() > 0)
+    if (!scratch->arena.data() && work_size() > 0)
       return Status(StatusCode::kOutOfMemory,
                     "cannot allocate " + std::to_string(work_size()) + " bytes of work memory");
-    st.base = arena.data();
+    st.base = scratch->arena.data();
   }
   // OpenMP's thread count is per calling thread: set it for this one.
   omp_set_num_threads(num_threads_);
@@ -602,8 +664,9 @@ Status Model::Execute(ExecuteIo& io) const {
           r.inputs.push_back({s.dtype, st.ShapeOf(s), st.Resolve(s), s.blocked});
       for (const auto& s : step.outputs)
         if (s.kind != SlotKind::kNone)
-          r.outputs.push_back({s.kind == SlotKind::kDynamic ? st.dynamic[s.index].dtype : s.dtype,
-                               st.ShapeOf(s), st.Resolve(s), s.blocked});
+          r.outputs.push_back(
+              {s.kind == SlotKind::kDynamic ? (*st.dynamic_values)[s.index].dtype : s.dtype,
+               st.ShapeOf(s), st.Resolve(s), s.blocked});
       observer_->OnStep(r);
     }
     if (profile_) {
@@ -639,7 +702,7 @@ Status Model::Execute(ExecuteIo& io) const {
     std::lock_guard<std::mutex> lock(last_shapes_mutex_);
     last_output_shapes_ = st.output_shapes;
   }
-  if (!user_work_) ReleaseArena(std::move(arena));
+  ReleaseScratch(std::move(scratch));
   return status;
 }
 

@@ -114,13 +114,16 @@ class Model {
     Shape shape;           // as compiled; may hold -1 for values sized at run time
     bool blocked = false;  // kept channels-last (kernels/cpu/layout.h)
   };
+  struct ShapeCache;  // run-time prepared kernels of one dynamic step, by input shapes
   struct Step {
-    std::unique_ptr<Kernel> kernel;  // null: prepared at each execution (dynamic step)
+    std::unique_ptr<Kernel> kernel;     // null: prepared at execution (dynamic step)
+    std::shared_ptr<ShapeCache> cache;  // dynamic steps only
     const Node* node = nullptr;
     std::vector<Slot> inputs, outputs;
     std::string node_name, op_type, kernel_domain;
   };
   struct DynamicValue;  // per-execution storage of values sized at run time
+  struct Scratch;       // an execution's memory, pooled: arena, dynamic values, workspace
   struct ExecState;
   struct OutputCopy {  // graph outputs that no step writes (constants, inputs, duplicates)
     Slot from;
@@ -149,8 +152,8 @@ class Model {
   Status BuildInterface();
   Result<const Program*> SelectProgram(const ExecuteIo& io) const;
   Status RunDynamicStep(const Program& p, const Step& step, ExecState& st) const;
-  AlignedBuffer AcquireArena() const;
-  void ReleaseArena(AlignedBuffer buf) const;
+  std::unique_ptr<Scratch> AcquireScratch() const;
+  void ReleaseScratch(std::unique_ptr<Scratch> scratch) const;
 
   OmModel om_;
   std::string name_;
@@ -169,7 +172,7 @@ class Model {
   void* user_work_ = nullptr;
   mutable std::mutex user_work_mutex_;
   mutable std::mutex pool_mutex_;
-  mutable std::vector<AlignedBuffer> pool_;
+  mutable std::vector<std::unique_ptr<Scratch>> pool_;
   // OCANN_PROFILE=1: per-op-type time, printed when the model is unloaded.
   bool profile_ = false;
   mutable std::mutex profile_mutex_;

@@ -216,7 +216,8 @@ def test_fully_dynamic_model_uses_tensor_descs(acl_session, net, tmp_path):
         s.inputs[0] = s._add(s.in_ds, 4 * 3 * 40 * 40 * 4)
         # Without a tensor description the shape is unknown.
         assert acl.mdl.execute(s.id, s.in_ds, s.out_ds) == ACL_ERROR_INVALID_PARAM
-        for shape in ((2, 3, 20, 12), (4, 3, 40, 40), (1, 3, 7, 9)):
+        # Shapes repeat: kernels prepared for a shape are reused for it (and only for it).
+        for shape in ((2, 3, 20, 12), (4, 3, 40, 40), (2, 3, 20, 12), (1, 3, 7, 9), (4, 3, 40, 40)):
             x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
             s.put(0, x)
             td = acl.create_tensor_desc(0, list(shape), 0)
@@ -333,3 +334,30 @@ def test_infer_session_with_gears_and_dynamic_models(net, tmp_path):
     r = run(["/usr/bin/python3", "-m", "acl_infer", "--model", gears, "--loop", "5"],
             env=dict(os.environ, PYTHONPATH=os.path.dirname(tool("atc")) + "/../python"))
     assert r.returncode == 0 and "throughput" in r.stdout, r.stdout + r.stderr
+
+
+def test_value_dependent_steps_are_not_cached_by_shape(acl_session, tmp_path):
+    """Reshape to a shape given as an input: same input shapes, different values, different
+    outputs. The run-time step must be prepared from the values every time."""
+    import onnx
+    from onnx import TensorProto, helper
+    acl = acl_session
+    g = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["y"])], "reshape_by_value",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6]),
+                           helper.make_tensor_value_info("s", TensorProto.INT64, [2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])])
+    src = str(tmp_path / "r.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), src)
+    s = Session(acl, convert(src, str(tmp_path / "r")))
+    try:
+        x = np.arange(6, dtype=np.float32)
+        s.put(0, x)
+        for target in ([2, 3], [3, 2], [2, 3], [1, 6]):
+            s.put(1, np.array(target, np.int64))
+            check(acl.mdl.execute(s.id, s.in_ds, s.out_ds), "execute")
+            td = acl.mdl.get_dataset_tensor_desc(s.out_ds, 0)
+            dims = [acl.get_tensor_desc_dim_v2(td, k)[0] for k in range(acl.get_tensor_desc_num_dims(td))]
+            assert dims == target
+            np.testing.assert_array_equal(s.get(0, tuple(target)), x.reshape(target))
+    finally:
+        s.close()

@@ -110,6 +110,13 @@ Result<std::unique_ptr<Kernel>> PrepareForValues(const Node& node, int64_t opset
                                                  const std::vector<const Tensor*>& inputs,
                                                  std::vector<ValueInfo>* outputs);
 
+// Prepares `ctx.node` for concrete input shapes (ctx.inputs) when its outputs and kernel
+// depend only on those shapes and on true constants (ctx.constants): infers the output
+// types into ctx.outputs and *outputs. Returns kNeedsInputValue when input values matter;
+// the runtime then uses PrepareForValues. Used to cache run-time prepared steps per shape.
+Result<std::unique_ptr<Kernel>> PrepareForShapes(KernelPrepareContext ctx,
+                                                 std::vector<ValueInfo>* outputs);
+
 // Evaluates a node on constant inputs (constant folding). Outputs get owned tensors.
 Result<std::vector<Tensor>> EvaluateNode(const Node& node, const std::vector<const Tensor*>& inputs,
                                          const std::vector<TensorType>& output_types);

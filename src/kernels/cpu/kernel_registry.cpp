@@ -164,6 +164,35 @@ Result<std::unique_ptr<Kernel>> PrepareForValues(const Node& node, int64_t opset
   return kernel;
 }
 
+Result<std::unique_ptr<Kernel>> PrepareForShapes(KernelPrepareContext ctx,
+                                                 std::vector<ValueInfo>* outputs) {
+  const Node& node = *ctx.node;
+  const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
+  if (!schema) return Unsupported("no schema for [" + node.op_type + "]", "EZ3003");
+  std::vector<ValueInfo> infos(ctx.inputs.size());
+  InferContext ic;
+  ic.node = &node;
+  ic.opset = ctx.opset;
+  ic.outputs.resize(node.outputs.size());
+  for (size_t i = 0; i < ctx.inputs.size(); ++i) {
+    const bool present = ctx.has_input(i);
+    if (present) infos[i] = ValueInfo{ctx.inputs[i].dtype, ctx.inputs[i].shape, true};
+    ic.inputs.push_back(present ? &infos[i] : nullptr);
+    ic.const_inputs.push_back(i < ctx.constants.size() ? ctx.constants[i] : nullptr);
+  }
+  OC_RETURN_IF_ERROR(schema->infer(ic));
+  ctx.outputs.clear();
+  for (size_t k = 0; k < node.outputs.size(); ++k) {
+    if (!node.outputs[k].empty() && (!ic.outputs[k].has_shape || !IsStatic(ic.outputs[k].shape)))
+      return Status(StatusCode::kNeedsInputValue,
+                    "node [" + node.name + "]: output shapes depend on input values");
+    ctx.outputs.push_back({ic.outputs[k].dtype, ic.outputs[k].shape});
+  }
+  OC_ASSIGN_OR_RETURN(auto kernel, CreateKernel(ctx));
+  *outputs = std::move(ic.outputs);
+  return kernel;
+}
+
 Result<std::vector<Tensor>> EvaluateNode(const Node& node, const std::vector<const Tensor*>& inputs,
                                          const std::vector<TensorType>& output_types) {
   KernelPrepareContext ctx;
