@@ -24,8 +24,6 @@ struct InputShapeSpec {
 
 // Parses atc's --input_shape ("a:1,3,224,224;b:-1,128;c:1~16,8"). Errors carry E10002.
 Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text);
-// "x:1~16,3" style text of the ranges of the dynamic inputs (stored in the .om).
-std::string ShapeRangeText(const std::vector<InputShapeSpec>& shapes);
 
 // atc's gear options: --dynamic_batch_size, --dynamic_image_size, --dynamic_dims.
 enum class GearKind { kBatch, kImageSize, kDims };

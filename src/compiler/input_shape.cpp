@@ -69,24 +69,6 @@ Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
   return out;
 }
 
-std::string ShapeRangeText(const std::vector<InputShapeSpec>& shapes) {
-  std::string out;
-  for (const auto& spec : shapes) {
-    if (IsStatic(spec.dims)) continue;
-    out += (out.empty() ? "" : ";") + spec.name + ":";
-    for (size_t i = 0; i < spec.dims.size(); ++i) {
-      if (i) out += ",";
-      if (spec.dims[i] >= 0) {
-        out += std::to_string(spec.dims[i]);
-      } else {
-        const DimRange r = i < spec.ranges.size() ? spec.ranges[i] : DimRange{};
-        out += std::to_string(r.min) + "~" + std::to_string(r.max);
-      }
-    }
-  }
-  return out;
-}
-
 Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes) {
   for (const auto& spec : shapes) {
     bool is_input = false;

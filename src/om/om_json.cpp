@@ -138,19 +138,33 @@ Result<std::string> OmInfo(const std::string& path) {
       for (int k = 0; k < it->second.list().i_size(); ++k)
         os << (k ? "," : "") << it->second.list().i(k);
     }
-    os << "], inputs[" << attr(kDynamicInputsAttr) << "]\n";
+    os << "]\n";
   }
-  if (const std::string ranges = attr(kShapeRangeAttr); !ranges.empty())
-    os << "dynamic  info: shape ranges[" << ranges << "]\n";
   if (model.graph_size() > 0) {
     const auto& g = model.graph(0);
     for (const auto& op : g.op()) {
       if (op.type() == "Data" && op.output_desc_size() > 0) {
         const auto& d = op.output_desc(0);
+        // Dynamic inputs show the application's dims (-1) and their ranges.
+        auto list = [&](const char* key) -> const ge::proto::AttrDef* {
+          auto it = d.attr().find(key);
+          return it == d.attr().end() ? nullptr : &it->second;
+        };
         os << "input    info: name[" << op.name() << "], dtype["
            << ge::proto::DataType_Name(d.dtype()) << "], format[" << d.layout() << "], shape[";
-        for (int i = 0; i < d.shape().dim_size(); ++i) os << (i ? "," : "") << d.shape().dim(i);
-        os << "]\n";
+        if (const auto* dyn = list("_oc_dynamic_dims")) {
+          for (int i = 0; i < dyn->list().i_size(); ++i) os << (i ? "," : "") << dyn->list().i(i);
+        } else {
+          for (int i = 0; i < d.shape().dim_size(); ++i) os << (i ? "," : "") << d.shape().dim(i);
+        }
+        os << "]";
+        if (const auto* range = list("shape_range")) {
+          os << ", range[";
+          for (int i = 0; i + 1 < range->list().i_size(); i += 2)
+            os << (i ? "," : "") << range->list().i(i) << "~" << range->list().i(i + 1);
+          os << "]";
+        }
+        os << "\n";
       }
     }
     for (const auto& op : g.op()) {

@@ -19,12 +19,14 @@ inline constexpr const char* kDynamicGearInput = "ascend_mbatch_shape_data";
 
 // Model attribute naming the kind of gears: "batch", "image_size" or "dims".
 inline constexpr const char* kDynamicModeAttr = "_oc_dynamic_mode";
-// Model attribute: the inputs as the application sees them, "-1" for dims set per gear
-// ("x:-1,3,224,224;y:..."), in model input order.
-inline constexpr const char* kDynamicInputsAttr = "_oc_dynamic_inputs";
-// Model attribute of fully dynamic models: per input the allowed range of each dim
-// ("x:1~16,3,224,224"; "-1" = no bound).
-inline constexpr const char* kShapeRangeAttr = "_oc_shape_range";
+
+// An input with dynamic dims, as the application sees it (stored on the Data ops).
+struct OmDynamicInput {
+  Shape dims;  // -1 where a gear or the execution decides
+  // Fully dynamic models: the allowed [min, max] of each dim (max -1: no bound); empty
+  // when any size is allowed.
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+};
 
 // One compiled graph with its memory plan. A static or fully dynamic model has one; a
 // model with gears has one per gear (sharing weights in the file).
@@ -38,7 +40,8 @@ struct OmGraph {
 struct OmWriteOptions {
   std::string soc_version = "Ascend910B3";
   std::string input_format = "NCHW";
-  std::map<std::string, std::string> model_attrs;  // atc_cmdline, precision_mode, ...
+  std::map<std::string, std::string> model_attrs;        // atc_cmdline, precision_mode, ...
+  std::map<std::string, OmDynamicInput> dynamic_inputs;  // by input name
   bool dynamic = false;
 };
 
@@ -58,7 +61,8 @@ struct OmModel {
   std::map<std::string, std::string> attrs;  // model attributes as strings
   std::string name;
   size_t weight_bytes = 0;
-  const uint8_t* weights = nullptr;  // the WEIGHTS_DATA partition inside `file`
+  const uint8_t* weights = nullptr;                      // the WEIGHTS_DATA partition inside `file`
+  std::map<std::string, OmDynamicInput> dynamic_inputs;  // by input name
 
   const Graph& graph() const { return graphs.front().graph; }
   // Work memory the largest graph needs (arena + kernel workspace).

@@ -12,6 +12,12 @@ namespace {
 
 using AttrMapProto = google::protobuf::Map<std::string, ge::proto::AttrDef>;
 
+std::vector<int64_t> IntList(const AttrMapProto& m, const std::string& k) {
+  auto it = m.find(k);
+  if (it == m.end() || !it->second.has_list()) return {};
+  return {it->second.list().i().begin(), it->second.list().i().end()};
+}
+
 std::vector<std::string> StrList(const AttrMapProto& m, const std::string& k) {
   auto it = m.find(k);
   if (it == m.end() || !it->second.has_list()) return {};
@@ -202,8 +208,22 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
       og.plan.arena_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
     if (auto it = ga.find("_oc_workspace_size"); it != ga.end())
       og.workspace_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
-    if (auto it = ga.find("_oc_gear"); it != ga.end() && it->second.has_list())
-      og.gear.assign(it->second.list().i().begin(), it->second.list().i().end());
+    og.gear = IntList(ga, "_oc_gear");
+    if (i == 0) {
+      // Dynamic inputs as the application sees them: on the first graph's Data ops.
+      for (const auto& op : gd.op()) {
+        if (op.type() != "Data" || op.output_desc_size() != 1) continue;
+        const auto& attrs = op.output_desc(0).attr();
+        if (!attrs.count("_oc_dynamic_dims")) continue;
+        OmDynamicInput d;
+        d.dims = IntList(attrs, "_oc_dynamic_dims");
+        const auto flat = IntList(attrs, "shape_range");
+        if (flat.size() != 2 * d.dims.size() && !flat.empty())
+          return ParseError("input [" + op.name() + "] has a shape range of the wrong length");
+        for (size_t k = 0; k + 1 < flat.size(); k += 2) d.ranges.emplace_back(flat[k], flat[k + 1]);
+        out.dynamic_inputs[op.name()] = std::move(d);
+      }
+    }
     auto g = GraphFromDef(gd, opset, wp ? wp->data : nullptr, wp ? wp->size : 0, holder, &og.plan);
     if (!g.ok()) return g.status().WithContext("graph " + std::to_string(i));
     og.graph = std::move(g).value();

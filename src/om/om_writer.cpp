@@ -43,6 +43,12 @@ void SetStr(google::protobuf::Map<std::string, ge::proto::AttrDef>* m, const std
             const std::string& v) {
   (*m)[k].set_s(v);
 }
+void SetIntList(google::protobuf::Map<std::string, ge::proto::AttrDef>* m, const std::string& k,
+                const std::vector<int64_t>& v) {
+  auto* l = (*m)[k].mutable_list();
+  l->set_val_type(ge::proto::AttrDef::ListValue::VT_LIST_INT);
+  for (int64_t x : v) l->add_i(x);
+}
 void SetStrList(google::protobuf::Map<std::string, ge::proto::AttrDef>* m, const std::string& k,
                 const std::vector<std::string>& v) {
   auto* l = (*m)[k].mutable_list();
@@ -125,7 +131,16 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     SetInt(op->mutable_attr(), "index", static_cast<int64_t>(i));
     std::string layout = LayoutFor(vi->shape, opt.input_format);
     FillDesc(name, vi->dtype, DescShape(*vi), layout, op->add_input_desc());
-    FillDesc(name, vi->dtype, DescShape(*vi), layout, op->add_output_desc());
+    auto* out = op->add_output_desc();
+    FillDesc(name, vi->dtype, DescShape(*vi), layout, out);
+    if (auto it = opt.dynamic_inputs.find(name); it != opt.dynamic_inputs.end()) {
+      // The application's view: -1 dims, and for fully dynamic inputs their ranges as
+      // GE keeps them (a flat list of min, max pairs).
+      SetIntList(out->mutable_attr(), "_oc_dynamic_dims", it->second.dims);
+      std::vector<int64_t> flat;
+      for (auto [lo, hi] : it->second.ranges) flat.insert(flat.end(), {lo, hi});
+      if (!flat.empty()) SetIntList(out->mutable_attr(), "shape_range", flat);
+    }
     gd->add_input(name + ":0");
     source[name] = name + ":0";
   }
@@ -215,11 +230,7 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
     OC_RETURN_IF_ERROR(GraphToDef(og.graph, &og.plan, options, &weights, gd));
     SetInt(gd->mutable_attr(), "_oc_arena_size", static_cast<int64_t>(og.plan.arena_size));
     SetInt(gd->mutable_attr(), "_oc_workspace_size", static_cast<int64_t>(og.workspace_size));
-    if (!og.gear.empty()) {
-      auto* l = (*gd->mutable_attr())["_oc_gear"].mutable_list();
-      l->set_val_type(ge::proto::AttrDef::ListValue::VT_LIST_INT);
-      for (int64_t v : og.gear) l->add_i(v);
-    }
+    if (!og.gear.empty()) SetIntList(gd->mutable_attr(), "_oc_gear", og.gear);
     memory_size = std::max(memory_size, og.plan.arena_size);
     workspace = std::max(workspace, og.workspace_size);
   }

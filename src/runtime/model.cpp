@@ -50,41 +50,6 @@ Status Model::QuerySize(const std::string& path, size_t* work, size_t* weight) {
   return Status::Ok();
 }
 
-namespace {
-
-Result<Shape> ParseDims(const std::string& text) {
-  Shape dims;
-  size_t pos = 0;
-  while (pos <= text.size() && !text.empty()) {
-    size_t comma = text.find(',', pos);
-    if (comma == std::string::npos) comma = text.size();
-    try {
-      dims.push_back(std::stoll(text.substr(pos, comma - pos)));
-    } catch (...) {
-      return ParseError("bad dims [" + text + "]");
-    }
-    pos = comma + 1;
-  }
-  return dims;
-}
-
-// "a:t1;b:t2" -> {a: t1, b: t2}
-std::map<std::string, std::string> SplitNamed(const std::string& text) {
-  std::map<std::string, std::string> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t semi = text.find(';', pos);
-    if (semi == std::string::npos) semi = text.size();
-    const std::string item = text.substr(pos, semi - pos);
-    const size_t colon = item.rfind(':');
-    if (colon != std::string::npos) out[item.substr(0, colon)] = item.substr(colon + 1);
-    pos = semi + 1;
-  }
-  return out;
-}
-
-}  // namespace
-
 Status Model::Build(const LoadOptions& options) {
   name_ = om_.name;
   weight_size_ = om_.weight_bytes;
@@ -128,8 +93,8 @@ Status Model::Build(const LoadOptions& options) {
   return Status::Ok();
 }
 
-// What the application sees: for gears, each input with its dynamic dims as -1 and the
-// size of the largest gear; outputs with the largest gear's shape.
+// What the application sees: dynamic dims as -1 (from the .om's dynamic inputs); for gears,
+// sizes and output shapes of the largest gear.
 Status Model::BuildInterface() {
   const Program& first = programs_.front();
   inputs_ = first.inputs;
@@ -145,42 +110,27 @@ Status Model::BuildInterface() {
       if (inputs_[i].name == kDynamicGearInput) gear_input_ = static_cast<int>(i);
     if (gear_input_ < 0)
       return ParseError("a model with gears has no ascend_mbatch_shape_data input");
-    auto named = SplitNamed(om_.attrs[kDynamicInputsAttr]);
-    for (size_t i = 0; i < inputs_.size(); ++i) {
+    for (size_t i = 0; i < inputs_.size(); ++i)
       for (const auto& p : programs_)
         inputs_[i].bytes = std::max(inputs_[i].bytes, p.inputs[i].bytes);
-      if (auto n = named.find(inputs_[i].name); n != named.end()) {
-        OC_ASSIGN_OR_RETURN(Shape dims, ParseDims(n->second));
-        if (dims.size() == inputs_[i].shape.size()) inputs_[i].shape = dims;
-      }
-    }
     for (size_t o = 0; o < outputs_.size(); ++o)
       for (const auto& p : programs_)
         if (p.outputs[o].bytes > outputs_[o].bytes) outputs_[o] = p.outputs[o];
   } else if (programs_.size() != 1) {
     return ParseError("the model has " + std::to_string(programs_.size()) + " graphs but no gears");
   }
-  // Ranges of fully dynamic inputs; unranged -1 dims allow any size.
-  auto ranges = SplitNamed(om_.attrs.count(kShapeRangeAttr) ? om_.attrs.at(kShapeRangeAttr) : "");
   input_ranges_.clear();
-  for (const auto& in : inputs_) {
+  for (auto& in : inputs_) {
     std::vector<std::pair<int64_t, int64_t>> r;
-    for (int64_t d : in.shape) r.emplace_back(d < 0 ? 0 : d, d);
-    if (auto it = ranges.find(in.name); it != ranges.end() && gear_mode_.empty()) {
-      size_t pos = 0, k = 0;
-      const std::string& t = it->second;
-      while (pos < t.size() && k < r.size()) {
-        size_t comma = t.find(',', pos);
-        if (comma == std::string::npos) comma = t.size();
-        const std::string item = t.substr(pos, comma - pos);
-        if (auto tilde = item.find('~'); tilde != std::string::npos) {
-          r[k] = {std::atoll(item.substr(0, tilde).c_str()),
-                  std::atoll(item.substr(tilde + 1).c_str())};
-        }
-        pos = comma + 1;
-        ++k;
-      }
+    auto dyn = om_.dynamic_inputs.find(in.name);
+    if (dyn != om_.dynamic_inputs.end()) {
+      if (dyn->second.dims.size() != in.shape.size())
+        return ParseError("input [" + in.name + "]: its dynamic dims have the wrong rank");
+      in.shape = dyn->second.dims;
     }
+    // Fixed dims allow their own size; dynamic ones their range, or anything.
+    for (int64_t d : in.shape) r.emplace_back(d < 0 ? 0 : d, d);
+    if (dyn != om_.dynamic_inputs.end() && !dyn->second.ranges.empty()) r = dyn->second.ranges;
     input_ranges_.push_back(std::move(r));
   }
   return Status::Ok();

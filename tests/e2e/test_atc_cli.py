@@ -57,10 +57,29 @@ def test_mode1_json_and_mode6_info(tmp_path):
 def test_mode3_precheck_writes_report(tmp_path):
     m = unsupported_op(tmp_path / "bad.onnx")
     report = tmp_path / "check.json"
-    r = atc("--mode=3", f"--model={m}", "--framework=5", f"--check_report={report}")
+    r = atc("--mode=3", f"--model={m}", "--framework=5", "--soc_version=Ascend910B3",
+            f"--check_report={report}")
     assert r.returncode != 0
     doc = json.loads(report.read_text())
     assert doc["result"] == "failed" and "FancyOp" in doc["detail"]
+
+
+def test_mode3_precheck_checks_what_mode0_builds(tmp_path):
+    """The pre-check runs the same flag checks and compilation as a build, gears included."""
+    m = tiny_mlp(tmp_path / "mlp.onnx", dynamic=True)
+    report = tmp_path / "check.json"
+    common = ["--mode=3", f"--model={m}", "--framework=5", "--soc_version=Ascend910B3",
+              f"--check_report={report}"]
+    for flags in (["--input_shape=x:-1,4", "--dynamic_batch_size=1,8"],
+                  ["--input_shape=x:1~8,4"], ["--input_shape=x:2,4"]):
+        r = atc(*common, *flags)
+        assert r.returncode == 0, r.stdout
+        assert json.loads(report.read_text())["result"] == "success"
+    r = atc(*common, "--input_shape=x:-1,4", "--dynamic_batch_size=8")
+    assert r.returncode != 0 and "E10001" in r.stdout
+    doc = json.loads(report.read_text())
+    assert doc["result"] == "failed" and "number of gears" in doc["detail"]
+    assert not list(tmp_path.glob("*.om"))
 
 
 @pytest.mark.parametrize("args,code", [

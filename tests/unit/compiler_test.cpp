@@ -269,7 +269,6 @@ TEST(Compiler, InputShapeRangesAndDynamicDims) {
   EXPECT_EQ((*r)[0].ranges[0].max, 16);
   EXPECT_EQ((*r)[0].ranges[2].max, -1);
   EXPECT_TRUE((*r)[1].ranges.empty());
-  EXPECT_EQ(ShapeRangeText(*r), "x:1~16,3,0~-1");
   EXPECT_EQ(ParseInputShapes("x:8~4").status().cann_code(), "E10002");
   EXPECT_EQ(ParseInputShapes("x:a~4").status().cann_code(), "E10002");
   // A range with equal ends is a fixed dim.

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
@@ -132,35 +133,36 @@ Status CheckCommon(const Flags& f) {
   return Status::Ok();
 }
 
-Status Build(const Flags& f) {
+// Every conversion flag, checked.
+struct ConvertOptions {
+  std::string framework, soc, format, precision;
+  CompileOptions compile;
+  std::vector<InputShapeSpec> shapes;
+  std::optional<GearSpec> gears;
+};
+
+Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
+  ConvertOptions o;
   if (!f.Has("framework"))
     return InvalidArgument(
         "[--framework] is required. The value must be [0(Caffe) or 1(MindSpore) "
         "or 3(TensorFlow) or 5(Onnx)].",
         "E10007");
-  const std::string fw = f.Get("framework");
+  o.framework = f.Get("framework");
+  const std::string& fw = o.framework;
   if (fw != "0" && fw != "1" && fw != "3" && fw != "5")
     return InvalidArgument("[--framework] is invalid: [" + fw +
                                "]. The value must be [0(Caffe) or "
                                "1(MindSpore) or 3(TensorFlow) or 5(Onnx)].",
                            "E10007");
   if (f.Get("model").empty()) return InvalidArgument("Value for --model is empty.", "E10004");
-  if (!f.Has("output") || f.Get("output").empty())
-    return InvalidArgument("Value for --output is empty.", "E10004");
-  const std::string output = f.Get("output");
-  if (output.size() > 4000)
-    return InvalidArgument(
-        "Path [" + output.substr(0, 64) + "...] for parameter [--output] is too long.", "E10021");
-  if (output.back() == '/')
-    return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.",
-                           "E10022");
   if (!f.Has("soc_version") || f.Get("soc_version").empty())
     return InvalidArgument("Value for --soc_version is empty.", "E10004");
-  const std::string soc = f.Get("soc_version");
-  if (!FindSoc(soc)) {
+  o.soc = f.Get("soc_version");
+  if (!FindSoc(o.soc)) {
     std::string names;
     for (const auto& n : SocNames()) names += (names.empty() ? "" : ", ") + n;
-    return Invalid(soc, "soc_version", "it is not a supported chip. Supported: " + names + ".");
+    return Invalid(o.soc, "soc_version", "it is not a supported chip. Supported: " + names + ".");
   }
   if (fw == "0" && !f.Has("weight"))
     return InvalidArgument("Input parameter[--weight]'s value is empty when framework is 0(Caffe).",
@@ -170,11 +172,11 @@ Status Build(const Flags& f) {
         fw, "framework",
         "this OpenCANN build converts ONNX models (--framework=5); export the model to "
         "ONNX first (torch.onnx.export, tf2onnx, mindspore.export(file_format='ONNX')).");
-  const std::string format = f.Get("input_format", "NCHW");
-  if (format != "NCHW" && format != "NHWC" && format != "ND" && format != "NCDHW" &&
-      format != "NDHWC")
-    return Invalid(format, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
-  const std::string precision = f.Get("precision_mode", "force_fp16");
+  o.format = f.Get("input_format", "NCHW");
+  if (o.format != "NCHW" && o.format != "NHWC" && o.format != "ND" && o.format != "NCDHW" &&
+      o.format != "NDHWC")
+    return Invalid(o.format, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
+  o.precision = f.Get("precision_mode", "force_fp16");
   static const std::set<std::string> kPrecisions = {"force_fp16",
                                                     "force_fp32",
                                                     "cube_fp16in_fp32out",
@@ -184,113 +186,134 @@ Status Build(const Flags& f) {
                                                     "allow_mix_precision_fp16",
                                                     "allow_mix_precision_bf16",
                                                     "allow_fp32_to_bf16"};
-  if (!kPrecisions.count(precision))
-    return Invalid(precision, "precision_mode", "unknown precision mode.");
-  CompileOptions copts;
+  if (!kPrecisions.count(o.precision))
+    return Invalid(o.precision, "precision_mode", "unknown precision mode.");
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
     if (v != "0" && v != "1")
       return Invalid(v, "disable_reuse_memory", "the value must be 0 or 1.");
-    copts.reuse_memory = v == "0";
+    o.compile.reuse_memory = v == "0";
   }
   if (f.Has("fusion_switch_file")) {
-    OC_ASSIGN_OR_RETURN(copts.disabled_passes, ReadFusionSwitch(f.Get("fusion_switch_file")));
+    OC_ASSIGN_OR_RETURN(o.compile.disabled_passes, ReadFusionSwitch(f.Get("fusion_switch_file")));
   }
-  std::vector<InputShapeSpec> shapes;
   if (f.Has("input_shape")) {
-    OC_ASSIGN_OR_RETURN(shapes, ParseInputShapes(f.Get("input_shape")));
+    OC_ASSIGN_OR_RETURN(o.shapes, ParseInputShapes(f.Get("input_shape")));
   }
-  std::optional<GearSpec> gears;
-  {
-    const std::string batch_text = f.Get("dynamic_batch_size"),
-                      image_text = f.Get("dynamic_image_size"), dims_text = f.Get("dynamic_dims");
-    const std::string* batch = f.Has("dynamic_batch_size") ? &batch_text : nullptr;
-    const std::string* image = f.Has("dynamic_image_size") ? &image_text : nullptr;
-    const std::string* dims = f.Has("dynamic_dims") ? &dims_text : nullptr;
-    if (batch || image || dims) {
-      OC_ASSIGN_OR_RETURN(gears, ParseGearOption(batch, image, dims));
-      if (shapes.empty())
-        return InvalidArgument(
-            "Parameter [--" +
-                std::string(batch   ? "dynamic_batch_size"
-                            : image ? "dynamic_image_size"
-                                    : "dynamic_dims") +
-                "] needs [--input_shape] with -1 at the dimensions the gears set.",
-            "E10001");
+  const char* gear_flags[] = {"dynamic_batch_size", "dynamic_image_size", "dynamic_dims"};
+  std::string texts[3];
+  const std::string* given[3] = {nullptr, nullptr, nullptr};
+  for (int i = 0; i < 3; ++i)
+    if (f.Has(gear_flags[i])) {
+      texts[i] = f.Get(gear_flags[i]);
+      given[i] = &texts[i];
     }
+  if (given[0] || given[1] || given[2]) {
+    OC_ASSIGN_OR_RETURN(o.gears, ParseGearOption(given[0], given[1], given[2]));
+    if (o.shapes.empty())
+      return InvalidArgument("Parameter [--" +
+                                 std::string(gear_flags[static_cast<int>(o.gears->kind)]) +
+                                 "] needs [--input_shape] with -1 at the dimensions the gears set.",
+                             "E10001");
   }
-  const std::string model = f.Get("model");
+  return o;
+}
+
+Result<Graph> ImportModel(const std::string& model) {
   if (!FileExists(model) || !std::ifstream(model, std::ios::binary))
     return Invalid(model, "model", "the file does not exist or cannot be read.");
   if (IsDirectory(model)) return Invalid(model, "model", "it is a directory, not a model file.");
   auto graph = ImportOnnxFile(model);
-  if (!graph.ok()) {
-    const Status& s = graph.status();
-    if (s.code() == StatusCode::kNotFound)
-      return Invalid(f.Get("model"), "model",
-                     "the file does not exist or cannot be read: " + s.message());
-    if (s.code() == StatusCode::kParseError || s.code() == StatusCode::kInvalidArgument)
-      return InvalidArgument(
-          "Failed to parse the model file [" + f.Get("model") + "] as ONNX: " + s.message(),
-          "E19005");
-    return s;
-  }
-  // The shapes as given (with -1) are checked against the model first, so errors name
-  // the user's text rather than one gear's.
-  OC_RETURN_IF_ERROR(ApplyInputShapes(graph.value(), shapes));
-  std::vector<OmGraph> graphs;
-  OmWriteOptions wopts;
-  if (gears) {
-    OC_ASSIGN_OR_RETURN(auto per_gear, ExpandGears(shapes, *gears, format));
-    std::string interface_text;
-    for (const auto& in : graph->inputs) {
-      const ValueInfo& vi = graph->values[in];
-      interface_text += (interface_text.empty() ? "" : ";") + in + ":";
-      for (size_t i = 0; i < vi.shape.size(); ++i)
-        interface_text += (i ? "," : "") + std::to_string(vi.shape[i]);
-    }
-    for (size_t k = 0; k < per_gear.size(); ++k) {
-      Graph g = graph.value();
-      OC_RETURN_IF_ERROR(ApplyInputShapes(g, per_gear[k]));
-      auto compiled = CompileGraph(std::move(g), copts);
-      if (!compiled.ok())
-        return compiled.status().WithContext("gear " + ShapeToString(gears->gears[k]));
-      OmGraph og{std::move(compiled->graph), std::move(compiled->plan), compiled->workspace_size,
-                 gears->gears[k]};
-      // The gear selector input, as CANN adds it: int64 values the application sets with
-      // aclmdlSetDynamicBatchSize / SetDynamicHWSize / SetInputDynamicDims.
-      og.graph.inputs.push_back(kDynamicGearInput);
-      og.graph.values[kDynamicGearInput] =
-          ValueInfo{DataType::kInt64, Shape{static_cast<int64_t>(gears->gears[k].size())}, true};
-      graphs.push_back(std::move(og));
-    }
-    wopts.model_attrs[kDynamicModeAttr] = GearKindName(gears->kind);
-    wopts.model_attrs[kDynamicInputsAttr] = interface_text;
-  } else {
-    for (const auto& spec : shapes) copts.dynamic_inputs |= !IsStatic(spec.dims);
-    auto compiled = CompileGraph(std::move(graph).value(), copts);
-    if (!compiled.ok()) return compiled.status();
-    for (const auto& line : compiled->pass_log) OC_LOG(kInfo, "pass " << line);
-    graphs.push_back(OmGraph{
-        std::move(compiled->graph), std::move(compiled->plan), compiled->workspace_size, {}});
-    const std::string ranges = ShapeRangeText(shapes);
-    if (!ranges.empty()) wopts.model_attrs[kShapeRangeAttr] = ranges;
-  }
+  if (graph.ok()) return graph;
+  const Status& s = graph.status();
+  if (s.code() == StatusCode::kNotFound)
+    return Invalid(model, "model", "the file does not exist or cannot be read: " + s.message());
+  if (s.code() == StatusCode::kParseError || s.code() == StatusCode::kInvalidArgument)
+    return InvalidArgument("Failed to parse the model file [" + model + "] as ONNX: " + s.message(),
+                           "E19005");
+  return s;
+}
 
+// One compiled graph per gear, each with the gear selector input CANN adds.
+Result<std::vector<OmGraph>> CompileGears(const Graph& graph, const ConvertOptions& o) {
+  OC_ASSIGN_OR_RETURN(auto per_gear, ExpandGears(o.shapes, *o.gears, o.format));
+  std::vector<OmGraph> graphs;
+  for (size_t k = 0; k < per_gear.size(); ++k) {
+    Graph g = graph;
+    OC_RETURN_IF_ERROR(ApplyInputShapes(g, per_gear[k]));
+    auto compiled = CompileGraph(std::move(g), o.compile);
+    if (!compiled.ok())
+      return compiled.status().WithContext("gear " + ShapeToString(o.gears->gears[k]));
+    OmGraph og{std::move(compiled->graph), std::move(compiled->plan), compiled->workspace_size,
+               o.gears->gears[k]};
+    // int64 values the application sets with aclmdlSetDynamicBatchSize / SetDynamicHWSize /
+    // SetInputDynamicDims.
+    og.graph.inputs.push_back(kDynamicGearInput);
+    og.graph.values[kDynamicGearInput] =
+        ValueInfo{DataType::kInt64, Shape{static_cast<int64_t>(o.gears->gears[k].size())}, true};
+    graphs.push_back(std::move(og));
+  }
+  return graphs;
+}
+
+// What --mode=0 writes and --mode=3 checks: the model imported and compiled per the flags.
+struct Conversion {
+  std::vector<OmGraph> graphs;
+  OmWriteOptions write;
+};
+
+Result<Conversion> Convert(const Flags& f) {
+  OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
+  OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(f.Get("model")));
+  // The shapes as given (with -1) are checked against the model first, so errors name the
+  // user's text rather than one gear's.
+  OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));
+  Conversion c;
+  for (const auto& spec : o.shapes) {
+    if (IsStatic(spec.dims)) continue;
+    OmDynamicInput d;
+    d.dims = spec.dims;
+    for (const auto& r : spec.ranges) d.ranges.emplace_back(r.min, r.max);
+    c.write.dynamic_inputs[spec.name] = std::move(d);
+  }
+  if (o.gears) {
+    OC_ASSIGN_OR_RETURN(c.graphs, CompileGears(graph, o));
+    c.write.model_attrs[kDynamicModeAttr] = GearKindName(o.gears->kind);
+  } else {
+    for (const auto& spec : o.shapes) o.compile.dynamic_inputs |= !IsStatic(spec.dims);
+    OC_ASSIGN_OR_RETURN(CompiledGraph compiled, CompileGraph(std::move(graph), o.compile));
+    for (const auto& line : compiled.pass_log) OC_LOG(kInfo, "pass " << line);
+    c.graphs.push_back(
+        OmGraph{std::move(compiled.graph), std::move(compiled.plan), compiled.workspace_size, {}});
+  }
+  c.write.soc_version = o.soc;
+  c.write.input_format = o.format;
+  c.write.model_attrs["atc_cmdline"] = f.command_line();
+  c.write.model_attrs["framework_type"] = o.framework;
+  c.write.model_attrs["input_format"] = o.format;
+  c.write.model_attrs["precision_mode"] = o.precision;
+  // A model with values sized at run time is a dynamic ("unknown shape") model.
+  for (const auto& og : c.graphs)
+    for (const auto& [name, vi] : og.graph.values)
+      if (!vi.has_shape || !IsStatic(vi.shape)) c.write.dynamic = true;
+  return c;
+}
+
+Status Build(const Flags& f) {
+  if (!f.Has("output") || f.Get("output").empty())
+    return InvalidArgument("Value for --output is empty.", "E10004");
+  const std::string output = f.Get("output");
+  if (output.size() > 4000)
+    return InvalidArgument(
+        "Path [" + output.substr(0, 64) + "...] for parameter [--output] is too long.", "E10021");
+  if (output.back() == '/')
+    return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.",
+                           "E10022");
+  OC_ASSIGN_OR_RETURN(Conversion c, Convert(f));
   // The model is named after the output file, as CANN names it (dump_list's model_name).
   const std::string model_name = output.substr(output.find_last_of('/') + 1);
-  for (auto& og : graphs) og.graph.name = model_name;
-  wopts.soc_version = soc;
-  wopts.input_format = format;
-  wopts.model_attrs["atc_cmdline"] = f.command_line();
-  wopts.model_attrs["framework_type"] = fw;
-  wopts.model_attrs["input_format"] = format;
-  wopts.model_attrs["precision_mode"] = precision;
-  // A model with values sized at run time is a dynamic ("unknown shape") model.
-  for (const auto& og : graphs)
-    for (const auto& [name, vi] : og.graph.values)
-      if (!vi.has_shape || !IsStatic(vi.shape)) wopts.dynamic = true;
-  return WriteOmFile(graphs, wopts, output + ".om");
+  for (auto& og : c.graphs) og.graph.name = model_name;
+  return WriteOmFile(c.graphs, c.write, output + ".om");
 }
 
 Status DumpJson(const Flags& f) {
@@ -311,30 +334,17 @@ Status ShowInfo(const Flags& f) {
 Status PreCheck(const Flags& f) {
   const std::string report = f.Get("check_report", "check_result.json");
   std::string result = "success", detail;
-  auto graph = ImportOnnxFile(f.Get("model"));
-  Status s = graph.status();
-  if (s.ok()) {
-    std::vector<InputShapeSpec> shapes;
-    if (f.Has("input_shape")) {
-      auto parsed = ParseInputShapes(f.Get("input_shape"));
-      s = parsed.status();
-      if (s.ok()) shapes = parsed.value();
-    }
-    if (s.ok()) s = ApplyInputShapes(graph.value(), shapes);
-    if (s.ok()) s = CompileGraph(std::move(graph).value(), {}).status();
-  }
+  // The same checks and compilation as --mode=0, without writing the model.
+  Status s = Convert(f).status();
   if (!s.ok()) {
     result = "failed";
     detail = s.ToString();
   }
-  std::string escaped;
-  for (char c : detail) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  std::string json = "{\n  \"model\": \"" + f.Get("model") + "\",\n  \"result\": \"" + result +
-                     "\",\n  \"detail\": \"" + escaped + "\"\n}\n";
-  OC_RETURN_IF_ERROR(WriteFileAtomic(report, json));
+  nlohmann::ordered_json json;
+  json["model"] = f.Get("model");
+  json["result"] = result;
+  json["detail"] = detail;
+  OC_RETURN_IF_ERROR(WriteFileAtomic(report, json.dump(2) + "\n"));
   return s;
 }
 
