@@ -1,6 +1,5 @@
 #include "acl/acl_observers.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -13,19 +12,6 @@
 
 namespace oc::acl {
 namespace {
-
-bool MakeDirs(const std::string& path) {
-  std::string cur;
-  for (size_t i = 0; i <= path.size(); ++i) {
-    if (i == path.size() || path[i] == '/') {
-      struct stat st {};
-      if (!cur.empty() && stat(cur.c_str(), &st) != 0 && mkdir(cur.c_str(), 0755) != 0)
-        return false;
-    }
-    if (i < path.size()) cur += path[i];
-  }
-  return true;
-}
 
 std::string Timestamp() {
   char buf[32];
@@ -122,7 +108,7 @@ class DumpObserver : public StepObserver {
     const std::string dir = dir_ + "/" + std::to_string(r.execution);
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!MakeDirs(dir)) return;
+      if (!CreateDirectories(dir).ok()) return;
     }
     const std::string stem = dir + "/" + Sanitize(*r.op_type) + "." + Sanitize(*r.node_name) + "." +
                              std::to_string(static_cast<int64_t>(r.start_us));
@@ -244,7 +230,7 @@ Status ParseDumpConfig(const std::string& json_text, DumpConfig* dump, ProfileCo
 void Profiler::Record(const std::string& model, uint32_t model_id, const StepRecord& r) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!summary_) {
-    if (!MakeDirs(dir_)) return;
+    if (!CreateDirectories(dir_).ok()) return;
     const std::string path = dir_ + "/op_summary_" + std::to_string(getpid()) + ".csv";
     summary_ = std::fopen(path.c_str(), "w");
     if (!summary_) return;

@@ -1,10 +1,12 @@
 #include "base/file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -53,6 +55,31 @@ bool FileExists(const std::string& path) {
 bool IsDirectory(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+Status CreateDirectories(const std::string& path) {
+  std::string cur;
+  for (size_t i = 0; i <= path.size(); ++i) {
+    if ((i == path.size() || path[i] == '/') && !cur.empty() && !IsDirectory(cur) &&
+        ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST)
+      return IoError("cannot create folder [" + cur + "]: " + std::strerror(errno));
+    if (i < path.size()) cur += path[i];
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> ListFiles(const std::string& dir) {
+  std::vector<std::string> out;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      const std::string path = dir + "/" + e->d_name;
+      struct stat st {};
+      if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) out.push_back(path);
+    }
+    ::closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {

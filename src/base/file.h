@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 
@@ -17,6 +18,10 @@ Result<std::string> ReadFile(const std::string& path);
 Status WriteFileAtomic(const std::string& path, std::string_view data);
 bool FileExists(const std::string& path);
 bool IsDirectory(const std::string& path);
+// Creates `path` and its missing parents (like mkdir -p).
+Status CreateDirectories(const std::string& path);
+// The regular files directly in `dir`, sorted by name.
+std::vector<std::string> ListFiles(const std::string& dir);
 
 // A read-only mapping of a whole file; the memory stays valid while the object lives.
 class MappedFile {

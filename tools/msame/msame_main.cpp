@@ -1,8 +1,5 @@
 // msame: runs an .om model through AscendCL and reports inference times, like CANN's
 // msame tool. Uses only the public AscendCL C API, as the original does.
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,14 +10,10 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "base/file.h"
 #include "cli/flags.h"
 
 namespace {
-
-bool IsDir(const std::string& p) {
-  struct stat st {};
-  return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 std::vector<std::string> SplitComma(const std::string& s) {
   std::vector<std::string> out;
@@ -32,31 +25,6 @@ std::vector<std::string> SplitComma(const std::string& s) {
     start = c + 1;
   }
   return out;
-}
-
-std::vector<std::string> ListDir(const std::string& dir) {
-  std::vector<std::string> out;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n == "." || n == "..") continue;
-      if (!IsDir(dir + "/" + n)) out.push_back(dir + "/" + n);
-    }
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-bool MakeDirs(const std::string& path) {
-  std::string cur;
-  for (size_t i = 0; i <= path.size(); ++i) {
-    if (i == path.size() || path[i] == '/') {
-      if (!cur.empty() && !IsDir(cur) && mkdir(cur.c_str(), 0755) != 0) return false;
-    }
-    if (i < path.size()) cur += path[i];
-  }
-  return true;
 }
 
 std::string BaseName(const std::string& p) {
@@ -359,7 +327,7 @@ int Msame::Run(const oc::Flags& f) {
     std::vector<std::vector<std::string>> per_input;
     size_t n_runs = 1;
     for (const auto& it : items) {
-      per_input.push_back(IsDir(it) ? ListDir(it) : std::vector<std::string>{it});
+      per_input.push_back(oc::IsDirectory(it) ? oc::ListFiles(it) : std::vector<std::string>{it});
       if (per_input.back().empty()) {
         std::printf("[ERROR] input folder %s is empty\n", it.c_str());
         return 1;
@@ -463,7 +431,7 @@ int Msame::Run(const oc::Flags& f) {
     std::time_t now = std::time(nullptr);
     std::strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", std::localtime(&now));
     out_dir = f.Get("output") + "/" + stamp;
-    if (!MakeDirs(out_dir)) {
+    if (!oc::CreateDirectories(out_dir).ok()) {
       std::printf("[ERROR] cannot create output folder %s\n", out_dir.c_str());
       return 1;
     }
