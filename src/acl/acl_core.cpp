@@ -71,6 +71,14 @@ aclError State::Init(const char* config_path) {
     if (!s.ok())
       return Fail(ACL_ERROR_INVALID_PARAM,
                   "aclInit: config file [" + std::string(config_path) + "]: " + s.message());
+    // Folders that cannot be created are an aclInit error, not silence at execution.
+    for (const std::string* dir :
+         {dump.enabled ? &dump.path : nullptr, profile.enabled ? &profile.output : nullptr}) {
+      if (!dir) continue;
+      if (Status d = CreateDirectories(*dir); !d.ok())
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "aclInit: config file [" + std::string(config_path) + "]: " + d.message());
+    }
     dump_ = dump;
     if (profile.enabled)
       profiler_ = std::make_shared<Profiler>(profile.output + "/PROF_" + std::to_string(getpid()));

@@ -108,7 +108,12 @@ class DumpObserver : public StepObserver {
     const std::string dir = dir_ + "/" + std::to_string(r.execution);
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!CreateDirectories(dir).ok()) return;
+      if (Status s = CreateDirectories(dir); !s.ok()) {
+        if (!warned_)
+          std::fprintf(stderr, "[WARNING] dump: %s; nothing is dumped\n", s.message().c_str());
+        warned_ = true;
+        return;
+      }
     }
     const std::string stem = dir + "/" + Sanitize(*r.op_type) + "." + Sanitize(*r.node_name) + "." +
                              std::to_string(static_cast<int64_t>(r.start_us));
@@ -127,6 +132,7 @@ class DumpObserver : public StepObserver {
   std::string dir_, mode_;
   std::set<std::string> layers_;
   std::mutex mutex_;
+  bool warned_ = false;
 };
 
 class ProfileObserver : public StepObserver {
@@ -230,7 +236,12 @@ Status ParseDumpConfig(const std::string& json_text, DumpConfig* dump, ProfileCo
 void Profiler::Record(const std::string& model, uint32_t model_id, const StepRecord& r) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!summary_) {
-    if (!CreateDirectories(dir_).ok()) return;
+    if (Status s = CreateDirectories(dir_); !s.ok()) {
+      if (!warned_)
+        std::fprintf(stderr, "[WARNING] profiler: %s; no profiling data\n", s.message().c_str());
+      warned_ = true;
+      return;
+    }
     const std::string path = dir_ + "/op_summary_" + std::to_string(getpid()) + ".csv";
     summary_ = std::fopen(path.c_str(), "w");
     if (!summary_) return;

@@ -45,6 +45,7 @@ class Profiler {
   std::string dir_;
   std::mutex mutex_;
   std::FILE* summary_ = nullptr;
+  bool warned_ = false;
   std::map<std::string, Stat> stats_;
 };
 

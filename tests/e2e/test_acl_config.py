@@ -116,6 +116,8 @@ def test_bad_dump_and_profiler_configs(tmp_path):
                 '{"dump": {"dump_path": "/tmp/d", "dump_mode": "sideways", "dump_list": []}}',
                 '{"dump": {"dump_path": "/tmp/d", "dump_list": [{"layer": ["a"]}]}}',
                 '{"profiler": {"switch": "maybe"}}',
-                '{"dump": []}']:
+                '{"dump": []}',
+                '{"dump": {"dump_path": "/proc/no/such", "dump_list": [{"model_name": "two"}]}}',
+                '{"profiler": {"switch": "on", "output": "/proc/no/such"}}']:
         r = run_app(tmp_path, cfg, om, x)
         assert r.returncode == 0 and "init 100000" in r.stdout, (cfg, r.stdout + r.stderr)
