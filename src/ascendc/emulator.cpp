@@ -1,5 +1,6 @@
 // The Ascend C emulation's runtime: blocks as threads, per-core local memory, checks and
 // the cost counters, and the launch report.
+#include <algorithm>
 #include <barrier>
 #include <cstdlib>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -83,6 +85,10 @@ struct Block {
   bool atomic_add = false;
   MaskState mask;
 };
+
+int CoresForMode() {
+  return g_mode == KernelMode::AIV_MODE ? CurrentSoc().vector_cores : CurrentSoc().ai_cores;
+}
 
 Launch g_host_launch;  // API calls outside ICPU_RUN_KF (tests of single calls)
 thread_local Block* t_block = nullptr;
@@ -230,6 +236,13 @@ int64_t BlockNum() { return Current().launch->block_dim; }
 
 void BlockBarrier() {
   Block& b = Current();
+  const int cores = CoresForMode();
+  // All blocks must be resident at once for SyncAll; more blocks than cores run in waves
+  // on the NPU and the barrier never completes.
+  if (b.launch->block_dim > static_cast<uint32_t>(cores))
+    Fault("SyncAll", "blockDim " + std::to_string(b.launch->block_dim) + " is more than the " +
+                         std::to_string(cores) + " cores of " + CurrentSoc().name +
+                         ": the blocks would wait for each other forever");
   if (b.launch->barrier) b.launch->barrier->arrive_and_wait();
   AddCycles(Pipe::kScalar, 100);
 }
@@ -340,7 +353,7 @@ std::string JsonEscape(const std::string& s) {
 
 void Report(Launch& l, const std::vector<std::unique_ptr<Block>>& blocks) {
   const SocFacts& soc = CurrentSoc();
-  const int cores = g_mode == KernelMode::AIV_MODE ? soc.vector_cores : soc.ai_cores;
+  const int cores = CoresForMode();
   const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
   double worst[kPipes] = {};
   for (const auto& b : blocks)
@@ -394,33 +407,48 @@ bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>
     std::printf("[ERROR][kernel %s] blockDim %u must be 1..65535\n", name, block_dim);
     return false;
   }
-  l.barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(block_dim));
+  // Blocks run as the NPU runs them: at most one per core at a time, in waves.
+  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresForMode()));
+  l.barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(resident));
   std::vector<std::unique_ptr<Block>> blocks;
   for (uint32_t i = 0; i < block_dim; ++i) {
     blocks.push_back(std::make_unique<Block>());
     blocks.back()->launch = &l;
     blocks.back()->idx = i;
   }
-  std::vector<std::thread> threads;
-  for (uint32_t i = 0; i < block_dim; ++i) {
-    threads.emplace_back([&, i] {
-      t_block = blocks[i].get();
+  auto run_block = [&](uint32_t i) {
+    t_block = blocks[i].get();
+    try {
+      body();
+    } catch (const KernelFault& f) {
+      std::lock_guard<std::mutex> lock(l.mutex);
+      l.errors.push_back(f.what());
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(l.mutex);
+      l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) +
+                         "] C++ exception: " + e.what());
+    }
+    t_block = nullptr;
+  };
+  for (uint32_t first = 0; first < block_dim; first += resident) {
+    const uint32_t last = std::min(block_dim, first + resident);
+    std::vector<std::thread> threads;
+    for (uint32_t i = first; i < last; ++i) {
       try {
-        body();
-      } catch (const KernelFault& f) {
-        std::lock_guard<std::mutex> lock(l.mutex);
-        l.errors.push_back(f.what());
-      } catch (const std::exception& e) {
+        threads.emplace_back([&, i] {
+          run_block(i);
+          // A finished (or failed) block no longer takes part in SyncAll.
+          if (block_dim <= resident) l.barrier->arrive_and_drop();
+        });
+      } catch (const std::system_error& e) {
+        // No thread for this block: the launch fails and says why.
         std::lock_guard<std::mutex> lock(l.mutex);
         l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) +
-                           "] C++ exception: " + e.what());
+                           "] could not start a thread: " + e.what());
       }
-      // A finished (or failed) block no longer takes part in SyncAll.
-      l.barrier->arrive_and_drop();
-      t_block = nullptr;
-    });
+    }
+    for (auto& t : threads) t.join();
   }
-  for (auto& t : threads) t.join();
   for (const auto& w : l.warnings) std::printf("[WARNING] %s\n", w.c_str());
   for (const auto& e : l.errors) std::printf("[ERROR] %s\n", e.c_str());
   Report(l, blocks);

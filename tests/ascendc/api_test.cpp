@@ -254,3 +254,17 @@ TEST(AscendCApi, CostEstimateMatchesTheModel) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCApi, PrintfPrefixesTheBlock) {
+  testing::internal::CaptureStdout();
+  const bool ok = detail::RunKernel("print", 2, [] {
+    if (GetBlockIdx() == 1) AscendC::printf("value %d of %lld\n", 7, GetBlockNum());
+  });
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(ok);
+  EXPECT_NE(out.find("[block 1] value 7 of 2\n"), std::string::npos) << out;
+}
+
+}  // namespace

@@ -239,3 +239,33 @@ TEST(AscendCChecks, FaultInOneBlockDoesNotHangSyncAll) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCChecks, SyncAllWithMoreBlocksThanCores) {
+  SetKernelMode(KernelMode::AIV_MODE);
+  auto [ok, out] = Launch("too_many_for_sync", 48, [] { SyncAll(); });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "SyncAll: blockDim 48 is more than the 40 cores of Ascend910B3");
+}
+
+TEST(AscendCChecks, MoreBlocksThanCoresRunInWaves) {
+  auto* counter = static_cast<int32_t*>(GmAlloc(32));
+  auto [ok, out] = Launch("waves", 100, [counter] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 32);
+    LocalTensor<int32_t> one = b.Get<int32_t>();
+    Duplicate(one, GetBlockIdx() + 1, 8);
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(counter, 8);
+    SetAtomicAdd<int32_t>();
+    DataCopy(g, one, 8);
+    SetAtomicNone();
+  });
+  EXPECT_TRUE(ok) << out;
+  EXPECT_EQ(counter[0], 100 * 101 / 2);  // every block, exactly once
+  GmFree(counter);
+}
+
+}  // namespace
