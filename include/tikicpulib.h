@@ -4,6 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "kernel_operator.h"
 
@@ -15,6 +18,22 @@ void GmFree(void* ptr);
 void SetKernelMode(KernelMode mode);
 
 namespace detail {
+
+struct LaunchOptions {
+  std::optional<uint64_t> tiling_key;  // default: ICPU_SET_TILING_KEY's
+  std::optional<KernelMode> mode;      // default: SetKernelMode's
+  bool report = true;  // print the report and write <kernel>_cost.json
+};
+// What a launch found: errors and warnings (as printed) and the cost estimate.
+struct LaunchResult {
+  bool ok = false;
+  std::vector<std::string> errors, warnings;
+  double cycles[6] = {}, us[6] = {};  // MTE2, MTE3, MTE1, Vector, Cube, Scalar
+  std::string bound;
+};
+LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<void()>& body,
+                    const LaunchOptions& options);
+
 // Runs `body` once per block, each on its own thread with its block index; reports
 // faults, warnings and the cost estimate. Returns true when no block failed.
 bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body);

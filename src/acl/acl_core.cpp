@@ -9,6 +9,7 @@
 #include "acl/acl_state.h"
 #include "base/file.h"
 #include "base/log.h"
+#include "opp/opp_loader.h"
 
 namespace oc::acl {
 namespace {
@@ -83,6 +84,10 @@ aclError State::Init(const char* config_path) {
     if (profile.enabled)
       profiler_ = std::make_shared<Profiler>(profile.output + "/PROF_" + std::to_string(getpid()));
   }
+  // Custom operator packages: a broken one must not stop applications that do not use it,
+  // so its error is reported here; a model that needs its op then fails with EZ3003.
+  if (Status p = LoadCustomOpPackages(); !p.ok())
+    std::fprintf(stderr, "[WARNING] aclInit: %s\n", p.ToString().c_str());
   initialized_ = true;
   return ACL_SUCCESS;
 }

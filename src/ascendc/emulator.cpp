@@ -64,9 +64,11 @@ uint64_t g_tiling_key = 0;
 std::mutex g_gm_mutex;
 std::map<uintptr_t, uint64_t> g_gm;  // start -> bytes
 
-struct Launch {
+struct LaunchState {
   std::string name = "kernel";
   uint32_t block_dim = 1;
+  uint64_t tiling_key = 0;
+  KernelMode mode = KernelMode::AIV_MODE;
   std::unique_ptr<std::barrier<>> barrier;
   std::mutex mutex;
   std::vector<std::string> errors, warnings;
@@ -76,7 +78,7 @@ struct Launch {
 };
 
 struct Block {
-  Launch* launch = nullptr;
+  LaunchState* launch = nullptr;
   int64_t idx = 0;
   bool faulted = false;
   std::vector<uint8_t> local[kMem];
@@ -86,11 +88,11 @@ struct Block {
   MaskState mask;
 };
 
-int CoresForMode() {
-  return g_mode == KernelMode::AIV_MODE ? CurrentSoc().vector_cores : CurrentSoc().ai_cores;
+int CoresFor(KernelMode mode) {
+  return mode == KernelMode::AIV_MODE ? CurrentSoc().vector_cores : CurrentSoc().ai_cores;
 }
 
-Launch g_host_launch;  // API calls outside ICPU_RUN_KF (tests of single calls)
+LaunchState g_host_launch;  // API calls outside ICPU_RUN_KF (tests of single calls)
 thread_local Block* t_block = nullptr;
 thread_local std::unique_ptr<Block> t_host_block;
 
@@ -236,7 +238,7 @@ int64_t BlockNum() { return Current().launch->block_dim; }
 
 void BlockBarrier() {
   Block& b = Current();
-  const int cores = CoresForMode();
+  const int cores = CoresFor(b.launch->mode);
   // All blocks must be resident at once for SyncAll; more blocks than cores run in waves
   // on the NPU and the barrier never completes.
   if (b.launch->block_dim > static_cast<uint32_t>(cores))
@@ -248,7 +250,7 @@ void BlockBarrier() {
 }
 
 uint8_t* SystemWorkspace() {
-  Launch& l = *Current().launch;
+  LaunchState& l = *Current().launch;
   std::lock_guard<std::mutex> lock(l.mutex);
   if (l.workspace.empty()) l.workspace.resize(16 << 20);
   return l.workspace.data();
@@ -259,7 +261,7 @@ void SetAtomic(bool add, int, bool) { Current().atomic_add = add; }
 void LockAtomics() { Current().launch->atomic_mutex.lock(); }
 void UnlockAtomics() { Current().launch->atomic_mutex.unlock(); }
 MaskState& Mask() { return Current().mask; }
-uint64_t TilingKey() { return g_tiling_key; }
+uint64_t TilingKey() { return t_block ? t_block->launch->tiling_key : g_tiling_key; }
 void SetTilingKey(uint64_t key) { g_tiling_key = key; }
 
 void Print(const char* text) {
@@ -351,9 +353,24 @@ std::string JsonEscape(const std::string& s) {
   return out;
 }
 
-void Report(Launch& l, const std::vector<std::unique_ptr<Block>>& blocks) {
+// The cost estimate of a finished launch: per-pipe maximum over blocks, waves, bound pipe.
+void Estimate(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks,
+              LaunchResult* r) {
+  const int cores = CoresFor(l.mode);
+  const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
+  int bound = 0;
+  for (int p = 0; p < kPipes; ++p) {
+    r->cycles[p] = 0;
+    for (const auto& b : blocks) r->cycles[p] = std::max(r->cycles[p], b->cycles[p]);
+    r->us[p] = r->cycles[p] * waves / CurrentSoc().mhz;
+    if (r->cycles[p] > r->cycles[bound]) bound = p;
+  }
+  r->bound = kPipeNames[bound];
+}
+
+void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
   const SocFacts& soc = CurrentSoc();
-  const int cores = CoresForMode();
+  const int cores = CoresFor(l.mode);
   const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
   double worst[kPipes] = {};
   for (const auto& b : blocks)
@@ -365,7 +382,7 @@ void Report(Launch& l, const std::vector<std::unique_ptr<Block>>& blocks) {
       "[OpenCANN] %s: %u blocks on %s (%d %s cores, %.0f MHz). Cost ESTIMATE from a "
       "simple model, not a measurement:\n",
       l.name.c_str(), l.block_dim, soc.name, cores,
-      g_mode == KernelMode::AIV_MODE ? "vector" : "AI", soc.mhz);
+      l.mode == KernelMode::AIV_MODE ? "vector" : "AI", soc.mhz);
   std::printf("  %-7s %16s %14s\n", "pipe", "cycles/block", "time (us)");
   std::ostringstream json;
   json << "{\n  \"kernel\": \"" << JsonEscape(l.name) << "\",\n  \"soc\": \"" << soc.name
@@ -399,16 +416,22 @@ void Report(Launch& l, const std::vector<std::unique_ptr<Block>>& blocks) {
 
 }  // namespace
 
-bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
-  Launch l;
+LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<void()>& body,
+                    const LaunchOptions& options) {
+  LaunchResult result;
+  LaunchState l;
   l.name = name;
   l.block_dim = block_dim;
+  l.tiling_key = options.tiling_key ? *options.tiling_key : g_tiling_key;
+  l.mode = options.mode ? *options.mode : g_mode;
   if (block_dim == 0 || block_dim > 65535) {
-    std::printf("[ERROR][kernel %s] blockDim %u must be 1..65535\n", name, block_dim);
-    return false;
+    result.errors.push_back("[kernel " + l.name + "] blockDim " + std::to_string(block_dim) +
+                            " must be 1..65535");
+    if (options.report) std::printf("[ERROR] %s\n", result.errors.back().c_str());
+    return result;
   }
   // Blocks run as the NPU runs them: at most one per core at a time, in waves.
-  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresForMode()));
+  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresFor(l.mode)));
   l.barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(resident));
   std::vector<std::unique_ptr<Block>> blocks;
   for (uint32_t i = 0; i < block_dim; ++i) {
@@ -449,16 +472,25 @@ bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>
     }
     for (auto& t : threads) t.join();
   }
-  for (const auto& w : l.warnings) std::printf("[WARNING] %s\n", w.c_str());
-  for (const auto& e : l.errors) std::printf("[ERROR] %s\n", e.c_str());
-  Report(l, blocks);
-  if (l.errors.empty()) {
-    std::printf("[SUCCESS] %s: %u blocks exit success\n", name, block_dim);
-  } else {
-    std::printf("[FAILED] %s: %zu errors\n", name, l.errors.size());
+  result.errors = l.errors;
+  result.warnings = l.warnings;
+  result.ok = l.errors.empty();
+  Estimate(l, blocks, &result);
+  if (options.report) {
+    for (const auto& w : l.warnings) std::printf("[WARNING] %s\n", w.c_str());
+    for (const auto& e : l.errors) std::printf("[ERROR] %s\n", e.c_str());
+    Report(l, blocks);
+    if (result.ok)
+      std::printf("[SUCCESS] %s: %u blocks exit success\n", name, block_dim);
+    else
+      std::printf("[FAILED] %s: %zu errors\n", name, l.errors.size());
+    std::fflush(stdout);
   }
-  std::fflush(stdout);
-  return l.errors.empty();
+  return result;
+}
+
+bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {
+  return Launch(name, block_dim, body, LaunchOptions{}).ok;
 }
 
 }  // namespace detail

@@ -38,6 +38,8 @@ const OpSchema* OpRegistry::Find(const std::string& domain, const std::string& o
   const std::string d = domain == "ai.onnx" ? "" : domain;
   for (const auto& s : schemas_)
     if (s.op_type == op_type && s.domain == d) return &s;
+  for (const auto& s : schemas_)
+    if (s.op_type == op_type && s.domain == kAnyDomain) return &s;
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct OpSchema {
   ShapeInferFn infer;
 };
 
+// Domain of ops from custom operator packages: they match a node of their type in any
+// domain that has no op of that name (ONNX models put custom ops in their own domain).
+inline constexpr const char* kAnyDomain = "*";
+
 class OpRegistry {
  public:
   static OpRegistry& Global();
@@ -59,7 +64,7 @@ class OpRegistry {
 
  private:
   OpRegistry();
-  std::vector<OpSchema> schemas_;
+  std::deque<OpSchema> schemas_;  // deque: Find's pointers survive later registrations
 };
 
 // Infers the outputs of `node` from the graph's current value infos and constants and

@@ -14,6 +14,7 @@
 #include "compiler/compiler.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "om/om_model.h"
+#include "opp/opp_loader.h"
 
 namespace oc {
 namespace {
@@ -264,6 +265,8 @@ struct Conversion {
 
 Result<Conversion> Convert(const Flags& f) {
   OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
+  // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
+  OC_RETURN_IF_ERROR(LoadCustomOpPackages());
   OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(f.Get("model")));
   // The shapes as given (with -1) are checked against the model first, so errors name the
   // user's text rather than one gear's.

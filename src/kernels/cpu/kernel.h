@@ -3,6 +3,7 @@
 // so one prepared kernel serves concurrent executions.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -88,7 +89,8 @@ class KernelRegistry {
 
  private:
   KernelRegistry();
-  std::vector<std::tuple<std::string, std::string, KernelFactory>> entries_;
+  const KernelFactory* Find(const std::string& domain, const std::string& op_type) const;
+  std::deque<std::tuple<std::string, std::string, KernelFactory>> entries_;
   std::map<std::pair<std::string, std::string>, std::string> types_;
   std::string family_types_;
 };

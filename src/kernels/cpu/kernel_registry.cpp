@@ -52,15 +52,22 @@ std::string KernelRegistry::TypesOf(const std::string& domain, const std::string
 }
 
 bool KernelRegistry::Supports(const std::string& domain, const std::string& op_type) const {
-  for (const auto& [d, o, f] : entries_)
-    if (d == domain && o == op_type) return true;
-  return false;
+  return Find(domain, op_type) != nullptr;
 }
 
 std::unique_ptr<Kernel> KernelRegistry::Create(const std::string& domain,
                                                const std::string& op_type) const {
+  const KernelFactory* f = Find(domain, op_type);
+  return f ? (*f)() : nullptr;
+}
+
+// An exact (domain, type) entry, else a custom package's op of that type (kAnyDomain).
+const KernelFactory* KernelRegistry::Find(const std::string& domain,
+                                          const std::string& op_type) const {
   for (const auto& [d, o, f] : entries_)
-    if (d == domain && o == op_type) return f();
+    if (d == domain && o == op_type) return &f;
+  for (const auto& [d, o, f] : entries_)
+    if (d == kAnyDomain && o == op_type) return &f;
   return nullptr;
 }
 

@@ -1,0 +1,460 @@
+// Operator definitions for custom operator packages (op_host code): the op's inputs,
+// outputs and attributes (OpDef), shape and type inference, and the tiling function, as
+// CANN's register/op_def_registry.h declares them. OpenCANN's atc and runtime read the
+// definitions of every package on ASCEND_CUSTOM_OPP_PATH (libopregister).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "graph/types.h"
+#include "register/tilingdata_base.h"
+
+namespace gert {
+
+class Shape {
+ public:
+  Shape() = default;
+  Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  void SetDimNum(size_t n) { dims_.resize(n, 1); }
+  void SetDim(size_t i, int64_t v) {
+    if (i >= dims_.size()) dims_.resize(i + 1, 1);
+    dims_[i] = v;
+  }
+  Shape& AppendDim(int64_t v) {
+    dims_.push_back(v);
+    return *this;
+  }
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return n;
+  }
+  bool IsScalar() const { return dims_.empty(); }
+  int64_t operator[](size_t i) const { return dims_[i]; }
+  int64_t& operator[](size_t i) { return dims_[i]; }
+  bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+  bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
+  const std::vector<int64_t>& dims() const { return dims_; }
+
+ private:
+  std::vector<int64_t> dims_;
+};
+
+// The shape before and after the NPU's layout change; on the CPU both are the same.
+class StorageShape {
+ public:
+  StorageShape() = default;
+  StorageShape(Shape origin, Shape storage)
+      : origin_(std::move(origin)), storage_(std::move(storage)) {}
+  const Shape& GetOriginShape() const { return origin_; }
+  const Shape& GetStorageShape() const { return storage_; }
+  Shape& MutableOriginShape() { return origin_; }
+  Shape& MutableStorageShape() { return storage_; }
+
+ private:
+  Shape origin_, storage_;
+};
+
+template <typename T>
+class TypedContinuousVector {
+ public:
+  explicit TypedContinuousVector(const std::vector<T>* v) : v_(v) {}
+  size_t GetSize() const { return v_->size(); }
+  const T* GetData() const { return v_->data(); }
+
+ private:
+  const std::vector<T>* v_;
+};
+
+// Attribute values of a node, in the order the OpDef declares them.
+class RuntimeAttrs {
+ public:
+  struct Value {
+    enum Kind { kInt, kFloat, kBool, kString, kListInt, kListFloat } kind = kInt;
+    int64_t i = 0;
+    float f = 0;
+    bool b = false;
+    std::string s;
+    std::vector<int64_t> ints;
+    std::vector<float> floats;
+  };
+  template <typename T>
+  const T* GetAttrPointer(size_t index) const {
+    if (index >= values_.size()) return nullptr;
+    const Value& v = values_[index];
+    if constexpr (std::is_same_v<T, int64_t>)
+      return v.kind == Value::kInt ? &v.i : nullptr;
+    else if constexpr (std::is_same_v<T, float>)
+      return v.kind == Value::kFloat ? &v.f : nullptr;
+    else if constexpr (std::is_same_v<T, bool>)
+      return v.kind == Value::kBool ? &v.b : nullptr;
+    else if constexpr (std::is_same_v<T, char>)
+      return v.kind == Value::kString ? v.s.c_str() : nullptr;
+    else
+      return nullptr;
+  }
+  const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
+  const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
+  const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
+  const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
+  const TypedContinuousVector<int64_t>* GetListInt(size_t i) {
+    if (i >= values_.size() || values_[i].kind != Value::kListInt) return nullptr;
+    lists_.emplace_back(&values_[i].ints);
+    return &lists_.back();
+  }
+  size_t GetAttrNum() const { return values_.size(); }
+  std::vector<Value>& values() { return values_; }
+
+ private:
+  std::vector<Value> values_;
+  std::deque<TypedContinuousVector<int64_t>> lists_;
+};
+
+class CompileTimeTensorDesc {
+ public:
+  ge::DataType GetDataType() const { return dtype_; }
+  ge::Format GetOriginFormat() const { return format_; }
+  ge::Format GetStorageFormat() const { return format_; }
+  void Set(ge::DataType dtype, ge::Format format) {
+    dtype_ = dtype;
+    format_ = format;
+  }
+
+ private:
+  ge::DataType dtype_ = ge::DT_FLOAT;
+  ge::Format format_ = ge::FORMAT_ND;
+};
+
+// Raw tiling bytes the tiling function fills (SaveToBuffer + SetDataSize).
+class TilingData {
+ public:
+  static constexpr size_t kCapacity = 64 * 1024;
+  void* GetData() { return data_; }
+  size_t GetCapacity() const { return kCapacity; }
+  void SetDataSize(size_t n) { size_ = n < kCapacity ? n : kCapacity; }
+  size_t GetDataSize() const { return size_; }
+
+ private:
+  alignas(64) unsigned char data_[kCapacity] = {};
+  size_t size_ = 0;
+};
+
+// What a node looks like to its host functions. OpenCANN fills it; op code reads it.
+class NodeView {
+ public:
+  std::string name, type;
+  std::vector<StorageShape> input_shapes, output_shapes;
+  std::vector<CompileTimeTensorDesc> input_descs, output_descs;
+  std::vector<bool> input_present;  // optional inputs may be absent
+  RuntimeAttrs attrs;
+};
+
+class TilingContext {
+ public:
+  explicit TilingContext(NodeView* node) : node_(node) {}
+  const StorageShape* GetInputShape(size_t i) const {
+    return Present(i) ? &node_->input_shapes[i] : nullptr;
+  }
+  const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+  const StorageShape* GetOutputShape(size_t i) const {
+    return i < node_->output_shapes.size() ? &node_->output_shapes[i] : nullptr;
+  }
+  const CompileTimeTensorDesc* GetInputDesc(size_t i) const {
+    return Present(i) ? &node_->input_descs[i] : nullptr;
+  }
+  const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+  const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
+    return i < node_->output_descs.size() ? &node_->output_descs[i] : nullptr;
+  }
+  RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
+  size_t GetComputeNodeInputNum() const { return node_->input_shapes.size(); }
+  size_t GetComputeNodeOutputNum() const { return node_->output_shapes.size(); }
+  const char* GetNodeName() const { return node_->name.c_str(); }
+  const char* GetNodeType() const { return node_->type.c_str(); }
+  ge::graphStatus SetBlockDim(uint32_t n) {
+    block_dim_ = n;
+    return ge::GRAPH_SUCCESS;
+  }
+  uint32_t GetBlockDim() const { return block_dim_; }
+  ge::graphStatus SetTilingKey(uint64_t k) {
+    tiling_key_ = k;
+    return ge::GRAPH_SUCCESS;
+  }
+  uint64_t GetTilingKey() const { return tiling_key_; }
+  TilingData* GetRawTilingData() { return &tiling_; }
+  size_t* GetWorkspaceSizes(size_t num) {
+    if (workspaces_.size() < num) workspaces_.resize(num, 0);
+    return workspaces_.data();
+  }
+  size_t GetWorkspaceNum() const { return workspaces_.size(); }
+  const void* GetPlatformInfo() const { return nullptr; }  // see platform_ascendc.h
+
+ private:
+  bool Present(size_t i) const {
+    return i < node_->input_shapes.size() &&
+           (i >= node_->input_present.size() || node_->input_present[i]);
+  }
+  NodeView* node_;
+  uint32_t block_dim_ = 1;
+  uint64_t tiling_key_ = 0;
+  TilingData tiling_;
+  std::vector<size_t> workspaces_;
+};
+
+class InferShapeContext {
+ public:
+  explicit InferShapeContext(NodeView* node) : node_(node) {}
+  const Shape* GetInputShape(size_t i) const {
+    return i < node_->input_shapes.size() &&
+                   (i >= node_->input_present.size() || node_->input_present[i])
+               ? &node_->input_shapes[i].GetOriginShape()
+               : nullptr;
+  }
+  const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+  const Shape* GetRequiredInputShape(size_t i) const { return GetInputShape(i); }
+  Shape* GetOutputShape(size_t i) {
+    return i < node_->output_shapes.size() ? &node_->output_shapes[i].MutableOriginShape()
+                                           : nullptr;
+  }
+  RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
+  size_t GetComputeNodeInputNum() const { return node_->input_shapes.size(); }
+  const char* GetNodeName() const { return node_->name.c_str(); }
+  const char* GetNodeType() const { return node_->type.c_str(); }
+
+ private:
+  NodeView* node_;
+};
+
+class InferDataTypeContext {
+ public:
+  explicit InferDataTypeContext(NodeView* node) : node_(node) {}
+  ge::DataType GetInputDataType(size_t i) const {
+    return i < node_->input_descs.size() ? node_->input_descs[i].GetDataType() : ge::DT_UNDEFINED;
+  }
+  ge::DataType GetOptionalInputDataType(size_t i) const { return GetInputDataType(i); }
+  ge::graphStatus SetOutputDataType(size_t i, ge::DataType dtype) {
+    if (i >= node_->output_descs.size()) return ge::GRAPH_FAILED;
+    node_->output_descs[i].Set(dtype, node_->output_descs[i].GetOriginFormat());
+    return ge::GRAPH_SUCCESS;
+  }
+  RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
+  const char* GetNodeName() const { return node_->name.c_str(); }
+
+ private:
+  NodeView* node_;
+};
+
+}  // namespace gert
+
+namespace ops {
+
+enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
+
+class OpParamDef {
+ public:
+  explicit OpParamDef(const char* name) : name_(name) {}
+  OpParamDef& ParamType(Option o) {
+    type_ = o;
+    return *this;
+  }
+  OpParamDef& DataType(std::vector<ge::DataType> types) {
+    dtypes_ = std::move(types);
+    return *this;
+  }
+  OpParamDef& DataTypeList(std::vector<ge::DataType> types) { return DataType(std::move(types)); }
+  OpParamDef& Format(std::vector<ge::Format> formats) {
+    formats_ = std::move(formats);
+    return *this;
+  }
+  OpParamDef& FormatList(std::vector<ge::Format> formats) { return Format(std::move(formats)); }
+  OpParamDef& UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
+  OpParamDef& ValueDepend(Option) { return *this; }
+  OpParamDef& AutoContiguous() { return *this; }
+  OpParamDef& IgnoreContiguous() { return *this; }
+
+  const std::string& name() const { return name_; }
+  Option param_type() const { return type_; }
+  const std::vector<ge::DataType>& dtypes() const { return dtypes_; }
+  const std::vector<ge::Format>& formats() const { return formats_; }
+
+ private:
+  std::string name_;
+  Option type_ = REQUIRED;
+  std::vector<ge::DataType> dtypes_;
+  std::vector<ge::Format> formats_;
+};
+
+class OpAttrDef {
+ public:
+  explicit OpAttrDef(const char* name) : name_(name) {}
+  OpAttrDef& AttrType(Option o) {
+    type_ = o;
+    return *this;
+  }
+  OpAttrDef& Bool(bool v = false) {
+    return Set(gert::RuntimeAttrs::Value::kBool, [&](auto& x) { x.b = v; });
+  }
+  OpAttrDef& Float(float v = 0) {
+    return Set(gert::RuntimeAttrs::Value::kFloat, [&](auto& x) { x.f = v; });
+  }
+  OpAttrDef& Int(int64_t v = 0) {
+    return Set(gert::RuntimeAttrs::Value::kInt, [&](auto& x) { x.i = v; });
+  }
+  OpAttrDef& String(const char* v = "") {
+    return Set(gert::RuntimeAttrs::Value::kString, [&](auto& x) { x.s = v; });
+  }
+  OpAttrDef& ListInt(std::vector<int64_t> v = {}) {
+    return Set(gert::RuntimeAttrs::Value::kListInt, [&](auto& x) { x.ints = v; });
+  }
+  OpAttrDef& ListFloat(std::vector<float> v = {}) {
+    return Set(gert::RuntimeAttrs::Value::kListFloat, [&](auto& x) { x.floats = v; });
+  }
+
+  const std::string& name() const { return name_; }
+  Option attr_type() const { return type_; }
+  const gert::RuntimeAttrs::Value& default_value() const { return value_; }
+
+ private:
+  template <typename F>
+  OpAttrDef& Set(gert::RuntimeAttrs::Value::Kind kind, F&& f) {
+    value_.kind = kind;
+    f(value_);
+    return *this;
+  }
+  std::string name_;
+  Option type_ = OPTIONAL;
+  gert::RuntimeAttrs::Value value_;
+};
+
+using InferShapeFunc = ge::graphStatus (*)(gert::InferShapeContext*);
+using InferDataTypeFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
+using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
+
+class OpAICoreConfig {
+ public:
+  OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
+  OpAICoreConfig& DynamicShapeSupportFlag(bool) { return *this; }
+  OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
+  OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
+};
+
+class OpAICoreDef {
+ public:
+  OpAICoreDef& SetTiling(TilingFunc f) {
+    tiling_ = f;
+    return *this;
+  }
+  OpAICoreDef& AddConfig(const char* soc) {
+    socs_.push_back(soc);
+    return *this;
+  }
+  OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { return AddConfig(soc); }
+  TilingFunc tiling() const { return tiling_; }
+  const std::vector<std::string>& socs() const { return socs_; }
+
+ private:
+  TilingFunc tiling_ = nullptr;
+  std::vector<std::string> socs_;
+};
+
+class OpDef {
+ public:
+  explicit OpDef(const char* type) : type_(type) {}
+  virtual ~OpDef() = default;
+  OpParamDef& Input(const char* name) { return inputs_.emplace_back(name); }
+  OpParamDef& Output(const char* name) { return outputs_.emplace_back(name); }
+  OpAttrDef& Attr(const char* name) { return attrs_.emplace_back(name); }
+  OpDef& SetInferShape(InferShapeFunc f) {
+    infer_shape_ = f;
+    return *this;
+  }
+  OpDef& SetInferDataType(InferDataTypeFunc f) {
+    infer_dtype_ = f;
+    return *this;
+  }
+  OpAICoreDef& AICore() { return aicore_; }
+
+  const std::string& type() const { return type_; }
+  const std::deque<OpParamDef>& inputs() const { return inputs_; }
+  const std::deque<OpParamDef>& outputs() const { return outputs_; }
+  const std::deque<OpAttrDef>& attrs() const { return attrs_; }
+  InferShapeFunc infer_shape() const { return infer_shape_; }
+  InferDataTypeFunc infer_dtype() const { return infer_dtype_; }
+  const OpAICoreDef& aicore() const { return aicore_; }
+
+ private:
+  std::string type_;
+  std::deque<OpParamDef> inputs_, outputs_;  // deque: references stay valid while chaining
+  std::deque<OpAttrDef> attrs_;
+  InferShapeFunc infer_shape_ = nullptr;
+  InferDataTypeFunc infer_dtype_ = nullptr;
+  OpAICoreDef aicore_;
+};
+
+// The kernel entry of an op: extern "C" function taking its inputs, outputs, workspace and
+// tiling as GM addresses (num_args of them).
+struct KernelEntry {
+  std::string op_type, kernel_name;
+  void* function = nullptr;
+  int num_args = 0;
+  std::vector<ge::DataType> types;  // inputs then outputs; empty: any
+};
+
+// Everything packages registered (static initialisers run when a package is loaded).
+class OpDefRegistry {
+ public:
+  static OpDefRegistry& Global();
+  void AddOpDef(std::unique_ptr<OpDef> def);
+  void AddKernel(KernelEntry entry);
+  const std::vector<std::unique_ptr<OpDef>>& op_defs() const { return defs_; }
+  const std::vector<KernelEntry>& kernels() const { return kernels_; }
+  // OpenCANN's loader names the package being loaded, so definitions can be traced to it.
+  void SetCurrentSource(std::string source) { source_ = std::move(source); }
+  const std::vector<std::string>& sources() const { return sources_; }
+  std::vector<std::string>& kernel_sources() { return kernel_sources_; }
+
+ private:
+  std::vector<std::unique_ptr<OpDef>> defs_;
+  std::vector<std::string> sources_, kernel_sources_;
+  std::vector<KernelEntry> kernels_;
+  std::string source_;
+};
+
+struct OpDefRegisterer {
+  explicit OpDefRegisterer(std::unique_ptr<OpDef> def) {
+    OpDefRegistry::Global().AddOpDef(std::move(def));
+  }
+};
+struct KernelRegisterer {
+  KernelRegisterer(const char* op, const char* kernel, void* fn, int num_args,
+                   std::vector<ge::DataType> types = {}) {
+    OpDefRegistry::Global().AddKernel({op, kernel, fn, num_args, std::move(types)});
+  }
+};
+
+}  // namespace ops
+
+#define OP_ADD(opType, ...) \
+  static ::ops::OpDefRegisterer g_oc_op_def_##opType(std::make_unique<opType>(#opType))
+
+// Used by the entry file msopgen writes next to each kernel.
+// ... one kernel symbol per type combination (inputs then outputs), as msopgen writes it.
+#define OC_KERNEL_ADD_TYPED(opType, kernel, numArgs, ...)                                        \
+  static ::ops::KernelRegisterer g_oc_kernel_##kernel(#opType, #kernel,                          \
+                                                      reinterpret_cast<void*>(&kernel), numArgs, \
+                                                      std::vector<ge::DataType> __VA_ARGS__)
+#define OC_KERNEL_ADD(opType, kernel, numArgs)                          \
+  static ::ops::KernelRegisterer g_oc_kernel_##opType(#opType, #kernel, \
+                                                      reinterpret_cast<void*>(&kernel), numArgs)

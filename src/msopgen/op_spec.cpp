@@ -1,0 +1,228 @@
+#include "msopgen/op_spec.h"
+
+#include <cctype>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "base/file.h"
+
+namespace oc::msopgen {
+namespace {
+
+using json = nlohmann::json;
+
+// op.json type spellings (CANN accepts several) -> GE names.
+const std::map<std::string, std::string>& TypeNames() {
+  static const std::map<std::string, std::string> m = {
+      {"fp16", "DT_FLOAT16"},  {"float16", "DT_FLOAT16"}, {"half", "DT_FLOAT16"},
+      {"float", "DT_FLOAT"},   {"fp32", "DT_FLOAT"},      {"float32", "DT_FLOAT"},
+      {"bf16", "DT_BF16"},     {"bfloat16", "DT_BF16"},   {"double", "DT_DOUBLE"},
+      {"int8", "DT_INT8"},     {"uint8", "DT_UINT8"},     {"int16", "DT_INT16"},
+      {"uint16", "DT_UINT16"}, {"int32", "DT_INT32"},     {"uint32", "DT_UINT32"},
+      {"int64", "DT_INT64"},   {"uint64", "DT_UINT64"},   {"bool", "DT_BOOL"}};
+  return m;
+}
+
+const std::set<std::string>& Formats() {
+  static const std::set<std::string> s = {"ND", "NCHW", "NHWC", "NCDHW", "NDHWC"};
+  return s;
+}
+
+const std::set<std::string>& AttrTypes() {
+  static const std::set<std::string> s = {"int", "float", "bool", "str", "listInt", "listFloat"};
+  return s;
+}
+
+std::string Keys(const std::map<std::string, std::string>& m) {
+  std::string out;
+  for (const auto& [k, v] : m) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+bool IsIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+class Checker {
+ public:
+  explicit Checker(std::string file) : file_(std::move(file)) {}
+  Status Bad(const std::string& field, const std::string& why) const {
+    return InvalidArgument(file_ + ": " + field + ": " + why);
+  }
+  Result<std::string> String(const json& obj, const std::string& key, const std::string& field,
+                             bool required = true, const std::string& def = "") const {
+    if (!obj.contains(key)) {
+      if (required) return Bad(field + "." + key, "is missing");
+      return def;
+    }
+    if (!obj[key].is_string()) return Bad(field + "." + key, "must be a string");
+    return obj[key].get<std::string>();
+  }
+  Result<ParamSpec> Param(const json& p, const std::string& field) const {
+    if (!p.is_object()) return Bad(field, "must be an object");
+    ParamSpec s;
+    OC_ASSIGN_OR_RETURN(s.name, String(p, "name", field));
+    if (!IsIdentifier(s.name))
+      return Bad(field + ".name", "\"" + s.name + "\" is not an identifier");
+    OC_ASSIGN_OR_RETURN(s.param_type, String(p, "param_type", field, false, "required"));
+    if (s.param_type != "required" && s.param_type != "optional")
+      return Bad(field + ".param_type", "\"" + s.param_type +
+                                            "\" must be required or optional (dynamic inputs "
+                                            "are not supported yet)");
+    if (!p.contains("type") || !p["type"].is_array() || p["type"].empty())
+      return Bad(field + ".type", "must be a non-empty list of data types");
+    for (size_t i = 0; i < p["type"].size(); ++i) {
+      const auto& t = p["type"][i];
+      const std::string f = field + ".type[" + std::to_string(i) + "]";
+      if (!t.is_string()) return Bad(f, "must be a string");
+      auto it = TypeNames().find(t.get<std::string>());
+      if (it == TypeNames().end())
+        return Bad(
+            f, "\"" + t.get<std::string>() + "\" is not a data type (" + Keys(TypeNames()) + ")");
+      s.types.push_back(it->second);
+    }
+    if (p.contains("format")) {
+      if (!p["format"].is_array()) return Bad(field + ".format", "must be a list");
+      for (size_t i = 0; i < p["format"].size(); ++i) {
+        const auto& fm = p["format"][i];
+        const std::string f = field + ".format[" + std::to_string(i) + "]";
+        if (!fm.is_string() || !Formats().count(fm.get<std::string>()))
+          return Bad(f, "must be one of ND, NCHW, NHWC, NCDHW, NDHWC");
+        s.formats.push_back("FORMAT_" + fm.get<std::string>());
+      }
+      if (s.formats.size() != s.types.size())
+        return Bad(field + ".format", "has " + std::to_string(s.formats.size()) +
+                                          " entries, type has " + std::to_string(s.types.size()));
+    } else {
+      s.formats.assign(s.types.size(), "FORMAT_ND");
+    }
+    return s;
+  }
+  Result<AttrSpec> Attr(const json& a, const std::string& field) const {
+    if (!a.is_object()) return Bad(field, "must be an object");
+    AttrSpec s;
+    OC_ASSIGN_OR_RETURN(s.name, String(a, "name", field));
+    if (!IsIdentifier(s.name))
+      return Bad(field + ".name", "\"" + s.name + "\" is not an identifier");
+    OC_ASSIGN_OR_RETURN(s.param_type, String(a, "param_type", field, false, "optional"));
+    if (s.param_type != "required" && s.param_type != "optional")
+      return Bad(field + ".param_type", "must be required or optional");
+    OC_ASSIGN_OR_RETURN(s.type, String(a, "type", field));
+    if (s.type == "list_int") s.type = "listInt";
+    if (s.type == "list_float") s.type = "listFloat";
+    if (!AttrTypes().count(s.type))
+      return Bad(field + ".type",
+                 "\"" + s.type + "\" must be int, float, bool, str, listInt or listFloat");
+    if (a.contains("default_value")) {
+      const auto& d = a["default_value"];
+      s.default_value = d.is_string() ? d.get<std::string>() : d.dump();
+    } else if (s.param_type == "optional") {
+      return Bad(field + ".default_value", "an optional attribute needs a default value");
+    }
+    return s;
+  }
+
+ private:
+  std::string file_;
+};
+
+}  // namespace
+
+// An underscore starts each word: before a capital that follows a lowercase letter or
+// digit and is followed by a lowercase letter ("AddCustom" -> add_custom, "CustomReLU" ->
+// custom_relu), or that ends a run of capitals ("HTTPServer" -> http_server).
+std::string SnakeCase(const std::string& camel) {
+  auto lower = [&](size_t i) {
+    return i < camel.size() && (std::islower(static_cast<unsigned char>(camel[i])) ||
+                                std::isdigit(static_cast<unsigned char>(camel[i])));
+  };
+  auto upper = [&](size_t i) {
+    return i < camel.size() && std::isupper(static_cast<unsigned char>(camel[i]));
+  };
+  std::string out;
+  for (size_t i = 0; i < camel.size(); ++i) {
+    if (upper(i) && i > 0 && lower(i + 1) && (lower(i - 1) || upper(i - 1))) out += '_';
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(camel[i])));
+  }
+  return out;
+}
+
+std::string KernelType(const std::string& ge_type) {
+  static const std::map<std::string, std::string> m = {
+      {"DT_FLOAT16", "half"},    {"DT_FLOAT", "float"},     {"DT_BF16", "bfloat16_t"},
+      {"DT_DOUBLE", "double"},   {"DT_INT8", "int8_t"},     {"DT_UINT8", "uint8_t"},
+      {"DT_INT16", "int16_t"},   {"DT_UINT16", "uint16_t"}, {"DT_INT32", "int32_t"},
+      {"DT_UINT32", "uint32_t"}, {"DT_INT64", "int64_t"},   {"DT_UINT64", "uint64_t"},
+      {"DT_BOOL", "bool"}};
+  auto it = m.find(ge_type);
+  return it == m.end() ? "uint8_t" : it->second;
+}
+
+Result<std::vector<OpSpec>> ParseOpSpecs(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text.ok()) return InvalidArgument("cannot read the op description file [" + path + "]");
+  json doc = json::parse(text.value(), nullptr, false);
+  Checker c(path);
+  if (doc.is_discarded()) return c.Bad("(file)", "is not valid JSON");
+  if (doc.is_object()) doc = json::array({doc});
+  if (!doc.is_array() || doc.empty()) return c.Bad("(file)", "must be a list of op descriptions");
+  std::vector<OpSpec> ops;
+  std::set<std::string> names;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const std::string field = "[" + std::to_string(i) + "]";
+    const json& o = doc[i];
+    if (!o.is_object()) return c.Bad(field, "must be an object");
+    OpSpec op;
+    OC_ASSIGN_OR_RETURN(op.op, c.String(o, "op", field));
+    if (!IsIdentifier(op.op) || !std::isupper(static_cast<unsigned char>(op.op[0])))
+      return c.Bad(field + ".op",
+                   "\"" + op.op + "\" must be a CamelCase identifier (e.g. AddCustom)");
+    if (!names.insert(op.op).second)
+      return c.Bad(field + ".op", "\"" + op.op + "\" is given twice");
+    op.kernel_name = SnakeCase(op.op);
+    for (const char* key : {"input_desc", "output_desc"}) {
+      if (!o.contains(key)) {
+        if (std::string(key) == "output_desc") return c.Bad(field + "." + key, "is missing");
+        continue;
+      }
+      if (!o[key].is_array()) return c.Bad(field + "." + key, "must be a list");
+      auto& list = std::string(key) == "input_desc" ? op.inputs : op.outputs;
+      for (size_t k = 0; k < o[key].size(); ++k) {
+        OC_ASSIGN_OR_RETURN(ParamSpec p,
+                            c.Param(o[key][k], field + "." + key + "[" + std::to_string(k) + "]"));
+        list.push_back(std::move(p));
+      }
+    }
+    if (op.outputs.empty()) return c.Bad(field + ".output_desc", "needs at least one output");
+    if (o.contains("attr")) {
+      if (!o["attr"].is_array()) return c.Bad(field + ".attr", "must be a list");
+      for (size_t k = 0; k < o["attr"].size(); ++k) {
+        OC_ASSIGN_OR_RETURN(AttrSpec a,
+                            c.Attr(o["attr"][k], field + ".attr[" + std::to_string(k) + "]"));
+        op.attrs.push_back(std::move(a));
+      }
+    }
+    std::set<std::string> seen;
+    for (const auto* list : {&op.inputs, &op.outputs})
+      for (const auto& p : *list)
+        if (!seen.insert(p.name).second)
+          return c.Bad(field, "input/output name \"" + p.name + "\" is used twice");
+    // Every type list is one column per supported combination.
+    op.combos = op.outputs[0].types.size();
+    for (const auto* list : {&op.inputs, &op.outputs})
+      for (const auto& p : *list)
+        if (p.types.size() != op.combos)
+          return c.Bad(field, "\"" + p.name + "\" lists " + std::to_string(p.types.size()) +
+                                  " types, \"" + op.outputs[0].name + "\" lists " +
+                                  std::to_string(op.combos) +
+                                  ": each column of the type lists is one supported combination");
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
+}  // namespace oc::msopgen

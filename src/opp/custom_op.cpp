@@ -1,0 +1,285 @@
+#include "opp/custom_op.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "base/aligned_buffer.h"
+#include "base/dtype.h"
+#include "tikicpulib.h"
+
+namespace oc {
+namespace {
+
+// ge::DataType of the op API numbers types as aclDataType does (DT_FLOAT = 0), unlike the
+// GE proto numbering of .om files: convert with the ACL mapping.
+
+std::string TypeList(const std::vector<ge::DataType>& types) {
+  std::string out;
+  for (auto t : types)
+    out += (out.empty() ? "" : ", ") + std::string(DataTypeName(FromAclDataType(t)));
+  return out;
+}
+
+// The node's attributes in the OpDef's order, defaults filled in.
+Status FillAttrs(const ops::OpDef& def, const AttributeMap& attrs, gert::RuntimeAttrs* out,
+                 const std::string& where) {
+  using V = gert::RuntimeAttrs::Value;
+  for (const auto& a : def.attrs()) {
+    V v = a.default_value();
+    if (!attrs.Has(a.name())) {
+      if (a.attr_type() == ops::REQUIRED)
+        return InvalidArgument(where + ": required attribute [" + a.name() + "] is missing");
+    } else {
+      switch (v.kind) {
+        case V::kInt:
+          v.i = attrs.GetInt(a.name(), v.i);
+          break;
+        case V::kFloat:
+          v.f = attrs.GetFloat(a.name(), v.f);
+          break;
+        case V::kBool:
+          v.b = attrs.GetInt(a.name(), v.b) != 0;
+          break;
+        case V::kString:
+          v.s = attrs.GetString(a.name(), v.s);
+          break;
+        case V::kListInt:
+          v.ints = attrs.GetInts(a.name(), v.ints);
+          break;
+        case V::kListFloat:
+          v.floats = attrs.GetFloats(a.name(), v.floats);
+          break;
+      }
+    }
+    out->values().push_back(std::move(v));
+  }
+  return Status::Ok();
+}
+
+// The node's view for the package's functions, from element types and shapes.
+Status MakeNodeView(const ops::OpDef& def, const Node& node, const std::vector<TensorType>& inputs,
+                    const std::string& where, gert::NodeView* view) {
+  view->name = node.name;
+  view->type = def.type();
+  for (size_t i = 0; i < def.inputs().size(); ++i) {
+    const bool present = i < inputs.size() && inputs[i].dtype != DataType::kUndefined;
+    const auto& param = def.inputs()[i];
+    if (!present && param.param_type() == ops::REQUIRED)
+      return InvalidArgument(where + ": required input [" + param.name() + "] is missing");
+    gert::Shape shape(present ? inputs[i].shape : Shape{});
+    view->input_shapes.emplace_back(shape, shape);
+    view->input_present.push_back(present);
+    gert::CompileTimeTensorDesc desc;
+    if (present) {
+      const auto ge_type = static_cast<ge::DataType>(ToAclDataType(inputs[i].dtype));
+      const auto& allowed = param.dtypes();
+      bool ok = allowed.empty();
+      for (auto t : allowed) ok |= t == ge_type;
+      if (!ok)
+        return InvalidArgument(where + ": input [" + param.name() + "] has type " +
+                               DataTypeName(inputs[i].dtype) + "; the package supports " +
+                               TypeList(allowed));
+      desc.Set(ge_type, ge::FORMAT_ND);
+    }
+    view->input_descs.push_back(desc);
+  }
+  for (size_t k = 0; k < def.outputs().size(); ++k) {
+    view->output_shapes.emplace_back();
+    gert::CompileTimeTensorDesc desc;
+    // Default output type: the first input's (InferDataType may change it).
+    if (!view->input_descs.empty()) desc = view->input_descs[0];
+    view->output_descs.push_back(desc);
+  }
+  return FillAttrs(def, node.attrs, &view->attrs, where);
+}
+
+std::string Where(const ops::OpDef& def, const Node& node, const std::string& source) {
+  return "node [" + node.name + "] (custom op " + def.type() + " from " + source + ")";
+}
+
+class CustomOpKernel : public Kernel {
+ public:
+  CustomOpKernel(const ops::OpDef& def, std::vector<const ops::KernelEntry*> kernels,
+                 std::string source)
+      : def_(def), kernels_(std::move(kernels)), source_(std::move(source)) {}
+
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    const std::string where = Where(def_, *ctx.node, source_);
+    gert::NodeView view;
+    OC_RETURN_IF_ERROR(MakeNodeView(def_, *ctx.node, ctx.inputs, where, &view));
+    for (size_t k = 0; k < ctx.outputs.size() && k < view.output_shapes.size(); ++k) {
+      gert::Shape s(ctx.outputs[k].shape);
+      view.output_shapes[k] = gert::StorageShape(s, s);
+      view.output_descs[k].Set(static_cast<ge::DataType>(ToAclDataType(ctx.outputs[k].dtype)),
+                               ge::FORMAT_ND);
+    }
+    for (size_t i = 0; i < ctx.inputs.size(); ++i)
+      in_bytes_.push_back(ctx.inputs[i].dtype == DataType::kUndefined ? 0 : ctx.inputs[i].nbytes());
+    for (const auto& o : ctx.outputs) out_bytes_.push_back(o.nbytes());
+    num_inputs_ = def_.inputs().size();
+    // The kernel compiled for these element types.
+    std::vector<ge::DataType> types;
+    for (const auto& d : view.input_descs) types.push_back(d.GetDataType());
+    for (const auto& d : view.output_descs) types.push_back(d.GetDataType());
+    std::string supported;
+    for (const auto* k : kernels_) {
+      bool match = k->types.empty();
+      if (!match) {
+        match = true;
+        for (size_t i = 0; i < types.size() && i < k->types.size(); ++i)
+          if (i >= view.input_present.size() || view.input_present[i])
+            match &= k->types[i] == types[i];
+      }
+      if (match) {
+        kernel_ = k;
+        break;
+      }
+      supported += "\n  (" + TypeList(k->types) + ")";
+    }
+    if (!kernel_)
+      return InvalidArgument(where + ": no kernel for the types (" + TypeList(types) +
+                             "); the package has kernels for:" + supported);
+    gert::TilingContext tc(&view);
+    if (auto tiling = def_.aicore().tiling()) {
+      if (tiling(&tc) != ge::GRAPH_SUCCESS)
+        return InvalidArgument(where + ": the tiling function failed");
+    }
+    block_dim_ = tc.GetBlockDim();
+    if (block_dim_ == 0) return InvalidArgument(where + ": the tiling function set blockDim 0");
+    tiling_key_ = tc.GetTilingKey();
+    tiling_.assign(static_cast<const uint8_t*>(tc.GetRawTilingData()->GetData()),
+                   static_cast<const uint8_t*>(tc.GetRawTilingData()->GetData()) +
+                       tc.GetRawTilingData()->GetDataSize());
+    workspace_ = 0;
+    for (size_t i = 0; i < tc.GetWorkspaceNum(); ++i) workspace_ += tc.GetWorkspaceSizes(0)[i];
+    return Status::Ok();
+  }
+
+  size_t WorkspaceSize() const override { return workspace_ + 64; }
+
+  Status Run(const KernelRunContext& ctx) const override {
+    // Arguments as the NPU passes them: inputs, outputs, workspace, tiling (all GM).
+    std::vector<uint8_t*> args;
+    for (size_t i = 0; i < num_inputs_; ++i)
+      args.push_back(const_cast<uint8_t*>(static_cast<const uint8_t*>(ctx.inputs[i])));
+    for (size_t k = 0; k < out_bytes_.size(); ++k)
+      args.push_back(static_cast<uint8_t*>(ctx.outputs[k]));
+    args.push_back(workspace_ ? static_cast<uint8_t*>(ctx.workspace) : nullptr);
+    // The kernel may only read the tiling: a per-run copy keeps runs independent.
+    AlignedBuffer tiling(std::max<size_t>(tiling_.size(), 1));
+    if (!tiling_.empty()) std::memcpy(tiling.data(), tiling_.data(), tiling_.size());
+    args.push_back(tiling_.empty() ? nullptr : tiling.data());
+    // Global memory bounds for the checks: what each argument really is.
+    std::vector<std::pair<const void*, size_t>> regions;
+    for (size_t i = 0; i < num_inputs_; ++i) regions.emplace_back(args[i], in_bytes_[i]);
+    for (size_t k = 0; k < out_bytes_.size(); ++k)
+      regions.emplace_back(args[num_inputs_ + k], out_bytes_[k]);
+    if (workspace_) regions.emplace_back(ctx.workspace, workspace_);
+    if (!tiling_.empty()) regions.emplace_back(tiling.data(), tiling_.size());
+    for (auto [p, n] : regions)
+      if (p && n) AscendC::detail::RegisterGlobal(p, n);
+    AscendC::detail::LaunchOptions options;
+    options.tiling_key = tiling_key_;
+    options.report = std::getenv("OCANN_ASCENDC_REPORT") != nullptr;
+    void* fn = kernel_->function;
+    const size_t n = args.size();
+    auto result = AscendC::detail::Launch(
+        kernel_->kernel_name.c_str(), block_dim_,
+        [fn, n, &args] { CallKernel(fn, n, args.data()); }, options);
+    for (auto [p, n2] : regions)
+      if (p && n2) AscendC::detail::UnregisterGlobal(p);
+    if (result.ok) return Status::Ok();
+    std::string msg =
+        "kernel [" + kernel_->kernel_name + "] of custom op " + def_.type() + " failed:";
+    for (const auto& e : result.errors) msg += "\n  " + e;
+    return Internal(msg);
+  }
+
+ private:
+  // Calls an extern "C" kernel taking `n` GM addresses.
+  template <size_t... I>
+  static void CallWith(void* fn, uint8_t* const* a, std::index_sequence<I...>) {
+    using Fn = void (*)(decltype((void)I, static_cast<uint8_t*>(nullptr))...);
+    reinterpret_cast<Fn>(fn)(a[I]...);
+  }
+  template <size_t N>
+  static bool TryCall(void* fn, size_t n, uint8_t* const* a) {
+    if (n != N) return false;
+    CallWith(fn, a, std::make_index_sequence<N>{});
+    return true;
+  }
+  template <size_t... N>
+  static void Dispatch(void* fn, size_t n, uint8_t* const* a, std::index_sequence<N...>) {
+    (TryCall<N>(fn, n, a) || ...);
+  }
+  static void CallKernel(void* fn, size_t n, uint8_t* const* a) {
+    Dispatch(fn, n, a, std::make_index_sequence<33>{});
+  }
+
+  const ops::OpDef& def_;
+  std::vector<const ops::KernelEntry*> kernels_;
+  const ops::KernelEntry* kernel_ = nullptr;
+  std::string source_;
+  size_t num_inputs_ = 0;
+  std::vector<size_t> in_bytes_, out_bytes_;
+  uint32_t block_dim_ = 1;
+  uint64_t tiling_key_ = 0;
+  std::vector<uint8_t> tiling_;
+  size_t workspace_ = 0;
+};
+
+}  // namespace
+
+OpSchema MakeCustomOpSchema(const ops::OpDef& def, const std::string& source) {
+  OpSchema s;
+  s.op_type = def.type();
+  s.domain = kAnyDomain;
+  s.min_inputs = 0;
+  for (const auto& in : def.inputs())
+    if (in.param_type() == ops::REQUIRED) ++s.min_inputs;
+  s.max_inputs = static_cast<int>(def.inputs().size());
+  s.min_outputs = 1;
+  s.max_outputs = static_cast<int>(def.outputs().size());
+  s.infer = [&def, source](InferContext& ic) -> Status {
+    const std::string where = Where(def, *ic.node, source);
+    std::vector<TensorType> inputs;
+    for (size_t i = 0; i < ic.inputs.size(); ++i) {
+      if (!ic.has_input(i)) {
+        inputs.emplace_back();
+        continue;
+      }
+      if (!ic.in(i).has_shape) {
+        // Without input shapes only the types are known.
+        for (size_t k = 0; k < ic.outputs.size(); ++k) ic.SetOutputTypeOnly(k, ic.in(0).dtype);
+        return Status::Ok();
+      }
+      inputs.push_back({ic.in(i).dtype, ic.in(i).shape});
+    }
+    gert::NodeView view;
+    OC_RETURN_IF_ERROR(MakeNodeView(def, *ic.node, inputs, where, &view));
+    if (auto f = def.infer_dtype()) {
+      gert::InferDataTypeContext tc(&view);
+      if (f(&tc) != ge::GRAPH_SUCCESS) return InvalidArgument(where + ": InferDataType failed");
+    }
+    gert::InferShapeContext sc(&view);
+    if (def.infer_shape()(&sc) != ge::GRAPH_SUCCESS)
+      return InvalidArgument(where + ": InferShape failed");
+    for (size_t k = 0; k < ic.outputs.size() && k < view.output_shapes.size(); ++k) {
+      const DataType dt = FromAclDataType(view.output_descs[k].GetDataType());
+      if (dt == DataType::kUndefined)
+        return InvalidArgument(where + ": output " + std::to_string(k) + " has no data type");
+      ic.SetOutput(k, dt, view.output_shapes[k].GetOriginShape().dims());
+    }
+    return Status::Ok();
+  };
+  return s;
+}
+
+std::unique_ptr<Kernel> MakeCustomOpKernel(const ops::OpDef& def,
+                                           std::vector<const ops::KernelEntry*> kernels,
+                                           const std::string& source) {
+  return std::make_unique<CustomOpKernel>(def, std::move(kernels), source);
+}
+
+}  // namespace oc

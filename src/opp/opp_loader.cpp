@@ -1,0 +1,122 @@
+#include "opp/opp_loader.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "base/file.h"
+#include "kernels/cpu/kernel.h"
+#include "opp/custom_op.h"
+#include "ops/op_schema.h"
+#include "register/op_def_registry.h"
+
+namespace oc {
+namespace {
+
+std::mutex g_mutex;
+std::set<std::string> g_loaded;         // package files already opened
+std::set<const ops::OpDef*> g_bridged;  // definitions already registered
+std::vector<std::string> g_summary;
+
+// Checks one definition against its kernel and registers both with OpenCANN.
+Status Bridge(const ops::OpDef& def, const std::string& source) {
+  std::vector<const ops::KernelEntry*> kernels;
+  const auto& reg = ops::OpDefRegistry::Global();
+  for (const auto& k : reg.kernels())
+    if (k.op_type == def.type()) kernels.push_back(&k);
+  const std::string where = "operator package [" + source + "], op [" + def.type() + "]";
+  if (kernels.empty())
+    return ParseError(where +
+                      ": no kernel is registered for the op (the op_kernel entry file "
+                      "of the msopgen project is missing from the library)");
+  if (!def.infer_shape()) return ParseError(where + ": the OpDef has no SetInferShape function");
+  const size_t params = def.inputs().size() + def.outputs().size();
+  const int expected = static_cast<int>(params) + 2;
+  for (const auto* kernel : kernels) {
+    if (kernel->num_args != expected)
+      return ParseError(where + ": kernel [" + kernel->kernel_name + "] takes " +
+                        std::to_string(kernel->num_args) + " GM arguments, the OpDef has " +
+                        std::to_string(def.inputs().size()) + " inputs and " +
+                        std::to_string(def.outputs().size()) +
+                        " outputs (+ workspace and tiling = " + std::to_string(expected) + ")");
+    if (!kernel->types.empty() && kernel->types.size() != params)
+      return ParseError(where + ": kernel [" + kernel->kernel_name + "] is registered for " +
+                        std::to_string(kernel->types.size()) + " types, the op has " +
+                        std::to_string(params) + " inputs and outputs");
+  }
+  for (const auto& in : def.inputs())
+    if (in.param_type() == ops::DYNAMIC)
+      return Unsupported(where + ": dynamic (variadic) input [" + in.name() +
+                         "] is not supported yet");
+  if (OpRegistry::Global().Find("", def.type()))
+    return InvalidArgument(where + ": the op type is a built-in ONNX op; give it another name");
+  OpRegistry::Global().Register(MakeCustomOpSchema(def, source));
+  KernelRegistry::Global().Register(
+      kAnyDomain, def.type(),
+      [&def, kernels, source] { return MakeCustomOpKernel(def, kernels, source); },
+      "as the package declares");
+  g_summary.push_back(def.type() + " (" + source + ")");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto& reg = ops::OpDefRegistry::Global();
+  for (const auto& dir : vendor_dirs) {
+    const std::string lib_dir = dir + "/op_impl/lib";
+    if (!IsDirectory(lib_dir))
+      return NotFound("operator package [" + dir + "] has no op_impl/lib folder");
+    for (const auto& file : ListFiles(lib_dir)) {
+      if (file.size() < 3 || file.compare(file.size() - 3, 3, ".so") != 0) continue;
+      if (!g_loaded.insert(file).second) continue;
+      reg.SetCurrentSource(file);
+      // RTLD_LOCAL: each op's library keeps its own tiling structs and helpers.
+      void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!handle) {
+        const char* err = ::dlerror();
+        return ParseError("operator package library [" + file +
+                          "] cannot be loaded: " + (err ? err : "unknown error"));
+      }
+    }
+  }
+  reg.SetCurrentSource("");
+  for (size_t i = 0; i < reg.op_defs().size(); ++i) {
+    const ops::OpDef* def = reg.op_defs()[i].get();
+    if (!g_bridged.insert(def).second) continue;
+    OC_RETURN_IF_ERROR(Bridge(*def, reg.sources()[i]));
+  }
+  return Status::Ok();
+}
+
+Status LoadCustomOpPackages() {
+  static std::once_flag once;
+  static Status result;
+  std::call_once(once, [] {
+    const char* env = std::getenv("ASCEND_CUSTOM_OPP_PATH");
+    std::vector<std::string> dirs;
+    const std::string paths = env ? env : "";
+    size_t start = 0;
+    while (start <= paths.size()) {
+      size_t colon = paths.find(':', start);
+      if (colon == std::string::npos) colon = paths.size();
+      const std::string dir = paths.substr(start, colon - start);
+      // Entries that are not installed packages (stale or empty) are skipped, as CANN does.
+      if (!dir.empty() && IsDirectory(dir + "/op_impl/lib")) dirs.push_back(dir);
+      start = colon + 1;
+    }
+    result = LoadOpPackages(dirs);
+  });
+  return result;
+}
+
+std::vector<std::string> CustomOpSummary() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_summary;
+}
+
+}  // namespace oc
