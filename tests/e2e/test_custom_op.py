@@ -1,0 +1,291 @@
+"""Custom operators: msopgen projects built against an installed OpenCANN, installed as
+packages, converted by atc and run through AscendCL with the kernel in the Ascend C
+emulation; and every kind of bad input along the way."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from conftest import BUILD, PY, SOURCE, run
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    root = tmp_path_factory.mktemp("prefix")
+    r = run(["cmake", "--install", BUILD, "--prefix", str(root)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    return root
+
+
+def env_with(opp_paths=(), **extra):
+    env = dict(os.environ)
+    env["ASCEND_CUSTOM_OPP_PATH"] = ":".join(str(p) for p in opp_paths)
+    env["PYTHONPATH"] = os.path.join(BUILD, "python")
+    env.update(extra)
+    return env
+
+
+def atc(model, out, env):
+    return subprocess.run([os.path.join(BUILD, "bin", "atc"), f"--model={model}", "--framework=5",
+                           f"--output={out}", "--soc_version=Ascend910B3"],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def msopgen(*args):
+    return run([os.path.join(BUILD, "bin", "msopgen"), *args])
+
+
+def save_model(path, nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, "custom_model", inputs, outputs, list(inits))
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13),
+                                                  helper.make_opsetid("custom", 1)]), str(path))
+    return str(path)
+
+
+def infer(om, arrays, env):
+    script = ("import sys, numpy as np\nfrom acl_infer import InferSession\n"
+              "ins = [np.load(p) for p in sys.argv[2:-1]]\n"
+              "with InferSession(0, sys.argv[1]) as s:\n    outs = s.infer(ins)\n"
+              "np.save(sys.argv[-1], outs[0])\n")
+    paths = []
+    for i, a in enumerate(arrays):
+        paths.append(os.path.join(os.path.dirname(om), f"in{i}.npy"))
+        np.save(paths[-1], a)
+    out = os.path.join(os.path.dirname(om), "out.npy")
+    r = subprocess.run([PY, "-c", script, om, *paths, out], capture_output=True, text=True,
+                       env=env, timeout=300)
+    return r, (np.load(out) if r.returncode == 0 else None)
+
+
+def test_seed_custom_relu_example_end_to_end(prefix, tmp_path):
+    """examples/custom_relu/run.sh: msopgen -> kernel -> package -> ONNX (torch custom
+    symbolic) -> atc -> AscendCL from Python, matching torch.relu."""
+    r = subprocess.run([os.path.join(SOURCE, "examples", "custom_relu", "run.sh"), str(tmp_path)],
+                       capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, OPENCANN_ROOT=str(prefix)))
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
+    assert "max relative error" in r.stdout
+    err = float(r.stdout.rsplit("max relative error", 1)[1].split()[0])
+    assert err < 1e-5
+
+
+OPS = [
+    {"op": "AddCustom",
+     "input_desc": [{"name": "x", "param_type": "required", "format": ["ND", "ND"],
+                     "type": ["fp16", "float"]},
+                    {"name": "y", "param_type": "required", "format": ["ND", "ND"],
+                     "type": ["fp16", "float"]}],
+     "output_desc": [{"name": "z", "param_type": "required", "format": ["ND", "ND"],
+                      "type": ["fp16", "float"]}],
+     "attr": [{"name": "alpha", "param_type": "optional", "type": "float",
+               "default_value": "1.0"}]},
+    {"op": "BadKernel",
+     "input_desc": [{"name": "x", "type": ["float"]}],
+     "output_desc": [{"name": "y", "type": ["float"]}]},
+]
+
+# A kernel that breaks the rules: 256 KiB of UB on a 192 KiB core.
+BAD_KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void bad_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR ws, GM_ADDR t) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 256 * 1024);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def package(prefix, tmp_path_factory):
+    work = tmp_path_factory.mktemp("oppwork")
+    spec = work / "ops.json"
+    spec.write_text(json.dumps(OPS))
+    r = msopgen("gen", "-i", str(spec), "-c", "ai_core-Ascend910B3", "-lan", "cpp",
+                "-out", str(work / "proj"), "-v", "acme")
+    assert r.returncode == 0, r.stdout + r.stderr
+    proj = work / "proj"
+    for f in ["CMakeLists.txt", "CMakePresets.json", "build.sh", "README.md",
+              "op_host/add_custom.cpp", "op_host/add_custom_tiling.h",
+              "op_kernel/add_custom.cpp", "op_kernel/add_custom_entry.cpp"]:
+        assert (proj / f).exists(), f
+    (proj / "op_kernel" / "bad_kernel.cpp").write_text(BAD_KERNEL)
+    r = subprocess.run([str(proj / "build.sh")], capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, OPENCANN_ROOT=str(prefix)))
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
+    installer = proj / "build_out" / "custom_opp_linux_x86_64.run"
+    r = run([str(installer), f"--install-path={work / 'opp'}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    vendor = work / "opp" / "vendors" / "acme"
+    env_line = (vendor / "bin" / "set_env.bash").read_text()
+    assert f"ASCEND_CUSTOM_OPP_PATH={vendor}" in env_line
+    return vendor
+
+
+def test_generated_skeleton_builds_and_runs_for_each_type(package, tmp_path):
+    """The kernel msopgen writes compiles and runs: it copies input x to output z, for the
+    fp16 and the float combination (one kernel library each)."""
+    env = env_with([package])
+    for onnx_type, np_type in ((TensorProto.FLOAT, np.float32), (TensorProto.FLOAT16, np.float16)):
+        d = tmp_path / str(onnx_type)
+        d.mkdir()
+        m = save_model(d / "m.onnx",
+                       [helper.make_node("AddCustom", ["x", "y"], ["z"], domain="custom", alpha=2.0)],
+                       [helper.make_tensor_value_info("x", onnx_type, [5, 999]),
+                        helper.make_tensor_value_info("y", onnx_type, [5, 999])],
+                       [helper.make_tensor_value_info("z", onnx_type, [5, 999])])
+        r = atc(m, d / "m", env)
+        assert r.returncode == 0, r.stdout
+        x = np.random.default_rng(0).standard_normal((5, 999)).astype(np_type)
+        r, z = infer(str(d / "m.om"), [x, x], env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        np.testing.assert_array_equal(z, x)
+
+
+def test_faulting_kernel_is_contained_and_reported(package, tmp_path):
+    env = env_with([package])
+    m = save_model(tmp_path / "bad.onnx",
+                   [helper.make_node("BadKernel", ["x"], ["y"], domain="custom")],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [64])],
+                   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [64])])
+    r = atc(m, tmp_path / "bad", env)
+    assert r.returncode == 0, r.stdout
+    r, _ = infer(str(tmp_path / "bad.om"), [np.zeros(64, np.float32)], env)
+    assert r.returncode != 0
+    assert "507011" in r.stderr  # ACL_ERROR_RT_MODEL_EXECUTE, raised as AclError
+    assert "[kernel bad_kernel_0][block 0] TPipe::InitBuffer: UB capacity exceeded" in r.stderr
+
+
+def test_models_misusing_custom_ops_fail_in_atc(package, tmp_path):
+    env = env_with([package])
+    info = helper.make_tensor_value_info
+    cases = {
+        # One input where the op needs two.
+        "arity": [helper.make_node("AddCustom", ["x"], ["z"], domain="custom")],
+        # int32 is not among the package's types.
+        "dtype": [helper.make_node("Cast", ["x"], ["i"], to=TensorProto.INT32),
+                  helper.make_node("AddCustom", ["i", "i"], ["z"], domain="custom")],
+        # float and fp16 mixed: no kernel combination has that.
+        "combo": [helper.make_node("Cast", ["x"], ["h"], to=TensorProto.FLOAT16),
+                  helper.make_node("AddCustom", ["x", "h"], ["z"], domain="custom")],
+    }
+    want = {"arity": "AddCustom", "dtype": "has type int32; the package supports float16, float32",
+            "combo": "no kernel for the types"}
+    for name, nodes in cases.items():
+        m = save_model(tmp_path / f"{name}.onnx", nodes, [info("x", TensorProto.FLOAT, [8])],
+                       [info("z", TensorProto.FLOAT, [8])])
+        r = atc(m, tmp_path / name, env)
+        assert r.returncode != 0, name
+        assert want[name] in r.stdout, (name, r.stdout)
+        assert not (tmp_path / f"{name}.om").exists()
+    # Without the package the op is unknown: CANN's EZ3003.
+    m = save_model(tmp_path / "none.onnx",
+                   [helper.make_node("AddCustom", ["x", "x"], ["z"], domain="custom")],
+                   [info("x", TensorProto.FLOAT, [8])], [info("z", TensorProto.FLOAT, [8])])
+    r = atc(m, tmp_path / "none", env_with([]))
+    assert r.returncode != 0 and "AddCustom" in r.stdout
+
+
+def build_lib(src, out, prefix):
+    r = run(["g++", "-std=c++17", "-shared", "-fPIC", f"-I{prefix}/include", str(src), "-o", str(out),
+             f"-L{prefix}/lib", "-lopregister", f"-Wl,-rpath,{prefix}/lib"])
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("case", ["not_elf", "missing_symbol", "arg_count", "no_kernel"])
+def test_broken_packages_are_reported(prefix, tmp_path, case):
+    vendor = tmp_path / "vendors" / "broken"
+    lib = vendor / "op_impl" / "lib"
+    lib.mkdir(parents=True)
+    opdef = """#include "register/op_def_registry.h"
+static ge::graphStatus Infer(gert::InferShapeContext* c) {
+  *c->GetOutputShape(0) = *c->GetInputShape(0); return ge::GRAPH_SUCCESS; }
+namespace ops {
+class Bad : public OpDef { public: explicit Bad(const char* n) : OpDef(n) {
+  Input("x").DataType({ge::DT_FLOAT}); Output("y").DataType({ge::DT_FLOAT});
+  SetInferShape(Infer); } };
+OP_ADD(Bad);
+}
+"""
+    if case == "not_elf":
+        (lib / "libcust_op_bad.so").write_text("not a library")
+        want = "cannot be loaded"
+    elif case == "missing_symbol":
+        src = tmp_path / "m.cpp"
+        src.write_text('extern "C" void oc_symbol_nobody_defines();\n'
+                       'extern "C" void f() { oc_symbol_nobody_defines(); }\n')
+        build_lib(src, lib / "libcust_op_bad.so", prefix)
+        want = "oc_symbol_nobody_defines"
+    elif case == "arg_count":
+        src = tmp_path / "a.cpp"
+        src.write_text(opdef + 'extern "C" void bad(uint8_t*, uint8_t*, uint8_t*) {}\n'
+                       "OC_KERNEL_ADD(Bad, bad, 3);\n")
+        build_lib(src, lib / "libcust_op_bad.so", prefix)
+        want = "takes 3 GM arguments, the OpDef has 1 inputs and 1 outputs"
+    else:
+        src = tmp_path / "n.cpp"
+        src.write_text(opdef)
+        build_lib(src, lib / "libcust_op_bad.so", prefix)
+        want = "no kernel is registered for the op"
+    m = save_model(tmp_path / "m.onnx", [helper.make_node("Relu", ["x"], ["y"])],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    r = atc(m, tmp_path / "m", env_with([vendor]))
+    assert r.returncode != 0
+    assert want in r.stdout and "libcust_op_bad.so" in r.stdout, r.stdout
+    assert not (tmp_path / "m.om").exists()
+    # An application that does not use the op still runs: aclInit warns and goes on.
+    r = subprocess.run([PY, "-c", "import acl; print(acl.init())"], capture_output=True,
+                       text=True, env=env_with([vendor]), timeout=60)
+    assert r.stdout.strip() == "0" and want in r.stderr
+
+
+@pytest.mark.parametrize("spec,field", [
+    ("not json", "is not valid JSON"),
+    ('[{"input_desc": [], "output_desc": []}]', "[0].op: is missing"),
+    ('[{"op": "add_custom", "output_desc": []}]', "[0].op: \"add_custom\" must be a CamelCase"),
+    ('[{"op": "A", "output_desc": [{"name": "y", "type": ["half4"]}]}]',
+     "[0].output_desc[0].type[0]: \"half4\" is not a data type"),
+    ('[{"op": "A", "input_desc": [{"name": "x", "type": ["float", "fp16"]}],'
+     ' "output_desc": [{"name": "y", "type": ["float"]}]}]', "each column of the type lists"),
+    ('[{"op": "A", "input_desc": [{"name": "x", "type": ["float"]}]}]',
+     "[0].output_desc: is missing"),
+    ('[{"op": "A", "output_desc": [{"name": "y", "type": ["float"]}],'
+     ' "attr": [{"name": "k", "type": "float"}]}]', "an optional attribute needs a default value"),
+    ('[{"op": "A", "output_desc": [{"name": "y", "type": ["float"], "param_type": "dynamic"}]}]',
+     "must be required or optional"),
+])
+def test_msopgen_rejects_bad_op_json(tmp_path, spec, field):
+    f = tmp_path / "op.json"
+    f.write_text(spec)
+    r = msopgen("gen", "-i", str(f), "-c", "ai_core-Ascend910B3", "-lan", "cpp",
+                "-out", str(tmp_path / "out"))
+    assert r.returncode != 0
+    assert str(f) in r.stderr and field in r.stderr, r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_msopgen_command_line_errors(tmp_path):
+    f = tmp_path / "op.json"
+    f.write_text(json.dumps([OPS[1]]))
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("x")
+    for args, msg in [
+        (["-c", "ai_core-Ascend999"], "unknown SoC"),
+        (["-c", "vector_core"], "must be ai_core-<soc_version>"),
+        (["-lan", "py"], "only cpp"),
+        (["-x", "1"], "unknown option"),
+    ]:
+        base = {"-i": str(f), "-c": "ai_core-Ascend910B3", "-out": str(tmp_path / "o")}
+        flat = []
+        for k, v in base.items():
+            if k not in args:
+                flat += [k, v]
+        r = msopgen("gen", *flat, *args)
+        assert r.returncode != 0 and msg in r.stderr, (args, r.stderr)
+    r = msopgen("gen", "-i", str(f), "-c", "ai_core-Ascend910B3", "-out", str(tmp_path / "full"))
+    assert r.returncode != 0 and "already holds files" in r.stderr
+    assert msopgen("frobnicate").returncode != 0
