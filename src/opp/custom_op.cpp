@@ -156,7 +156,7 @@ class CustomOpKernel : public Kernel {
     return Status::Ok();
   }
 
-  size_t WorkspaceSize() const override { return workspace_ + 64; }
+  size_t WorkspaceSize() const override { return workspace_; }
 
   Status Run(const KernelRunContext& ctx) const override {
     // Arguments as the NPU passes them: inputs, outputs, workspace, tiling (all GM).

@@ -289,3 +289,67 @@ def test_msopgen_command_line_errors(tmp_path):
     r = msopgen("gen", "-i", str(f), "-c", "ai_core-Ascend910B3", "-out", str(tmp_path / "full"))
     assert r.returncode != 0 and "already holds files" in r.stderr
     assert msopgen("frobnicate").returncode != 0
+
+
+ACLNN_APP = r"""
+#include <stdio.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "aclnn_add_custom.h"
+#define CHECK(x) do { int r_ = (x); if (r_) { printf("FAIL %s -> %d %s\n", #x, r_, aclGetRecentErrMsg()); return 1; } } while (0)
+#define EXPECT(x, code) do { int r_ = (x); if (r_ != (code)) { printf("FAIL %s -> %d, want %d\n", #x, r_, code); return 1; } } while (0)
+int main(void) {
+  float host[400], out[400];
+  int64_t shape[2] = {4, 100}, wrong[2] = {4, 99};
+  void *dx, *dy, *dz, *ws = NULL;
+  aclrtStream stream;
+  uint64_t size = 0;
+  aclOpExecutor *ex = NULL;
+  for (int i = 0; i < 400; ++i) host[i] = 0.5f * i - 7;
+  CHECK(aclInit(NULL));
+  CHECK(aclrtSetDevice(0));
+  CHECK(aclrtCreateStream(&stream));
+  CHECK(aclrtMalloc(&dx, 1600, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&dy, 1600, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&dz, 1600, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemcpy(dx, 1600, host, 1600, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(aclrtMemcpy(dy, 1600, host, 1600, ACL_MEMCPY_HOST_TO_DEVICE));
+  aclTensor *x = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, dx);
+  aclTensor *y = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, dy);
+  aclTensor *z = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, dz);
+  aclTensor *bad = aclCreateTensor(wrong, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, wrong, 2, dz);
+  aclTensor *onhost = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, host);
+  EXPECT(aclnnAddCustomGetWorkspaceSize(x, y, 2.0, bad, &size, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT(aclnnAddCustomGetWorkspaceSize(x, NULL, 2.0, z, &size, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT(aclnnAddCustomGetWorkspaceSize(onhost, y, 2.0, z, &size, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT(aclnnAddCustom(NULL, 0, NULL, stream), ACLNN_ERR_PARAM_NULLPTR);
+  CHECK(aclnnAddCustomGetWorkspaceSize(x, y, 2.0, z, &size, &ex));
+  if (size) CHECK(aclrtMalloc(&ws, size, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclnnAddCustom(ws, size, ex, stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  CHECK(aclrtMemcpy(out, 1600, dz, 1600, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (int i = 0; i < 400; ++i)
+    if (out[i] != host[i]) { printf("FAIL z[%d] = %g, want %g\n", i, out[i], host[i]); return 1; }
+  aclDestroyTensor(x); aclDestroyTensor(y); aclDestroyTensor(z); aclDestroyTensor(bad); aclDestroyTensor(onhost);
+  aclrtFree(dx); aclrtFree(dy); aclrtFree(dz);
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  printf("aclnn ok\n");
+  return 0;
+}
+"""
+
+
+def test_generated_aclnn_two_stage_api(prefix, package, tmp_path):
+    """The package's aclnn<Op>GetWorkspaceSize / aclnn<Op> from a C program on a stream."""
+    src = tmp_path / "app.c"
+    src.write_text(ACLNN_APP)
+    api = package / "op_api"
+    r = run(["gcc", str(src), f"-I{prefix}/include", f"-I{api}/include", "-o", str(tmp_path / "app"),
+             f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi", "-lascendcl",
+             f"-Wl,-rpath,{api}/lib:{prefix}/lib"])
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([str(tmp_path / "app")], capture_output=True, text=True, timeout=120,
+                       env=env_with([package]))
+    assert r.returncode == 0 and "aclnn ok" in r.stdout, r.stdout + r.stderr

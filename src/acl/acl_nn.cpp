@@ -1,0 +1,201 @@
+// aclnn's two-stage operator API for custom operator packages: the generated
+// aclnn<Op>GetWorkspaceSize / aclnn<Op> call OcAclnnGetWorkspaceSize / OcAclnnRun, which
+// prepare the package's kernel for the tensors (shape and type checked by the op's own
+// inference) and run it, synchronously or on a stream.
+#include <memory>
+
+#include "acl/acl_state.h"
+#include "aclnn/acl_meta.h"
+#include "base/dtype.h"
+#include "opp/opp_loader.h"
+#include "ops/op_schema.h"
+
+using oc::acl::Fail;
+using oc::acl::State;
+
+struct aclTensor {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  std::vector<int64_t> dims;
+  uint8_t* data = nullptr;
+  size_t bytes() const {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return static_cast<size_t>(n) * aclDataTypeSize(dtype);
+  }
+};
+
+struct aclOpExecutor {
+  oc::Node node;
+  std::unique_ptr<oc::Kernel> kernel;
+  std::vector<const void*> inputs;
+  std::vector<void*> outputs;
+  size_t workspace = 0;
+};
+
+namespace {
+
+aclnnStatus CheckTensor(const aclTensor* t, const char* what, size_t i, const char* fn) {
+  const std::string name = std::string(what) + " " + std::to_string(i);
+  if (!t) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": " + name + " is null");
+  if (t->bytes() && !State::Get().IsDevice(t->data, t->bytes()))
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                std::string(fn) + ": " + name + " is not device memory of its size (aclrtMalloc)");
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
+                           const int64_t* stride, int64_t offset, aclFormat format,
+                           const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
+  (void)format;
+  (void)storageDims;
+  (void)storageDimsNum;
+  if ((!viewDims && viewDimsNum) || viewDimsNum > ACL_MAX_DIM_CNT ||
+      aclDataTypeSize(dataType) == 0 || offset < 0)
+    return nullptr;
+  auto* t = new (std::nothrow) aclTensor();
+  if (!t) return nullptr;
+  t->dtype = dataType;
+  t->dims.assign(viewDims, viewDims + viewDimsNum);
+  // Only contiguous (row-major) views: the kernels read tensors as flat buffers.
+  if (stride) {
+    int64_t expect = 1;
+    for (size_t i = viewDimsNum; i-- > 0;) {
+      if (t->dims[i] != 1 && stride[i] != expect) {
+        delete t;
+        return nullptr;
+      }
+      expect *= t->dims[i];
+    }
+  }
+  t->data =
+      static_cast<uint8_t*>(tensorData) + offset * static_cast<int64_t>(aclDataTypeSize(dataType));
+  return t;
+}
+
+aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  if (!tensor) return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyTensor: tensor is null");
+  delete tensor;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* inputs,
+                                    uint64_t numInputs, const OcAclnnAttr* attrs, uint64_t numAttrs,
+                                    const aclTensor* const* outputs, uint64_t numOutputs,
+                                    uint64_t* workspaceSize, aclOpExecutor** executor) {
+  const char* fn = "aclnnGetWorkspaceSize";
+  if (!State::Get().initialized())
+    return Fail(ACLNN_ERR_RUNTIME_ERROR, std::string(fn) + ": aclInit has not been called");
+  if (!opType || !workspaceSize || !executor || (numInputs && !inputs) ||
+      (numOutputs && !outputs) || (numAttrs && !attrs))
+    return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": a required pointer is null");
+  for (uint64_t i = 0; i < numInputs; ++i)
+    if (aclnnStatus s = CheckTensor(inputs[i], "input", i, fn)) return s;
+  for (uint64_t i = 0; i < numOutputs; ++i)
+    if (aclnnStatus s = CheckTensor(outputs[i], "output", i, fn)) return s;
+  if (oc::Status p = oc::LoadCustomOpPackages(); !p.ok())
+    return Fail(ACLNN_ERR_INNER, std::string(fn) + ": " + p.ToString());
+  return oc::acl::Guard(fn, [&]() -> aclError {
+    auto ex = std::make_unique<aclOpExecutor>();
+    ex->node.name = opType;
+    ex->node.op_type = opType;
+    ex->node.domain = "custom";
+    for (uint64_t a = 0; a < numAttrs; ++a) {
+      const OcAclnnAttr& at = attrs[a];
+      if (!at.name) return Fail(ACLNN_ERR_PARAM_NULLPTR, "an attribute has no name");
+      if (at.kind == 1)
+        ex->node.attrs.Set(at.name, static_cast<float>(at.f));
+      else if (at.kind == 3)
+        ex->node.attrs.Set(at.name, std::string(at.s ? at.s : ""));
+      else
+        ex->node.attrs.Set(at.name, at.i);
+    }
+    const oc::OpSchema* schema = oc::OpRegistry::Global().Find("custom", opType);
+    if (!schema)
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string("aclnn") + opType +
+                                               ": no operator package on ASCEND_CUSTOM_OPP_PATH "
+                                               "defines the op");
+    // The op's own inference decides what the outputs must be.
+    std::vector<oc::ValueInfo> in_infos(numInputs);
+    oc::InferContext ic;
+    ic.node = &ex->node;
+    ic.outputs.resize(numOutputs);
+    oc::KernelPrepareContext kc;
+    kc.node = &ex->node;
+    kc.num_threads = State::Get().num_threads() > 0 ? State::Get().num_threads() : 1;
+    for (uint64_t i = 0; i < numInputs; ++i) {
+      const oc::DataType dt = oc::FromAclDataType(inputs[i]->dtype);
+      in_infos[i] = oc::ValueInfo{dt, inputs[i]->dims, true};
+      ic.inputs.push_back(&in_infos[i]);
+      ic.const_inputs.push_back(nullptr);
+      kc.inputs.push_back({dt, inputs[i]->dims});
+      kc.constants.push_back(nullptr);
+      ex->inputs.push_back(inputs[i]->data);
+    }
+    if (static_cast<int>(numInputs) < schema->min_inputs ||
+        static_cast<int>(numInputs) > schema->max_inputs ||
+        static_cast<int>(numOutputs) > schema->max_outputs || numOutputs == 0)
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string("aclnn") + opType + ": wrong number of inputs or outputs");
+    oc::Status s = schema->infer(ic);
+    if (!s.ok())
+      return Fail(ACLNN_ERR_PARAM_INVALID, std::string("aclnn") + opType + ": " + s.message());
+    for (uint64_t k = 0; k < numOutputs; ++k) {
+      const auto& want = ic.outputs[k];
+      const oc::DataType dt = oc::FromAclDataType(outputs[k]->dtype);
+      if (want.dtype != dt || (want.has_shape && want.shape != outputs[k]->dims))
+        return Fail(ACLNN_ERR_PARAM_INVALID,
+                    std::string("aclnn") + opType + ": output " + std::to_string(k) + " must be " +
+                        oc::DataTypeName(want.dtype) + " " + oc::ShapeToString(want.shape) +
+                        ", the tensor is " + oc::DataTypeName(dt) + " " +
+                        oc::ShapeToString(outputs[k]->dims));
+      kc.outputs.push_back({dt, outputs[k]->dims});
+      ex->outputs.push_back(outputs[k]->data);
+    }
+    auto kernel = oc::CreateKernel(kc);
+    if (!kernel.ok())
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string("aclnn") + opType + ": " + kernel.status().message());
+    ex->kernel = std::move(kernel).value();
+    ex->workspace = ex->kernel->WorkspaceSize();
+    *workspaceSize = ex->workspace;
+    *executor = ex.release();
+    return ACLNN_SUCCESS;
+  });
+}
+
+aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                       aclrtStream stream) {
+  const char* fn = "aclnnRun";
+  if (!executor) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": executor is null");
+  std::unique_ptr<aclOpExecutor> ex(executor);  // an executor serves one run, as in CANN
+  if (workspaceSize < ex->workspace)
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                std::string(fn) + ": workspace of " + std::to_string(workspaceSize) +
+                    " bytes, GetWorkspaceSize asked for " + std::to_string(ex->workspace));
+  if (ex->workspace && (!workspace || !State::Get().IsDevice(workspace, ex->workspace)))
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                std::string(fn) + ": the workspace must be device memory (aclrtMalloc)");
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return Fail(ACLNN_ERR_PARAM_INVALID, std::string(fn) + ": unknown stream");
+  auto run = [ws = workspace, ex = std::shared_ptr<aclOpExecutor>(std::move(ex))]() -> oc::Status {
+    oc::KernelRunContext rc;
+    rc.inputs = ex->inputs.data();
+    rc.outputs = ex->outputs.data();
+    rc.workspace = ws;
+    return ex->kernel->Run(rc);
+  };
+  if (worker) {
+    worker->Submit(run);
+    return ACLNN_SUCCESS;
+  }
+  oc::Status s = run();
+  if (!s.ok()) return Fail(ACLNN_ERR_RUNTIME_ERROR, std::string(fn) + ": " + s.ToString());
+  return ACLNN_SUCCESS;
+}
+
+}  // extern "C"
