@@ -38,6 +38,9 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
 // faults, warnings and the cost estimate. Returns true when no block failed.
 bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body);
 void SetTilingKey(uint64_t key);
+// Calls an extern "C" kernel whose parameters are `num_args` GM addresses (at most 32).
+// False when num_args is out of range.
+bool CallKernel(void* function, size_t num_args, uint8_t* const* args);
 // The SoC whose facts the checks and the cost model use (default Ascend910B3, or the
 // OCANN_SOC environment variable). False for an unknown name.
 bool SetSoc(const char* name);

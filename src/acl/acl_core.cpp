@@ -175,6 +175,18 @@ bool State::IsDevice(const void* p, size_t size) const {
   return a >= it->first && a + size <= it->first + std::max<size_t>(it->second, 1);
 }
 
+bool State::DeviceAllocation(const void* p, const void** start, size_t* size) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  auto it = device_allocs_.upper_bound(a);
+  if (it == device_allocs_.begin()) return false;
+  --it;
+  if (a >= it->first + std::max<size_t>(it->second, 1)) return false;
+  *start = reinterpret_cast<const void*>(it->first);
+  *size = it->second;
+  return true;
+}
+
 bool State::IsHostPinned(const void* p) const {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mem_mutex_);

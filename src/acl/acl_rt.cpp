@@ -1,8 +1,8 @@
 // Devices, contexts, streams, events and memory of the emulated NPU. Device 0 is
-// backed by the host CPU; work submitted to a stream completes before the call
-// returns, which keeps stream order trivially.
+// backed by the host CPU; each stream has a worker thread that runs its work in order.
 #include <pthread.h>
 
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -89,6 +89,9 @@ oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
 }
 
 aclError StreamError(const Status& s) {
+  // A numeric CANN code travels with the status (kernel faults: 507015).
+  if (!s.cann_code().empty() && std::isdigit(static_cast<unsigned char>(s.cann_code()[0])))
+    return static_cast<aclError>(std::stol(s.cann_code()));
   return s.code() == StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
                                                   : ACL_ERROR_RT_MODEL_EXECUTE;
 }

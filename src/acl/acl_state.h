@@ -89,6 +89,8 @@ class State {
   // True when [p, p+size) lies inside one device allocation.
   bool IsDevice(const void* p, size_t size = 1) const;
   bool IsHostPinned(const void* p) const;
+  // The device allocation holding p: its start and size.
+  bool DeviceAllocation(const void* p, const void** start, size_t* size) const;
 
   int num_threads() const { return num_threads_; }
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <utility>
 #include <thread>
 #include <vector>
 
@@ -487,6 +488,22 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
     std::fflush(stdout);
   }
   return result;
+}
+
+namespace {
+template <size_t... I>
+void CallWith(void* fn, uint8_t* const* a, std::index_sequence<I...>) {
+  using Fn = void (*)(decltype((void)I, static_cast<uint8_t*>(nullptr))...);
+  reinterpret_cast<Fn>(fn)(a[I]...);
+}
+template <size_t... N>
+bool Dispatch(void* fn, size_t n, uint8_t* const* a, std::index_sequence<N...>) {
+  return ((n == N ? (CallWith(fn, a, std::make_index_sequence<N>{}), true) : false) || ...);
+}
+}  // namespace
+
+bool CallKernel(void* function, size_t num_args, uint8_t* const* args) {
+  return Dispatch(function, num_args, args, std::make_index_sequence<33>{});
 }
 
 bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body) {

@@ -186,7 +186,7 @@ class CustomOpKernel : public Kernel {
     const size_t n = args.size();
     auto result = AscendC::detail::Launch(
         kernel_->kernel_name.c_str(), block_dim_,
-        [fn, n, &args] { CallKernel(fn, n, args.data()); }, options);
+        [fn, n, &args] { AscendC::detail::CallKernel(fn, n, args.data()); }, options);
     for (auto [p, n2] : regions)
       if (p && n2) AscendC::detail::UnregisterGlobal(p);
     if (result.ok) return Status::Ok();
@@ -197,26 +197,6 @@ class CustomOpKernel : public Kernel {
   }
 
  private:
-  // Calls an extern "C" kernel taking `n` GM addresses.
-  template <size_t... I>
-  static void CallWith(void* fn, uint8_t* const* a, std::index_sequence<I...>) {
-    using Fn = void (*)(decltype((void)I, static_cast<uint8_t*>(nullptr))...);
-    reinterpret_cast<Fn>(fn)(a[I]...);
-  }
-  template <size_t N>
-  static bool TryCall(void* fn, size_t n, uint8_t* const* a) {
-    if (n != N) return false;
-    CallWith(fn, a, std::make_index_sequence<N>{});
-    return true;
-  }
-  template <size_t... N>
-  static void Dispatch(void* fn, size_t n, uint8_t* const* a, std::index_sequence<N...>) {
-    (TryCall<N>(fn, n, a) || ...);
-  }
-  static void CallKernel(void* fn, size_t n, uint8_t* const* a) {
-    Dispatch(fn, n, a, std::make_index_sequence<33>{});
-  }
-
   const ops::OpDef& def_;
   std::vector<const ops::KernelEntry*> kernels_;
   const ops::KernelEntry* kernel_ = nullptr;

@@ -59,3 +59,59 @@ def test_ascendc_kernel_builds_against_installed_package(tmp_path):
     assert "PASS: 0 of 16384" in r.stdout and "[SUCCESS] add_custom: 8 blocks" in r.stdout
     assert "bound by MTE2" in r.stdout
     assert (tmp_path / "add_custom_cost.json").exists()
+    # The NPU-style host program: ascendc_library + ACLRT_LAUNCH_KERNEL on a stream.
+    r = run([str(app / "add_custom_acl")], cwd=str(tmp_path))
+    assert r.returncode == 0 and "PASS: 0 of 16384" in r.stdout, r.stdout + r.stderr
+
+
+FAULTY = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void overflow(GM_ADDR x) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)x, 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 1024);
+  DataCopy(b.Get<float>(), g, 256);  // 1 KiB from a 256-byte buffer
+}
+"""
+
+MAIN = r"""
+#include <cstdio>
+#include <cstring>
+#include "acl/acl.h"
+#include "aclrtlaunch_overflow.h"
+int main() {
+  aclInit(nullptr); aclrtSetDevice(0);
+  aclrtStream s; aclrtCreateStream(&s);
+  void* d; aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  int launched = ACLRT_LAUNCH_KERNEL(overflow)(2, s, d);
+  int synced = aclrtSynchronizeStream(s);
+  std::printf("launch %d sync %d\n%s\n", launched, synced, aclGetRecentErrMsg());
+  aclrtFree(d); aclrtDestroyStream(s); aclrtResetDevice(0); aclFinalize();
+  return 0;
+}
+"""
+
+
+def test_faulting_kernel_on_a_stream(tmp_path):
+    prefix = tmp_path / "prefix"
+    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "k.cpp").write_text(FAULTY)
+    (src / "main.cpp").write_text(MAIN)
+    (src / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(f CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
+        "find_package(OpenCANN REQUIRED)\nascendc_library(k STATIC k.cpp)\n"
+        "add_executable(main main.cpp)\ntarget_link_libraries(main PRIVATE k)\n")
+    b = tmp_path / "b"
+    r = run(["cmake", "-S", str(src), "-B", str(b), f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(b)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(b / "main")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "launch 0 sync 507015" in r.stdout  # ACL_ERROR_RT_AICORE_EXCEPTION at synchronize
+    assert "[kernel overflow][block 0] DataCopy(GM->local): source GlobalTensor of 256 bytes" in r.stdout

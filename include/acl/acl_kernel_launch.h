@@ -1,0 +1,29 @@
+/* OpenCANN: launching an Ascend C kernel on an AscendCL stream, as the
+ * ACLRT_LAUNCH_KERNEL(kernel)(blockDim, stream, args...) of CANN's generated
+ * aclrtlaunch_<kernel>.h headers does. ascendc_library() (OpenCANNConfig.cmake) writes those
+ * headers; they call this function. */
+#ifndef OPENCANN_ACL_ACL_KERNEL_LAUNCH_H_
+#define OPENCANN_ACL_ACL_KERNEL_LAUNCH_H_
+
+#include <stdint.h>
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Runs `function` (an extern "C" kernel taking numArgs GM addresses) on blockDim blocks in
+ * the Ascend C emulation, in order with the stream's other work (NULL: now). Arguments must
+ * be device memory (aclrtMalloc) or NULL; the kernel's accesses are checked against their
+ * allocations. A failing kernel returns ACL_ERROR_RT_AICORE_EXCEPTION (507015) now or from
+ * aclrtSynchronizeStream, with the emulation's report in aclGetRecentErrMsg(). */
+ACL_FUNC_VISIBILITY aclError OcLaunchKernel(const char *kernelName, void *function,
+                                            uint32_t blockDim, aclrtStream stream, void **args,
+                                            uint32_t numArgs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPENCANN_ACL_ACL_KERNEL_LAUNCH_H_ */
