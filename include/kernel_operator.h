@@ -9,3 +9,4 @@
 #include "ascendc/kernel_tensor.h"
 #include "ascendc/kernel_types.h"
 #include "ascendc/kernel_vector.h"
+#include "ascendc/kernel_cube.h"

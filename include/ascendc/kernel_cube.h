@@ -1,0 +1,209 @@
+// The cube path on the CPU, with the NPU's fractal layouts (16 x C0 blocks, C0 = 32 bytes):
+//   GM (ND) --DataCopy+Nd2NzParams--> L1 (NZ) --LoadData--> L0A (ZZ) / L0B (ZN)
+//   --Mmad--> L0C (NZ, float accumulation) --Fixpipe--> GM (ND)
+// Element (r, c) of a matrix with R rows lives at:
+//   NZ (L1, L0C): (c / C0) * Rpad * C0 + r * C0 + c % C0
+//   ZZ (L0A):     ((r / 16) * Cb + c / C0) * 16 * C0 + (r % 16) * C0 + c % C0
+//   ZN (L0B):     ((r / C0) * Cb + c / 16) * 16 * C0 + (c % 16) * C0 + r % C0
+// (Rpad rows padded to 16, Cb column blocks). docs/ascendc.md has the details.
+#pragma once
+
+#include <string>
+
+#include "ascendc/kernel_data_copy.h"
+
+namespace AscendC {
+
+struct Nd2NzParams {
+  uint16_t ndNum = 1, nValue = 0, dValue = 0, srcNdMatrixStride = 0, srcDValue = 0,
+           dstNzC0Stride = 0, dstNzNStride = 1, dstNzMatrixStride = 0;
+  Nd2NzParams() = default;
+  Nd2NzParams(uint16_t nd, uint16_t n, uint16_t d, uint16_t srcMat, uint16_t srcD,
+              uint16_t c0Stride, uint16_t nStride, uint16_t dstMat)
+      : ndNum(nd),
+        nValue(n),
+        dValue(d),
+        srcNdMatrixStride(srcMat),
+        srcDValue(srcD),
+        dstNzC0Stride(c0Stride),
+        dstNzNStride(nStride),
+        dstNzMatrixStride(dstMat) {}
+};
+
+struct LoadData2DParams {
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 1;
+  uint16_t srcStride = 1;
+  uint8_t sid = 0;
+  uint16_t dstGap = 0;
+  bool ifTranspose = false;
+  uint8_t addrMode = 0;
+};
+
+struct MmadParams {
+  uint16_t m = 0, n = 0, k = 0;
+  bool isBias = false;  // false: C = A*B; true: C += A*B (accumulate into L0C)
+  int32_t fmOffset = 0;
+  bool enSsparse = false, enWinogradA = false, enWinogradB = false;
+  uint8_t unitFlag = 0;
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;
+  bool cmatrixInitVal = true;  // true: start from zero (when isBias is false)
+  MmadParams() = default;
+  MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool bias, int32_t off, bool s, bool wa,
+             bool wb)
+      : m(m_),
+        n(n_),
+        k(k_),
+        isBias(bias),
+        fmOffset(off),
+        enSsparse(s),
+        enWinogradA(wa),
+        enWinogradB(wb) {}
+};
+
+enum class QuantMode_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, REQ8 };
+
+struct FixpipeParamsV220 {
+  uint16_t nSize = 0, mSize = 0;
+  uint16_t srcStride = 0;  // rows of each L0C column block (Mpad)
+  uint32_t dstStride = 0;  // GM row stride in elements
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  uint64_t deqScalar = 0;
+  uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+  bool reluEn = false;
+  uint8_t unitFlag = 0;
+  bool isChannelSplit = false;
+};
+
+namespace detail {
+
+template <typename T>
+constexpr uint32_t C0() {
+  return 32 / sizeof(T);
+}
+
+template <typename T>
+void CheckIn(const LocalTensor<T>& t, Memory m, const char* api, const char* which) {
+  if (MemoryOf(t.GetPosition()) != m)
+    Fault(api, std::string(which) + " must be in " + MemoryName(m) + ", it is in " +
+                   MemoryName(MemoryOf(t.GetPosition())));
+}
+
+template <typename T>
+T& At(const LocalTensor<T>& t, uint64_t i, const char* api, const char* which) {
+  if (i >= t.GetSize())
+    Fault(api, std::string(which) + " element " + std::to_string(i) + " is outside the tensor of " +
+                   std::to_string(t.GetSize()) + " elements");
+  return t.GetPhyAddr()[i];
+}
+
+template <typename T>
+float AsFloat(T v) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>)
+    return float(v);
+  else
+    return static_cast<float>(v);
+}
+
+}  // namespace detail
+
+// GM (ND) -> L1 (NZ): nValue rows of dValue elements, row stride srcDValue.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+  const char* api = "DataCopy(GM->L1, Nd2NzParams)";
+  const uint32_t c0 = detail::C0<T>();
+  detail::CheckIn(dst, detail::Memory::kL1, api, "destination");
+  if (p.dstNzC0Stride < p.nValue)
+    detail::Fault(api, "dstNzC0Stride " + std::to_string(p.dstNzC0Stride) +
+                           " is less than nValue " + std::to_string(p.nValue));
+  uint64_t bytes = 0;
+  for (uint32_t nd = 0; nd < p.ndNum; ++nd)
+    for (uint32_t n = 0; n < p.nValue; ++n) {
+      const uint64_t s = uint64_t(nd) * p.srcNdMatrixStride + uint64_t(n) * p.srcDValue;
+      detail::CheckGlobalRange(src, s * sizeof(T), uint64_t(p.dValue) * sizeof(T), api, "source");
+      for (uint32_t d = 0; d < p.dValue; ++d) {
+        const uint64_t o = uint64_t(nd) * p.dstNzMatrixStride +
+                           uint64_t(d / c0) * p.dstNzC0Stride * c0 +
+                           uint64_t(n) * p.dstNzNStride * c0 + d % c0;
+        detail::At(dst, o, api, "destination") = src.GetPhyAddr()[s + d];
+      }
+      bytes += uint64_t(p.dValue) * sizeof(T);
+    }
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(bytes, p.ndNum * p.nValue));
+}
+
+// L1 -> L0A / L0B: repeatTimes fractals of 512 bytes, source fractal startIndex + i * srcStride,
+// destination fractal i * (1 + dstGap); ifTranspose transposes each 16 x C0 fractal.
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+  const char* api = "LoadData";
+  const uint32_t frac = 512 / sizeof(T), c0 = detail::C0<T>();
+  const detail::Memory dm = detail::MemoryOf(dst.GetPosition());
+  if (dm != detail::Memory::kL0A && dm != detail::Memory::kL0B)
+    detail::Fault(
+        api, std::string("destination must be in L0A or L0B, it is in ") + detail::MemoryName(dm));
+  detail::CheckIn(src, detail::Memory::kL1, api, "source");
+  if (p.ifTranspose && c0 != 16)
+    detail::Fault(api, "ifTranspose needs 16-bit elements (a square 16 x 16 fractal)");
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * frac;
+    const uint64_t d = uint64_t(i) * (1 + p.dstGap) * frac;
+    for (uint32_t r = 0; r < 16; ++r)
+      for (uint32_t c = 0; c < c0; ++c) {
+        const uint64_t from = s + (p.ifTranspose ? c * c0 + r : r * c0 + c);
+        detail::At(dst, d + r * c0 + c, api, "destination") = detail::At(src, from, api, "source");
+      }
+  }
+  detail::AddCycles(detail::Pipe::kMTE1, 50.0 + p.repeatTimes * 512 / 256.0);
+}
+
+// C (L0C, NZ, float) = A (L0A, ZZ) x B (L0B, ZN) [+ C when isBias]: m x k times k x n.
+template <typename C, typename A, typename B>
+void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b,
+          const MmadParams& p) {
+  const char* api = "Mmad";
+  detail::CheckIn(dst, detail::Memory::kL0C, api, "destination");
+  detail::CheckIn(a, detail::Memory::kL0A, api, "A");
+  detail::CheckIn(b, detail::Memory::kL0B, api, "B");
+  const uint32_t c0 = detail::C0<A>();
+  const uint32_t mb = (p.m + 15) / 16, kb = (p.k + c0 - 1) / c0, nb = (p.n + 15) / 16;
+  for (uint32_t m = 0; m < p.m; ++m)
+    for (uint32_t n = 0; n < p.n; ++n) {
+      float acc = 0;
+      for (uint32_t k = 0; k < p.k; ++k) {
+        const uint64_t ia = ((m / 16) * kb + k / c0) * 16 * c0 + (m % 16) * c0 + k % c0;
+        const uint64_t ib = ((k / c0) * nb + n / 16) * 16 * c0 + (n % 16) * c0 + k % c0;
+        acc += detail::AsFloat(detail::At(a, ia, api, "A")) *
+               detail::AsFloat(detail::At(b, ib, api, "B"));
+      }
+      const uint64_t ic = ((n / 16) * mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
+      C& out = detail::At(dst, ic, api, "destination");
+      const bool accumulate = p.isBias || !p.cmatrixInitVal;
+      out = static_cast<C>(accumulate ? detail::AsFloat(out) + acc : acc);
+    }
+  detail::AddCycles(detail::Pipe::kCube, static_cast<double>(mb) * nb * kb);
+}
+
+// L0C (NZ, float) -> GM (ND): mSize x nSize, converted to the GM type (F322F16 for half).
+template <typename D, typename S>
+void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
+  const char* api = "Fixpipe";
+  detail::CheckIn(src, detail::Memory::kL0C, api, "source");
+  const uint32_t rows = p.srcStride ? p.srcStride : (p.mSize + 15) / 16 * 16;
+  const uint32_t stride = p.dstStride ? p.dstStride : p.nSize;
+  for (uint32_t m = 0; m < p.mSize; ++m) {
+    detail::CheckGlobalRange(dst, (uint64_t(m) * stride) * sizeof(D), uint64_t(p.nSize) * sizeof(D),
+                             api, "destination");
+    for (uint32_t n = 0; n < p.nSize; ++n) {
+      float v =
+          detail::AsFloat(detail::At(src, (n / 16) * rows * 16 + m * 16 + n % 16, api, "source"));
+      if (p.reluEn && v < 0) v = 0;
+      dst.GetPhyAddr()[uint64_t(m) * stride + n] = static_cast<D>(v);
+    }
+  }
+  detail::AddCycles(detail::Pipe::kMTE3,
+                    detail::MteCycles(uint64_t(p.mSize) * p.nSize * sizeof(D), p.mSize));
+}
+
+}  // namespace AscendC

@@ -1,0 +1,230 @@
+// The high-level Matmul of Ascend C on the CPU: C = A x B (+ bias) for one core's block as
+// the TCubeTiling describes it, with half / bfloat16 inputs accumulated in float as the cube
+// unit does. The base block sizes are checked against L0A/L0B/L0C, and the cost model
+// counts cube, MTE1 (L1 -> L0) and MTE2/MTE3 traffic per base block (docs/ascendc.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false>
+struct MatmulType {
+  static constexpr TPosition pos = POSITION;
+  static constexpr CubeFormat format = FORMAT;
+  static constexpr bool isTrans = ISTRANS;
+  using T = TYPE;
+};
+
+struct MatmulConfig {
+  bool doNorm = true;
+};
+inline constexpr MatmulConfig CFG_NORM{};
+inline constexpr MatmulConfig CFG_MDL{};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+          const MatmulConfig& MM_CFG = CFG_NORM>
+class Matmul {
+  using A = typename A_TYPE::T;
+  using B = typename B_TYPE::T;
+  using C = typename C_TYPE::T;
+  using Bias = typename BIAS_TYPE::T;
+
+ public:
+  void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
+    (void)pipe;
+    const char* api = "Matmul::Init";
+    if (!tiling) detail::Fault(api, "the tiling is null");
+    t_ = *tiling;
+    if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.singleCoreM <= 0 ||
+        t_.singleCoreN <= 0)
+      detail::Fault(api, "the tiling has no base or single-core sizes (was GetTiling called?)");
+    const auto& soc = detail::CurrentSoc();
+    const uint64_t l0a = uint64_t(t_.baseM) * t_.baseK * sizeof(A);
+    const uint64_t l0b = uint64_t(t_.baseK) * t_.baseN * sizeof(B);
+    const uint64_t l0c = uint64_t(t_.baseM) * t_.baseN * sizeof(float);
+    auto cap = [&](detail::Memory m) { return soc.capacity[static_cast<int>(m)]; };
+    if (l0a > cap(detail::Memory::kL0A))
+      detail::Fault(api, "baseM x baseK (" + std::to_string(t_.baseM) + " x " +
+                             std::to_string(t_.baseK) + ") needs " + std::to_string(l0a) +
+                             " bytes of L0A, which has " +
+                             std::to_string(cap(detail::Memory::kL0A)));
+    if (l0b > cap(detail::Memory::kL0B))
+      detail::Fault(api, "baseK x baseN needs " + std::to_string(l0b) +
+                             " bytes of L0B, which has " +
+                             std::to_string(cap(detail::Memory::kL0B)));
+    if (l0c > cap(detail::Memory::kL0C))
+      detail::Fault(api, "baseM x baseN needs " + std::to_string(l0c) +
+                             " bytes of L0C, which has " +
+                             std::to_string(cap(detail::Memory::kL0C)));
+    rows_ = t_.singleCoreM, cols_ = t_.singleCoreN,
+    depth_ = t_.singleCoreK > 0 ? t_.singleCoreK : t_.Ka;
+    org_m_ = t_.M, org_n_ = t_.N, org_ka_ = t_.Ka, org_kb_ = t_.Kb;
+    inited_ = true;
+  }
+  void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int = 0) {
+    org_m_ = orgM, org_n_ = orgN, org_ka_ = orgKa, org_kb_ = orgKb;
+  }
+  void SetSingleShape(int m, int n, int k) { rows_ = m, cols_ = n, depth_ = k; }
+  void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    if (tailM > 0) rows_ = tailM;
+    if (tailN > 0) cols_ = tailN;
+    if (tailK > 0) depth_ = tailK;
+  }
+  void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) {
+    a_ = gm;
+    trans_a_ = isTransposeA || A_TYPE::isTrans;
+  }
+  void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) {
+    b_ = gm;
+    trans_b_ = isTransposeB || B_TYPE::isTrans;
+  }
+  void SetBias(const GlobalTensor<Bias>& gm) {
+    bias_ = gm;
+    has_bias_ = true;
+  }
+  void ClearBias() { has_bias_ = false; }
+
+  // The whole block: C[rows x cols] (row stride N of the original shape).
+  void IterateAll(const GlobalTensor<C>& gm, uint8_t enAtomic = 0) {
+    Compute("Matmul::IterateAll");
+    for (int m = 0; m < rows_; ++m) Store(gm, m, 0, cols_, enAtomic, "Matmul::IterateAll");
+    detail::AddCycles(detail::Pipe::kMTE3,
+                      detail::MteCycles(uint64_t(rows_) * cols_ * sizeof(C), rows_));
+  }
+
+  // One base block (baseM x baseN, M direction first) per call; false when done.
+  bool Iterate(bool enPartialSum = false) {
+    (void)enPartialSum;
+    if (!computed_) {
+      Compute("Matmul::Iterate");
+      block_ = -1;
+    }
+    const int mb = (rows_ + t_.baseM - 1) / t_.baseM, nb = (cols_ + t_.baseN - 1) / t_.baseN;
+    if (++block_ >= mb * nb) {
+      computed_ = false;
+      return false;
+    }
+    bm_ = block_ % mb;
+    bn_ = block_ / mb;
+    return true;
+  }
+  // The current block to its place in C (GM) ...
+  void GetTensorC(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+    const char* api = "Matmul::GetTensorC";
+    if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
+    const int r0 = bm_ * t_.baseM, c0 = bn_ * t_.baseN;
+    const int r1 = std::min(rows_, r0 + t_.baseM), c1 = std::min(cols_, c0 + t_.baseN);
+    for (int m = r0; m < r1; ++m) {
+      if (enSequentialWrite) {
+        GlobalTensor<C> seq = gm[uint64_t(m - r0) * (c1 - c0)];
+        for (int n = c0; n < c1; ++n) seq.SetValue(n - c0, Convert(acc_[m * cols_ + n]));
+      } else {
+        Store(gm, m, c0, c1, enAtomic, api);
+      }
+    }
+    detail::AddCycles(detail::Pipe::kMTE3,
+                      detail::MteCycles(uint64_t(r1 - r0) * (c1 - c0) * sizeof(C), r1 - r0));
+  }
+  // ... or into a local tensor, row-major baseM x baseN.
+  void GetTensorC(const LocalTensor<C>& dst, uint8_t = 0, bool = false) {
+    const char* api = "Matmul::GetTensorC";
+    if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
+    const int r0 = bm_ * t_.baseM, c0 = bn_ * t_.baseN;
+    const int r1 = std::min(rows_, r0 + t_.baseM), c1 = std::min(cols_, c0 + t_.baseN);
+    for (int m = r0; m < r1; ++m)
+      for (int n = c0; n < c1; ++n)
+        detail::At(dst, uint64_t(m - r0) * t_.baseN + (n - c0), api, "destination") =
+            Convert(acc_[m * cols_ + n]);
+  }
+  void End() { computed_ = false; }
+
+ private:
+  static C Convert(float v) { return static_cast<C>(v); }
+
+  void Store(const GlobalTensor<C>& gm, int m, int c0, int c1, uint8_t atomic, const char* api) {
+    detail::CheckGlobalRange(gm, (uint64_t(m) * org_n_ + c0) * sizeof(C),
+                             uint64_t(c1 - c0) * sizeof(C), api, "C");
+    C* row = gm.GetPhyAddr() + uint64_t(m) * org_n_;
+    if (atomic) detail::LockAtomics();
+    for (int n = c0; n < c1; ++n) {
+      const float v = acc_[m * cols_ + n];
+      row[n] = atomic ? Convert(detail::AsFloat(row[n]) + v) : Convert(v);
+    }
+    if (atomic) detail::UnlockAtomics();
+  }
+
+  // acc = A x B (+ bias) in float, reading A and B through the checked GM tensors.
+  void Compute(const char* api) {
+    if (!inited_) detail::Fault(api, "REGIST_MATMUL_OBJ / Init was not called");
+    if (!a_.GetPhyAddr() || !b_.GetPhyAddr()) detail::Fault(api, "SetTensorA and SetTensorB first");
+    // Every element the block reads must lie inside A and B.
+    const uint64_t last_a =
+        trans_a_ ? uint64_t(depth_ - 1) * org_m_ + rows_ : uint64_t(rows_ - 1) * org_ka_ + depth_;
+    const uint64_t last_b =
+        trans_b_ ? uint64_t(cols_ - 1) * org_kb_ + depth_ : uint64_t(depth_ - 1) * org_n_ + cols_;
+    detail::CheckGlobalRange(a_, 0, last_a * sizeof(A), api, "A");
+    detail::CheckGlobalRange(b_, 0, last_b * sizeof(B), api, "B");
+    if (has_bias_) detail::CheckGlobalRange(bias_, 0, uint64_t(cols_) * sizeof(Bias), api, "bias");
+    acc_.assign(size_t(rows_) * cols_, 0.0f);
+    const A* a = a_.GetPhyAddr();
+    const B* b = b_.GetPhyAddr();
+    std::vector<float> bcol(depth_);
+    for (int n = 0; n < cols_; ++n) {
+      for (int k = 0; k < depth_; ++k)
+        bcol[k] =
+            detail::AsFloat(b[trans_b_ ? uint64_t(n) * org_kb_ + k : uint64_t(k) * org_n_ + n]);
+      const float bias = has_bias_ ? detail::AsFloat(bias_.GetPhyAddr()[n]) : 0.0f;
+      for (int m = 0; m < rows_; ++m) {
+        float s = 0;
+        for (int k = 0; k < depth_; ++k)
+          s += detail::AsFloat(a[trans_a_ ? uint64_t(k) * org_m_ + m : uint64_t(m) * org_ka_ + k]) *
+               bcol[k];
+        acc_[m * cols_ + n] = s + bias;
+      }
+    }
+    // Cost: per base block, A and B tiles to L1 (MTE2) and L0 (MTE1), one cube pass.
+    const int mb = (rows_ + t_.baseM - 1) / t_.baseM, nb = (cols_ + t_.baseN - 1) / t_.baseN;
+    const double a_bytes = double(rows_) * depth_ * sizeof(A),
+                 b_bytes = double(depth_) * cols_ * sizeof(B);
+    detail::AddCycles(detail::Pipe::kMTE2,
+                      detail::MteCycles(uint64_t(a_bytes + b_bytes * mb), mb + nb));
+    detail::AddCycles(detail::Pipe::kMTE1, 50.0 * mb * nb + (a_bytes * nb + b_bytes * mb) / 256.0);
+    const double c0 = 32.0 / sizeof(A);
+    detail::AddCycles(detail::Pipe::kCube, std::ceil(rows_ / 16.0) * std::ceil(cols_ / 16.0) *
+                                               std::ceil(depth_ / c0) * (sizeof(A) == 4 ? 2 : 1));
+    computed_ = true;
+  }
+
+  TCubeTiling t_;
+  bool inited_ = false, computed_ = false, trans_a_ = false, trans_b_ = false, has_bias_ = false;
+  int rows_ = 0, cols_ = 0, depth_ = 0, org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
+  int block_ = -1, bm_ = 0, bn_ = 0;
+  GlobalTensor<A> a_;
+  GlobalTensor<B> b_;
+  GlobalTensor<Bias> bias_;
+  std::vector<float> acc_;
+};
+
+namespace detail {
+inline void RegistMatmul(TPipe*, GM_ADDR) {}
+template <typename MM, typename... Rest>
+void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* tiling,
+                  Rest&&... rest) {
+  mm.Init(tiling, pipe);
+  RegistMatmul(pipe, workspace, rest...);
+}
+}  // namespace detail
+
+}  // namespace AscendC
+
+using AscendC::Matmul;
+using AscendC::MatmulType;
+
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
+  ::AscendC::detail::RegistMatmul(tpipe, workspace, __VA_ARGS__)

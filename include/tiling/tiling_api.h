@@ -1,0 +1,124 @@
+// Host-side matmul tiling (matmul_tiling::MatmulApiTiling / MultiCoreMatmulTiling): splits an
+// M x N x K matmul over cores and into base blocks that fit L0A/L0B/L0C of the SoC.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace matmul_tiling {
+
+enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, B1, A2, B2, CO1, CO2, TSCM };
+enum class CubeFormat { ND, NZ, ND_ALIGN, SCALAR, VECTOR };
+enum class DataType { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_BF16 = 27 };
+
+inline int32_t SizeOf(DataType t) {
+  return t == DataType::DT_FLOAT || t == DataType::DT_INT32 ? 4 : t == DataType::DT_INT8 ? 1 : 2;
+}
+
+class MatmulApiTiling {
+ public:
+  virtual ~MatmulApiTiling() = default;
+  int32_t SetAType(TPosition, CubeFormat, DataType t, bool isTrans = false) {
+    a_ = t;
+    trans_a_ = isTrans;
+    return 0;
+  }
+  int32_t SetBType(TPosition, CubeFormat, DataType t, bool isTrans = false) {
+    b_ = t;
+    trans_b_ = isTrans;
+    return 0;
+  }
+  int32_t SetCType(TPosition, CubeFormat, DataType t) {
+    c_ = t;
+    return 0;
+  }
+  int32_t SetBiasType(TPosition, CubeFormat, DataType) { return 0; }
+  int32_t SetShape(int32_t m, int32_t n, int32_t k) {
+    m_ = m, n_ = n, k_ = k;
+    if (!org_m_) org_m_ = m, org_n_ = n, org_ka_ = org_kb_ = k;
+    return 0;
+  }
+  int32_t SetOrgShape(int32_t m, int32_t n, int32_t k) { return SetOrgShape(m, n, k, k); }
+  int32_t SetOrgShape(int32_t m, int32_t n, int32_t ka, int32_t kb) {
+    org_m_ = m, org_n_ = n, org_ka_ = ka, org_kb_ = kb;
+    return 0;
+  }
+  int32_t SetBias(bool bias = false) {
+    bias_ = bias;
+    return 0;
+  }
+  int32_t SetBufferSpace(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
+  int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) {
+    fix_m_ = baseM, fix_n_ = baseN, fix_k_ = baseK;
+    return 0;
+  }
+  // Fills `tiling`; -1 when the shape is unset or the split cannot fit L0 (64 KiB L0A/L0B,
+  // 128 KiB L0C).
+  virtual int64_t GetTiling(TCubeTiling& t) {
+    if (m_ <= 0 || n_ <= 0 || k_ <= 0) return -1;
+    Split(1, 1, &t);
+    return Check(t) ? 0 : -1;
+  }
+
+ protected:
+  void Split(int32_t m_cores, int32_t n_cores, TCubeTiling* t) const {
+    t->M = org_m_, t->N = org_n_, t->Ka = org_ka_, t->Kb = org_kb_;
+    t->singleCoreM = (m_ + m_cores - 1) / m_cores;
+    t->singleCoreN = (n_ + n_cores - 1) / n_cores;
+    t->singleCoreK = k_;
+    auto round16 = [](int32_t v) { return std::max(16, (v + 15) / 16 * 16); };
+    t->baseM = fix_m_ > 0 ? fix_m_ : std::min(128, round16(t->singleCoreM));
+    t->baseN = fix_n_ > 0 ? fix_n_ : std::min(256, round16(t->singleCoreN));
+    t->baseK = fix_k_ > 0 ? fix_k_ : std::min(64, round16(k_));
+    t->usedCoreNum = m_cores * n_cores;
+    t->isBias = bias_ ? 1 : 0;
+    t->iterateOrder = 0;
+  }
+  bool Check(const TCubeTiling& t) const {
+    return int64_t(t.baseM) * t.baseK * SizeOf(a_) <= 64 * 1024 &&
+           int64_t(t.baseK) * t.baseN * SizeOf(b_) <= 64 * 1024 &&
+           int64_t(t.baseM) * t.baseN * 4 <= 128 * 1024;
+  }
+  DataType a_ = DataType::DT_FLOAT16, b_ = DataType::DT_FLOAT16, c_ = DataType::DT_FLOAT;
+  bool trans_a_ = false, trans_b_ = false, bias_ = false;
+  int32_t m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
+  int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
+};
+
+// Splits M and N over up to `dim` cores (each core computes singleCoreM x singleCoreN).
+class MultiCoreMatmulTiling : public MatmulApiTiling {
+ public:
+  int32_t SetDim(int32_t dim) {
+    dim_ = std::max(1, dim);
+    return 0;
+  }
+  int32_t SetSingleShape(int32_t m = -1, int32_t n = -1, int32_t k = -1) {
+    single_m_ = m, single_n_ = n, single_k_ = k;
+    return 0;
+  }
+  int64_t GetTiling(TCubeTiling& t) override {
+    if (m_ <= 0 || n_ <= 0 || k_ <= 0) return -1;
+    // Cores over M first (blocks of at least 16 rows), then N.
+    const int32_t m_blocks = (m_ + 15) / 16, n_blocks = (n_ + 15) / 16;
+    int32_t m_cores = std::min(dim_, m_blocks),
+            n_cores = std::max(1, std::min(dim_ / m_cores, n_blocks));
+    Split(m_cores, n_cores, &t);
+    if (single_m_ > 0) t.singleCoreM = single_m_;
+    if (single_n_ > 0) t.singleCoreN = single_n_;
+    if (single_k_ > 0) t.singleCoreK = single_k_;
+    t.usedCoreNum =
+        ((m_ + t.singleCoreM - 1) / t.singleCoreM) * ((n_ + t.singleCoreN - 1) / t.singleCoreN);
+    return Check(t) ? 0 : -1;
+  }
+  int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const {
+    m = single_m_, n = single_n_, k = single_k_;
+    return 0;
+  }
+
+ private:
+  int32_t dim_ = 1, single_m_ = -1, single_n_ = -1, single_k_ = -1;
+};
+
+}  // namespace matmul_tiling

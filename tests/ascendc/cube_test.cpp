@@ -1,0 +1,215 @@
+// The cube path against a float reference: the basic API (Nd2Nz copy, LoadData to L0A/L0B
+// with the fractal layouts, Mmad, Fixpipe) and the high-level Matmul over several cores with
+// the host tiling, tails and bias; plus the rules they check.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+#include "tikicpulib.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+namespace {
+
+std::vector<float> Reference(const half* a, const half* b, int m, int n, int k, const float* bias) {
+  std::vector<float> c(size_t(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int p = 0; p < k; ++p) s += float(a[i * k + p]) * float(b[p * n + j]);
+      c[i * n + j] = s + (bias ? bias[j] : 0.0f);
+    }
+  return c;
+}
+
+void Fill(half* p, size_t n, int seed) {
+  for (size_t i = 0; i < n; ++i)
+    p[i] = half(static_cast<float>((i * 7 + seed * 13) % 17) / 8.0f - 1.0f);
+}
+
+// One core, M = 32, K = 48, N = 32, by hand: GM -> L1 (NZ) -> L0A/L0B -> Mmad -> Fixpipe.
+constexpr int kM = 32, kK = 48, kN = 32;
+
+extern "C" __global__ __aicore__ void mmad_basic(GM_ADDR a, GM_ADDR b, GM_ADDR c) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::B1> b1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> c1;
+  pipe.InitBuffer(a1, kM * kK * 2);
+  pipe.InitBuffer(b1, kK * kN * 2);
+  pipe.InitBuffer(a2, kM * kK * 2);
+  pipe.InitBuffer(b2, kK * kN * 2);
+  pipe.InitBuffer(c1, kM * kN * 4);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc;
+  ga.SetGlobalBuffer((__gm__ half*)a, kM * kK);
+  gb.SetGlobalBuffer((__gm__ half*)b, kK * kN);
+  gc.SetGlobalBuffer((__gm__ float*)c, kM * kN);
+  LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(),
+                    lb2 = b2.Get<half>();
+  DataCopy(la1, ga, Nd2NzParams(1, kM, kK, 0, kK, kM, 1, 0));
+  DataCopy(lb1, gb, Nd2NzParams(1, kK, kN, 0, kN, kK, 1, 0));
+  const int mb = kM / 16, kb = kK / 16, nb = kN / 16;
+  for (int i = 0; i < mb; ++i) {  // each row of A fractals, as the NPU samples do
+    LoadData2DParams p;
+    p.startIndex = i;
+    p.repeatTimes = kb;
+    p.srcStride = mb;
+    LoadData(la2[i * kb * 256], la1, p);
+  }
+  for (int i = 0; i < kb; ++i) {  // B transposed per fractal into ZN
+    LoadData2DParams p;
+    p.startIndex = i;
+    p.repeatTimes = nb;
+    p.srcStride = kb;
+    p.ifTranspose = true;
+    LoadData(lb2[i * nb * 256], lb1, p);
+  }
+  LocalTensor<float> lc = c1.Get<float>();
+  Mmad(lc, la2, lb2, MmadParams(kM, kN, kK, false, 0, false, false, false));
+  FixpipeParamsV220 fp;
+  fp.mSize = kM;
+  fp.nSize = kN;
+  fp.srcStride = kM;
+  fp.dstStride = kN;
+  Fixpipe(gc, lc, fp);
+}
+
+TEST(AscendCCube, BasicApiWithFractalLayouts) {
+  auto* a = static_cast<half*>(GmAlloc(kM * kK * 2));
+  auto* b = static_cast<half*>(GmAlloc(kK * kN * 2));
+  auto* c = static_cast<float*>(GmAlloc(kM * kN * 4));
+  Fill(a, kM * kK, 1);
+  Fill(b, kK * kN, 2);
+  SetKernelMode(KernelMode::AIC_MODE);
+  testing::internal::CaptureStdout();
+  const bool ok = ICPU_RUN_KF(mmad_basic, 1, (uint8_t*)a, (uint8_t*)b, (uint8_t*)c);
+  const std::string out = testing::internal::GetCapturedStdout();
+  SetKernelMode(KernelMode::AIV_MODE);
+  ASSERT_TRUE(ok) << out;
+  const auto want = Reference(a, b, kM, kN, kK, nullptr);
+  for (int i = 0; i < kM * kN; ++i) ASSERT_NEAR(c[i], want[i], 1e-4) << i;
+  // 2 x 2 x 3 fractal products of 16 x 16 x 16: 12 cube cycles.
+  EXPECT_NE(out.find("Cube                12.0"), std::string::npos) << out;
+  GmFree(a);
+  GmFree(b);
+  GmFree(c);
+}
+
+// The high-level API as CANN's matmul sample uses it: each core finds its block.
+extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                    GM_ADDR workspace, GM_ADDR tilingGm) {
+  TPipe pipe;
+  TCubeTiling tiling;
+  std::memcpy(&tiling, tilingGm, sizeof(tiling));
+  GlobalTensor<half> aGlobal, bGlobal;
+  GlobalTensor<float> cGlobal, biasGlobal;
+  aGlobal.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+  bGlobal.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+  cGlobal.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+  biasGlobal.SetGlobalBuffer((__gm__ float*)bias, tiling.N);
+  const int mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+  const int mIdx = GetBlockIdx() % mBlocks, nIdx = GetBlockIdx() / mBlocks;
+  const int offsetA = mIdx * tiling.Ka * tiling.singleCoreM, offsetB = nIdx * tiling.singleCoreN;
+  const int offsetC = mIdx * tiling.N * tiling.singleCoreM + nIdx * tiling.singleCoreN;
+  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+         MatmulType<TPosition::GM, CubeFormat::ND, half>,
+         MatmulType<TPosition::GM, CubeFormat::ND, float>,
+         MatmulType<TPosition::GM, CubeFormat::ND, float>>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  const int tailM = std::min(tiling.M - mIdx * tiling.singleCoreM, tiling.singleCoreM);
+  const int tailN = std::min(tiling.N - nIdx * tiling.singleCoreN, tiling.singleCoreN);
+  mm.SetTail(tailM, tailN);
+  mm.SetTensorA(aGlobal[offsetA]);
+  mm.SetTensorB(bGlobal[offsetB]);
+  if (tiling.isBias) mm.SetBias(biasGlobal[offsetB]);
+  mm.IterateAll(cGlobal[offsetC]);
+  mm.End();
+}
+
+TEST(AscendCCube, HighLevelMatmulOnSeveralCoresWithTailsAndBias) {
+  const int M = 200, N = 150, K = 96;
+  matmul_tiling::MultiCoreMatmulTiling tiler;
+  tiler.SetDim(4);
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(M, N, K);
+  tiler.SetOrgShape(M, N, K);
+  tiler.SetBias(true);
+  TCubeTiling tiling;
+  ASSERT_EQ(tiler.GetTiling(tiling), 0);
+  EXPECT_EQ(tiling.usedCoreNum, 4);
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  auto* bias = static_cast<float*>(GmAlloc(N * 4));
+  auto* c = static_cast<float*>(GmAlloc(M * N * 4));
+  auto* t = static_cast<uint8_t*>(GmAlloc(sizeof(tiling)));
+  std::memcpy(t, &tiling, sizeof(tiling));
+  Fill(a, M * K, 3);
+  Fill(b, K * N, 4);
+  for (int j = 0; j < N; ++j) bias[j] = 0.5f * j;
+  SetKernelMode(KernelMode::AIC_MODE);
+  testing::internal::CaptureStdout();
+  const bool ok = ICPU_RUN_KF(matmul_custom, tiling.usedCoreNum, (uint8_t*)a, (uint8_t*)b,
+                              (uint8_t*)bias, (uint8_t*)c, nullptr, t);
+  const std::string out = testing::internal::GetCapturedStdout();
+  SetKernelMode(KernelMode::AIV_MODE);
+  ASSERT_TRUE(ok) << out;
+  const auto want = Reference(a, b, M, N, K, bias);
+  for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
+  EXPECT_NE(out.find("bound by"), std::string::npos);
+  for (void* p : {(void*)a, (void*)b, (void*)bias, (void*)c, (void*)t}) GmFree(p);
+}
+
+TEST(AscendCCube, RulesOfTheCubePath) {
+  testing::internal::CaptureStdout();
+  bool ok = detail::RunKernel("mmad_wrong_place", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 4096);
+    LocalTensor<half> h = ub.Get<half>();
+    LocalTensor<float> f = ub.Get<float>();
+    Mmad(f, h, h, MmadParams(16, 16, 16, false, 0, false, false, false));
+  });
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("Mmad: destination must be in L0C, it is in UB"), std::string::npos) << out;
+  // A tiling whose base block does not fit L0A.
+  TCubeTiling big;
+  big.M = big.N = big.Ka = big.Kb = 512;
+  big.singleCoreM = big.singleCoreN = big.singleCoreK = 512;
+  big.baseM = 256, big.baseN = 128, big.baseK = 256;
+  testing::internal::CaptureStdout();
+  ok = detail::RunKernel("matmul_big_base", 1, [&big] {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &big);
+  });
+  out = testing::internal::GetCapturedStdout();
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("baseM x baseK (256 x 256) needs 131072 bytes of L0A, which has 65536"),
+            std::string::npos)
+      << out;
+  // The host tiling refuses such splits.
+  matmul_tiling::MatmulApiTiling t;
+  t.SetShape(512, 512, 512);
+  t.SetFixSplit(256, 128, 256);
+  TCubeTiling out_tiling;
+  EXPECT_EQ(t.GetTiling(out_tiling), -1);
+}
+
+}  // namespace
