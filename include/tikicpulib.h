@@ -48,6 +48,8 @@ bool SetSoc(const char* name);
 
 }  // namespace AscendC
 
+using AscendC::KernelMode;  // CANN samples write KernelMode::AIV_MODE at global scope
+
 #define ICPU_RUN_KF(func, blockdim, ...) \
   ::AscendC::detail::RunKernel(#func, (blockdim), [&]() { func(__VA_ARGS__); })
 #define ICPU_SET_TILING_KEY(key) ::AscendC::detail::SetTilingKey(key)

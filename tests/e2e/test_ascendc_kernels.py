@@ -1,0 +1,43 @@
+"""examples/ascendc_kernels: Add (multi-core, double buffer), LeakyReLU with tiling, a row
+reduction and a half-precision Matmul with the high-level API, each against numpy."""
+import os
+
+import numpy as np
+
+from conftest import BUILD, SOURCE, run
+
+
+def test_example_kernels_match_numpy(tmp_path):
+    prefix = tmp_path / "prefix"
+    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+    b = tmp_path / "build"
+    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "ascendc_kernels"), "-B", str(b),
+             f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(b)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    rng = np.random.default_rng(0)
+    d = tmp_path / "data"
+    d.mkdir()
+    add_x = rng.standard_normal(16384).astype(np.float16)
+    add_y = rng.standard_normal(16384).astype(np.float16)
+    leaky_x = rng.standard_normal(100003).astype(np.float32)
+    sum_x = rng.standard_normal((37, 512)).astype(np.float32)
+    mm_a = (rng.standard_normal((300, 200)) / 4).astype(np.float16)
+    mm_b = (rng.standard_normal((200, 170)) / 4).astype(np.float16)
+    for name, arr in [("add_x", add_x), ("add_y", add_y), ("leaky_x", leaky_x), ("sum_x", sum_x),
+                      ("mm_a", mm_a), ("mm_b", mm_b)]:
+        arr.tofile(d / f"{name}.bin")
+    r = run([str(b / "run_kernels"), str(d)], cwd=str(tmp_path))
+    assert r.returncode == 0 and "all kernels ran" in r.stdout, r.stdout[-3000:] + r.stderr
+    # Add in half: numpy's float16 addition rounds to nearest even, as the vector unit.
+    np.testing.assert_array_equal(np.fromfile(d / "add_z.bin", np.float16), add_x + add_y)
+    np.testing.assert_allclose(np.fromfile(d / "leaky_y.bin", np.float32),
+                               np.where(leaky_x >= 0, leaky_x, np.float32(0.1) * leaky_x), rtol=1e-6)
+    np.testing.assert_allclose(np.fromfile(d / "sum_y.bin", np.float32), sum_x.sum(axis=1),
+                               rtol=1e-5, atol=1e-4)
+    want = (mm_a.astype(np.float32) @ mm_b.astype(np.float32)).astype(np.float16)
+    got = np.fromfile(d / "mm_c.bin", np.float16).reshape(300, 170)
+    np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=2e-3)
+    # Each launch printed its cost estimate; the matmul is cube work.
+    assert r.stdout.count("Cost ESTIMATE") == 4
