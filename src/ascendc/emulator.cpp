@@ -2,6 +2,8 @@
 // the cost counters, and the launch report.
 #include <algorithm>
 #include <barrier>
+#include <csetjmp>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -10,8 +12,8 @@
 #include <set>
 #include <sstream>
 #include <system_error>
-#include <utility>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tikicpulib.h"
@@ -354,6 +356,70 @@ std::string JsonEscape(const std::string& s) {
   return out;
 }
 
+// Turns SIGSEGV/SIGBUS/SIGFPE/SIGILL on a block's thread into an error of that block.
+// Other threads keep the process's previous handling.
+thread_local sigjmp_buf* t_jump = nullptr;
+thread_local int t_signal = 0;
+thread_local void* t_fault_addr = nullptr;
+struct sigaction g_previous[32];
+
+void OnFault(int sig, siginfo_t* info, void* ctx) {
+  if (t_jump) {
+    t_signal = sig;
+    t_fault_addr = info ? info->si_addr : nullptr;
+    siglongjmp(*t_jump, 1);
+  }
+  // Not a kernel thread: behave as before we were installed.
+  const struct sigaction& prev = g_previous[sig];
+  if (prev.sa_flags & SA_SIGINFO) {
+    if (prev.sa_sigaction) return prev.sa_sigaction(sig, info, ctx);
+  } else if (prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN) {
+    return prev.sa_handler(sig);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void InstallFaultHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = OnFault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, &g_previous[sig]);
+  });
+}
+
+struct CrashGuard {
+  sigjmp_buf jump;
+  std::vector<char> stack = std::vector<char>(64 * 1024);
+  CrashGuard() {
+    InstallFaultHandlers();
+    stack_t ss{};
+    ss.ss_sp = stack.data();
+    ss.ss_size = stack.size();
+    sigaltstack(&ss, nullptr);  // the handler runs even when the fault is a stack overflow
+  }
+  ~CrashGuard() {
+    Disarm();
+    stack_t ss{};
+    ss.ss_flags = SS_DISABLE;
+    sigaltstack(&ss, nullptr);
+  }
+  void Arm() { t_jump = &jump; }
+  void Disarm() { t_jump = nullptr; }
+  std::string Describe() const {
+    const char* name = t_signal == SIGSEGV  ? "SIGSEGV (invalid memory access)"
+                       : t_signal == SIGBUS ? "SIGBUS (misaligned or unmapped access)"
+                       : t_signal == SIGFPE ? "SIGFPE (arithmetic fault)"
+                                            : "SIGILL (illegal instruction)";
+    char addr[32];
+    std::snprintf(addr, sizeof(addr), "%p", t_fault_addr);
+    return std::string("the kernel crashed: ") + name + " at address " + addr;
+  }
+};
+
 // The cost estimate of a finished launch: per-pipe maximum over blocks, waves, bound pipe.
 void Estimate(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks,
               LaunchResult* r) {
@@ -442,6 +508,19 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   }
   auto run_block = [&](uint32_t i) {
     t_block = blocks[i].get();
+    // A hardware fault (a wild pointer outside the checked API) ends this block, not the
+    // process: the signal handler jumps back here.
+    CrashGuard guard;
+    if (sigsetjmp(guard.jump, 1) != 0) {
+      std::lock_guard<std::mutex> lock(l.mutex);
+      l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) + "] " +
+                         guard.Describe() +
+                         " (the kernel touched memory outside the Ascend C API's checks)");
+      t_block->faulted = true;
+      t_block = nullptr;
+      return;
+    }
+    guard.Arm();
     try {
       body();
     } catch (const KernelFault& f) {
@@ -452,6 +531,7 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
       l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) +
                          "] C++ exception: " + e.what());
     }
+    guard.Disarm();
     t_block = nullptr;
   };
   for (uint32_t first = 0; first < block_dim; first += resident) {

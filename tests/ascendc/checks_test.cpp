@@ -269,3 +269,42 @@ TEST(AscendCChecks, MoreBlocksThanCoresRunInWaves) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCChecks, CrashingKernelIsContained) {
+  auto [ok, out] = Launch("wild_pointer", 4, [] {
+    if (GetBlockIdx() == 2) {
+      volatile uintptr_t address = 16;  // outside every allocation and the API's checks
+      *reinterpret_cast<volatile float*>(address) = 1.0f;
+    }
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out,
+             "[kernel wild_pointer][block 2] the kernel crashed: SIGSEGV (invalid memory access) "
+             "at address 0x10");
+  // The process and the other blocks carry on; a later launch works.
+  auto [ok2, out2] = Launch("after_crash", 2, [] {});
+  EXPECT_TRUE(ok2) << out2;
+}
+
+TEST(AscendCChecks, TilingKeySelectsTheBranch) {
+  auto* out = static_cast<int32_t*>(GmAlloc(32));
+  for (uint64_t key : {1u, 2u}) {
+    ICPU_SET_TILING_KEY(key);
+    auto [ok, text] = Launch("tiling_key", 1, [out] {
+      GlobalTensor<int32_t> g;
+      g.SetGlobalBuffer(out, 8);
+      if (TILING_KEY_IS(1))
+        g.SetValue(0, 100);
+      else if (TILING_KEY_IS(2))
+        g.SetValue(0, 200);
+    });
+    EXPECT_TRUE(ok) << text;
+    EXPECT_EQ(out[0], key == 1 ? 100 : 200);
+  }
+  ICPU_SET_TILING_KEY(0);
+  GmFree(out);
+}
+
+}  // namespace

@@ -86,7 +86,18 @@ OPS = [
     {"op": "BadKernel",
      "input_desc": [{"name": "x", "type": ["float"]}],
      "output_desc": [{"name": "y", "type": ["float"]}]},
+    {"op": "CrashKernel",
+     "input_desc": [{"name": "x", "type": ["float"]}],
+     "output_desc": [{"name": "y", "type": ["float"]}]},
 ]
+
+# A kernel that writes through a wild pointer: the NPU would raise an AI Core exception.
+CRASH_KERNEL = """#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void crash_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR ws, GM_ADDR t) {
+  volatile uintptr_t address = 64;
+  *reinterpret_cast<volatile float*>(address) = 1.0f;
+}
+"""
 
 # A kernel that breaks the rules: 256 KiB of UB on a 192 KiB core.
 BAD_KERNEL = """#include "kernel_operator.h"
@@ -113,6 +124,7 @@ def package(prefix, tmp_path_factory):
               "op_kernel/add_custom.cpp", "op_kernel/add_custom_entry.cpp"]:
         assert (proj / f).exists(), f
     (proj / "op_kernel" / "bad_kernel.cpp").write_text(BAD_KERNEL)
+    (proj / "op_kernel" / "crash_kernel.cpp").write_text(CRASH_KERNEL)
     r = subprocess.run([str(proj / "build.sh")], capture_output=True, text=True, timeout=900,
                        env=dict(os.environ, OPENCANN_ROOT=str(prefix)))
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
@@ -157,6 +169,18 @@ def test_faulting_kernel_is_contained_and_reported(package, tmp_path):
     assert r.returncode != 0
     assert "507011" in r.stderr  # ACL_ERROR_RT_MODEL_EXECUTE, raised as AclError
     assert "[kernel bad_kernel_0][block 0] TPipe::InitBuffer: UB capacity exceeded" in r.stderr
+
+
+def test_crashing_kernel_is_contained(package, tmp_path):
+    env = env_with([package])
+    m = save_model(tmp_path / "crash.onnx",
+                   [helper.make_node("CrashKernel", ["x"], ["y"], domain="custom")],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [64])],
+                   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [64])])
+    assert atc(m, tmp_path / "crash", env).returncode == 0
+    r, _ = infer(str(tmp_path / "crash.om"), [np.zeros(64, np.float32)], env)
+    assert r.returncode != 0 and "Segmentation" not in r.stderr
+    assert "507011" in r.stderr and "the kernel crashed: SIGSEGV" in r.stderr
 
 
 def test_models_misusing_custom_ops_fail_in_atc(package, tmp_path):
