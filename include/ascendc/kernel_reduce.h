@@ -82,6 +82,31 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
   detail::CountCycles(uint64_t(count) * std::max(sizeof(D), sizeof(S)));
 }
 
+// Mask/repeat form: per repeat the masked elements of one 256-byte stride of the wider type.
+template <typename D, typename S>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& roundMode,
+          uint64_t mask, detail::Repeat repeatTimes, const UnaryRepeatParams& params) {
+  const char* api = "Cast";
+  const int64_t n = detail::CheckRepeat(repeatTimes, api);
+  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(src, 0, api, "source");
+  // Elements per repeat follow the wider type; blocks are counted in each tensor's own type.
+  using W = std::conditional_t<(sizeof(D) > sizeof(S)), D, S>;
+  const auto sel = detail::ContinuousMask<W>(mask, api);
+  const uint32_t per = detail::PerRepeat<W>(), pd = detail::PerBlock<D>(),
+                 ps = detail::PerBlock<S>();
+  for (int64_t r = 0; r < n; ++r)
+    for (uint32_t e = 0; e < per; ++e) {
+      if (!sel.On(e)) continue;
+      const uint64_t di = (r * uint64_t(params.dstRepStride)) * pd + e;
+      const uint64_t si = (r * uint64_t(params.srcRepStride)) * ps + e;
+      detail::CheckIndex(dst, di, api, "destination");
+      detail::CheckIndex(src, si, api, "source");
+      dst.GetPhyAddr()[di] = detail::Convert<D>(src.GetPhyAddr()[si], roundMode);
+    }
+  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(n));
+}
+
 // Whole-tensor reductions: dst[0] = result (ReduceMax/Min with calIndex: dst[1] holds the
 // index's bits, as the hardware stores it).
 template <typename T>

@@ -127,8 +127,8 @@ inline void PRINTF(const char* fmt, Args... args) {
 
 // Tiling data in a kernel of an operator package: the struct its tiling header registered
 // (REGISTER_TILING_DATA_CLASS), copied from the tiling argument.
-#define GET_TILING_DATA(var, tiling)   \
-  ::optiling::OcTilingDataOf var;      \
+#define GET_TILING_DATA(var, tiling) \
+  ::optiling::OcTilingDataOf var;    \
   std::memcpy(&var, reinterpret_cast<const void*>(tiling), sizeof(var))
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
   type var;                                            \

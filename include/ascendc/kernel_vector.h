@@ -213,20 +213,9 @@ OC_ASCENDC_BINARY(Div, (std::is_integral_v<C> && b == C(0)) ? C(0) : a / b)
 OC_ASCENDC_BINARY(Max, a > b ? a : b)
 OC_ASCENDC_BINARY(Min, a < b ? a : b)
 
-template <typename T>
-void And(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-         const int32_t& count) {
-  static_assert(std::is_integral_v<T>, "And works on 16-bit integers");
-  detail::BinaryCount(
-      dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a & b); }, "And");
-}
-template <typename T>
-void Or(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-        const int32_t& count) {
-  static_assert(std::is_integral_v<T>, "Or works on 16-bit integers");
-  detail::BinaryCount(
-      dst, src0, src1, count, [](T a, T b) { return static_cast<T>(a | b); }, "Or");
-}
+// Bitwise ops: integer element types only (the hardware has them for 16-bit integers).
+OC_ASCENDC_BINARY(And, a& b)
+OC_ASCENDC_BINARY(Or, a | b)
 
 // Unary.
 #define OC_ASCENDC_UNARY(NAME, EXPR)                                                           \
@@ -262,12 +251,7 @@ OC_ASCENDC_UNARY(Sqrt, std::sqrt(a))
 OC_ASCENDC_UNARY(Rsqrt, C(1) / std::sqrt(a))
 OC_ASCENDC_UNARY(Reciprocal, C(1) / a)
 
-template <typename T>
-void Not(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-  static_assert(std::is_integral_v<T>, "Not works on 16-bit integers");
-  detail::UnaryCount(
-      dst, src, count, [](T a) { return static_cast<T>(~a); }, "Not");
-}
+OC_ASCENDC_UNARY(Not, ~a)
 
 // Tensor-scalar.
 #define OC_ASCENDC_SCALAR(NAME, EXPR)                                                             \
@@ -305,20 +289,8 @@ OC_ASCENDC_SCALAR(Maxs, a > s ? a : s)
 OC_ASCENDC_SCALAR(Mins, a < s ? a : s)
 OC_ASCENDC_SCALAR(LeakyRelu, a >= C(0) ? a : a * s)
 
-template <typename T, typename U>
-void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& bits,
-               const int32_t& count) {
-  static_assert(std::is_integral_v<T>, "ShiftLeft works on integers");
-  detail::UnaryCount(
-      dst, src, count, [bits](T a) { return static_cast<T>(a << bits); }, "ShiftLeft");
-}
-template <typename T, typename U>
-void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& bits,
-                const int32_t& count) {
-  static_assert(std::is_integral_v<T>, "ShiftRight works on integers");
-  detail::UnaryCount(
-      dst, src, count, [bits](T a) { return static_cast<T>(a >> bits); }, "ShiftRight");
-}
+OC_ASCENDC_SCALAR(ShiftLeft, a << s)
+OC_ASCENDC_SCALAR(ShiftRight, a >> s)
 
 template <typename T, typename U>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count) {

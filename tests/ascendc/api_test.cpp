@@ -268,3 +268,39 @@ TEST(AscendCApi, PrintfPrefixesTheBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCApi, BitwiseShiftAndCastRepeatForms) {
+  testing::internal::CaptureStdout();
+  const bool ok = detail::RunKernel("bitwise", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<int16_t> x = b.Get<int16_t>(), y = x[256], z = x[512];
+    for (int i = 0; i < 128; ++i) {
+      x.SetValue(i, static_cast<int16_t>(i));
+      y.SetValue(i, static_cast<int16_t>(0x0f));
+    }
+    And(z, x, y, 64, 1, BinaryRepeatParams());  // mask form: first 64 of 128 elements
+    EXPECT_EQ(z.GetValue(37), 37 & 0x0f);
+    Or(z, x, y, 128);
+    EXPECT_EQ(z.GetValue(100), 100 | 0x0f);
+    Not(z, x, 8);
+    EXPECT_EQ(z.GetValue(5), static_cast<int16_t>(~5));
+    ShiftLeft(z, x, int16_t(2), 16);
+    EXPECT_EQ(z.GetValue(9), 36);
+    ShiftRight(z, x, int16_t(1), 16, 1, UnaryRepeatParams());
+    EXPECT_EQ(z.GetValue(9), 4);
+    // Cast, mask form: 64 floats -> halves in one repeat.
+    LocalTensor<float> f = b.Get<float>()[512];
+    LocalTensor<half> h = b.Get<half>()[1536];
+    for (int i = 0; i < 64; ++i) f.SetValue(i, 0.5f * i + 0.25f);
+    Cast(h, f, RoundMode::CAST_FLOOR, 64, 1, UnaryRepeatParams(1, 1, 4, 8));
+    EXPECT_EQ(float(h.GetValue(3)), 1.75f);
+  });
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(ok) << out;
+}
+
+}  // namespace
