@@ -165,40 +165,12 @@ TEST(AscendCApi, DataCopyPadAndAtomicAdd) {
   GmFree(y);
 }
 
-// LeakyReLU with tiling passed as a struct, tail handled with DataCopyPad.
-struct LeakyTiling {
-  uint32_t totalLength, tileLength;
-  float alpha;
-};
+}  // namespace
 
-extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
-  LeakyTiling tl;
-  std::memcpy(&tl, tiling, sizeof(tl));
-  const uint32_t per_block = (tl.totalLength + GetBlockNum() - 1) / GetBlockNum();
-  const uint32_t start = per_block * GetBlockIdx();
-  const uint32_t mine = start >= tl.totalLength ? 0 : std::min(per_block, tl.totalLength - start);
-  TPipe pipe;
-  TQue<QuePosition::VECIN, 2> in;
-  TQue<QuePosition::VECOUT, 2> out;
-  pipe.InitBuffer(in, 2, tl.tileLength * sizeof(float));
-  pipe.InitBuffer(out, 2, tl.tileLength * sizeof(float));
-  GlobalTensor<float> gx, gy;
-  gx.SetGlobalBuffer((__gm__ float*)x + start, mine);
-  gy.SetGlobalBuffer((__gm__ float*)y + start, mine);
-  for (uint32_t off = 0; off < mine; off += tl.tileLength) {
-    const uint32_t n = std::min(tl.tileLength, mine - off);
-    LocalTensor<float> a = in.AllocTensor<float>();
-    DataCopyPad(a, gx[off], DataCopyExtParams(1, n * 4, 0, 0, 0), DataCopyPadExtParams<float>());
-    in.EnQue(a);
-    LocalTensor<float> b = in.DeQue<float>(), c = out.AllocTensor<float>();
-    LeakyRelu(c, b, tl.alpha, static_cast<int32_t>(n));
-    out.EnQue(c);
-    in.FreeTensor(b);
-    LocalTensor<float> d = out.DeQue<float>();
-    DataCopyPad(gy[off], d, DataCopyExtParams(1, n * 4, 0, 0, 0));
-    out.FreeTensor(d);
-  }
-}
+// LeakyReLU with a tiling struct and a ragged tail: the kernel of examples/ascendc_kernels.
+#include "../../examples/ascendc_kernels/kernels.cpp"
+
+namespace {
 
 TEST(AscendCApi, LeakyReluWithTilingAndTail) {
   const uint32_t n = 1000;
