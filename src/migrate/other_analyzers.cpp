@@ -1,0 +1,295 @@
+// Notebooks, CUDA C++, dependency lists and line-based text files.
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+#include "migrate/analyzers.h"
+#include "migrate/rules.h"
+
+namespace oc::migrate {
+namespace {
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return lines;
+}
+
+std::string Trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+Finding Make(const Rule& rule, const std::string& file, int line, int column,
+             const std::string& snippet, const std::string& api) {
+  Finding f;
+  f.file = file;
+  f.line = f.end_line = line;
+  f.column = column;
+  f.snippet = Trim(snippet);
+  f.rule = rule.id;
+  f.api = api;
+  f.branch = rule.branch;
+  f.severity = rule.severity;
+  f.counterpart = rule.counterpart;
+  f.auto_migratable = rule.auto_migratable;
+  f.message = rule.message;
+  return f;
+}
+
+// Text rules on one line (already free of comments).
+void TextRules(const std::string& file, int line, const std::string& code, const std::string& shown,
+               FileResult* r) {
+  for (const auto& rule : Rules()) {
+    if (rule.kind != Rule::kText) continue;
+    const size_t at = code.find(rule.pattern);
+    if (at == std::string::npos) continue;
+    bool dup = false;
+    for (const auto& f : r->findings) dup |= f.line == line && f.rule == rule.id;
+    if (!dup)
+      r->findings.push_back(Make(rule, file, line, static_cast<int>(at) + 1, shown, rule.pattern));
+  }
+}
+
+// C and C++ without comments and string literals, line structure kept.
+std::string StripC(const std::string& s) {
+  std::string out = s;
+  size_t i = 0;
+  while (i < out.size()) {
+    if (out.compare(i, 2, "//") == 0) {
+      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
+    } else if (out.compare(i, 2, "/*") == 0) {
+      while (i < out.size() && out.compare(i, 2, "*/") != 0) {
+        if (out[i] != '\n') out[i] = ' ';
+        ++i;
+      }
+      if (i < out.size()) out[i] = out[i + 1] = ' ', i += 2;
+    } else if (out[i] == '"' || out[i] == '\'') {
+      const char q = out[i++];
+      while (i < out.size() && out[i] != q && out[i] != '\n') {
+        if (out[i] == '\\' && i + 1 < out.size()) out[i++] = ' ';
+        out[i++] = ' ';
+      }
+      ++i;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string NormalizePackage(std::string name) {
+  std::string out;
+  for (char c : name)
+    out +=
+        c == '_' || c == '.' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+FileResult AnalyzeCuda(const std::string& file, const std::string& text) {
+  FileResult r;
+  const std::string code = StripC(text);
+  const auto lines = Lines(text), clean = Lines(code);
+  for (size_t i = 0; i < clean.size(); ++i) {
+    if (!Trim(clean[i]).empty()) ++r.code_lines;
+    TextRules(file, static_cast<int>(i + 1), clean[i], lines[i], &r);
+    const auto pos = clean[i].find("<<<");
+    if (pos != std::string::npos) {
+      static const Rule launch{Rule::kText,     "<<<",
+                               "cuda.launch",   Branch::kCustomKernel,
+                               Severity::kHigh, "ACLRT_LAUNCH_KERNEL (Ascend C)",
+                               false,           "CUDA kernel launch"};
+      r.findings.push_back(Make(launch, file, static_cast<int>(i + 1), static_cast<int>(pos) + 1,
+                                lines[i], "<<<...>>>"));
+    }
+    if (clean[i].find("TORCH_LIBRARY_IMPL") != std::string::npos &&
+        clean[i].find("CUDA") != std::string::npos) {
+      static const Rule impl{Rule::kText,
+                             "TORCH_LIBRARY_IMPL",
+                             "torch_library.cuda",
+                             Branch::kCustomKernel,
+                             Severity::kHigh,
+                             "TORCH_LIBRARY_IMPL(..., PrivateUse1, ...) with an Ascend C op",
+                             false,
+                             "PyTorch op registered for CUDA"};
+      r.findings.push_back(
+          Make(impl, file, static_cast<int>(i + 1), 1, lines[i], "TORCH_LIBRARY_IMPL(CUDA)"));
+    }
+  }
+  // Kernels: __global__ void name(...) { ... } and what their bodies use.
+  size_t pos = 0;
+  while ((pos = code.find("__global__", pos)) != std::string::npos) {
+    const size_t paren = code.find('(', pos), brace = code.find('{', pos),
+                 semi = code.find(';', pos);
+    if (paren == std::string::npos || brace == std::string::npos ||
+        (semi != std::string::npos && semi < brace)) {
+      pos += 10;
+      continue;  // a declaration
+    }
+    size_t name_end = paren;
+    while (name_end > pos && std::isspace(static_cast<unsigned char>(code[name_end - 1])))
+      --name_end;
+    size_t name_start = name_end;
+    while (name_start > pos && (std::isalnum(static_cast<unsigned char>(code[name_start - 1])) ||
+                                code[name_start - 1] == '_'))
+      --name_start;
+    int depth = 0;
+    size_t end = brace;
+    for (; end < code.size(); ++end) {
+      if (code[end] == '{') ++depth;
+      if (code[end] == '}' && --depth == 0) break;
+    }
+    const std::string body = code.substr(brace, end - brace);
+    CudaKernel k;
+    k.file = file;
+    k.name = code.substr(name_start, name_end - name_start);
+    k.line =
+        static_cast<int>(std::count(code.begin(), code.begin() + static_cast<long>(pos), '\n')) + 1;
+    k.lines = static_cast<int>(std::count(body.begin(), body.end(), '\n')) + 1;
+    const std::pair<const char*, const char*> kComplex[] = {
+        {"__shared__", "shared memory"},
+        {"__shfl", "warp shuffles"},
+        {"__ballot", "warp votes"},
+        {"wmma::", "tensor cores (WMMA)"},
+        {"mma.sync", "tensor cores (MMA PTX)"},
+        {"asm(", "inline PTX"},
+        {"asm volatile", "inline PTX"},
+        {"atomic", "atomics"},
+        {"__syncthreads", "block synchronisation"},
+        {"cooperative_groups", "cooperative groups"},
+        {"cute::", "CUTLASS CuTe"},
+        {"cutlass::", "CUTLASS"}};
+    for (const auto& [needle, why] : kComplex)
+      if (body.find(needle) != std::string::npos &&
+          std::find(k.reasons.begin(), k.reasons.end(), why) == k.reasons.end())
+        k.reasons.push_back(why);
+    if (k.lines > 80) k.reasons.push_back(std::to_string(k.lines) + " lines");
+    k.complex = !k.reasons.empty();
+    if (!k.complex)
+      k.reasons.push_back(
+          "elementwise: one thread per element, no shared memory or warp intrinsics");
+    r.kernels.push_back(std::move(k));
+    pos = end;
+  }
+  return r;
+}
+
+FileResult AnalyzeRequirements(const std::string& file, const std::string& text) {
+  FileResult r;
+  const auto lines = Lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string l = Trim(lines[i]);
+    if (l.empty() || l[0] == '#' || l[0] == '-') continue;
+    const size_t cut = l.find_first_of("<>=!~;[ @");
+    const std::string name = NormalizePackage(l.substr(0, cut));
+    ++r.code_lines;
+    for (const auto& rule : Rules()) {
+      if (rule.kind != Rule::kPackage) continue;
+      const std::string p = NormalizePackage(rule.pattern);
+      // cupy-cuda12x, nvidia-dali-cuda120, ...: the package family counts.
+      if (name == p || name.rfind(p + "-", 0) == 0) {
+        r.findings.push_back(
+            Make(rule, file, static_cast<int>(i + 1), 1, lines[i], l.substr(0, cut)));
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+FileResult AnalyzePyproject(const std::string& file, const std::string& text) {
+  // Dependency strings are quoted: "flash-attn>=2", 'triton'.
+  FileResult r;
+  const auto lines = Lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    if (Trim(l).rfind("#", 0) == 0) continue;
+    for (size_t q = l.find_first_of("\"'"); q != std::string::npos;
+         q = l.find_first_of("\"'", q + 1)) {
+      const size_t e = l.find(l[q], q + 1);
+      if (e == std::string::npos) break;
+      auto sub = AnalyzeRequirements(file, l.substr(q + 1, e - q - 1));
+      for (auto& f : sub.findings) {
+        f.line = f.end_line = static_cast<int>(i + 1);
+        f.column = static_cast<int>(q) + 1;
+        f.snippet = Trim(l);
+        r.findings.push_back(std::move(f));
+      }
+      q = e;
+    }
+  }
+  return r;
+}
+
+FileResult AnalyzeText(const std::string& file, const std::string& text, const char* comment) {
+  FileResult r;
+  const auto lines = Lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string code = lines[i];
+    if (comment && *comment) {
+      const size_t c = code.find(comment);
+      if (c != std::string::npos) code = code.substr(0, c);
+    }
+    if (Trim(code).empty()) continue;
+    ++r.code_lines;
+    TextRules(file, static_cast<int>(i + 1), code, lines[i], &r);
+  }
+  return r;
+}
+
+FileResult AnalyzeNotebook(const std::string& file, const std::string& text) {
+  FileResult r;
+  nlohmann::json nb = nlohmann::json::parse(text, nullptr, false);
+  if (nb.is_discarded() || !nb.is_object() || !nb.contains("cells") || !nb["cells"].is_array()) {
+    r.error = "not a valid notebook (JSON with a \"cells\" list)";
+    return r;
+  }
+  int index = 0;
+  for (const auto& cell : nb["cells"]) {
+    ++index;
+    if (!cell.is_object() || cell.value("cell_type", "") != "code" || !cell.contains("source"))
+      continue;
+    std::string src;
+    if (cell["source"].is_array()) {
+      for (const auto& s : cell["source"])
+        if (s.is_string()) src += s.get<std::string>();
+    } else if (cell["source"].is_string()) {
+      src = cell["source"].get<std::string>();
+    }
+    // Shell (!) and magic (%) lines are shell text; the rest is Python.
+    std::string python, shell;
+    for (const auto& l : Lines(src)) {
+      const std::string t = Trim(l);
+      const bool sh = !t.empty() && (t[0] == '!' || t[0] == '%');
+      python += (sh ? "" : l) + "\n";
+      shell += (sh ? l : "") + "\n";
+    }
+    const std::string where = file + "#cell" + std::to_string(index);
+    auto py = AnalyzePython(where, python);
+    if (!py.error.empty()) {
+      r.error = "cell " + std::to_string(index) + ": " + py.error;
+      return r;
+    }
+    auto sh = AnalyzeText(where, shell, "#");
+    for (auto* part : {&py, &sh}) {
+      r.findings.insert(r.findings.end(), part->findings.begin(), part->findings.end());
+      r.code_lines += part->code_lines;
+    }
+    r.modules.insert(py.modules.begin(), py.modules.end());
+    r.names.insert(py.names.begin(), py.names.end());
+    r.triton_kernels += py.triton_kernels;
+    r.triton_complex += py.triton_complex;
+    r.trains |= py.trains;
+  }
+  return r;
+}
+
+}  // namespace oc::migrate

@@ -1,0 +1,142 @@
+"""gpu2npu analyse: the example projects' verdicts and estimates, the Python lexer's precision
+(comments, docstrings, aliases), notebooks and text files, reports, and bad input."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import SOURCE, tool
+
+EXAMPLES = os.path.join(SOURCE, "examples", "migration")
+
+
+def gpu2npu(*args, cwd=None):
+    return subprocess.run([tool("gpu2npu"), *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def analyse_json(path):
+    r = gpu2npu("analyse", str(path), "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    return r, json.loads(r.stdout)
+
+
+@pytest.mark.parametrize("project", sorted(d for d in os.listdir(EXAMPLES)
+                                           if os.path.isdir(os.path.join(EXAMPLES, d))))
+def test_example_projects_get_their_expected_report(project):
+    r, j = analyse_json(os.path.join(EXAMPLES, project))
+    want = json.load(open(os.path.join(EXAMPLES, project, "expected.json")))
+    assert r.returncode == 1  # findings exist
+    assert j["verdict"]["level"] == want["verdict"]
+    assert j["verdict"]["branch"] == want["deciding_branch"]
+    assert [j["estimate"]["low_days"], j["estimate"]["high_days"]] == want["estimate_days"]
+    assert j["workload"]["type"] == want["workload"]
+    assert j["findings_by_branch"] == want["findings_by_branch"]
+    assert {k["name"]: k["complexity"] for k in j["cuda_kernels"]} == want["cuda_kernels"]
+    assert (len(j["not_advised"]) > 0) == want["not_advised"]
+    for f in j["findings"]:
+        assert {"file", "line", "column", "snippet", "branch", "severity", "counterpart", "auto"} <= set(f)
+
+
+def test_comments_docstrings_and_aliases(tmp_path):
+    (tmp_path / "m.py").write_text(
+        '"""Runs on .cuda() devices; set CUDA_VISIBLE_DEVICES="0"."""\n'
+        "import torch.cuda as tc\n"
+        "from torch import cuda\n"
+        "from torch.cuda import amp as mixed\n"
+        "import os\n"
+        "# model.cuda() and torch.cuda.synchronize() in a comment\n"
+        "tc.synchronize()\n"
+        "cuda.empty_cache()\n"
+        "with mixed.autocast():\n"
+        "    pass\n"
+        "msg = 'use the cuda device'  # a sentence, not a device string\n"
+        "dev = 'cuda:1'\n"
+        "x = \\\n"
+        "    model.cuda()\n"
+        "s = '''multi\n"
+        "line .cuda() string'''\n")
+    _, j = analyse_json(tmp_path / "m.py")
+    found = [(f["line"], f["api"]) for f in j["findings"]]
+    assert (7, "torch.cuda.synchronize") in found
+    assert (8, "torch.cuda.empty_cache") in found
+    assert (9, "torch.cuda.amp.autocast") in found
+    assert (12, '"cuda:1"') in found
+    assert (14, ".cuda()") in found
+    lines = {f["line"] for f in j["findings"]}
+    assert not lines & {1, 6, 11, 15, 16}, found  # docstring, comment, prose, string
+    # The imports themselves are findings too (torch.cuda modules).
+    assert {2, 3, 4} <= lines
+
+
+def test_notebooks_requirements_docker_shell_cmake(tmp_path):
+    nb = {"cells": [
+        {"cell_type": "markdown", "source": ["model.cuda() in markdown"]},
+        {"cell_type": "code", "source": ["!nvidia-smi\n", "import torch\n", "x = torch.ones(2).cuda()\n"]},
+        {"cell_type": "code", "source": "%env CUDA_VISIBLE_DEVICES=1\n"}]}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(nb))
+    (tmp_path / "requirements-train.txt").write_text("# comment flash-attn\nflash_attn>=2\ncupy-cuda12x\n")
+    (tmp_path / "Dockerfile").write_text("FROM nvidia/cuda:12.1.0-devel-ubuntu22.04\n# nvidia-smi\n")
+    (tmp_path / "launch.sh").write_text("export NCCL_IB_DISABLE=1\ntorchrun --ddp_backend nccl x.py\n")
+    (tmp_path / "CMakeLists.txt").write_text("project(p LANGUAGES CXX CUDA)\nfind_package(CUDAToolkit)\n")
+    _, j = analyse_json(tmp_path)
+    by_file = {}
+    for f in j["findings"]:
+        by_file.setdefault(f["file"], []).append(f["rule"])
+    assert sorted(by_file["nb.ipynb#cell2"]) == ["nvidia_smi", "tensor.cuda"]
+    assert by_file["nb.ipynb#cell3"] == ["env.cuda_visible"]
+    assert sorted(by_file["requirements-train.txt"]) == ["cupy", "flash_attn"]
+    assert by_file["Dockerfile"] == ["docker.nvidia"]
+    assert sorted(by_file["launch.sh"]) == ["dist.nccl", "env.nccl"]
+    assert by_file["CMakeLists.txt"] == ["cmake.cuda"]
+
+
+def test_reports_markdown_and_csv(tmp_path):
+    project = os.path.join(EXAMPLES, "nvidia_libs")
+    r = gpu2npu("analyse", project, "--format", "markdown", "-o", str(tmp_path / "r.md"),
+                "--csv", str(tmp_path / "csv"))
+    assert r.returncode == 1, r.stderr
+    md = (tmp_path / "r.md").read_text()
+    assert "| Verdict | **medium** cost" in md and "## Findings" in md
+    for name, header in [("cuda_op_list.csv", "File,Api"),
+                         ("unsupported_api.csv", "File,Start Line,End Line,OP,Tips"),
+                         ("api_performance_advice.csv", "File,Start Line,End Line,OP,Tips")]:
+        assert (tmp_path / "csv" / name).read_text().splitlines()[0] == header
+    ops = (tmp_path / "csv" / "cuda_op_list.csv").read_text()
+    assert "infer.py,flash_attn.flash_attn_func" in ops
+    text = gpu2npu("analyse", project, "--no-color").stdout
+    assert text.startswith("gpu2npu: ") and "\033[" not in text
+    tree = gpu2npu("tree")
+    assert tree.returncode == 0 and "custom_cuda_kernel" in tree.stdout
+
+
+def test_bad_input_is_skipped_with_warnings(tmp_path):
+    (tmp_path / "ok.py").write_text("import torch\nx = torch.zeros(1).cuda()\n")
+    (tmp_path / "latin1.py").write_bytes("s = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "blob.py").write_bytes(b"\x00\x01binary")
+    (tmp_path / "broken.py").write_text("x = 'unterminated\n")
+    (tmp_path / "bad.ipynb").write_text("{not json")
+    (tmp_path / "big.py").write_text("x = 1\n" * (1_600_000))
+    (tmp_path / "loop").mkdir()
+    os.symlink(str(tmp_path), str(tmp_path / "loop" / "back"))
+    os.symlink(str(tmp_path / "missing"), str(tmp_path / "dangling.py"))
+    r, j = analyse_json(tmp_path)
+    warnings = {w["file"]: w["message"] for w in j["warnings"]}
+    assert "not UTF-8" in warnings["latin1.py"]
+    assert "binary" in warnings["blob.py"]
+    assert "unterminated string" in warnings["broken.py"]
+    assert "not a valid notebook" in warnings["bad.ipynb"]
+    assert "over the 8 MiB limit" in warnings["big.py"]
+    assert "broken symlink" in warnings["dangling.py"]
+    assert any("symlink loop" in m for m in warnings.values())
+    assert [f["file"] for f in j["findings"]] == ["ok.py"]
+    assert "latin1.py" in r.stderr  # warnings also go to stderr
+
+
+def test_exit_codes(tmp_path):
+    (tmp_path / "clean.py").write_text("import numpy as np\nprint(np.ones(3))\n")
+    assert gpu2npu("analyse", str(tmp_path)).returncode == 0
+    assert gpu2npu("analyse", str(tmp_path / "nope")).returncode == 2
+    assert gpu2npu("analyse").returncode == 2
+    assert gpu2npu("analyse", str(tmp_path), "--format", "pdf").returncode == 2
+    assert gpu2npu("frobnicate").returncode == 2

@@ -1,0 +1,98 @@
+// gpu2npu: should this GPU project move to an Ascend NPU, what will it cost, what changes.
+//   gpu2npu analyse PATH [--format text|json|markdown] [-o FILE] [--csv DIR] [--no-color]
+//   gpu2npu tree
+// Exit code: 0 no findings, 1 findings, 2 error.
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "base/file.h"
+#include "migrate/analysis.h"
+#include "migrate/report.h"
+
+namespace {
+
+int Usage(int code) {
+  std::fprintf(code ? stderr : stdout,
+               "usage: gpu2npu analyse PATH [--format text|json|markdown] [-o FILE] [--csv DIR] "
+               "[--no-color]\n"
+               "       gpu2npu tree      (the decision tree the verdict applies)\n"
+               "exit code: 0 no findings, 1 findings, 2 error\n");
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace oc::migrate;
+  if (argc < 2) return Usage(2);
+  const std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help") return Usage(0);
+  if (cmd == "tree") {
+    for (const auto& n : DecisionTree())
+      std::printf("%-22s %-60s -> %s [%s]\n", BranchId(n.branch), n.question, n.answer,
+                  LevelName(n.level));
+    return 0;
+  }
+  if (cmd != "analyse" && cmd != "analyze") {
+    std::fprintf(stderr, "gpu2npu: unknown command [%s]\n", cmd.c_str());
+    return Usage(2);
+  }
+  std::string path, format = "text", out, csv;
+  bool color = isatty(STDOUT_FILENO);
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](std::string* v) {
+      if (i + 1 >= argc) return false;
+      *v = argv[++i];
+      return true;
+    };
+    if (a == "--format" || a == "-f") {
+      if (!value(&format)) return Usage(2);
+    } else if (a.rfind("--format=", 0) == 0) {
+      format = a.substr(9);
+    } else if (a == "-o" || a == "--output") {
+      if (!value(&out)) return Usage(2);
+    } else if (a == "--csv") {
+      if (!value(&csv)) return Usage(2);
+    } else if (a == "--no-color") {
+      color = false;
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "gpu2npu: unknown option [%s]\n", a.c_str());
+      return Usage(2);
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      return Usage(2);
+    }
+  }
+  if (path.empty()) return Usage(2);
+  if (format != "text" && format != "json" && format != "markdown") {
+    std::fprintf(stderr, "gpu2npu: --format must be text, json or markdown\n");
+    return 2;
+  }
+  auto analysis = AnalyseProject(path);
+  if (!analysis.ok()) {
+    std::fprintf(stderr, "gpu2npu: %s\n", analysis.status().message().c_str());
+    return 2;
+  }
+  const Analysis& a = analysis.value();
+  for (const auto& w : a.warnings)
+    std::fprintf(stderr, "[WARNING] %s: %s\n", w.file.c_str(), w.message.c_str());
+  const std::string report = format == "json"       ? JsonReport(a)
+                             : format == "markdown" ? MarkdownReport(a)
+                                                    : TerminalReport(a, color && out.empty());
+  if (out.empty()) {
+    std::fputs(report.c_str(), stdout);
+  } else if (auto s = oc::WriteFileAtomic(out, report); !s.ok()) {
+    std::fprintf(stderr, "gpu2npu: %s\n", s.message().c_str());
+    return 2;
+  }
+  if (!csv.empty())
+    if (auto s = WriteCsvReports(a, csv); !s.ok()) {
+      std::fprintf(stderr, "gpu2npu: %s\n", s.message().c_str());
+      return 2;
+    }
+  return a.findings.empty() && a.kernels.empty() ? 0 : 1;
+}
