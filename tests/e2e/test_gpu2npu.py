@@ -140,3 +140,35 @@ def test_exit_codes(tmp_path):
     assert gpu2npu("analyse").returncode == 2
     assert gpu2npu("analyse", str(tmp_path), "--format", "pdf").returncode == 2
     assert gpu2npu("frobnicate").returncode == 2
+
+
+def fit(*args):
+    r = gpu2npu("fit", *args, "--format", "json")
+    return r, (json.loads(r.stdout) if r.stdout else None)
+
+
+def test_fit_memory_model():
+    # The seed (3.3): LoRA on 7B-13B fits one 64 GB 910B3.
+    for params in ("7B", "13B"):
+        r, j = fit("--params", params, "--method", "lora", "--batch", "1", "--seq", "2048")
+        assert r.returncode == 0 and (j["fits"] or j["fits_with_recompute"]), j
+    # Full fine-tuning of 7B with Adam: 16 bytes per parameter of states alone (~100 GiB).
+    r, j = fit("--params", "7B", "--method", "full", "--batch", "1", "--seq", "512")
+    states = sum(p["gib"] for p in j["parts"][:3])
+    assert abs(states - 6.7e9 * 16 / 2**30) < 0.5
+    assert r.returncode == 1 and not j["fits_with_recompute"] and j["cards"] == 2
+    # Weights alone: 70B in bf16 is ~130 GiB -> 3 cards of 64 GB, 2 of 80 GB.
+    _, j = fit("--params", "70B", "--method", "inference", "--seq", "1024")
+    assert j["parts"][0]["gib"] == pytest.approx(70e9 * 2 / 2**30) and j["cards"] == 3
+    _, j = fit("--params", "70B", "--method", "inference", "--seq", "1024", "--device", "H100")
+    assert j["cards"] == 2
+    # QLoRA-like: 4-bit weights.
+    _, j = fit("--params", "13B", "--method", "qlora")
+    assert j["parts"][0]["gib"] == pytest.approx(13e9 * 0.5 / 2**30)
+    # Recomputation trades compute for memory: never more memory than without.
+    _, j = fit("--params", "7B", "--method", "lora", "--batch", "8", "--seq", "4096")
+    assert j["total_recompute_gib"] < j["total_gib"]
+    # Bad input.
+    for bad in (["--params", "seven"], ["--device", "TPUv5"], ["--method", "dpo"],
+                ["--batch", "x"], ["--dtype", "fp8"]):
+        assert gpu2npu("fit", *bad).returncode == 2, bad

@@ -9,16 +9,21 @@
 
 #include "base/file.h"
 #include "migrate/analysis.h"
+#include "migrate/fit.h"
 #include "migrate/report.h"
 
 namespace {
 
 int Usage(int code) {
-  std::fprintf(code ? stderr : stdout,
-               "usage: gpu2npu analyse PATH [--format text|json|markdown] [-o FILE] [--csv DIR] "
-               "[--no-color]\n"
-               "       gpu2npu tree      (the decision tree the verdict applies)\n"
-               "exit code: 0 no findings, 1 findings, 2 error\n");
+  std::fprintf(
+      code ? stderr : stdout,
+      "usage: gpu2npu analyse PATH [--format text|json|markdown] [-o FILE] [--csv DIR] "
+      "[--no-color]\n"
+      "       gpu2npu tree      (the decision tree the verdict applies)\n"
+      "       gpu2npu fit --params 7B|13B|1.3e9|llama-7b [--method inference|full|lora|qlora]\n"
+      "                   [--dtype bf16] [--batch 1] [--seq 2048] [--device Ascend910B3]\n"
+      "                   [--lora-rank 16] [--format text|json]\n"
+      "exit code: 0 no findings, 1 findings, 2 error\n");
   return code;
 }
 
@@ -34,6 +39,50 @@ int main(int argc, char** argv) {
       std::printf("%-22s %-60s -> %s [%s]\n", BranchId(n.branch), n.question, n.answer,
                   LevelName(n.level));
     return 0;
+  }
+  if (cmd == "fit") {
+    FitRequest q;
+    std::string format = "text";
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "gpu2npu fit: option [%s] needs a value\n", a.c_str());
+        return 2;
+      }
+      const std::string v = argv[++i];
+      try {
+        if (a == "--params" || a == "--model")
+          q.model = v;
+        else if (a == "--method")
+          q.method = v;
+        else if (a == "--dtype")
+          q.dtype = v;
+        else if (a == "--batch")
+          q.batch = std::stoi(v);
+        else if (a == "--seq")
+          q.seq = std::stoi(v);
+        else if (a == "--device")
+          q.device = v;
+        else if (a == "--lora-rank")
+          q.lora_rank = std::stoi(v);
+        else if (a == "--format")
+          format = v;
+        else {
+          std::fprintf(stderr, "gpu2npu fit: unknown option [%s]\n", a.c_str());
+          return 2;
+        }
+      } catch (...) {
+        std::fprintf(stderr, "gpu2npu fit: [%s] needs a number, got [%s]\n", a.c_str(), v.c_str());
+        return 2;
+      }
+    }
+    auto r = EstimateFit(q);
+    if (!r.ok()) {
+      std::fprintf(stderr, "gpu2npu fit: %s\n", r.status().message().c_str());
+      return 2;
+    }
+    std::fputs((format == "json" ? FitJson(r.value()) : FitText(r.value())).c_str(), stdout);
+    return r->fits || r->fits_with_recompute ? 0 : 1;
   }
   if (cmd != "analyse" && cmd != "analyze") {
     std::fprintf(stderr, "gpu2npu: unknown command [%s]\n", cmd.c_str());
