@@ -172,3 +172,59 @@ def test_fit_memory_model():
     for bad in (["--params", "seven"], ["--device", "TPUv5"], ["--method", "dpo"],
                 ["--batch", "x"], ["--dtype", "fp8"]):
         assert gpu2npu("fit", *bad).returncode == 2, bad
+
+
+def test_migrate_writes_a_copy_and_is_idempotent(tmp_path):
+    src = tmp_path / "proj"
+    src.mkdir()
+    original = (
+        "import os\n"
+        "import torch  # keep this comment\n"
+        "import torch.distributed as dist\n"
+        "from torch.cuda.amp import autocast\n"
+        "\n"
+        "\n"
+        "def main():\n"
+        '    """Docstring mentioning .cuda() and "cuda" stays."""\n'
+        '    os.environ["CUDA_VISIBLE_DEVICES"] = "0,1"\n'
+        '    dist.init_process_group(backend="nccl")\n'
+        "    x = torch.ones(3).cuda()   # spacing kept\n"
+        '    y = x.to("cuda:1")\n'
+        "    print(x.is_cuda, torch.cuda.device_count())\n"
+        "    with autocast():\n"
+        "        pass\n"
+        "    import triton  # left for a person\n")
+    (src / "train.py").write_text(original)
+    (src / "run.sh").write_text("# nvidia-smi in a comment\nnvidia-smi\ntorchrun --ddp_backend nccl train.py\n")
+    out = tmp_path / "out"
+    r = gpu2npu("migrate", str(src), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert (src / "train.py").read_text() == original  # the project is never touched
+    migrated = (out / "train.py").read_text()
+    for want in ['os.environ["ASCEND_RT_VISIBLE_DEVICES"] = "0,1"', 'backend="hccl"',
+                 "torch.ones(3).npu()   # spacing kept", 'x.to("npu:1")', "x.is_npu",
+                 "torch_npu.npu.device_count()", "from torch_npu.npu.amp import autocast",
+                 "import torch  # keep this comment\nimport torch.distributed as dist\n"
+                 "from torch_npu.npu.amp import autocast\nimport torch_npu",
+                 '"""Docstring mentioning .cuda() and "cuda" stays."""', "import triton  # left"]:
+        assert want in migrated, (want, migrated)
+    assert (out / "run.sh").read_text() == "# nvidia-smi in a comment\nnpu-smi\ntorchrun --ddp_backend hccl train.py\n"
+    report = out / "gpu2npu_report"
+    changes = (report / "change_list.csv").read_text().splitlines()
+    assert changes[0] == "File,Start Line,End Line,Operation Type,Message" and len(changes) > 8
+    assert "triton" in (report / "unmigrated.csv").read_text()
+    # The diff reproduces the migrated file from the original.
+    check = tmp_path / "check"
+    check.mkdir()
+    (check / "train.py").write_text(original)
+    (check / "run.sh").write_text((src / "run.sh").read_text())
+    p = subprocess.run(["patch", "-p1", "-d", str(check), "-i", str(report / "migration.diff")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (check / "train.py").read_text() == migrated
+    # A second run changes nothing more.
+    r = gpu2npu("migrate", str(out), "-o", str(tmp_path / "again"))
+    assert r.returncode == 0 and "0 edits in 0 files" in r.stdout
+    # Refusals: overlapping or non-empty output folders.
+    assert gpu2npu("migrate", str(src), "-o", str(src / "inside")).returncode == 2
+    assert gpu2npu("migrate", str(src), "-o", str(out)).returncode == 2

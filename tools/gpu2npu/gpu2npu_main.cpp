@@ -10,6 +10,7 @@
 #include "base/file.h"
 #include "migrate/analysis.h"
 #include "migrate/fit.h"
+#include "migrate/migrate.h"
 #include "migrate/report.h"
 
 namespace {
@@ -38,6 +39,35 @@ int main(int argc, char** argv) {
     for (const auto& n : DecisionTree())
       std::printf("%-22s %-60s -> %s [%s]\n", BranchId(n.branch), n.question, n.answer,
                   LevelName(n.level));
+    return 0;
+  }
+  if (cmd == "migrate") {
+    std::string src, out;
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      if ((a == "-o" || a == "--output") && i + 1 < argc)
+        out = argv[++i];
+      else if (!a.empty() && a[0] != '-' && src.empty())
+        src = a;
+      else
+        return Usage(2);
+    }
+    if (src.empty() || out.empty()) return Usage(2);
+    auto m = MigrateProject(src, out);
+    if (!m.ok()) {
+      std::fprintf(stderr, "gpu2npu migrate: %s\n", m.status().message().c_str());
+      return 2;
+    }
+    std::printf("gpu2npu migrate: %zu edits in %d files, written to %s\n", m->edits.size(),
+                m->files_changed, out.c_str());
+    for (const auto& e : m->edits)
+      std::printf("  %s:%d %s\n", e.file.c_str(), e.line, e.message.c_str());
+    std::printf("left for a person: %zu findings (gpu2npu_report/unmigrated.csv)\n",
+                m->left.size());
+    for (const auto& f : m->left)
+      std::printf("  %s:%d [%s] %s -> %s\n", f.file.c_str(), f.line, SeverityName(f.severity),
+                  f.api.c_str(), f.counterpart.c_str());
+    std::printf("edits: gpu2npu_report/change_list.csv, gpu2npu_report/migration.diff\n");
     return 0;
   }
   if (cmd == "fit") {
