@@ -10,6 +10,7 @@ PACKAGES=(
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-torch python3-torchvision python3-onnx python3-sklearn
   libgtest-dev libonnx-testdata
+  patch python3-pil chromium fonts-dejavu-core
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #include "migrate/report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -166,6 +167,116 @@ std::string MarkdownReport(const Analysis& a) {
     os << "\n## Skipped files\n\n";
     for (const auto& w : a.warnings) os << "- " << w.file << ": " << w.message << "\n";
   }
+  return os.str();
+}
+
+namespace {
+std::string Html(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+std::string HtmlReport(const Analysis& a) {
+  std::ostringstream os;
+  const char* color = a.level == Level::kLow      ? "#1a7f37"
+                      : a.level == Level::kMedium ? "#9a6700"
+                                                  : "#cf222e";
+  os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>gpu2npu: "
+     << Html(a.root)
+     << "</title>\n<style>\nbody{font-family:sans-serif;margin:2em;color:#1f2328;max-width:1100px}"
+        "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em}"
+        ".verdict{font-size:1.4em;font-weight:bold;color:"
+     << color
+     << "}table{border-collapse:collapse;width:100%;font-size:.9em}"
+        "td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}"
+        "th{background:#f6f8fa}code{font-size:.95em}.sev-high,.sev-blocker{color:#cf222e}"
+        ".sev-medium{color:#9a6700}.sev-low{color:#1a7f37}.box{border:1px solid "
+        "#d0d7de;padding:1em;border-radius:6px}"
+        "\n</style></head><body>\n";
+  os << "<h1>GPU to NPU migration report: <code>" << Html(a.root)
+     << "</code></h1>\n<div class=\"box\">"
+     << "<div class=\"verdict\">Verdict: " << LevelName(a.level)
+     << (a.level == Level::kNotAdvised ? "" : " cost") << "</div><p>Decided by <b>"
+     << Html(BranchTitle(a.deciding)) << "</b>: " << Html(a.reason) << "</p>"
+     << "<p>Estimate: <b>" << Days(a.estimate_low, a.estimate_high) << "</b></p>"
+     << "<p>Workload: " << Html(a.workload_title) << " — NPU suitability <b>" << Html(a.suitability)
+     << "</b> (" << Html(a.suitability_note) << ")</p><p>Scanned " << a.files << " files, "
+     << a.code_lines << " lines.</p>";
+  for (const auto& n : a.not_advised)
+    os << "<p class=\"sev-blocker\"><b>Not advised:</b> " << Html(n) << "</p>";
+  os << "</div>\n<h2>Findings by branch</h2>\n";
+  const auto counts = CountByBranch(a);
+  int max = 1;
+  for (const auto& [b, n] : counts) max = std::max(max, n);
+  const int bar_h = 28, width = 900, label_w = 330;
+  os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+     << std::max<size_t>(1, counts.size()) * bar_h + 10
+     << "\" role=\"img\" aria-label=\"findings by branch\">";
+  int row = 0;
+  for (const auto& [b, n] : counts) {
+    const int y = row++ * bar_h + 5, w = (width - label_w - 60) * n / max;
+    os << "<text x=\"0\" y=\"" << y + 18 << "\" font-size=\"14\">" << Html(BranchTitle(b))
+       << "</text>"
+       << "<rect x=\"" << label_w << "\" y=\"" << y + 4 << "\" width=\"" << std::max(w, 2)
+       << "\" height=\"18\" fill=\"#0969da\"/><text x=\"" << label_w + std::max(w, 2) + 6
+       << "\" y=\"" << y + 18 << "\" font-size=\"14\">" << n << "</text>";
+  }
+  os << "</svg>\n<h2>Estimate</h2>\n<table><tr><th>item</th><th>count</th><th>person-days</"
+        "th><th>basis</th></tr>";
+  for (const auto& e : a.estimate)
+    os << "<tr><td>" << Html(e.what) << "</td><td>" << e.count << "</td><td>" << e.low << "–"
+       << e.high << "</td><td>" << Html(e.basis) << "</td></tr>";
+  os << "</table>\n";
+  if (!a.kernels.empty()) {
+    os << "<h2>CUDA "
+          "kernels</h2>\n<table><tr><th>kernel</th><th>where</th><th>complexity</th><th>why</th></"
+          "tr>";
+    for (const auto& k : a.kernels) {
+      std::string why;
+      for (const auto& r : k.reasons) why += (why.empty() ? "" : ", ") + r;
+      os << "<tr><td><code>" << Html(k.name) << "</code></td><td>" << Html(k.file) << ":" << k.line
+         << "</td><td>" << (k.complex ? "complex" : "simple") << "</td><td>" << Html(why)
+         << "</td></tr>";
+    }
+    os << "</table>\n";
+  }
+  os << "<h2>Findings</h2>\n<table><tr><th>where</th><th>code</th><th>found</th><th>severity</th>"
+        "<th>Ascend counterpart</th><th>automatic</th></tr>";
+  for (const auto& f : a.findings)
+    os << "<tr><td>" << Html(f.file) << ":" << f.line << ":" << f.column << "</td><td><code>"
+       << Html(f.snippet) << "</code></td><td><code>" << Html(f.api)
+       << "</code></td><td class=\"sev-" << SeverityName(f.severity) << "\">"
+       << SeverityName(f.severity) << "</td><td>" << Html(f.counterpart) << "</td><td>"
+       << (f.auto_migratable ? "yes" : "no") << "</td></tr>";
+  os << "</table>\n";
+  if (!a.warnings.empty()) {
+    os << "<h2>Skipped files</h2><ul>";
+    for (const auto& w : a.warnings)
+      os << "<li>" << Html(w.file) << ": " << Html(w.message) << "</li>";
+    os << "</ul>";
+  }
+  os << "<p style=\"color:#656d76\">gpu2npu (OpenCANN): the verdict applies the seed's decision "
+        "tree; the "
+        "estimate its cost table. Both are estimates.</p></body></html>\n";
   return os.str();
 }
 

@@ -228,3 +228,26 @@ def test_migrate_writes_a_copy_and_is_idempotent(tmp_path):
     # Refusals: overlapping or non-empty output folders.
     assert gpu2npu("migrate", str(src), "-o", str(src / "inside")).returncode == 2
     assert gpu2npu("migrate", str(src), "-o", str(out)).returncode == 2
+
+
+def test_html_report_renders_in_a_browser(tmp_path):
+    """The HTML report opens in headless Chromium: the screenshot shows the chart's bars."""
+    from PIL import Image
+    html = tmp_path / "report.html"
+    r = gpu2npu("analyse", os.path.join(EXAMPLES, "nvidia_libs"), "--format", "html", "-o", str(html))
+    assert r.returncode == 1, r.stderr
+    page = html.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "http://" not in page.replace(
+        "http://www.w3.org/2000/svg", "")
+    assert "Verdict: medium cost" in page and "<svg" in page
+    shot = tmp_path / "shot.png"
+    b = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--window-size=1280,1400", f"--screenshot={shot}", html.as_uri()],
+                       capture_output=True, text=True, timeout=120)
+    assert shot.exists(), b.stderr[-2000:]
+    img = Image.open(shot).convert("RGB")
+    assert img.size == (1280, 1400)
+    pixels = list(img.getdata())
+    bar = sum(1 for p in pixels if abs(p[0] - 0x09) < 20 and abs(p[1] - 0x69) < 20 and abs(p[2] - 0xda) < 20)
+    assert bar > 2000, bar  # the findings-by-branch bars were drawn
+    assert sum(1 for p in pixels if p != (255, 255, 255)) > 0.02 * len(pixels)

@@ -18,7 +18,7 @@ namespace {
 int Usage(int code) {
   std::fprintf(
       code ? stderr : stdout,
-      "usage: gpu2npu analyse PATH [--format text|json|markdown] [-o FILE] [--csv DIR] "
+      "usage: gpu2npu analyse PATH [--format text|json|markdown|html] [-o FILE] [--csv DIR] "
       "[--no-color]\n"
       "       gpu2npu tree      (the decision tree the verdict applies)\n"
       "       gpu2npu fit --params 7B|13B|1.3e9|llama-7b [--method inference|full|lora|qlora]\n"
@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
     }
   }
   if (path.empty()) return Usage(2);
-  if (format != "text" && format != "json" && format != "markdown") {
-    std::fprintf(stderr, "gpu2npu: --format must be text, json or markdown\n");
+  if (format != "text" && format != "json" && format != "markdown" && format != "html") {
+    std::fprintf(stderr, "gpu2npu: --format must be text, json, markdown or html\n");
     return 2;
   }
   auto analysis = AnalyseProject(path);
@@ -161,6 +161,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "[WARNING] %s: %s\n", w.file.c_str(), w.message.c_str());
   const std::string report = format == "json"       ? JsonReport(a)
                              : format == "markdown" ? MarkdownReport(a)
+                             : format == "html"     ? HtmlReport(a)
                                                     : TerminalReport(a, color && out.empty());
   if (out.empty()) {
     std::fputs(report.c_str(), stdout);
