@@ -50,8 +50,10 @@ void TextRules(const std::string& file, int line, const std::string& code, const
     if (rule.kind != Rule::kText) continue;
     const size_t at = code.find(rule.pattern);
     if (at == std::string::npos) continue;
+    // Several patterns of one rule on a line make one finding (findings come line by line).
     bool dup = false;
-    for (const auto& f : r->findings) dup |= f.line == line && f.rule == rule.id;
+    for (auto it = r->findings.rbegin(); it != r->findings.rend() && it->line == line; ++it)
+      dup |= it->rule == rule.id;
     if (!dup)
       r->findings.push_back(Make(rule, file, line, static_cast<int>(at) + 1, shown, rule.pattern));
   }

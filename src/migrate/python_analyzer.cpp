@@ -2,6 +2,7 @@
 // produce findings; strings only when they are device or backend strings.
 #include <algorithm>
 #include <map>
+#include <unordered_set>
 
 #include "migrate/analyzers.h"
 #include "migrate/python_lexer.h"
@@ -32,11 +33,12 @@ struct Analyzer {
   std::vector<std::string> lines;
   std::vector<Token> t;
   std::map<std::string, std::string> alias;  // local name -> qualified
+  std::unordered_set<std::string> seen;
   FileResult r;
 
   void Add(const Rule& rule, const Token& at, const std::string& api) {
-    for (const auto& f : r.findings)
-      if (f.line == at.line && f.rule == rule.id && f.api == api) return;
+    // One finding per (line, rule, api): a set keeps this linear on big files.
+    if (!seen.insert(std::to_string(at.line) + "\x1f" + rule.id + "\x1f" + api).second) return;
     Finding f;
     f.file = file;
     f.line = f.end_line = at.line;
