@@ -48,7 +48,10 @@ void Apply(std::vector<std::string>* lines, std::vector<Span> spans, const std::
     return std::tie(a.line, a.col) > std::tie(b.line, b.col);
   });
   std::map<int, std::pair<std::string, std::vector<std::string>>> per_line;  // before, messages
+  int last_line = -1, last_col = -1;
   for (const auto& s : spans) {
+    if (s.line == last_line && s.col + static_cast<int>(s.len) > last_col) continue;  // overlaps
+    last_line = s.line, last_col = s.col;
     std::string& l = (*lines)[s.line - 1];
     if (s.col < 0 || s.col + s.len > l.size()) continue;
     auto& entry = per_line[s.line];
@@ -126,6 +129,15 @@ std::string MigratePython(const std::string& file, const std::string& text,
         ++i;
         continue;
       }
+      // torch.profiler.ProfilerActivity.CUDA / ProfilerActivity.CUDA -> the NPU profiler's NPU.
+      if (n.text == "profiler" && i > 0 && t[i - 1].text == "torch" &&
+          (i < 2 || t[i - 2].text != ".")) {
+        const Token& torch_tok = t[i - 1];
+        spans.push_back({torch_tok.line, at(torch_tok), 5, "torch_npu",
+                         "torch.profiler -> torch_npu.profiler"});
+      }
+      if (n.text == "CUDA" && i > 0 && t[i - 1].text == "ProfilerActivity")
+        spans.push_back({n.line, at(n), 4, "NPU", "ProfilerActivity.CUDA -> ProfilerActivity.NPU"});
       if (n.text == "cuda" && call) spans.push_back({n.line, at(n), 4, "npu", ".cuda() -> .npu()"});
       if (n.text == "is_cuda") spans.push_back({n.line, at(n), 7, "is_npu", ".is_cuda -> .is_npu"});
       if (n.text == "NCCL" && i > 0 && t[i - 1].text == "Backend")
