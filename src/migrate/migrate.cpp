@@ -9,6 +9,7 @@
 #include "base/file.h"
 #include "migrate/analysis.h"
 #include "migrate/python_lexer.h"
+#include "migrate/text_util.h"
 
 namespace fs = std::filesystem;
 
@@ -262,13 +263,6 @@ std::string UnifiedDiff(const std::string& file, const std::vector<std::string>&
   return out;
 }
 
-std::string Csv(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 bool Inside(const fs::path& a, const fs::path& b) {  // a is b or inside b
   auto ai = a.begin(), bi = b.begin();
   for (; bi != b.end() && !bi->empty(); ++ai, ++bi)
@@ -326,12 +320,13 @@ Result<Migration> MigrateProject(const std::string& src, const std::string& out)
   OC_RETURN_IF_ERROR(CreateDirectories(report));
   std::string changes = "File,Start Line,End Line,Operation Type,Message\n";
   for (const auto& e : m.edits)
-    changes += Csv(e.file) + "," + std::to_string(e.line) + "," + std::to_string(e.line) + "," +
-               e.kind + "," + Csv(e.message) + "\n";
+    changes += CsvField(e.file) + "," + std::to_string(e.line) + "," + std::to_string(e.line) +
+               "," + e.kind + "," + CsvField(e.message) + "\n";
   std::string left = "File,Start Line,End Line,OP,Tips\n";
   for (const auto& f : m.left)
-    left += Csv(f.file) + "," + std::to_string(f.line) + "," + std::to_string(f.end_line) + "," +
-            Csv(f.api) + "," + Csv(f.message + "; on Ascend: " + f.counterpart) + "\n";
+    left += CsvField(f.file) + "," + std::to_string(f.line) + "," + std::to_string(f.end_line) +
+            "," + CsvField(f.api) + "," + CsvField(f.message + "; on Ascend: " + f.counterpart) +
+            "\n";
   OC_RETURN_IF_ERROR(WriteFileAtomic(report + "/change_list.csv", changes));
   OC_RETURN_IF_ERROR(WriteFileAtomic(report + "/unmigrated.csv", left));
   OC_RETURN_IF_ERROR(WriteFileAtomic(report + "/migration.diff", m.diff));

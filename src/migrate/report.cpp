@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/file.h"
+#include "migrate/text_util.h"
 
 namespace oc::migrate {
 namespace {
@@ -21,13 +22,6 @@ std::map<Branch, int> CountByBranch(const Analysis& a) {
   std::map<Branch, int> m;
   for (const auto& f : a.findings) ++m[f.branch];
   return m;
-}
-
-std::string Csv(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 }  // namespace
@@ -285,10 +279,10 @@ Status WriteCsvReports(const Analysis& a, const std::string& dir) {
   std::string ops = "File,Api\n", unsupported = "File,Start Line,End Line,OP,Tips\n",
               perf = "File,Start Line,End Line,OP,Tips\n";
   for (const auto& f : a.findings) {
-    ops += Csv(f.file) + "," + Csv(f.api) + "\n";
-    const std::string row = Csv(f.file) + "," + std::to_string(f.line) + "," +
-                            std::to_string(f.end_line) + "," + Csv(f.api) + "," +
-                            Csv(f.message + "; on Ascend: " + f.counterpart) + "\n";
+    ops += CsvField(f.file) + "," + CsvField(f.api) + "\n";
+    const std::string row = CsvField(f.file) + "," + std::to_string(f.line) + "," +
+                            std::to_string(f.end_line) + "," + CsvField(f.api) + "," +
+                            CsvField(f.message + "; on Ascend: " + f.counterpart) + "\n";
     if (f.severity >= Severity::kHigh) unsupported += row;
     if (f.severity == Severity::kInfo || f.rule == "data_parallel" || f.rule == "jit.script")
       perf += row;
