@@ -1,6 +1,7 @@
 // aclInit/aclFinalize, versions, error messages, logging.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -22,23 +23,43 @@ aclError Fail(aclError code, const std::string& message) {
   return code;
 }
 
-aclError FailStatus(const Status& s, aclError fallback) {
-  aclError code = fallback;
+aclError ToAclError(const Status& s, Phase phase) {
+  // A numeric CANN code travels with the status (kernel faults: 507015; gears: 145013).
+  const std::string& cann = s.cann_code();
+  if (!cann.empty() && std::isdigit(static_cast<unsigned char>(cann[0])))
+    return static_cast<aclError>(std::stol(cann));
+  // A node no backend here can run: the model cannot be placed.
+  if (cann == "EZ3003") return ACL_ERROR_OP_NOT_FOUND;
   switch (s.code()) {
     case StatusCode::kInvalidArgument:
+      return ACL_ERROR_INVALID_PARAM;
     case StatusCode::kShapeMismatch:
-      code = ACL_ERROR_INVALID_PARAM;
-      break;
+      return phase == Phase::kExecute ? ACL_ERROR_RT_MODEL_EXECUTE : ACL_ERROR_INVALID_PARAM;
     case StatusCode::kOutOfMemory:
-      code = ACL_ERROR_BAD_ALLOC;
-      break;
+      return ACL_ERROR_BAD_ALLOC;
     case StatusCode::kUnsupported:
-      code = ACL_ERROR_FEATURE_UNSUPPORTED;
-      break;
+      return ACL_ERROR_FEATURE_UNSUPPORTED;
+    case StatusCode::kNotFound:
+    case StatusCode::kIoError:
+      return phase == Phase::kLoad ? ACL_ERROR_READ_MODEL_FAILURE : ACL_ERROR_INVALID_FILE;
+    case StatusCode::kParseError:
+      return phase == Phase::kLoad ? ACL_ERROR_PARSE_MODEL : ACL_ERROR_PARSE_FILE;
     default:
       break;
   }
-  return Fail(code, s.ToString());
+  switch (phase) {
+    case Phase::kLoad:
+      return ACL_ERROR_PARSE_MODEL;
+    case Phase::kExecute:
+      return ACL_ERROR_RT_MODEL_EXECUTE;
+    case Phase::kCall:
+      break;
+  }
+  return ACL_ERROR_INTERNAL_ERROR;
+}
+
+aclError FailStatus(const Status& s, Phase phase, const char* api) {
+  return Fail(ToAclError(s, phase), std::string(api) + ": " + s.ToString());
 }
 
 void ClearError() { g_recent_error.clear(); }
@@ -66,6 +87,26 @@ aclError State::Init(const char* config_path) {
       num_threads_ = cfg["num_threads"].get<int>();
       setenv("OCANN_NUM_THREADS", std::to_string(num_threads_).c_str(), 1);
     }
+    // OpenCANN's own key: which backends run the nodes, in order of preference
+    // ("reference,cpu" or a list); OCANN_BACKENDS or the default when absent.
+    if (cfg.contains("backends")) {
+      std::string names;
+      const auto& b = cfg["backends"];
+      if (b.is_string()) {
+        names = b.get<std::string>();
+      } else if (b.is_array()) {
+        for (const auto& e : b) {
+          if (!e.is_string())
+            return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: backends must list backend names");
+          names += (names.empty() ? "" : ",") + e.get<std::string>();
+        }
+      } else {
+        return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: backends must be a string or a list");
+      }
+      auto order = BackendRegistry::Global().Order(names);
+      if (!order.ok()) return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + order.status().message());
+      backends_ = order.value();
+    }
     DumpConfig dump;
     ProfileConfig profile;
     Status s = ParseDumpConfig(text.value(), &dump, &profile);
@@ -88,8 +129,26 @@ aclError State::Init(const char* config_path) {
   // so its error is reported here; a model that needs its op then fails with EZ3003.
   if (Status p = LoadCustomOpPackages(); !p.ok())
     std::fprintf(stderr, "[WARNING] aclInit: %s\n", p.ToString().c_str());
+  if (backends_.empty()) {
+    auto order = BackendRegistry::Global().Order();
+    if (!order.ok()) return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + order.status().message());
+    backends_ = order.value();
+  }
   initialized_ = true;
   return ACL_SUCCESS;
+}
+
+LoadOptions State::LoadOptionsFor() const {
+  LoadOptions o;
+  o.backends = backends_;
+  o.num_threads = num_threads_;
+  return o;
+}
+
+// Device memory belongs to the device's backend: the first in the preference order.
+const Backend& State::device_backend() const {
+  return backends_.empty() ? *BackendRegistry::Global().Order().value().front()
+                           : *backends_.front();
 }
 
 aclError State::Finalize() {
@@ -106,6 +165,7 @@ aclError State::Finalize() {
     profiler_.reset();
   }
   dump_ = DumpConfig{};
+  backends_.clear();
   initialized_ = false;
   ever_finalized_ = true;
   return ACL_SUCCESS;
@@ -133,19 +193,24 @@ bool State::RemoveModel(uint32_t id) {
 }
 
 void* State::AllocDevice(size_t size) {
-  void* p = std::aligned_alloc(64, (std::max<size_t>(size, 1) + 63) / 64 * 64);
+  const Backend& backend = device_backend();
+  void* p = backend.AllocateDeviceMemory(size);
   if (!p) return nullptr;
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  device_allocs_[reinterpret_cast<uintptr_t>(p)] = size;
+  device_allocs_[reinterpret_cast<uintptr_t>(p)] = {size, &backend};
   return p;
 }
 
 bool State::FreeDevice(void* p) {
+  const Backend* owner = nullptr;
   {
     std::lock_guard<std::mutex> lock(mem_mutex_);
-    if (!device_allocs_.erase(reinterpret_cast<uintptr_t>(p))) return false;
+    auto it = device_allocs_.find(reinterpret_cast<uintptr_t>(p));
+    if (it == device_allocs_.end()) return false;
+    owner = it->second.backend;
+    device_allocs_.erase(it);
   }
-  std::free(p);
+  owner->FreeDeviceMemory(p);
   return true;
 }
 
@@ -172,7 +237,7 @@ bool State::IsDevice(const void* p, size_t size) const {
   auto it = device_allocs_.upper_bound(a);
   if (it == device_allocs_.begin()) return false;
   --it;
-  return a >= it->first && a + size <= it->first + std::max<size_t>(it->second, 1);
+  return a >= it->first && a + size <= it->first + std::max<size_t>(it->second.size, 1);
 }
 
 bool State::DeviceAllocation(const void* p, const void** start, size_t* size) const {
@@ -181,9 +246,9 @@ bool State::DeviceAllocation(const void* p, const void** start, size_t* size) co
   auto it = device_allocs_.upper_bound(a);
   if (it == device_allocs_.begin()) return false;
   --it;
-  if (a >= it->first + std::max<size_t>(it->second, 1)) return false;
+  if (a >= it->first + std::max<size_t>(it->second.size, 1)) return false;
   *start = reinterpret_cast<const void*>(it->first);
-  *size = it->second;
+  *size = it->second.size;
   return true;
 }
 

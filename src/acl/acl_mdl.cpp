@@ -12,28 +12,8 @@ using oc::acl::State;
 
 namespace {
 
-aclError LoadStatusToCode(const oc::Status& s) {
-  switch (s.code()) {
-    case oc::StatusCode::kNotFound:
-    case oc::StatusCode::kIoError:
-      return ACL_ERROR_READ_MODEL_FAILURE;
-    case oc::StatusCode::kParseError:
-      return ACL_ERROR_PARSE_MODEL;
-    case oc::StatusCode::kUnsupported:
-      return ACL_ERROR_FEATURE_UNSUPPORTED;
-    case oc::StatusCode::kOutOfMemory:
-      return ACL_ERROR_BAD_ALLOC;
-    case oc::StatusCode::kInvalidArgument:
-      return ACL_ERROR_INVALID_PARAM;
-    default:
-      return ACL_ERROR_PARSE_MODEL;
-  }
-}
-
 aclError Register(oc::Result<std::shared_ptr<oc::Model>> model, uint32_t* modelId, const char* fn) {
-  if (!model.ok())
-    return Fail(LoadStatusToCode(model.status()),
-                std::string(fn) + ": " + model.status().ToString());
+  if (!model.ok()) return FailStatus(model.status(), oc::acl::Phase::kLoad, fn);
   auto id = State::Get().AddModel(std::move(model).value());
   *modelId = id.value();
   return ACL_SUCCESS;
@@ -134,8 +114,10 @@ aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
-  return oc::acl::Guard(
-      __func__, [&] { return Register(oc::Model::LoadFile(modelPath), modelId, __func__); });
+  const char* fn = __func__;  // a lambda's __func__ is "operator()"
+  return oc::acl::Guard(fn, [&] {
+    return Register(oc::Model::LoadFile(modelPath, State::Get().LoadOptionsFor()), modelId, fn);
+  });
 }
 
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
@@ -143,8 +125,11 @@ aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelI
   OC_ACL_CHECK_NULL(model);
   OC_ACL_CHECK_NULL(modelId);
   if (modelSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem: modelSize is 0");
-  return oc::acl::Guard(__func__, [&] {
-    return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize)), modelId, __func__);
+  const char* fn = __func__;
+  return oc::acl::Guard(fn, [&] {
+    return Register(
+        oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), State::Get().LoadOptionsFor()),
+        modelId, fn);
   });
 }
 
@@ -154,9 +139,14 @@ aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, voi
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
-  oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
-  return oc::acl::Guard(
-      __func__, [&] { return Register(oc::Model::LoadFile(modelPath, opt), modelId, __func__); });
+  oc::LoadOptions opt = State::Get().LoadOptionsFor();
+  opt.work_ptr = workPtr;
+  opt.work_size = workSize;
+  opt.weight_ptr = weightPtr;
+  opt.weight_size = weightSize;
+  const char* fn = __func__;
+  return oc::acl::Guard(fn,
+                        [&] { return Register(oc::Model::LoadFile(modelPath, opt), modelId, fn); });
 }
 
 aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,
@@ -166,10 +156,14 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
   OC_ACL_CHECK_NULL(model);
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
-  oc::LoadOptions opt{workPtr, workSize, weightPtr, weightSize};
-  return oc::acl::Guard(__func__, [&] {
-    return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), opt), modelId,
-                    __func__);
+  oc::LoadOptions opt = State::Get().LoadOptionsFor();
+  opt.work_ptr = workPtr;
+  opt.work_size = workSize;
+  opt.weight_ptr = weightPtr;
+  opt.weight_size = weightSize;
+  const char* fn = __func__;
+  return oc::acl::Guard(fn, [&] {
+    return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), opt), modelId, fn);
   });
 }
 
@@ -178,8 +172,9 @@ aclError aclmdlQuerySize(const char* fileName, size_t* workSize, size_t* weightS
   OC_ACL_CHECK_NULL(fileName);
   OC_ACL_CHECK_NULL(workSize);
   OC_ACL_CHECK_NULL(weightSize);
-  oc::Status s = oc::Model::QuerySize(fileName, workSize, weightSize);
-  if (!s.ok()) return Fail(LoadStatusToCode(s), std::string(__func__) + ": " + s.ToString());
+  oc::Status s =
+      oc::Model::QuerySize(fileName, workSize, weightSize, State::Get().LoadOptionsFor());
+  if (!s.ok()) return FailStatus(s, oc::acl::Phase::kLoad, __func__);
   return ACL_SUCCESS;
 }
 
@@ -189,10 +184,9 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
   OC_ACL_CHECK_NULL(model);
   OC_ACL_CHECK_NULL(workSize);
   OC_ACL_CHECK_NULL(weightSize);
-  auto om = oc::LoadOm(oc::MappedFile::FromCopy(model, modelSize));
-  if (!om.ok()) return Fail(LoadStatusToCode(om.status()), om.status().ToString());
-  *workSize = om->work_size();
-  *weightSize = om->weight_bytes;
+  oc::Status s = oc::Model::QuerySize(oc::MappedFile::FromCopy(model, modelSize), workSize,
+                                      weightSize, State::Get().LoadOptionsFor());
+  if (!s.ok()) return FailStatus(s, oc::acl::Phase::kLoad, __func__);
   return ACL_SUCCESS;
 }
 
@@ -408,13 +402,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     return ACL_SUCCESS;
   });
   if (guarded != ACL_SUCCESS) return guarded;
-  if (!s.ok()) {
-    aclError code = s.code() == oc::StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
-                                                                 : ACL_ERROR_RT_MODEL_EXECUTE;
-    if (!s.cann_code().empty() && std::isdigit(static_cast<unsigned char>(s.cann_code()[0])))
-      code = static_cast<aclError>(std::stol(s.cann_code()));
-    return Fail(code, std::string("aclmdlExecute: ") + s.ToString());
-  }
+  if (!s.ok()) return FailStatus(s, oc::acl::Phase::kExecute, "aclmdlExecute");
   // The actual output shapes, for aclmdlGetDatasetTensorDesc on the output dataset.
   const auto& descs = m->outputs();
   for (size_t i = 0; i < io.output_shapes.size() && i < output->tensor_descs.size(); ++i) {

@@ -6,6 +6,7 @@
 
 #include "acl/acl_state.h"
 #include "aclnn/acl_meta.h"
+#include "backend/backend.h"
 #include "base/dtype.h"
 #include "opp/opp_loader.h"
 #include "ops/op_schema.h"
@@ -155,7 +156,16 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
       kc.outputs.push_back({dt, outputs[k]->dims});
       ex->outputs.push_back(outputs[k]->data);
     }
-    auto kernel = oc::CreateKernel(kc);
+    // The package's kernel lives on the backend that took the package's ops.
+    auto order = oc::BackendRegistry::Global().Order();
+    if (!order.ok())
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string("aclnn") + opType + ": " + order.status().message());
+    const oc::Backend* backend = oc::FirstSupporting(order.value(), ex->node, kc.inputs);
+    if (!backend)
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string("aclnn") + opType + ": no backend has a kernel for the op");
+    auto kernel = oc::PrepareKernel(*backend, kc);
     if (!kernel.ok())
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string("aclnn") + opType + ": " + kernel.status().message());

@@ -83,19 +83,9 @@ std::string ToNpy(const StepTensor& t) {
   out.append(reinterpret_cast<const char*>(&len), 2);
   out += header;
   const size_t bytes = static_cast<size_t>(n) * es;
-  const auto* src = static_cast<const char*>(t.data);
-  if (!t.channels_last || t.shape.size() < 3) {
-    out.append(src, bytes);
-    return out;
-  }
-  // N,spatial...,C in memory -> N,C,spatial...
-  const int64_t batch = t.shape[0], c = t.shape[1], spatial = n / std::max<int64_t>(1, batch * c);
+  // The backend that ran the step knows how it keeps the bytes.
   std::string plain(bytes, '\0');
-  for (int64_t b = 0; b < batch; ++b)
-    for (int64_t s = 0; s < spatial; ++s)
-      for (int64_t k = 0; k < c; ++k)
-        std::memcpy(&plain[((b * c + k) * spatial + s) * es],
-                    src + ((b * spatial + s) * c + k) * es, es);
+  if (!t.CopyPlain(plain.data()).ok()) return "";
   return out + plain;
 }
 

@@ -88,14 +88,6 @@ oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
   return s->worker.get();
 }
 
-aclError StreamError(const Status& s) {
-  // A numeric CANN code travels with the status (kernel faults: 507015).
-  if (!s.cann_code().empty() && std::isdigit(static_cast<unsigned char>(s.cann_code()[0])))
-    return static_cast<aclError>(std::stol(s.cann_code()));
-  return s.code() == StatusCode::kInvalidArgument ? ACL_ERROR_INVALID_PARAM
-                                                  : ACL_ERROR_RT_MODEL_EXECUTE;
-}
-
 }  // namespace oc::acl
 
 extern "C" {
@@ -165,7 +157,7 @@ aclError aclrtSynchronizeDevice(void) {
   for (const auto& w : workers) {
     oc::Status st = w->Synchronize();
     if (!st.ok() && result == ACL_SUCCESS)
-      result = Fail(oc::acl::StreamError(st), "aclrtSynchronizeDevice: " + st.ToString());
+      result = oc::acl::FailStatus(st, oc::acl::Phase::kExecute, "aclrtSynchronizeDevice");
   }
   return result;
 }
@@ -252,7 +244,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   if (e != ACL_SUCCESS) return e;
   if (!worker) return ACL_SUCCESS;
   oc::Status st = worker->Synchronize();
-  if (!st.ok()) return Fail(oc::acl::StreamError(st), "aclrtSynchronizeStream: " + st.ToString());
+  if (!st.ok()) return oc::acl::FailStatus(st, oc::acl::Phase::kExecute, "aclrtSynchronizeStream");
   return ACL_SUCCESS;
 }
 

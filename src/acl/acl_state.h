@@ -46,7 +46,14 @@ namespace oc::acl {
 
 // Records the message for aclGetRecentErrMsg and returns `code`.
 aclError Fail(aclError code, const std::string& message);
-aclError FailStatus(const Status& s, aclError fallback);
+
+// What failed, for the one Status -> aclError mapping: a model load reports file and
+// parse errors with the model codes, an execution its unexpected failures as
+// ACL_ERROR_RT_MODEL_EXECUTE, any other call as ACL_ERROR_INTERNAL_ERROR.
+enum class Phase { kCall, kLoad, kExecute };
+aclError ToAclError(const Status& s, Phase phase);
+// Fail(ToAclError(s, phase), "<api>: <status>").
+aclError FailStatus(const Status& s, Phase phase, const char* api);
 void ClearError();
 
 // Runs `f` (returning aclError), turning an escaping C++ exception into an error code:
@@ -65,8 +72,6 @@ aclError Guard(const char* fn, F&& f) {
 // The worker behind an aclrtStream handle; null handle = synchronous (returns nullptr
 // with ACL_SUCCESS). An unknown handle sets *error.
 oc::Stream* StreamOf(aclrtStream stream, aclError* error);
-// Maps a failure reported by a stream to an aclError.
-aclError StreamError(const Status& s);
 
 class State {
  public:
@@ -93,19 +98,28 @@ class State {
   bool DeviceAllocation(const void* p, const void** start, size_t* size) const;
 
   int num_threads() const { return num_threads_; }
+  // How models are loaded: backends in order of preference (aclInit "backends",
+  // OCANN_BACKENDS or the default) and the thread count.
+  LoadOptions LoadOptionsFor() const;
+  const Backend& device_backend() const;
 
  private:
   State() = default;
   std::atomic<bool> initialized_{false};
   bool ever_finalized_ = false;
   int num_threads_ = 0;
+  std::vector<const Backend*> backends_;
   DumpConfig dump_;
   std::shared_ptr<Profiler> profiler_;
   std::mutex mutex_;
   uint32_t next_model_id_ = 1;
   std::map<uint32_t, std::shared_ptr<Model>> models_;
   mutable std::mutex mem_mutex_;
-  std::map<uintptr_t, size_t> device_allocs_;
+  struct DeviceAllocationInfo {
+    size_t size = 0;
+    const Backend* backend = nullptr;  // the one that allocated it frees it
+  };
+  std::map<uintptr_t, DeviceAllocationInfo> device_allocs_;
   std::map<uintptr_t, size_t> host_allocs_;
 };
 

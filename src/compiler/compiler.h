@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "base/status.h"
 #include "ir/graph.h"
 #include "ir/memory_planner.h"
@@ -45,6 +46,10 @@ Result<std::vector<std::vector<InputShapeSpec>>> ExpandGears(
 Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes);
 
 struct CompileOptions {
+  // The backends the model may run on, in order of preference: folding evaluates on them,
+  // and every node must be supported by one (EZ3003). Empty = BackendRegistry's order.
+  std::vector<const Backend*> backends;
+  std::string soc_version;                // --soc_version: custom ops tile for this chip
   std::set<std::string> disabled_passes;  // from --fusion_switch_file
   bool reuse_memory = true;               // --disable_reuse_memory=0
   bool dynamic_inputs = false;            // -1 or ranges in --input_shape: keep them dynamic
@@ -54,13 +59,18 @@ struct CompiledGraph {
   Graph graph;
   MemoryPlan plan;
   std::vector<std::string> pass_log;  // "pass: changed" lines for --log=info
-  size_t workspace_size = 0;          // largest kernel workspace
 };
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options);
 
-// Every node must have a CPU kernel; returns the largest workspace.
-Result<size_t> CheckKernels(const Graph& graph);
+// Node attribute naming the backend a node was compiled for (informational at load: the
+// runtime places nodes by its own preference order and refuses what it cannot place).
+inline constexpr const char* kBackendAttr = "_oc_backend";
+
+// Places every node on `backends` (EZ3003 naming the node when none supports it), prepares
+// each kernel once so that errors surface at conversion, and records kBackendAttr.
+Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
+                    const std::string& soc_version = "");
 
 // Names of the passes in pipeline order (for --fusion_switch_file and docs).
 std::vector<std::string> PipelinePassNames();

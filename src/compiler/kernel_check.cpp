@@ -1,34 +1,29 @@
-// Checks that every node has a CPU kernel that accepts it (EZ3003 otherwise) and
-// measures the largest kernel workspace, recorded in the .om for aclmdlQuerySize.
+// Places every node on the backends the compiler was given and prepares its kernel once,
+// so that a node nothing can run fails at atc (EZ3003 naming it) rather than at load.
+// Workspace is not measured here: it depends on the machine that runs the model.
 #include "base/threads.h"
 #include "compiler/compiler.h"
-#include "kernels/cpu/kernel.h"
-#include "kernels/cpu/layout.h"
 
 namespace oc {
 
-Result<size_t> CheckKernels(const Graph& graph) {
-  size_t workspace = 0;
-  const auto blocked = ChooseBlockedValues(graph);
-  for (const auto& n : graph.nodes) {
-    if (!KernelRegistry::Global().Supports(n.domain, n.op_type))
-      return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
-                             "], optype [" + n.op_type + "].",
-                         "EZ3003");
-    KernelPrepareContext ctx = MakePrepareContext(graph, n, blocked, DefaultNumThreads());
-    auto kernel = CreateKernel(ctx);
+Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
+                    const std::string& soc_version) {
+  OC_ASSIGN_OR_RETURN(Placement placement, PlaceGraph(graph, backends));
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& n = graph.nodes[i];
+    const Backend& backend = *placement.node_backend[i];
+    KernelPrepareContext ctx = MakePrepareContext(graph, n, &placement, DefaultNumThreads());
+    ctx.soc_version = soc_version;
+    auto kernel = PrepareKernel(backend, ctx);
     // Nodes that need input values or run-time shapes are prepared by the runtime.
-    if (!kernel.ok() && kernel.status().code() == StatusCode::kNeedsInputValue) continue;
-    if (!kernel.ok()) {
+    if (!kernel.ok() && kernel.status().code() != StatusCode::kNeedsInputValue) {
       if (kernel.status().code() == StatusCode::kUnsupported && kernel.status().cann_code().empty())
-        return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
-                               "], optype [" + n.op_type + "]: " + kernel.status().message(),
-                           "EZ3003");
+        return NoKernelError(n, kernel.status().message());
       return kernel.status();
     }
-    workspace = std::max(workspace, kernel.value()->WorkspaceSize());
+    graph.nodes[i].attrs.Set(kBackendAttr, std::string(backend.name()));
   }
-  return workspace;
+  return Status::Ok();
 }
 
 }  // namespace oc

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "base/status.h"
 #include "ir/graph.h"
 
@@ -20,7 +21,8 @@ class Pass {
 
 // allow_dynamic_inputs: inputs may keep -1 dims (a fully dynamic model).
 std::unique_ptr<Pass> CreateInferShapesPass(bool allow_dynamic_inputs = false);
-std::unique_ptr<Pass> CreateFoldConstantsPass();
+// Folding evaluates nodes on the first of `backends` that supports each one.
+std::unique_ptr<Pass> CreateFoldConstantsPass(std::vector<const Backend*> backends);
 std::unique_ptr<Pass> CreateEliminateIdentityPass();
 std::unique_ptr<Pass> CreateEliminateDeadCodePass();
 std::unique_ptr<Pass> CreateFoldBatchNormIntoConvPass();

@@ -1,17 +1,19 @@
 // The pass order, in one place. Each constraint is noted where it matters.
 #include "compiler/compiler.h"
 #include "compiler/pass.h"
+#include "ops/op_schema.h"
 
 namespace oc {
 namespace {
 
-std::vector<std::unique_ptr<Pass>> BuildPipeline(const CompileOptions& options = {}) {
+std::vector<std::unique_ptr<Pass>> BuildPipeline(const CompileOptions& options = {},
+                                                 std::vector<const Backend*> backends = {}) {
   std::vector<std::unique_ptr<Pass>> p;
   // Types and shapes first: every later pass relies on them.
   p.push_back(CreateInferShapesPass(options.dynamic_inputs));
   // Folding turns Shape/Constant subgraphs into constants, which the fusions below
   // need (BatchNorm parameters, Clip bounds, MatMul biases must be constant).
-  p.push_back(CreateFoldConstantsPass());
+  p.push_back(CreateFoldConstantsPass(std::move(backends)));
   p.push_back(CreateEliminateIdentityPass());
   // BatchNorm must fold before activation fusion: Conv -> BN -> Relu becomes Conv -> Relu.
   p.push_back(CreateFoldBatchNormIntoConvPass());
@@ -36,9 +38,13 @@ std::vector<std::string> PipelinePassNames() {
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   CompiledGraph out;
+  std::vector<const Backend*> backends = options.backends;
+  if (backends.empty()) {
+    OC_ASSIGN_OR_RETURN(backends, BackendRegistry::Global().Order());
+  }
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
-  for (auto& pass : BuildPipeline(options)) {
+  for (auto& pass : BuildPipeline(options, backends)) {
     const std::string name = pass->name();
     // Shape inference is not optional: it is how the compiler knows anything.
     if (options.disabled_passes.count(name) && name != "InferShapes") {
@@ -53,8 +59,12 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   OC_RETURN_IF_ERROR(graph.Verify());
   // Re-infer after rewrites so every value has a checked type and shape.
   OC_RETURN_IF_ERROR(CreateInferShapesPass(options.dynamic_inputs)->Run(graph).status());
-  OC_ASSIGN_OR_RETURN(out.workspace_size, CheckKernels(graph));
-  OC_ASSIGN_OR_RETURN(out.plan, PlanGraphMemory(graph, options.reuse_memory));
+  OC_RETURN_IF_ERROR(CheckKernels(graph, backends, options.soc_version));
+  auto in_place = [](const Node& n) {
+    const OpSchema* s = OpRegistry::Global().Find(n.domain, n.op_type);
+    return s ? s->traits.in_place_input : -1;
+  };
+  OC_ASSIGN_OR_RETURN(out.plan, PlanGraphMemory(graph, options.reuse_memory, in_place));
   out.graph = std::move(graph);
   return out;
 }

@@ -2,6 +2,7 @@
 // Values are named by strings (as in ONNX and GE), which keeps passes simple to read.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -29,8 +30,18 @@ struct Node {
   std::vector<std::string> inputs;  // "" marks an omitted optional input
   std::vector<std::string> outputs;
   AttributeMap attrs;
+  // Control flow (If, Loop, Scan): inputs from this index on are values its subgraphs
+  // read from enclosing scopes, made explicit at import so that ordering, dead-code
+  // removal and the runtime see them. -1: the node has none.
+  int64_t captured_inputs_begin = -1;
 
   size_t NumPresentInputs() const;
+  // The inputs the op itself declares (all of them unless some are captured values).
+  size_t OwnInputCount() const {
+    return captured_inputs_begin < 0
+               ? inputs.size()
+               : std::min(inputs.size(), static_cast<size_t>(captured_inputs_begin));
+  }
   bool HasInput(size_t i) const { return i < inputs.size() && !inputs[i].empty(); }
 };
 

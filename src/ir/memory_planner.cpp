@@ -39,24 +39,8 @@ std::vector<size_t> PlanBuffers(const std::vector<BufferRequest>& requests, size
   return offsets;
 }
 
-namespace {
-
-// The input whose buffer output 0 may take over when that input dies at this node:
-// a residual that a fused convolution accumulates into, or the data of an op that
-// only reinterprets the shape (its kernel then copies nothing).
-int InPlaceInput(const Node& n) {
-  if (n.domain == kOcDomain && n.op_type == "Conv" && n.inputs.size() > 3 && !n.inputs[3].empty())
-    return 3;
-  if (n.domain.empty() &&
-      (n.op_type == "Reshape" || n.op_type == "Flatten" || n.op_type == "Squeeze" ||
-       n.op_type == "Unsqueeze" || n.op_type == "Identity"))
-    return 0;
-  return -1;
-}
-
-}  // namespace
-
-Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse) {
+Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse,
+                                   const InPlaceInputFn& in_place_input) {
   std::set<std::string> external(graph.outputs.begin(), graph.outputs.end());
   external.insert(graph.inputs.begin(), graph.inputs.end());
   // Last step that reads each value.
@@ -75,7 +59,8 @@ Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse) {
       auto it = index.find(in);
       if (it != index.end()) requests[it->second].last = std::max(requests[it->second].last, step);
     }
-    const int alias = reuse ? InPlaceInput(n) : -1;
+    int alias = reuse ? in_place_input(n) : -1;
+    if (alias >= 0 && !n.HasInput(static_cast<size_t>(alias))) alias = -1;
     for (size_t k = 0; k < n.outputs.size(); ++k) {
       const std::string& out = n.outputs[k];
       if (out.empty() || external.count(out) || graph.IsInitializer(out)) continue;

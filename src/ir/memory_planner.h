@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,8 +26,13 @@ struct MemoryPlan {
   size_t arena_size = 0;
 };
 
+// The input whose buffer output 0 of a node may take over when that input dies there, or
+// -1 (the op registry's in-place trait; the IR itself knows no op).
+using InPlaceInputFn = std::function<int(const Node&)>;
+
 // Plans every value produced by a node that is not a graph output. Shapes must be static.
 // With `reuse` false every buffer gets its own bytes (--disable_reuse_memory=1).
-Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse);
+Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse,
+                                   const InPlaceInputFn& in_place_input);
 
 }  // namespace oc

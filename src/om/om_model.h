@@ -32,8 +32,8 @@ struct OmDynamicInput {
 // model with gears has one per gear (sharing weights in the file).
 struct OmGraph {
   Graph graph;
-  MemoryPlan plan;
-  size_t workspace_size = 0;
+  MemoryPlan plan;            // activations only: kernel workspace depends on the machine that runs
+                              // the model (threads, ISA), so the runtime sizes it at load
   std::vector<int64_t> gear;  // the gear values this graph serves; empty without gears
 };
 
@@ -52,7 +52,7 @@ Status WriteOmFile(const std::vector<OmGraph>& graphs, const OmWriteOptions& opt
 Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWriteOptions& options);
 // One graph, the common case.
 Result<std::string> SerializeOm(const Graph& graph, const MemoryPlan& plan,
-                                const OmWriteOptions& options, size_t workspace_size = 0);
+                                const OmWriteOptions& options);
 
 // A loaded .om: the graphs (constants point into the mapped file) and the model's facts.
 struct OmModel {
@@ -65,8 +65,6 @@ struct OmModel {
   std::map<std::string, OmDynamicInput> dynamic_inputs;  // by input name
 
   const Graph& graph() const { return graphs.front().graph; }
-  // Work memory the largest graph needs (arena + kernel workspace).
-  size_t work_size() const;
 };
 
 Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file);

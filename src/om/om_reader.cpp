@@ -136,6 +136,12 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
         n.domain = v.s();
         continue;
       }
+      if (k == "_oc_explicit_inputs") {  // the file's name for captured_inputs_begin
+        if (v.i() < 0 || v.i() > static_cast<int64_t>(n.inputs.size()))
+          return ParseError("op [" + op.name() + "] has an invalid _oc_explicit_inputs");
+        n.captured_inputs_begin = v.i();
+        continue;
+      }
       auto av = AttrFromDef(v, opset);
       if (!av.ok()) return av.status().WithContext("op [" + op.name() + "] attribute [" + k + "]");
       n.attrs.Set(k, std::move(av).value());
@@ -191,23 +197,19 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
   for (const auto& [k, v] : model.attr()) out.attrs[k] = AttrAsString(v);
   int64_t opset = 17;
   if (auto it = model.attr().find("_oc_opset"); it != model.attr().end()) opset = it->second.i();
-  // Files written before graphs carried their own sizes keep them on the model.
-  size_t model_arena = 0, model_workspace = 0;
+  // Files written before graphs carried their own sizes keep them on the model. A stored
+  // _oc_workspace_size (older files) is ignored: workspace is sized at load.
+  size_t model_arena = 0;
   if (auto it = model.attr().find("_oc_arena_size"); it != model.attr().end())
     model_arena = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
-  if (auto it = out.attrs.find("_oc_workspace_size"); it != out.attrs.end())
-    model_workspace = static_cast<size_t>(std::strtoull(it->second.c_str(), nullptr, 10));
   std::shared_ptr<const void> holder(file, file->data());
   for (int i = 0; i < model.graph_size(); ++i) {
     const auto& gd = model.graph(i);
     OmGraph og;
     og.plan.arena_size = model_arena;
-    og.workspace_size = model_workspace;
     const auto& ga = gd.attr();
     if (auto it = ga.find("_oc_arena_size"); it != ga.end())
       og.plan.arena_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
-    if (auto it = ga.find("_oc_workspace_size"); it != ga.end())
-      og.workspace_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
     og.gear = IntList(ga, "_oc_gear");
     if (i == 0) {
       // Dynamic inputs as the application sees them: on the first graph's Data ops.
@@ -234,12 +236,6 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
   out.weight_bytes = wp ? wp->size : 0;
   out.weights = wp ? wp->data : nullptr;
   return out;
-}
-
-size_t OmModel::work_size() const {
-  size_t w = 0;
-  for (const auto& g : graphs) w = std::max(w, g.plan.arena_size + g.workspace_size);
-  return w;
 }
 
 Result<OmModel> LoadOmFile(const std::string& path) {

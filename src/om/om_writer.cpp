@@ -173,6 +173,7 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     if (!n.domain.empty()) SetStr(attrs, "_oc_domain", n.domain);
     SetStrList(attrs, "_oc_inputs", n.inputs);
     SetStrList(attrs, "_oc_outputs", n.outputs);
+    if (n.captured_inputs_begin >= 0) SetInt(attrs, "_oc_explicit_inputs", n.captured_inputs_begin);
     for (const auto& [k, v] : n.attrs.all()) OC_RETURN_IF_ERROR(AttrToDef(v, opt, &(*attrs)[k]));
     for (const auto& in : n.inputs) {
       if (in.empty()) continue;
@@ -224,15 +225,13 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
   model.set_name(graph.name);
   model.set_version(1);
   model.set_custom_version("OpenCANN " + std::string("0.1.0"));
-  size_t memory_size = 0, workspace = 0;
+  size_t memory_size = 0;
   for (const auto& og : graphs) {
     auto* gd = model.add_graph();
     OC_RETURN_IF_ERROR(GraphToDef(og.graph, &og.plan, options, &weights, gd));
     SetInt(gd->mutable_attr(), "_oc_arena_size", static_cast<int64_t>(og.plan.arena_size));
-    SetInt(gd->mutable_attr(), "_oc_workspace_size", static_cast<int64_t>(og.workspace_size));
     if (!og.gear.empty()) SetIntList(gd->mutable_attr(), "_oc_gear", og.gear);
     memory_size = std::max(memory_size, og.plan.arena_size);
-    workspace = std::max(workspace, og.workspace_size);
   }
   auto* attrs = model.mutable_attr();
   SetStr(attrs, "soc_version", options.soc_version);
@@ -240,8 +239,6 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
   SetInt(attrs, "memory_size", static_cast<int64_t>(memory_size));
   SetInt(attrs, "weight_size", static_cast<int64_t>(weights.bytes.size()));
   for (const auto& [k, v] : options.model_attrs) SetStr(attrs, k, v);
-  if (!options.model_attrs.count("_oc_workspace_size"))
-    SetStr(attrs, "_oc_workspace_size", std::to_string(workspace));
   for (const auto& [k, v] : graph.metadata) SetStr(attrs, "_oc_meta_" + k, v);
   std::string model_bytes;
   if (!model.SerializeToString(&model_bytes))
@@ -284,11 +281,10 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
 }
 
 Result<std::string> SerializeOm(const Graph& graph, const MemoryPlan& plan,
-                                const OmWriteOptions& options, size_t workspace_size) {
+                                const OmWriteOptions& options) {
   std::vector<OmGraph> graphs(1);
   graphs[0].graph = graph;
   graphs[0].plan = plan;
-  graphs[0].workspace_size = workspace_size;
   return SerializeOm(graphs, options);
 }
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "base/file.h"
-#include "kernels/cpu/kernel.h"
+#include "kernels/cpu/cpu_backend.h"
 #include "opp/custom_op.h"
 #include "ops/op_schema.h"
 #include "register/op_def_registry.h"
@@ -54,7 +54,8 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
   if (OpRegistry::Global().Find("", def.type()))
     return InvalidArgument(where + ": the op type is a built-in ONNX op; give it another name");
   OpRegistry::Global().Register(MakeCustomOpSchema(def, source));
-  KernelRegistry::Global().Register(
+  // Package kernels run in the Ascend C emulation, called from the CPU backend's threads.
+  CpuKernels().Register(
       kAnyDomain, def.type(),
       [&def, kernels, source] { return MakeCustomOpKernel(def, kernels, source); },
       "as the package declares");

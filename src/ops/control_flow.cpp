@@ -51,8 +51,7 @@ Status InferIf(InferContext& c) {
 Status InferLoop(InferContext& c) {
   const Graph* body = SubgraphAttr(c.attrs(), "body");
   if (!body) return c.Error("body is required");
-  const size_t explicit_in =
-      static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
+  const size_t explicit_in = std::min(c.node->OwnInputCount(), c.num_inputs());
   const size_t carried = explicit_in - 2;
   std::vector<DataType> body_in{DataType::kInt64, DataType::kBool};
   for (size_t i = 0; i < carried; ++i)
@@ -74,8 +73,7 @@ Status InferLoop(InferContext& c) {
 Status InferScan(InferContext& c) {
   const Graph* body = SubgraphAttr(c.attrs(), "body");
   if (!body) return c.Error("body is required");
-  const size_t explicit_in =
-      static_cast<size_t>(c.attrs().GetInt("_oc_explicit_inputs", c.num_inputs()));
+  const size_t explicit_in = std::min(c.node->OwnInputCount(), c.num_inputs());
   const size_t first = c.opset < 9 ? 1 : 0;  // opset 8 starts with sequence_lens
   const size_t scans = static_cast<size_t>(c.attrs().GetInt("num_scan_inputs", 0));
   const size_t states = explicit_in - first - scans;
@@ -93,6 +91,7 @@ void RegisterControlFlowSchemas(OpRegistry& r) {
   r.Register({"If", "", 1, 1 << 20, 1, 1 << 20, InferIf});
   r.Register({"Loop", "", 2, 1 << 20, 1, 1 << 20, InferLoop});
   r.Register({"Scan", "", 1, 1 << 20, 1, 1 << 20, InferScan});
+  for (const char* op : {"If", "Loop"}) r.SetTraits("", op, ValuesDecideOutputShapes());
 }
 
 }  // namespace oc

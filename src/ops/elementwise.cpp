@@ -109,6 +109,13 @@ void RegisterElementwiseSchemas(OpRegistry& r) {
                 return Status::Ok();
               }});
   r.Register({"Clip", "", 1, 3, 1, 1, InferSameAsInput});
+  r.SetTraits("", "Identity", InPlaceOn(0));
+  // Activations a fused node can apply (the fusion passes read these).
+  for (const char* op : {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSwish", "Gelu"}) {
+    FusedActivation a;
+    ParseFusedActivation(op, &a);
+    r.SetTraits("", op, FusableAs(a));
+  }
   r.Register({"PRelu", "", 2, 2, 1, 1, [](InferContext& c) {
                 // Before opset 7 a 1-D slope of C values applies per channel.
                 const ValueInfo &x = c.in(0), &slope = c.in(1);

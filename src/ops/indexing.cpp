@@ -105,6 +105,8 @@ void RegisterIndexingSchemas(OpRegistry& r) {
   r.Register({"DepthToSpace", "", 1, 1, 1, 1, InferDepthToSpace});
   r.Register({"SpaceToDepth", "", 1, 1, 1, 1, InferDepthToSpace});
   r.Register({"TopK", "", 1, 2, 2, 2, InferTopK});
+  r.SetTraits("", "TopK", NeedsValuesOf({1}));
+  r.SetTraits("", "OneHot", NeedsValuesOf({1}));
   r.Register({"IsInf", "", 1, 1, 1, 1, [](InferContext& c) {
                 OC_RETURN_IF_ERROR(InferSameAsInput(c));
                 c.outputs[0].dtype = DataType::kBool;

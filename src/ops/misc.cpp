@@ -224,6 +224,8 @@ void RegisterMiscSchemas(OpRegistry& r) {
     r.Register({w, "", 1, 1, 1, 1, InferWindow});
   r.Register({"MaxUnpool", "", 2, 3, 1, 1, InferMaxUnpool});
   r.Register({"Einsum", "", 1, 1 << 20, 1, 1, InferEinsum});
+  for (const char* op : {"NonZero", "Unique", "Compress"})
+    r.SetTraits("", op, ValuesDecideOutputShapes());
 }
 
 }  // namespace oc

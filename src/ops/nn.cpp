@@ -212,6 +212,8 @@ void RegisterNnSchemas(OpRegistry& r) {
   r.Register({"Conv", "", 2, 3, 1, 1, InferConv});
   // Conv with fused activation and optional residual sum (input 3), made by the compiler.
   r.Register({"Conv", kOcDomain, 2, 4, 1, 1, InferConv});
+  // The residual is accumulated into: the output may be its buffer.
+  r.SetTraits(kOcDomain, "Conv", InPlaceOn(3));
   r.Register({"ConvTranspose", "", 2, 3, 1, 1, InferConvTranspose});
   r.Register({"MaxPool", "", 1, 1, 1, 2, InferPool});
   r.Register({"AveragePool", "", 1, 1, 1, 1, InferPool});

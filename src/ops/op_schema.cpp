@@ -5,6 +5,12 @@
 
 namespace oc {
 
+Status NoKernelError(const Node& node, const std::string& detail) {
+  return Unsupported("No supported Ops kernel and engine are found for [" + node.name +
+                         "], optype [" + node.op_type + "]." + (detail.empty() ? "" : " " + detail),
+                     "EZ3003");
+}
+
 Status InferContext::Error(const std::string& msg) const {
   return ShapeMismatch("node [" + node->name + "] (" + node->op_type + "): " + msg);
 }
@@ -34,6 +40,11 @@ OpRegistry& OpRegistry::Global() {
 
 void OpRegistry::Register(OpSchema schema) { schemas_.push_back(std::move(schema)); }
 
+void OpRegistry::SetTraits(const std::string& domain, const std::string& op_type, OpTraits traits) {
+  for (auto& s : schemas_)
+    if (s.op_type == op_type && s.domain == domain) s.traits = std::move(traits);
+}
+
 const OpSchema* OpRegistry::Find(const std::string& domain, const std::string& op_type) const {
   const std::string d = domain == "ai.onnx" ? "" : domain;
   for (const auto& s : schemas_)
@@ -51,10 +62,7 @@ std::vector<const OpSchema*> OpRegistry::All() const {
 
 Status InferNode(Graph& graph, const Node& node) {
   const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
-  if (!schema)
-    return Unsupported("No supported Ops kernel and engine are found for [" + node.name +
-                           "], optype [" + node.op_type + "].",
-                       "EZ3003");
+  if (!schema) return NoKernelError(node);
   int n_in = static_cast<int>(node.inputs.size());
   while (n_in > 0 && node.inputs[n_in - 1].empty()) --n_in;
   if (n_in < schema->min_inputs || n_in > schema->max_inputs)

@@ -2,13 +2,14 @@
 // runtime (dynamic shapes). One registration function per op family file.
 #pragma once
 
-#include <functional>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "base/status.h"
 #include "ir/graph.h"
+#include "ops/fused_activation.h"
 
 namespace oc {
 
@@ -41,6 +42,45 @@ struct InferContext {
 
 using ShapeInferFn = std::function<Status(InferContext&)>;
 
+// What the planner, the fusion passes, the ops table and the backends need to know about
+// an op beyond its shapes. A trait is a promise about the op's semantics, so every
+// backend's kernel for the op must honour it.
+struct OpTraits {
+  // Output 0 may take over the buffer of this input when the input dies at the node
+  // (a residual a fused convolution accumulates into, a pure reshape): every kernel of
+  // the op must allow the output to alias that input. -1: never.
+  int in_place_input = -1;
+  // The op is this activation, so a fusion pass may turn it into a fused node's post-op.
+  FusedActivation fusable_activation = FusedActivation::kNone;
+  // Output shapes depend on input values, not only on shapes (NonZero, Unique, ...).
+  bool values_decide_output_shapes = false;
+  // Inputs whose values a kernel needs in order to be prepared (Reshape's shape, Slice's
+  // starts, ...): when not constant, the node is prepared at run time.
+  std::vector<int> value_inputs;
+};
+
+// Traits as one-liners for the family files.
+inline OpTraits InPlaceOn(int input) {
+  OpTraits t;
+  t.in_place_input = input;
+  return t;
+}
+inline OpTraits FusableAs(FusedActivation a) {
+  OpTraits t;
+  t.fusable_activation = a;
+  return t;
+}
+inline OpTraits ValuesDecideOutputShapes() {
+  OpTraits t;
+  t.values_decide_output_shapes = true;
+  return t;
+}
+inline OpTraits NeedsValuesOf(std::vector<int> inputs) {
+  OpTraits t;
+  t.value_inputs = std::move(inputs);
+  return t;
+}
+
 struct OpSchema {
   std::string op_type;
   std::string domain;  // "" = ai.onnx
@@ -49,6 +89,7 @@ struct OpSchema {
   int min_outputs = 1;
   int max_outputs = 1;
   ShapeInferFn infer;
+  OpTraits traits = {};
 };
 
 // Domain of ops from custom operator packages: they match a node of their type in any
@@ -59,6 +100,8 @@ class OpRegistry {
  public:
   static OpRegistry& Global();
   void Register(OpSchema schema);
+  // Sets the traits of a registered op (family files do this after registering).
+  void SetTraits(const std::string& domain, const std::string& op_type, OpTraits traits);
   const OpSchema* Find(const std::string& domain, const std::string& op_type) const;
   std::vector<const OpSchema*> All() const;
 
@@ -66,6 +109,10 @@ class OpRegistry {
   OpRegistry();
   std::deque<OpSchema> schemas_;  // deque: Find's pointers survive later registrations
 };
+
+// CANN's EZ3003: no engine has a kernel (or no schema) for a node; `detail` may be empty.
+// The one place this message is built.
+Status NoKernelError(const Node& node, const std::string& detail = "");
 
 // Infers the outputs of `node` from the graph's current value infos and constants and
 // stores them in the graph. Checks arity first.

@@ -72,6 +72,8 @@ Status InferResize(InferContext& c) {
 void RegisterResizeSchemas(OpRegistry& r) {
   r.Register({"Resize", "", 1, 4, 1, 1, InferResize});
   r.Register({"Upsample", "", 1, 2, 1, 1, InferResize});
+  r.SetTraits("", "Resize", NeedsValuesOf({1, 2, 3}));
+  r.SetTraits("", "Upsample", NeedsValuesOf({1}));
 }
 
 }  // namespace oc

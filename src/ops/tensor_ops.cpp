@@ -460,6 +460,20 @@ void RegisterTensorSchemas(OpRegistry& r) {
   r.Register({"Tile", "", 2, 2, 1, 1, InferTile});
   r.Register({"Range", "", 3, 3, 1, 1, InferRange});
   r.Register({"Pad", "", 1, 4, 1, 1, InferPad});
+  // Pure reshapes: the output may be the input's buffer (their kernels copy nothing then).
+  for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) {
+    OpTraits t;
+    t.in_place_input = 0;
+    if (std::string(op) != "Flatten") t.value_inputs = {1};
+    r.SetTraits("", op, t);
+  }
+  r.SetTraits("", "Slice", NeedsValuesOf({1, 2, 3, 4}));
+  r.SetTraits("", "Split", NeedsValuesOf({1}));
+  r.SetTraits("", "ConstantOfShape", NeedsValuesOf({0}));
+  r.SetTraits("", "Expand", NeedsValuesOf({1}));
+  r.SetTraits("", "Tile", NeedsValuesOf({1}));
+  r.SetTraits("", "Range", NeedsValuesOf({0, 1, 2}));
+  r.SetTraits("", "Pad", NeedsValuesOf({1, 2, 3}));
 }
 
 }  // namespace oc

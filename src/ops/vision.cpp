@@ -29,6 +29,7 @@ Status InferRoiAlign(InferContext& c) {
 
 void RegisterVisionSchemas(OpRegistry& r) {
   r.Register({"NonMaxSuppression", "", 2, 5, 1, 1, InferNms});
+  r.SetTraits("", "NonMaxSuppression", ValuesDecideOutputShapes());
   r.Register({"GridSample", "", 2, 2, 1, 1, InferGridSample});
   r.Register({"RoiAlign", "", 3, 3, 1, 1, InferRoiAlign});
 }

@@ -1,7 +1,5 @@
 #include "runtime/model.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,7 +8,6 @@
 #include <unordered_map>
 
 #include "base/threads.h"
-#include "kernels/cpu/layout.h"
 #include "om/om_format.h"
 #include "ops/op_schema.h"
 
@@ -26,6 +23,15 @@ std::string FormatFor(const Shape& s, const std::map<std::string, std::string>& 
 }
 
 }  // namespace
+
+Status StepTensor::CopyPlain(void* dst) const {
+  const TensorType t{dtype, shape};
+  if (!backend || layout == kPlainLayout) {
+    if (t.numel() > 0) std::memcpy(dst, data, t.nbytes());
+    return Status::Ok();
+  }
+  return backend->ToPlain(layout, t, data, dst);
+}
 
 Result<std::shared_ptr<Model>> Model::Load(std::shared_ptr<MappedFile> file,
                                            const LoadOptions& options) {
@@ -43,19 +49,41 @@ Result<std::shared_ptr<Model>> Model::LoadFile(const std::string& path,
   return m;
 }
 
-Status Model::QuerySize(const std::string& path, size_t* work, size_t* weight) {
-  OC_ASSIGN_OR_RETURN(OmModel om, LoadOmFile(path));
-  *work = om.work_size();
-  *weight = om.weight_bytes;
+Status Model::QuerySize(const std::string& path, size_t* work, size_t* weight,
+                        const LoadOptions& options) {
+  OC_ASSIGN_OR_RETURN(auto file, MappedFile::Open(path));
+  Status s = QuerySize(std::move(file), work, weight, options);
+  return s.ok() ? s : s.WithContext("model [" + path + "]");
+}
+
+Status Model::QuerySize(std::shared_ptr<MappedFile> file, size_t* work, size_t* weight,
+                        const LoadOptions& options) {
+  LoadOptions plain = options;  // prepared as a load with our own memory would be
+  plain.work_ptr = plain.weight_ptr = nullptr;
+  plain.work_size = plain.weight_size = 0;
+  OC_ASSIGN_OR_RETURN(auto model, Load(std::move(file), plain));
+  *work = model->work_size();
+  *weight = model->weight_size();
   return Status::Ok();
+}
+
+std::map<std::string, size_t> Model::NodesPerBackend() const {
+  std::map<std::string, size_t> counts;
+  for (const auto& p : programs_)
+    for (const auto& s : p.steps) ++counts[s.backend->name()];
+  return counts;
 }
 
 Status Model::Build(const LoadOptions& options) {
   name_ = om_.name;
+  if (auto it = om_.attrs.find("soc_version"); it != om_.attrs.end()) soc_version_ = it->second;
   weight_size_ = om_.weight_bytes;
-  num_threads_ = DefaultNumThreads();
-  // oneDNN fixes a primitive's thread count when it is created: set it before Prepare.
-  omp_set_num_threads(num_threads_);
+  num_threads_ = options.num_threads > 0 ? options.num_threads : DefaultNumThreads();
+  if (!options.backends.empty()) {
+    backends_ = options.backends;
+  } else {
+    OC_ASSIGN_OR_RETURN(backends_, BackendRegistry::Global().Order());
+  }
   const char* prof = std::getenv("OCANN_PROFILE");
   profile_ = prof && prof[0] == '1';
   if (options.weight_ptr) {
@@ -141,7 +169,7 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
   p->graph = &g;
   p->gear = og.gear;
   p->arena_size = og.plan.arena_size;
-  p->workspace_size = og.workspace_size;
+  p->workspace_size = 0;  // the largest workspace of the kernels prepared below
   std::unordered_map<std::string, size_t> input_index, output_index;
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const ValueInfo* vi = g.FindValue(g.inputs[i]);
@@ -210,31 +238,36 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
     OC_ASSIGN_OR_RETURN(Slot from, slot_for(o));
     p->copies.push_back({from, i, p->outputs[i].bytes});
   }
-  const auto blocked = ChooseBlockedValues(g);
-  for (const auto& n : g.nodes) {
+  for (const auto& n : g.nodes)
+    for (const auto& in : n.inputs)
+      if (!in.empty() && !g.FindValue(in))
+        return ParseError("value [" + in + "] has no description");
+  // Each node on the first backend of the preference order that supports it.
+  OC_ASSIGN_OR_RETURN(Placement placement, PlaceGraph(g, backends_));
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
     Step step;
     step.node = &n;
     step.node_name = n.name;
     step.op_type = n.op_type;
     step.kernel_domain = n.domain;
-    if (!KernelRegistry::Global().Supports(n.domain, n.op_type))
-      return Unsupported("No supported Ops kernel and engine are found for [" + n.name +
-                             "], optype [" + n.op_type + "].",
-                         "EZ3003");
-    KernelPrepareContext ctx = MakePrepareContext(g, n, blocked, num_threads_);
+    step.backend = placement.node_backend[i];
+    bool seen = false;
+    for (const Backend* b : p->backends) seen = seen || b == step.backend;
+    if (!seen) p->backends.push_back(step.backend);
+    KernelPrepareContext ctx = MakePrepareContext(g, n, &placement, num_threads_);
+    ctx.soc_version = soc_version_;
     for (const auto& in : n.inputs) {
-      if (!in.empty() && !g.FindValue(in))
-        return ParseError("value [" + in + "] has no description");
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(in));
-      s.blocked = !in.empty() && blocked.count(in);
+      if (!in.empty()) s.layout = placement.LayoutOf(in);
       step.inputs.push_back(s);
     }
     for (const auto& out : n.outputs) {
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(out));
-      s.blocked = !out.empty() && blocked.count(out);
+      if (!out.empty()) s.layout = placement.LayoutOf(out);
       step.outputs.push_back(s);
     }
-    auto kernel = CreateKernel(ctx);
+    auto kernel = PrepareKernel(*step.backend, ctx);
     if (kernel.ok()) {
       step.kernel = std::move(kernel).value();
       p->workspace_size = std::max(p->workspace_size, step.kernel->WorkspaceSize());
@@ -388,15 +421,16 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
     ctx.node = &node;
     ctx.opset = p.graph->opset_version;
     ctx.num_threads = num_threads_;
+    ctx.soc_version = soc_version_;
     for (size_t i = 0; i < n_in; ++i) {
       const Slot& s = step.inputs[i];
       ctx.inputs.push_back(s.kind == SlotKind::kNone ? TensorType{}
                                                      : TensorType{s.dtype, shapes[i]});
       ctx.constants.push_back(s.constant);
-      ctx.blocked_inputs.push_back(s.blocked);
+      ctx.input_layouts.push_back(s.layout);
     }
-    for (const auto& s : step.outputs) ctx.blocked_outputs.push_back(s.blocked);
-    auto prepared = PrepareForShapes(std::move(ctx), &outs);
+    for (const auto& s : step.outputs) ctx.output_layouts.push_back(s.layout);
+    auto prepared = PrepareForShapes(*step.backend, std::move(ctx), &outs);
     if (!prepared.ok() && prepared.status().code() != StatusCode::kNeedsInputValue)
       return prepared.status();
     if (prepared.ok()) kernel = std::move(prepared).value();
@@ -414,8 +448,8 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
       values[i] = s.constant ? *s.constant : Tensor(s.dtype, shapes[i], in_ptrs[i], nullptr);
       inputs[i] = &values[i];
     }
-    OC_ASSIGN_OR_RETURN(
-        kernel, PrepareForValues(node, p.graph->opset_version, num_threads_, inputs, &outs));
+    OC_ASSIGN_OR_RETURN(kernel, PrepareForValues(*step.backend, node, p.graph->opset_version,
+                                                 num_threads_, inputs, &outs));
   }
   std::vector<void*> out_ptrs;
   for (size_t k = 0; k < step.outputs.size(); ++k) {
@@ -577,8 +611,8 @@ Status Model::Execute(ExecuteIo& io) const {
                     "cannot allocate " + std::to_string(work_size()) + " bytes of work memory");
     st.base = scratch->arena.data();
   }
-  // OpenMP's thread count is per calling thread: set it for this one.
-  omp_set_num_threads(num_threads_);
+  // Each backend sets up its threads for the executing thread.
+  for (const Backend* b : p.backends) b->BeginExecution(num_threads_);
   std::vector<const void*> in_ptrs;
   std::vector<void*> out_ptrs;
   Status status;
@@ -611,12 +645,12 @@ Status Model::Execute(ExecuteIo& io) const {
       r.duration_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
       for (const auto& s : step.inputs)
         if (s.kind != SlotKind::kNone)
-          r.inputs.push_back({s.dtype, st.ShapeOf(s), st.Resolve(s), s.blocked});
+          r.inputs.push_back({s.dtype, st.ShapeOf(s), st.Resolve(s), step.backend, s.layout});
       for (const auto& s : step.outputs)
         if (s.kind != SlotKind::kNone)
           r.outputs.push_back(
               {s.kind == SlotKind::kDynamic ? (*st.dynamic_values)[s.index].dtype : s.dtype,
-               st.ShapeOf(s), st.Resolve(s), s.blocked});
+               st.ShapeOf(s), st.Resolve(s), step.backend, s.layout});
       observer_->OnStep(r);
     }
     if (profile_) {

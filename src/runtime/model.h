@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "base/aligned_buffer.h"
 #include "base/status.h"
-#include "kernels/cpu/kernel.h"
 #include "om/om_model.h"
 
 namespace oc {
@@ -41,7 +41,10 @@ struct StepTensor {
   DataType dtype = DataType::kUndefined;
   Shape shape;  // logical (NCHW...) shape
   const void* data = nullptr;
-  bool channels_last = false;  // bytes kept as N,spatial...,C between convolutions
+  // The bytes as the step's backend keeps them: CopyPlain gives the logical order.
+  const Backend* backend = nullptr;
+  int layout = kPlainLayout;
+  Status CopyPlain(void* dst) const;
 };
 struct StepRecord {
   const std::string* node_name = nullptr;
@@ -63,6 +66,10 @@ struct LoadOptions {
   size_t work_size = 0;
   void* weight_ptr = nullptr;
   size_t weight_size = 0;
+  // Backends in order of preference; empty = BackendRegistry's order (OCANN_BACKENDS or
+  // the default).
+  std::vector<const Backend*> backends;
+  int num_threads = 0;  // 0 = DefaultNumThreads()
 };
 
 class Model {
@@ -71,8 +78,12 @@ class Model {
                                              const LoadOptions& options = {});
   static Result<std::shared_ptr<Model>> LoadFile(const std::string& path,
                                                  const LoadOptions& options = {});
-  // Work (arena + workspace) and weight sizes without preparing kernels.
-  static Status QuerySize(const std::string& path, size_t* work, size_t* weight);
+  // Work (arena + workspace) and weight sizes on this machine. Kernel workspace depends on
+  // the machine (threads, ISA), so the model is prepared to find it.
+  static Status QuerySize(const std::string& path, size_t* work, size_t* weight,
+                          const LoadOptions& options = {});
+  static Status QuerySize(std::shared_ptr<MappedFile> file, size_t* work, size_t* weight,
+                          const LoadOptions& options = {});
 
   // The application's view: dynamic dims are -1; sizes are those of the largest gear.
   const std::vector<IoDesc>& inputs() const { return inputs_; }
@@ -81,6 +92,8 @@ class Model {
   size_t work_size() const { return work_size_; }
   size_t weight_size() const { return weight_size_; }
   const std::map<std::string, std::string>& attrs() const { return om_.attrs; }
+  // Per backend name, how many nodes of the model run there (all gears together).
+  std::map<std::string, size_t> NodesPerBackend() const;
   // Output shapes of the latest execution (differs from outputs() for run-time shapes).
   std::vector<Shape> LastOutputShapes() const;
   bool has_dynamic_steps() const;
@@ -111,13 +124,14 @@ class Model {
     const void* ptr = nullptr;  // constants
     const Tensor* constant = nullptr;
     DataType dtype = DataType::kUndefined;
-    Shape shape;           // as compiled; may hold -1 for values sized at run time
-    bool blocked = false;  // kept channels-last (kernels/cpu/layout.h)
+    Shape shape;                // as compiled; may hold -1 for values sized at run time
+    int layout = kPlainLayout;  // as the backend of its producer and consumers chose
   };
   struct ShapeCache;  // run-time prepared kernels of one dynamic step, by input shapes
   struct Step {
     std::unique_ptr<Kernel> kernel;     // null: prepared at execution (dynamic step)
     std::shared_ptr<ShapeCache> cache;  // dynamic steps only
+    const Backend* backend = nullptr;   // where the node is placed
     const Node* node = nullptr;
     std::vector<Slot> inputs, outputs;
     std::string node_name, op_type, kernel_domain;
@@ -136,6 +150,7 @@ class Model {
     std::vector<int64_t> gear;
     std::vector<IoDesc> inputs, outputs;  // exact shapes of this graph
     std::vector<Step> steps;
+    std::vector<const Backend*> backends;  // those its steps use, once each
     std::vector<OutputCopy> copies;
     size_t arena_size = 0, workspace_size = 0;
     size_t num_dynamic = 0, dynamic_steps = 0;
@@ -164,6 +179,8 @@ class Model {
   std::vector<std::vector<std::pair<int64_t, int64_t>>> input_ranges_;
   size_t work_size_ = 0, weight_size_ = 0;
   int num_threads_ = 1;
+  std::vector<const Backend*> backends_;  // preference order for placement
+  std::string soc_version_;               // the chip atc built the model for
   std::shared_ptr<StepObserver> observer_;
   mutable std::atomic<uint64_t> executions_{0};
   mutable std::mutex last_shapes_mutex_;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "kernels/cpu/cpu_backend.h"
 #include "test_graph.h"
 
 namespace oc {
@@ -20,7 +21,7 @@ std::vector<Tensor> Eval(const std::string& op, const std::vector<const Tensor*>
   n.attrs = std::move(attrs);
   for (size_t i = 0; i < in.size(); ++i) n.inputs.push_back(in[i] ? "i" + std::to_string(i) : "");
   for (size_t i = 0; i < out.size(); ++i) n.outputs.push_back("o" + std::to_string(i));
-  auto r = EvaluateNode(n, in, out);
+  auto r = EvaluateNode(CpuBackend(), n, 17, in, out);
   EXPECT_TRUE(r.ok()) << r.status().ToString();
   return r.ok() ? std::move(r).value() : std::vector<Tensor>{};
 }
@@ -74,7 +75,7 @@ TEST(Kernels, GatherRejectsOutOfRangeIndex) {
   n.inputs = {"x", "i"};
   n.outputs = {"y"};
   Tensor bad = Tensor::FromInt64s({3}, {1});
-  auto r = EvaluateNode(n, {&x, &bad}, {{DataType::kFloat, {1, 2}}});
+  auto r = EvaluateNode(CpuBackend(), n, 17, {&x, &bad}, {{DataType::kFloat, {1, 2}}});
   EXPECT_FALSE(r.ok());
 }
 

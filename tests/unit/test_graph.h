@@ -2,12 +2,15 @@
 // runtime path, or evaluates single nodes with their kernels.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "backend/backend.h"
 #include "compiler/compiler.h"
-#include "kernels/cpu/kernel.h"
 #include "om/om_model.h"
 #include "runtime/model.h"
 
@@ -60,7 +63,7 @@ inline Result<std::vector<std::vector<float>>> CompileAndRun(
     Graph g, const std::vector<std::vector<float>>& inputs, CompileOptions opts = {},
     Graph* compiled_out = nullptr) {
   OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
-  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, {}, cg.workspace_size));
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, {}));
   if (compiled_out) *compiled_out = cg.graph;
   OC_ASSIGN_OR_RETURN(auto model, Model::Load(MappedFile::FromCopy(bytes.data(), bytes.size())));
   std::vector<const void*> in;
@@ -79,6 +82,47 @@ inline Result<std::vector<std::vector<float>>> CompileAndRun(
   }
   OC_RETURN_IF_ERROR(model->Execute(in, in_sizes, out, out_sizes));
   return outs;
+}
+
+// Runs .om bytes with the backends named in `order` ("reference", "cpu,reference", ...).
+inline Result<std::vector<std::vector<float>>> RunOmOn(
+    const std::string& bytes, const std::string& order,
+    const std::vector<std::vector<float>>& inputs,
+    std::map<std::string, size_t>* placed = nullptr) {
+  LoadOptions lo;
+  OC_ASSIGN_OR_RETURN(lo.backends, BackendRegistry::Global().Order(order));
+  OC_ASSIGN_OR_RETURN(auto model,
+                      Model::Load(MappedFile::FromCopy(bytes.data(), bytes.size()), lo));
+  if (placed) *placed = model->NodesPerBackend();
+  std::vector<const void*> in;
+  std::vector<size_t> in_sizes;
+  for (const auto& v : inputs) {
+    in.push_back(v.data());
+    in_sizes.push_back(v.size() * sizeof(float));
+  }
+  std::vector<std::vector<float>> outs;
+  std::vector<void*> out;
+  std::vector<size_t> out_sizes;
+  for (const auto& o : model->outputs()) outs.emplace_back(o.bytes / sizeof(float));
+  for (auto& o : outs) {
+    out.push_back(o.data());
+    out_sizes.push_back(o.size() * sizeof(float));
+  }
+  OC_RETURN_IF_ERROR(model->Execute(in, in_sizes, out, out_sizes));
+  return outs;
+}
+
+inline Result<std::string> CompileToOm(Graph g, CompileOptions opts = {}) {
+  OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
+  return SerializeOm(cg.graph, cg.plan, {});
+}
+
+// The largest |a - b| relative to max(1, |b|).
+inline float MaxRelativeError(const std::vector<float>& a, const std::vector<float>& b) {
+  float worst = a.size() == b.size() ? 0.0f : 1e30f;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1.0f, std::fabs(b[i])));
+  return worst;
 }
 
 inline size_t CountOps(const Graph& g, const std::string& op, const std::string& domain = "") {

@@ -11,10 +11,7 @@
 #include "base/log.h"
 #include "cli/flags.h"
 #include "cli/soc.h"
-#include "compiler/compiler.h"
-#include "frontend/onnx/onnx_importer.h"
-#include "om/om_model.h"
-#include "opp/opp_loader.h"
+#include "driver/convert.h"
 
 namespace oc {
 namespace {
@@ -134,14 +131,7 @@ Status CheckCommon(const Flags& f) {
   return Status::Ok();
 }
 
-// Every conversion flag, checked.
-struct ConvertOptions {
-  std::string framework, soc, format, precision;
-  CompileOptions compile;
-  std::vector<InputShapeSpec> shapes;
-  std::optional<GearSpec> gears;
-};
-
+// Every conversion flag, checked, into the driver's options.
 Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   ConvertOptions o;
   if (!f.Has("framework"))
@@ -159,25 +149,25 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   if (f.Get("model").empty()) return InvalidArgument("Value for --model is empty.", "E10004");
   if (!f.Has("soc_version") || f.Get("soc_version").empty())
     return InvalidArgument("Value for --soc_version is empty.", "E10004");
-  o.soc = f.Get("soc_version");
-  if (!FindSoc(o.soc)) {
+  o.soc_version = f.Get("soc_version");
+  if (!FindSoc(o.soc_version)) {
     std::string names;
     for (const auto& n : SocNames()) names += (names.empty() ? "" : ", ") + n;
-    return Invalid(o.soc, "soc_version", "it is not a supported chip. Supported: " + names + ".");
+    return Invalid(o.soc_version, "soc_version",
+                   "it is not a supported chip. Supported: " + names + ".");
   }
   if (fw == "0" && !f.Has("weight"))
     return InvalidArgument("Input parameter[--weight]'s value is empty when framework is 0(Caffe).",
                            "E10008");
-  if (fw != "5")
-    return Invalid(
-        fw, "framework",
-        "this OpenCANN build converts ONNX models (--framework=5); export the model to "
-        "ONNX first (torch.onnx.export, tf2onnx, mindspore.export(file_format='ONNX')).");
-  o.format = f.Get("input_format", "NCHW");
-  if (o.format != "NCHW" && o.format != "NHWC" && o.format != "ND" && o.format != "NCDHW" &&
-      o.format != "NDHWC")
-    return Invalid(o.format, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
-  o.precision = f.Get("precision_mode", "force_fp16");
+  // Which frameworks this build reads is the frontend registry's answer (driver).
+  o.model = f.Get("model");
+  o.weight = f.Get("weight");
+  o.command_line = f.command_line();
+  o.input_format = f.Get("input_format", "NCHW");
+  const std::string& fmt = o.input_format;
+  if (fmt != "NCHW" && fmt != "NHWC" && fmt != "ND" && fmt != "NCDHW" && fmt != "NDHWC")
+    return Invalid(fmt, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
+  o.precision_mode = f.Get("precision_mode", "force_fp16");
   static const std::set<std::string> kPrecisions = {"force_fp16",
                                                     "force_fp32",
                                                     "cube_fp16in_fp32out",
@@ -187,8 +177,8 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
                                                     "allow_mix_precision_fp16",
                                                     "allow_mix_precision_bf16",
                                                     "allow_fp32_to_bf16"};
-  if (!kPrecisions.count(o.precision))
-    return Invalid(o.precision, "precision_mode", "unknown precision mode.");
+  if (!kPrecisions.count(o.precision_mode))
+    return Invalid(o.precision_mode, "precision_mode", "unknown precision mode.");
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
     if (v != "0" && v != "1")
@@ -220,88 +210,6 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   return o;
 }
 
-Result<Graph> ImportModel(const std::string& model) {
-  if (!FileExists(model) || !std::ifstream(model, std::ios::binary))
-    return Invalid(model, "model", "the file does not exist or cannot be read.");
-  if (IsDirectory(model)) return Invalid(model, "model", "it is a directory, not a model file.");
-  auto graph = ImportOnnxFile(model);
-  if (graph.ok()) return graph;
-  const Status& s = graph.status();
-  if (s.code() == StatusCode::kNotFound)
-    return Invalid(model, "model", "the file does not exist or cannot be read: " + s.message());
-  if (s.code() == StatusCode::kParseError || s.code() == StatusCode::kInvalidArgument)
-    return InvalidArgument("Failed to parse the model file [" + model + "] as ONNX: " + s.message(),
-                           "E19005");
-  return s;
-}
-
-// One compiled graph per gear, each with the gear selector input CANN adds.
-Result<std::vector<OmGraph>> CompileGears(const Graph& graph, const ConvertOptions& o) {
-  OC_ASSIGN_OR_RETURN(auto per_gear, ExpandGears(o.shapes, *o.gears, o.format));
-  std::vector<OmGraph> graphs;
-  for (size_t k = 0; k < per_gear.size(); ++k) {
-    Graph g = graph;
-    OC_RETURN_IF_ERROR(ApplyInputShapes(g, per_gear[k]));
-    auto compiled = CompileGraph(std::move(g), o.compile);
-    if (!compiled.ok())
-      return compiled.status().WithContext("gear " + ShapeToString(o.gears->gears[k]));
-    OmGraph og{std::move(compiled->graph), std::move(compiled->plan), compiled->workspace_size,
-               o.gears->gears[k]};
-    // int64 values the application sets with aclmdlSetDynamicBatchSize / SetDynamicHWSize /
-    // SetInputDynamicDims.
-    og.graph.inputs.push_back(kDynamicGearInput);
-    og.graph.values[kDynamicGearInput] =
-        ValueInfo{DataType::kInt64, Shape{static_cast<int64_t>(o.gears->gears[k].size())}, true};
-    graphs.push_back(std::move(og));
-  }
-  return graphs;
-}
-
-// What --mode=0 writes and --mode=3 checks: the model imported and compiled per the flags.
-struct Conversion {
-  std::vector<OmGraph> graphs;
-  OmWriteOptions write;
-};
-
-Result<Conversion> Convert(const Flags& f) {
-  OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
-  // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
-  OC_RETURN_IF_ERROR(LoadCustomOpPackages());
-  OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(f.Get("model")));
-  // The shapes as given (with -1) are checked against the model first, so errors name the
-  // user's text rather than one gear's.
-  OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));
-  Conversion c;
-  for (const auto& spec : o.shapes) {
-    if (IsStatic(spec.dims)) continue;
-    OmDynamicInput d;
-    d.dims = spec.dims;
-    for (const auto& r : spec.ranges) d.ranges.emplace_back(r.min, r.max);
-    c.write.dynamic_inputs[spec.name] = std::move(d);
-  }
-  if (o.gears) {
-    OC_ASSIGN_OR_RETURN(c.graphs, CompileGears(graph, o));
-    c.write.model_attrs[kDynamicModeAttr] = GearKindName(o.gears->kind);
-  } else {
-    for (const auto& spec : o.shapes) o.compile.dynamic_inputs |= !IsStatic(spec.dims);
-    OC_ASSIGN_OR_RETURN(CompiledGraph compiled, CompileGraph(std::move(graph), o.compile));
-    for (const auto& line : compiled.pass_log) OC_LOG(kInfo, "pass " << line);
-    c.graphs.push_back(
-        OmGraph{std::move(compiled.graph), std::move(compiled.plan), compiled.workspace_size, {}});
-  }
-  c.write.soc_version = o.soc;
-  c.write.input_format = o.format;
-  c.write.model_attrs["atc_cmdline"] = f.command_line();
-  c.write.model_attrs["framework_type"] = o.framework;
-  c.write.model_attrs["input_format"] = o.format;
-  c.write.model_attrs["precision_mode"] = o.precision;
-  // A model with values sized at run time is a dynamic ("unknown shape") model.
-  for (const auto& og : c.graphs)
-    for (const auto& [name, vi] : og.graph.values)
-      if (!vi.has_shape || !IsStatic(vi.shape)) c.write.dynamic = true;
-  return c;
-}
-
 Status Build(const Flags& f) {
   if (!f.Has("output") || f.Get("output").empty())
     return InvalidArgument("Value for --output is empty.", "E10004");
@@ -312,11 +220,8 @@ Status Build(const Flags& f) {
   if (output.back() == '/')
     return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.",
                            "E10022");
-  OC_ASSIGN_OR_RETURN(Conversion c, Convert(f));
-  // The model is named after the output file, as CANN names it (dump_list's model_name).
-  const std::string model_name = output.substr(output.find_last_of('/') + 1);
-  for (auto& og : c.graphs) og.graph.name = model_name;
-  return WriteOmFile(c.graphs, c.write, output + ".om");
+  OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
+  return ConvertToOmFile(o, output + ".om");
 }
 
 Status DumpJson(const Flags& f) {
@@ -338,7 +243,8 @@ Status PreCheck(const Flags& f) {
   const std::string report = f.Get("check_report", "check_result.json");
   std::string result = "success", detail;
   // The same checks and compilation as --mode=0, without writing the model.
-  Status s = Convert(f).status();
+  auto o = CheckConvertFlags(f);
+  Status s = o.ok() ? Convert(o.value()).status() : o.status();
   if (!s.ok()) {
     result = "failed";
     detail = s.ToString();

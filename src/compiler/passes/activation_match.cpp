@@ -2,22 +2,22 @@
 
 #include <limits>
 
+#include "ops/op_schema.h"
+
 namespace oc {
 
 bool MatchActivation(const Graph& graph, const Node& act, FusableActivation* out) {
-  if (!act.domain.empty()) return false;
-  const std::string& t = act.op_type;
-  if (t == "Gelu" && act.attrs.GetString("approximate", "none") != "none") return false;
-  if (t == "Relu" || t == "Sigmoid" || t == "Tanh" || t == "HardSwish" || t == "Gelu") {
-    out->name = t;
-    return true;
-  }
-  if (t == "LeakyRelu") {
-    out->name = t;
+  const OpSchema* schema = OpRegistry::Global().Find(act.domain, act.op_type);
+  if (!schema || schema->traits.fusable_activation == FusedActivation::kNone) return false;
+  const FusedActivation kind = schema->traits.fusable_activation;
+  out->name = FusedActivationName(kind);
+  // The parameters of the node become the fused node's activation_alpha / _beta.
+  if (kind == FusedActivation::kGelu) return act.attrs.GetString("approximate", "none") == "none";
+  if (kind == FusedActivation::kLeakyRelu) {
     out->alpha = act.attrs.GetFloat("alpha", 0.01f);
     return true;
   }
-  if (t == "Clip") {
+  if (kind == FusedActivation::kClip) {
     float lo = act.attrs.GetFloat("min", -std::numeric_limits<float>::max());
     float hi = act.attrs.GetFloat("max", std::numeric_limits<float>::max());
     for (size_t i = 1; i < 3; ++i) {
@@ -26,12 +26,11 @@ bool MatchActivation(const Graph& graph, const Node& act, FusableActivation* out
       if (!c || c->dtype() != DataType::kFloat || c->numel() != 1) return false;
       (i == 1 ? lo : hi) = c->data_as<float>()[0];
     }
-    out->name = "Clip";
     out->alpha = lo;
     out->beta = hi;
     return true;
   }
-  return false;
+  return true;
 }
 
 void SetActivation(Node& target, const FusableActivation& act) {

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "compiler/pass.h"
-#include "kernels/cpu/kernel.h"
 #include "ops/op_schema.h"
 
 namespace oc {
@@ -15,6 +14,8 @@ const std::set<std::string> kNeverFold = {"RandomNormal",      "RandomUniform", 
 
 class FoldConstantsPass : public Pass {
  public:
+  explicit FoldConstantsPass(std::vector<const Backend*> backends)
+      : backends_(std::move(backends)) {}
   const char* name() const override { return "FoldConstants"; }
   Result<bool> Run(Graph& graph) override {
     std::vector<bool> dead(graph.nodes.size(), false);
@@ -32,7 +33,7 @@ class FoldConstantsPass : public Pass {
         Node probe = node;
         std::vector<TensorType> outs{{DataType::kInt64, graph.values[node.outputs[0]].shape}};
         Tensor stand_in(vi->dtype, vi->shape, nullptr, nullptr);
-        auto r = EvaluateNode(probe, {&stand_in}, outs);
+        auto r = Evaluate(graph, probe, {&stand_in}, outs);
         if (!r.ok()) return r.status();
         results = std::move(r).value();
       } else {
@@ -54,7 +55,7 @@ class FoldConstantsPass : public Pass {
           outs.push_back({vi->dtype, vi->shape});
         }
         if (!all_const) continue;
-        auto r = EvaluateNode(node, inputs, outs);
+        auto r = Evaluate(graph, node, inputs, outs);
         if (!r.ok()) {
           // Leave unsupported nodes to the runtime check that names them.
           if (r.status().code() == StatusCode::kUnsupported) continue;
@@ -70,10 +71,27 @@ class FoldConstantsPass : public Pass {
     RemoveNodes(graph, dead);
     return changed;
   }
+
+ private:
+  // With the model's opset: semantics of Softmax, Resize, ... changed across versions.
+  Result<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node,
+                                       const std::vector<const Tensor*>& inputs,
+                                       const std::vector<TensorType>& outs) const {
+    std::vector<TensorType> types;
+    for (const Tensor* t : inputs)
+      types.push_back(t ? TensorType{t->dtype(), t->shape()} : TensorType{});
+    const Backend* backend = FirstSupporting(backends_, node, types);
+    if (!backend) return NoKernelError(node);
+    return EvaluateNode(*backend, node, graph.opset_version, inputs, outs);
+  }
+
+  std::vector<const Backend*> backends_;
 };
 
 }  // namespace
 
-std::unique_ptr<Pass> CreateFoldConstantsPass() { return std::make_unique<FoldConstantsPass>(); }
+std::unique_ptr<Pass> CreateFoldConstantsPass(std::vector<const Backend*> backends) {
+  return std::make_unique<FoldConstantsPass>(std::move(backends));
+}
 
 }  // namespace oc

@@ -267,7 +267,7 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
     for (const auto& [k, a] : n.attrs.all())
       if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&a)) CollectFreeValues(**sub, &captured);
     if (!captured.empty()) {
-      n.attrs.Set("_oc_explicit_inputs", static_cast<int64_t>(n.inputs.size()));
+      n.captured_inputs_begin = static_cast<int64_t>(n.inputs.size());
       n.inputs.insert(n.inputs.end(), captured.begin(), captured.end());
     }
     g.nodes.push_back(std::move(n));

@@ -6,8 +6,9 @@
 #include <cstring>
 #include <map>
 
+#include "backend/kernel.h"
 #include "base/aligned_buffer.h"
-#include "kernels/cpu/kernel.h"
+#include "kernels/cpu/cpu_backend.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -25,7 +26,7 @@ Tensor Copy(const Tensor& t) {
 Result<std::vector<Tensor>> EvalNode(const Node& node, int64_t opset,
                                      const std::vector<const Tensor*>& in) {
   std::vector<ValueInfo> infos;
-  OC_ASSIGN_OR_RETURN(auto kernel, PrepareForValues(node, opset, 1, in, &infos));
+  OC_ASSIGN_OR_RETURN(auto kernel, PrepareForValues(CpuBackend(), node, opset, 1, in, &infos));
   std::vector<Tensor> outs;
   std::vector<void*> out_ptrs;
   for (const auto& o : infos) outs.emplace_back(o.dtype, o.shape);
@@ -99,8 +100,7 @@ class ControlFlowKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Node& n = *ctx.node;
-    const size_t explicit_in =
-        static_cast<size_t>(n.attrs.GetInt("_oc_explicit_inputs", ctx.inputs.size()));
+    const size_t explicit_in = std::min(n.OwnInputCount(), ctx.inputs.size());
     for (size_t i = 0; i < ctx.inputs.size(); ++i)
       if (ctx.has_input(i) && !ctx.constants[i]) return ctx.NeedsValue("its inputs");
     Env outer;
@@ -269,7 +269,7 @@ class ControlFlowKernel : public Kernel {
 
 }  // namespace
 
-void RegisterControlFlowKernels(KernelRegistry& r) {
+void RegisterControlFlowKernels(KernelTable& r) {
   r.SetFamilyTypes("all tensor types (no sequences or optionals)");
   r.Add<ControlFlowKernel>("If");
   r.Add<ControlFlowKernel>("Loop");

@@ -4,9 +4,9 @@
 // blocked layout.
 #include <cstring>
 
+#include "kernels/cpu/cpu_backend.h"
 #include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
-#include "kernels/cpu/layout.h"
 #include "kernels/cpu/spatial3.h"
 #include "ops/shape_rules.h"
 
@@ -55,8 +55,9 @@ class ConvKernel : public Kernel {
     }
     has_sum_ = ctx.has_input(3);
     out_bytes_ = ctx.outputs[0].nbytes();
-    const bool in_blocked = ctx.input_blocked(0), out_blocked = ctx.output_blocked(0);
-    const bool res_blocked = ctx.input_blocked(3);
+    const bool in_blocked = ctx.input_layout(0) == kLayoutChannelsLast;
+    const bool out_blocked = ctx.output_layout(0) == kLayoutChannelsLast;
+    const bool res_blocked = ctx.input_layout(3) == kLayoutChannelsLast;
     return DnnlCall("Conv node [" + ctx.node->name + "]", [&] {
       auto& eng = CpuEngine();
       auto user_md = [&](const Shape& s, bool blocked) {
@@ -186,7 +187,7 @@ class ConvKernel : public Kernel {
 
 }  // namespace
 
-void RegisterConvKernels(KernelRegistry& r) {
+void RegisterConvKernels(KernelTable& r) {
   r.SetFamilyTypes("float32 (oneDNN)");
   r.Add<ConvKernel>("Conv");
   r.Add<ConvKernel>("Conv", kOcDomain);
@@ -272,7 +273,7 @@ class ConvTransposeKernel : public Kernel {
 
 }  // namespace
 
-void RegisterConvTransposeKernels(KernelRegistry& r) {
+void RegisterConvTransposeKernels(KernelTable& r) {
   r.Add<ConvTransposeKernel>("ConvTranspose", "", "float32");
 }
 

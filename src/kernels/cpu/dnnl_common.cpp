@@ -33,29 +33,41 @@ dnnl::memory::format_tag PlainTag(size_t rank) {
 dnnl::memory::dims ToDims(const Shape& s) { return dnnl::memory::dims(s.begin(), s.end()); }
 
 Status AppendFusedActivation(const AttributeMap& attrs, dnnl::post_ops* ops) {
-  const std::string act = attrs.GetString("activation", "");
-  if (act.empty()) return Status::Ok();
+  const std::string name = attrs.GetString("activation", "");
+  FusedActivation act;
+  if (!ParseFusedActivation(name, &act))
+    return Unsupported("fused activation " + name + " is not supported");
   using alg = dnnl::algorithm;
   const float a = attrs.GetFloat("activation_alpha", 0.0f);
   const float b = attrs.GetFloat("activation_beta", 0.0f);
-  if (act == "Relu") {
-    ops->append_eltwise(1.0f, alg::eltwise_relu, 0.0f, 0.0f);
-  } else if (act == "LeakyRelu") {
-    ops->append_eltwise(1.0f, alg::eltwise_relu, a, 0.0f);
-  } else if (act == "Clip") {
-    ops->append_eltwise(1.0f, alg::eltwise_clip, a, b);
-  } else if (act == "Sigmoid") {
-    ops->append_eltwise(1.0f, alg::eltwise_logistic, 0.0f, 0.0f);
-  } else if (act == "Tanh") {
-    ops->append_eltwise(1.0f, alg::eltwise_tanh, 0.0f, 0.0f);
-  } else if (act == "SiLU") {
-    ops->append_eltwise(1.0f, alg::eltwise_swish, 1.0f, 0.0f);
-  } else if (act == "HardSwish") {
-    ops->append_eltwise(1.0f, alg::eltwise_hardswish, 0.0f, 0.0f);
-  } else if (act == "Gelu") {
-    ops->append_eltwise(1.0f, alg::eltwise_gelu_erf, 0.0f, 0.0f);
-  } else {
-    return Unsupported("fused activation " + act + " is not supported");
+  // Every FusedActivation has its post-op here (-Wswitch names a missing one).
+  switch (act) {
+    case FusedActivation::kNone:
+      break;
+    case FusedActivation::kRelu:
+      ops->append_eltwise(1.0f, alg::eltwise_relu, 0.0f, 0.0f);
+      break;
+    case FusedActivation::kLeakyRelu:
+      ops->append_eltwise(1.0f, alg::eltwise_relu, a, 0.0f);
+      break;
+    case FusedActivation::kClip:
+      ops->append_eltwise(1.0f, alg::eltwise_clip, a, b);
+      break;
+    case FusedActivation::kSigmoid:
+      ops->append_eltwise(1.0f, alg::eltwise_logistic, 0.0f, 0.0f);
+      break;
+    case FusedActivation::kTanh:
+      ops->append_eltwise(1.0f, alg::eltwise_tanh, 0.0f, 0.0f);
+      break;
+    case FusedActivation::kSiLU:
+      ops->append_eltwise(1.0f, alg::eltwise_swish, 1.0f, 0.0f);
+      break;
+    case FusedActivation::kHardSwish:
+      ops->append_eltwise(1.0f, alg::eltwise_hardswish, 0.0f, 0.0f);
+      break;
+    case FusedActivation::kGelu:
+      ops->append_eltwise(1.0f, alg::eltwise_gelu_erf, 0.0f, 0.0f);
+      break;
   }
   return Status::Ok();
 }

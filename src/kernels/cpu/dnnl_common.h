@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "backend/kernel.h"
 #include "base/status.h"
 #include "ir/attribute.h"
-#include "kernels/cpu/kernel.h"
 
 namespace oc {
 

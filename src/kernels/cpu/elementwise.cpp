@@ -7,9 +7,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "backend/kernel.h"
 #include "base/half.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -827,7 +827,7 @@ class CopyKernel : public Kernel {
 
 }  // namespace
 
-void RegisterElementwiseKernels(KernelRegistry& r) {
+void RegisterElementwiseKernels(KernelTable& r) {
   r.SetFamilyTypes("all types");
   for (const auto& e : kUnaryOps)
     r.Add<UnaryKernel>(

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -526,7 +526,7 @@ class IsInfShrinkKernel : public Kernel {
 
 }  // namespace
 
-void RegisterIndexingKernels(KernelRegistry& r) {
+void RegisterIndexingKernels(KernelTable& r) {
   r.SetFamilyTypes("all types (arithmetic ones: all numeric types)");
   r.Add<GatherElementsKernel>("GatherElements");
   r.Add<ScatterElementsKernel>("ScatterElements");

@@ -1,26 +1,26 @@
 #pragma once
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 
 namespace oc {
 
-void RegisterElementwiseKernels(KernelRegistry& r);
-void RegisterTensorKernels(KernelRegistry& r);
-void RegisterNnKernels(KernelRegistry& r);
-void RegisterConvKernels(KernelRegistry& r);
-void RegisterConvTransposeKernels(KernelRegistry& r);
-void RegisterMatmulKernels(KernelRegistry& r);
-void RegisterReductionKernels(KernelRegistry& r);
-void RegisterNormKernels(KernelRegistry& r);
-void RegisterIndexingKernels(KernelRegistry& r);
-void RegisterLossKernels(KernelRegistry& r);
-void RegisterResizeKernels(KernelRegistry& r);
-void RegisterMiscKernels(KernelRegistry& r);
-void RegisterQuantizeKernels(KernelRegistry& r);
-void RegisterRecurrentKernels(KernelRegistry& r);
-void RegisterVisionKernels(KernelRegistry& r);
-void RegisterTrainingKernels(KernelRegistry& r);
-void RegisterSpectralKernels(KernelRegistry& r);
-void RegisterControlFlowKernels(KernelRegistry& r);
+void RegisterElementwiseKernels(KernelTable& r);
+void RegisterTensorKernels(KernelTable& r);
+void RegisterNnKernels(KernelTable& r);
+void RegisterConvKernels(KernelTable& r);
+void RegisterConvTransposeKernels(KernelTable& r);
+void RegisterMatmulKernels(KernelTable& r);
+void RegisterReductionKernels(KernelTable& r);
+void RegisterNormKernels(KernelTable& r);
+void RegisterIndexingKernels(KernelTable& r);
+void RegisterLossKernels(KernelTable& r);
+void RegisterResizeKernels(KernelTable& r);
+void RegisterMiscKernels(KernelTable& r);
+void RegisterQuantizeKernels(KernelTable& r);
+void RegisterRecurrentKernels(KernelTable& r);
+void RegisterVisionKernels(KernelTable& r);
+void RegisterTrainingKernels(KernelTable& r);
+void RegisterSpectralKernels(KernelTable& r);
+void RegisterControlFlowKernels(KernelTable& r);
 
 }  // namespace oc

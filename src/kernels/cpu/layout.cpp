@@ -2,13 +2,15 @@
 
 namespace oc {
 
-std::unordered_set<std::string> ChooseBlockedValues(const Graph& graph) {
+std::unordered_set<std::string> ChooseChannelsLastValues(const Graph& graph,
+                                                         const std::vector<bool>& mine) {
   std::unordered_set<std::string> blocked;
   std::unordered_set<std::string> outputs(graph.outputs.begin(), graph.outputs.end());
   auto consumers = graph.ConsumerIndex();
   auto is_conv = [](const Node& n) { return n.op_type == "Conv"; };
-  for (const auto& n : graph.nodes) {
-    if (!is_conv(n) || n.outputs.empty()) continue;
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& n = graph.nodes[i];
+    if (!mine[i] || !is_conv(n) || n.outputs.empty()) continue;
     const std::string& v = n.outputs[0];
     const ValueInfo* vi = graph.FindValue(v);
     if (!vi || vi->dtype != DataType::kFloat || vi->shape.size() != 4 || outputs.count(v)) continue;
@@ -17,7 +19,7 @@ std::unordered_set<std::string> ChooseBlockedValues(const Graph& graph) {
     bool all_conv = true;
     for (size_t c : it->second) {
       const Node& user = graph.nodes[c];
-      if (!is_conv(user)) {
+      if (!mine[c] || !is_conv(user)) {
         all_conv = false;
         break;
       }

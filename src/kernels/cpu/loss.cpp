@@ -2,7 +2,7 @@
 #include <cmath>
 #include <limits>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -96,7 +96,7 @@ class LossKernel : public Kernel {
 
 }  // namespace
 
-void RegisterLossKernels(KernelRegistry& r) {
+void RegisterLossKernels(KernelTable& r) {
   r.SetFamilyTypes("float32, float64");
   r.Add<LossKernel>("NegativeLogLikelihoodLoss");
   r.Add<LossKernel>("SoftmaxCrossEntropyLoss");

@@ -302,7 +302,7 @@ class GemmKernel : public Kernel {
 
 }  // namespace
 
-void RegisterMatmulKernels(KernelRegistry& r) {
+void RegisterMatmulKernels(KernelTable& r) {
   r.SetFamilyTypes("float32 (oneDNN); MatMul also all numeric types");
   r.Add<MatMulKernel>("MatMul");
   r.Add<MatMulKernel>("MatMul", kOcDomain);

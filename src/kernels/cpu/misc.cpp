@@ -6,8 +6,8 @@
 #include <map>
 #include <numeric>
 
+#include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 #include "ops/shape_rules.h"
 
@@ -502,7 +502,7 @@ class EinsumKernel : public Kernel {
 
 }  // namespace
 
-void RegisterMiscKernels(KernelRegistry& r) {
+void RegisterMiscKernels(KernelTable& r) {
   r.SetFamilyTypes("all types");
   r.Add<LrnKernel>("LRN", "", "float32");
   r.Add<MvnKernel>("MeanVarianceNormalization", "", "float32");

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -184,7 +184,7 @@ class InstanceNormKernel : public Kernel {
 
 }  // namespace
 
-void RegisterNormKernels(KernelRegistry& r) {
+void RegisterNormKernels(KernelTable& r) {
   r.SetFamilyTypes("float32");
   r.Add<BatchNormKernel>("BatchNormalization");
   r.Add<LayerNormKernel>("LayerNormalization");

@@ -304,7 +304,7 @@ class SoftmaxKernel : public Kernel {
 
 }  // namespace
 
-void RegisterNnKernels(KernelRegistry& r) {
+void RegisterNnKernels(KernelTable& r) {
   r.SetFamilyTypes(
       "float32 (oneDNN); MaxPool/AveragePool/LpPool: all numeric types through plain loops");
   r.Add<PoolKernel>("MaxPool");

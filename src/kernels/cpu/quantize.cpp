@@ -5,8 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 #include "kernels/cpu/spatial3.h"
 #include "ops/shape_rules.h"
@@ -334,7 +334,7 @@ class ConvIntegerKernel : public Kernel {
 
 }  // namespace
 
-void RegisterQuantizeKernels(KernelRegistry& r) {
+void RegisterQuantizeKernels(KernelTable& r) {
   r.SetFamilyTypes("uint8, int8 (int32 accumulators and biases); float32 scales");
   r.Add<QuantizeKernel>("QuantizeLinear");
   r.Add<QuantizeKernel>("DequantizeLinear");

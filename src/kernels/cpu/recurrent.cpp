@@ -5,7 +5,7 @@
 #include <cstring>
 #include <functional>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -211,7 +211,7 @@ class RecurrentKernel : public Kernel {
 
 }  // namespace
 
-void RegisterRecurrentKernels(KernelRegistry& r) {
+void RegisterRecurrentKernels(KernelTable& r) {
   r.SetFamilyTypes("float32");
   r.Add<RecurrentKernel>("RNN");
   r.Add<RecurrentKernel>("GRU");

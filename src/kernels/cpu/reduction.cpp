@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 #include "ops/shape_rules.h"
 
@@ -232,7 +232,7 @@ class ArgKernel : public Kernel {
 
 }  // namespace
 
-void RegisterReductionKernels(KernelRegistry& r) {
+void RegisterReductionKernels(KernelTable& r) {
   r.SetFamilyTypes("all numeric types");
   for (const char* op :
        {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2",

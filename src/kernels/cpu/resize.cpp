@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 #include "ops/shape_rules.h"
 
@@ -201,7 +201,7 @@ class ResizeKernel : public Kernel {
 
 }  // namespace
 
-void RegisterResizeKernels(KernelRegistry& r) {
+void RegisterResizeKernels(KernelTable& r) {
   r.SetFamilyTypes("all numeric types");
   r.Add<ResizeKernel>("Resize");
   r.Add<ResizeKernel>("Upsample");

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -200,7 +200,7 @@ class MelKernel : public Kernel {
 
 }  // namespace
 
-void RegisterSpectralKernels(KernelRegistry& r) {
+void RegisterSpectralKernels(KernelTable& r) {
   r.SetFamilyTypes("float32, float64");
   r.Add<DftKernel>("DFT");
   r.Add<StftKernel>("STFT");

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "backend/kernel.h"
 #include "base/half.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 #include "ops/shape_rules.h"
 
@@ -531,7 +531,7 @@ class PadKernel : public Kernel {
 
 }  // namespace
 
-void RegisterTensorKernels(KernelRegistry& r) {
+void RegisterTensorKernels(KernelTable& r) {
   r.SetFamilyTypes("all types");
   for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) r.Add<ReshapeKernel>(op);
   r.Add<TransposeKernel>("Transpose");

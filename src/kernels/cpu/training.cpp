@@ -3,7 +3,7 @@
 #include <cstring>
 #include <map>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -164,7 +164,7 @@ class TfIdfKernel : public Kernel {
 
 }  // namespace
 
-void RegisterTrainingKernels(KernelRegistry& r) {
+void RegisterTrainingKernels(KernelTable& r) {
   r.SetFamilyTypes("float32");
   for (const char* op : {"Adagrad", "Adam", "Momentum"})
     r.Add<OptimizerKernel>(op, "ai.onnx.preview.training");

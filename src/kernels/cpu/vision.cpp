@@ -5,7 +5,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -279,7 +279,7 @@ class RoiAlignKernel : public Kernel {
 
 }  // namespace
 
-void RegisterVisionKernels(KernelRegistry& r) {
+void RegisterVisionKernels(KernelTable& r) {
   r.SetFamilyTypes("float32 (indices int64)");
   r.Add<NmsKernel>("NonMaxSuppression");
   r.Add<GridSampleKernel>("GridSample");

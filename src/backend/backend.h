@@ -1,0 +1,116 @@
+// The backend seam, in the spirit of ggml's ggml_backend_i and IREE's HAL. A backend says
+// which nodes it supports, prepares an executable step (a Kernel) for a node, owns its
+// device memory, its layout policy and its threads; the compiler and the runtime know
+// backends only through this interface (CMake refuses their including a kernel folder).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/kernel.h"
+
+namespace oc {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* name() const = 0;
+
+  // Whether this backend has a kernel for `node` with these input types (dtype undefined
+  // for omitted inputs). Cheap and conservative: true means Prepare will be attempted
+  // here, so an op or type the backend cannot run must answer false.
+  virtual bool Supports(const Node& node, const std::vector<TensorType>& inputs) const = 0;
+  // Prepares a kernel. Every tensor shape in ctx is static. kNeedsInputValue when the
+  // kernel needs the value of a non-constant input (the runtime prepares it per call).
+  virtual Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) const = 0;
+  // Element types accepted for an op, for docs/ops.md ("" when unsupported).
+  virtual std::string TypesOf(const std::string& domain, const std::string& op_type) const = 0;
+
+  // Layout policy: tags (see kPlainLayout) for values that this backend's nodes both
+  // produce and consume. `mine[i]` tells whether node i is placed here; values that
+  // cross to another backend or leave the graph must stay plain.
+  virtual std::unordered_map<std::string, int> ChooseLayouts(const Graph& graph,
+                                                             const std::vector<bool>& mine) const {
+    return {};
+  }
+  // Writes a tensor held in one of this backend's layouts as plain bytes (dumps).
+  virtual Status ToPlain(int layout, const TensorType& type, const void* src, void* dst) const;
+
+  // Called on the executing thread before this backend's steps run (thread policy).
+  virtual void BeginExecution(int num_threads) const {}
+
+  // Device memory owned by the backend: 64-byte aligned, null on failure.
+  virtual void* AllocateDeviceMemory(size_t bytes) const;
+  virtual void FreeDeviceMemory(void* p) const;
+  enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
+  virtual Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind) const;
+};
+
+// The backends this build has, and the order of preference in which nodes are placed.
+class BackendRegistry {
+ public:
+  static BackendRegistry& Global();
+  void Add(const Backend* backend);  // backends live for the whole process
+  const Backend* Find(const std::string& name) const;
+  std::vector<std::string> Names() const;
+  // The preference order from a comma-separated list of names ("reference,cpu"); an
+  // empty list means OCANN_BACKENDS when set, else the default order (cpu, reference).
+  // An unknown name is an error naming the known ones.
+  Result<std::vector<const Backend*>> Order(const std::string& names = "") const;
+
+ private:
+  std::vector<const Backend*> backends_;
+};
+
+// Which backend runs each node and the layout of every value.
+struct Placement {
+  std::vector<const Backend*> node_backend;      // per node of the graph
+  std::unordered_map<std::string, int> layouts;  // values not listed are plain
+  int LayoutOf(const std::string& value) const {
+    auto it = layouts.find(value);
+    return it == layouts.end() ? kPlainLayout : it->second;
+  }
+};
+
+// Places every node on the first backend of `order` that supports it; a node no backend
+// supports is refused with EZ3003 naming it and the backends asked.
+Result<Placement> PlaceGraph(const Graph& graph, const std::vector<const Backend*>& order);
+
+// The prepare context of a node of `graph`: types and shapes from the graph's value
+// infos, constants from its initializers, layouts from `placement` (may be null).
+KernelPrepareContext MakePrepareContext(const Graph& graph, const Node& node,
+                                        const Placement* placement, int num_threads);
+
+// Prepares a kernel on `backend`; a tensor whose shape is only known at run time gives
+// kNeedsInputValue.
+Result<std::unique_ptr<Kernel>> PrepareKernel(const Backend& backend,
+                                              const KernelPrepareContext& ctx);
+
+// Prepares `node` for concrete input tensors (every input visible as a constant): infers
+// the output types and shapes from the values, letting the kernel size outputs that only
+// the values decide (Kernel::OutputShapes). Used for run-time prepared steps and subgraphs.
+Result<std::unique_ptr<Kernel>> PrepareForValues(const Backend& backend, const Node& node,
+                                                 int64_t opset, int num_threads,
+                                                 const std::vector<const Tensor*>& inputs,
+                                                 std::vector<ValueInfo>* outputs);
+
+// Prepares `ctx.node` for concrete input shapes (ctx.inputs) when its outputs and kernel
+// depend only on those shapes and on true constants (ctx.constants): infers the output
+// types into ctx.outputs and *outputs. Returns kNeedsInputValue when input values matter;
+// the runtime then uses PrepareForValues. Used to cache run-time prepared steps per shape.
+Result<std::unique_ptr<Kernel>> PrepareForShapes(const Backend& backend, KernelPrepareContext ctx,
+                                                 std::vector<ValueInfo>* outputs);
+
+// Evaluates a node on constant inputs with the semantics of `opset` (constant folding).
+// Outputs get owned tensors.
+Result<std::vector<Tensor>> EvaluateNode(const Backend& backend, const Node& node, int64_t opset,
+                                         const std::vector<const Tensor*>& inputs,
+                                         const std::vector<TensorType>& output_types);
+
+// The first backend of `order` that supports `node` for these input tensors, or null.
+const Backend* FirstSupporting(const std::vector<const Backend*>& order, const Node& node,
+                               const std::vector<TensorType>& inputs);
+
+}  // namespace oc

@@ -1,0 +1,105 @@
+// The executable-step interface every backend's kernels implement. As in TFLM: Prepare
+// validates, packs weights and creates primitives once at model load; Run touches only
+// the buffers it is given and is const, so one prepared kernel serves concurrent executions.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/graph.h"
+#include "ops/op_schema.h"
+
+namespace oc {
+
+struct TensorType {
+  DataType dtype = DataType::kUndefined;
+  Shape shape;
+  int64_t numel() const { return NumElements(shape); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * DataTypeSize(dtype); }
+};
+
+// Layout tags are a backend's own business: 0 is the plain (row-major, logical order)
+// layout every backend reads and writes; other values mean what the backend that chose
+// them says (Backend::ChooseLayouts), and only its own kernels ever see them.
+inline constexpr int kPlainLayout = 0;
+
+struct KernelPrepareContext {
+  const Node* node = nullptr;
+  std::vector<TensorType> inputs;        // dtype undefined for omitted optional inputs
+  std::vector<const Tensor*> constants;  // values of constant inputs, else nullptr
+  std::vector<TensorType> outputs;
+  std::vector<int> input_layouts, output_layouts;  // per input/output; empty = plain
+  int num_threads = 1;
+  int64_t opset = 17;       // ai.onnx opset of the model (semantics changed across versions)
+  std::string soc_version;  // the chip the model is built for (custom op tiling)
+
+  const AttributeMap& attrs() const { return node->attrs; }
+  int input_layout(size_t i) const {
+    return i < input_layouts.size() ? input_layouts[i] : kPlainLayout;
+  }
+  int output_layout(size_t i) const {
+    return i < output_layouts.size() ? output_layouts[i] : kPlainLayout;
+  }
+  bool has_input(size_t i) const {
+    return i < inputs.size() && inputs[i].dtype != DataType::kUndefined;
+  }
+  Status Error(const std::string& msg) const;
+  // The kernel needs the value of input `what`, which is not constant: the runtime then
+  // prepares this node at execution time with the actual values.
+  Status NeedsValue(const std::string& what) const;
+};
+
+struct KernelRunContext {
+  const void* const* inputs = nullptr;
+  void* const* outputs = nullptr;
+  void* workspace = nullptr;  // WorkspaceSize() bytes, 64-byte aligned
+  int num_threads = 1;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual Status Prepare(const KernelPrepareContext& ctx) = 0;
+  virtual Status Run(const KernelRunContext& ctx) const = 0;
+  virtual size_t WorkspaceSize() const { return 0; }
+  // For ops whose output size depends on input values (Unique, NonZero, ...): the
+  // output shapes found at Prepare. Only called when shape inference could not tell.
+  virtual bool OutputShapes(std::vector<Shape>* shapes) const { return false; }
+};
+
+using KernelFactory = std::function<std::unique_ptr<Kernel>()>;
+
+// A backend's kernels by (domain, op type). Each family file of a backend has a Register
+// function; the backend lists its families in one place.
+class KernelTable {
+ public:
+  // `types` documents the element types the kernel accepts (docs/ops.md).
+  void Register(const std::string& domain, const std::string& op_type, KernelFactory f,
+                const std::string& types = "");
+  template <typename K>
+  void Add(const std::string& op_type, const std::string& domain = "",
+           const std::string& types = "") {
+    Register(
+        domain, op_type, [] { return std::make_unique<K>(); },
+        types.empty() ? family_types_ : types);
+  }
+  // Types of the family being registered (set once per family function).
+  void SetFamilyTypes(const std::string& types) { family_types_ = types; }
+  std::string TypesOf(const std::string& domain, const std::string& op_type) const;
+  bool Has(const std::string& domain, const std::string& op_type) const;
+  std::unique_ptr<Kernel> Create(const std::string& domain, const std::string& op_type) const;
+  std::vector<std::pair<std::string, std::string>> List() const;
+
+ private:
+  const KernelFactory* Find(const std::string& domain, const std::string& op_type) const;
+  std::deque<std::tuple<std::string, std::string, KernelFactory>> entries_;
+  std::map<std::pair<std::string, std::string>, std::string> types_;
+  std::string family_types_;
+};
+
+}  // namespace oc

@@ -1,0 +1,121 @@
+#include "driver/convert.h"
+
+#include <fstream>
+
+#include "base/file.h"
+#include "base/log.h"
+#include "frontend/frontend.h"
+#include "opp/opp_loader.h"
+
+namespace oc {
+namespace {
+
+Status InvalidFlag(const std::string& value, const std::string& param, const std::string& reason) {
+  return InvalidArgument(
+      "Value [" + value + "] for parameter [--" + param + "] is invalid. Reason: " + reason,
+      "E10001");
+}
+
+// One compiled graph per gear, each with the gear selector input CANN adds.
+Result<std::vector<OmGraph>> CompileGears(const Graph& graph, const ConvertOptions& o) {
+  OC_ASSIGN_OR_RETURN(auto per_gear, ExpandGears(o.shapes, *o.gears, o.input_format));
+  std::vector<OmGraph> graphs;
+  for (size_t k = 0; k < per_gear.size(); ++k) {
+    Graph g = graph;
+    OC_RETURN_IF_ERROR(ApplyInputShapes(g, per_gear[k]));
+    auto compiled = CompileGraph(std::move(g), o.compile);
+    if (!compiled.ok())
+      return compiled.status().WithContext("gear " + ShapeToString(o.gears->gears[k]));
+    OmGraph og{std::move(compiled->graph), std::move(compiled->plan), o.gears->gears[k]};
+    // int64 values the application sets with aclmdlSetDynamicBatchSize / SetDynamicHWSize /
+    // SetInputDynamicDims.
+    og.graph.inputs.push_back(kDynamicGearInput);
+    og.graph.values[kDynamicGearInput] =
+        ValueInfo{DataType::kInt64, Shape{static_cast<int64_t>(o.gears->gears[k].size())}, true};
+    graphs.push_back(std::move(og));
+  }
+  return graphs;
+}
+
+}  // namespace
+
+Result<Graph> ImportModel(const ConvertOptions& options) {
+  const Frontend* frontend = FrontendRegistry::Global().Find(options.framework);
+  if (!frontend) {
+    std::string have;
+    for (const auto& f : FrontendRegistry::Global().All())
+      have += (have.empty() ? "" : ", ") + f.framework + " (" + f.name + ")";
+    return InvalidFlag(options.framework, "framework",
+                       "this OpenCANN build converts --framework=" + have +
+                           "; export the model to ONNX first (torch.onnx.export, tf2onnx, "
+                           "mindspore.export(file_format='ONNX')).");
+  }
+  const std::string& model = options.model;
+  if (!FileExists(model) || !std::ifstream(model, std::ios::binary))
+    return InvalidFlag(model, "model", "the file does not exist or cannot be read.");
+  if (IsDirectory(model))
+    return InvalidFlag(model, "model", "it is a directory, not a model file.");
+  if (frontend->needs_weight && options.weight.empty())
+    return InvalidArgument("Input parameter[--weight]'s value is empty when framework is " +
+                               options.framework + "(" + frontend->name + ").",
+                           "E10008");
+  auto graph = frontend->import({model, options.weight});
+  if (!graph.ok() && graph.status().code() == StatusCode::kNotFound)
+    return InvalidFlag(model, "model",
+                       "the file does not exist or cannot be read: " + graph.status().message());
+  return graph;
+}
+
+Result<Conversion> Convert(const ConvertOptions& o) {
+  // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
+  OC_RETURN_IF_ERROR(LoadCustomOpPackages());
+  OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(o));
+  // The shapes as given (with -1) are checked against the model first, so errors name the
+  // user's text rather than one gear's.
+  OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));
+  Conversion c;
+  for (const auto& spec : o.shapes) {
+    if (IsStatic(spec.dims)) continue;
+    OmDynamicInput d;
+    d.dims = spec.dims;
+    for (const auto& r : spec.ranges) d.ranges.emplace_back(r.min, r.max);
+    c.write.dynamic_inputs[spec.name] = std::move(d);
+  }
+  CompileOptions compile = o.compile;
+  compile.soc_version = o.soc_version;
+  if (o.gears) {
+    ConvertOptions with_soc = o;
+    with_soc.compile = compile;
+    OC_ASSIGN_OR_RETURN(c.graphs, CompileGears(graph, with_soc));
+    c.write.model_attrs[kDynamicModeAttr] = GearKindName(o.gears->kind);
+  } else {
+    for (const auto& spec : o.shapes) compile.dynamic_inputs |= !IsStatic(spec.dims);
+    OC_ASSIGN_OR_RETURN(CompiledGraph compiled, CompileGraph(std::move(graph), compile));
+    for (const auto& line : compiled.pass_log) OC_LOG(kInfo, "pass " << line);
+    c.pass_log = compiled.pass_log;
+    c.graphs.push_back(OmGraph{std::move(compiled.graph), std::move(compiled.plan), {}});
+  }
+  c.write.soc_version = o.soc_version;
+  c.write.input_format = o.input_format;
+  if (!o.command_line.empty()) c.write.model_attrs["atc_cmdline"] = o.command_line;
+  c.write.model_attrs["framework_type"] = o.framework;
+  c.write.model_attrs["input_format"] = o.input_format;
+  c.write.model_attrs["precision_mode"] = o.precision_mode;
+  // A model with values sized at run time is a dynamic ("unknown shape") model.
+  for (const auto& og : c.graphs)
+    for (const auto& [name, vi] : og.graph.values)
+      if (!vi.has_shape || !IsStatic(vi.shape)) c.write.dynamic = true;
+  return c;
+}
+
+Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path) {
+  OC_ASSIGN_OR_RETURN(Conversion c, Convert(options));
+  // The model is named after the output file, as CANN names it (dump_list's model_name).
+  std::string model_name = om_path.substr(om_path.find_last_of('/') + 1);
+  if (model_name.size() > 3 && model_name.compare(model_name.size() - 3, 3, ".om") == 0)
+    model_name.resize(model_name.size() - 3);
+  for (auto& og : c.graphs) og.graph.name = model_name;
+  return WriteOmFile(c.graphs, c.write, om_path);
+}
+
+}  // namespace oc

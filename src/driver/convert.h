@@ -1,0 +1,42 @@
+// Conversion as a library: import (through the frontend registry) -> input shapes ->
+// compiler passes -> gears -> the graphs and options an .om is written from. atc only
+// parses flags into ConvertOptions; tests call Convert directly.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.h"
+#include "om/om_model.h"
+
+namespace oc {
+
+struct ConvertOptions {
+  std::string framework = "5";  // --framework
+  std::string model, weight;    // --model, --weight
+  std::string soc_version = "Ascend910B3";
+  std::string input_format = "NCHW";
+  std::string precision_mode = "force_fp16";
+  std::string command_line;  // recorded in the .om (atc_cmdline)
+  std::vector<InputShapeSpec> shapes;
+  std::optional<GearSpec> gears;
+  CompileOptions compile;
+};
+
+// What --mode=0 writes and --mode=3 checks.
+struct Conversion {
+  std::vector<OmGraph> graphs;
+  OmWriteOptions write;
+  std::vector<std::string> pass_log;  // of the first graph, for --log=info
+};
+
+// Runs the frontend for options.framework; E10001 when this build has none for it.
+Result<Graph> ImportModel(const ConvertOptions& options);
+// Imports and compiles the model per the options (custom op packages on
+// ASCEND_CUSTOM_OPP_PATH are loaded first).
+Result<Conversion> Convert(const ConvertOptions& options);
+// Convert, then the .om written atomically; the model is named after the file.
+Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path);
+
+}  // namespace oc

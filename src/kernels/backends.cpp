@@ -1,0 +1,20 @@
+// The backends this build has, in default order of preference: the CPU backend runs
+// everything it can, the reference backend is the oracle (and a second placement target).
+// Adding a backend: its folder under src/kernels/ and one line here.
+#include "backend/backend.h"
+#include "kernels/cpu/cpu_backend.h"
+#include "kernels/reference/reference_backend.h"
+
+namespace oc {
+
+BackendRegistry& BackendRegistry::Global() {
+  static BackendRegistry* registry = [] {
+    auto* r = new BackendRegistry();  // never destroyed: used from atexit paths
+    r->Add(&CpuBackend());
+    r->Add(&ReferenceBackend());
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace oc

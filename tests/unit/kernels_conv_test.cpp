@@ -1,0 +1,66 @@
+// Convolution kernels of the CPU backend (oneDNN) against the reference backend.
+#include "backend_oracle.h"
+
+namespace oc::testing {
+namespace {
+
+struct ConvSpec {
+  Shape x, w;
+  std::vector<int64_t> strides, pads, dilations;
+  int64_t group = 1;
+  std::string auto_pad;
+  bool bias = true;
+};
+
+void CheckConv(const ConvSpec& s) {
+  OracleCase c;
+  c.FloatInput("x", s.x, 7);
+  c.b.Const("w", FloatTensor(s.w, Pseudo(static_cast<size_t>(NumElements(s.w)), 8)));
+  std::vector<std::string> in = {"x", "w"};
+  if (s.bias) {
+    c.b.Const("b", FloatTensor({s.w[0]}, Pseudo(static_cast<size_t>(s.w[0]), 9)));
+    in.push_back("b");
+  }
+  Node& n = c.b.Add("Conv", in, {"y"});
+  if (!s.strides.empty()) n.attrs.Set("strides", s.strides);
+  if (!s.pads.empty()) n.attrs.Set("pads", s.pads);
+  if (!s.dilations.empty()) n.attrs.Set("dilations", s.dilations);
+  if (s.group != 1) n.attrs.Set("group", s.group);
+  if (!s.auto_pad.empty()) n.attrs.Set("auto_pad", s.auto_pad);
+  c.b.Output("y");
+  c.ExpectAgree(1e-4f);
+}
+
+TEST(ConvFamily, Conv2dForms) {
+  CheckConv({{1, 3, 9, 9}, {4, 3, 3, 3}, {}, {1, 1, 1, 1}, {}, 1, "", true});
+  CheckConv({{2, 4, 10, 7}, {6, 2, 3, 2}, {2, 1}, {1, 0, 0, 1}, {}, 2, "", true});
+  // depthwise, dilated
+  CheckConv({{1, 4, 11, 11}, {4, 1, 3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}, 4, "", true});
+  CheckConv({{1, 2, 8, 8}, {3, 2, 3, 3}, {2, 2}, {}, {}, 1, "SAME_UPPER", false});
+}
+
+TEST(ConvFamily, Conv1dAnd3d) {
+  CheckConv({{1, 3, 20}, {5, 3, 4}, {2}, {1, 2}, {}, 1, "", true});
+  CheckConv({{1, 2, 5, 6, 7}, {3, 2, 2, 3, 3}, {1, 2, 1}, {0, 1, 1, 1, 0, 1}, {}, 1, "", true});
+}
+
+TEST(ConvFamily, FusedResidualAndActivation) {
+  // Conv + Add(residual) + Relu becomes one oc.Conv; both backends run the fused node.
+  OracleCase c;
+  c.FloatInput("x", {1, 4, 6, 6}, 1);
+  c.FloatInput("r", {1, 4, 6, 6}, 2);
+  c.b.Const("w", FloatTensor({4, 4, 3, 3}, Pseudo(144, 3)));
+  Node& conv = c.b.Add("Conv", {"x", "w"}, {"c"});
+  conv.attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  c.b.Add("Add", {"c", "r"}, {"s"});
+  c.b.Add("Relu", {"s"}, {"y"});
+  c.b.Output("y");
+  Graph compiled;
+  auto direct = CompileAndRun(c.b.g, c.inputs, {}, &compiled);
+  ASSERT_TRUE(direct.ok()) << direct.status().ToString();
+  EXPECT_EQ(CountOps(compiled, "Conv", kOcDomain), 1u);
+  c.ExpectAgree(1e-4f);
+}
+
+}  // namespace
+}  // namespace oc::testing
