@@ -22,7 +22,8 @@ namespace detail {
 struct LaunchOptions {
   std::optional<uint64_t> tiling_key;  // default: ICPU_SET_TILING_KEY's
   std::optional<KernelMode> mode;      // default: SetKernelMode's
-  bool report = true;  // print the report and write <kernel>_cost.json
+  const char* soc = nullptr;  // the chip to model (a model's --soc_version); null: SetSoc's
+  bool report = true;         // print the report and write <kernel>_cost.json
 };
 // What a launch found: errors and warnings (as printed) and the cost estimate.
 struct LaunchResult {

@@ -157,6 +157,9 @@ class NodeView {
   std::vector<CompileTimeTensorDesc> input_descs, output_descs;
   std::vector<bool> input_present;  // optional inputs may be absent
   RuntimeAttrs attrs;
+  // The chip the model is built for (an opencann::SocSpec, see opencann/soc_table.h);
+  // null = the default. Tiling code passes it to PlatformAscendC as CANN's platform info.
+  const void* platform_info = nullptr;
 };
 
 class TilingContext {
@@ -197,7 +200,7 @@ class TilingContext {
     return workspaces_.data();
   }
   size_t GetWorkspaceNum() const { return workspaces_.size(); }
-  const void* GetPlatformInfo() const { return nullptr; }  // see platform_ascendc.h
+  const void* GetPlatformInfo() const { return node_->platform_info; }  // platform_ascendc.h
 
  private:
   bool Present(size_t i) const {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "opencann/soc_table.h"
 #include "tikicpulib.h"
 
 namespace AscendC {
@@ -26,36 +27,27 @@ constexpr int kMem = static_cast<int>(Memory::kCount);
 constexpr int kPipes = static_cast<int>(Pipe::kCount);
 const char* const kPipeNames[kPipes] = {"MTE2", "MTE3", "MTE1", "Vector", "Cube", "Scalar"};
 
-// Capacities per core (GM unbounded here), alignments (reference/ascendc.md).
-const SocFacts kSocs[] = {
-    {"Ascend910B1",
-     24,
-     48,
-     1800,
-     {0, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10},
-     {0, 32, 32, 512, 512, 64}},
-    {"Ascend910B2",
-     24,
-     48,
-     1800,
-     {0, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10},
-     {0, 32, 32, 512, 512, 64}},
-    {"Ascend910B3",
-     20,
-     40,
-     1800,
-     {0, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10},
-     {0, 32, 32, 512, 512, 64}},
-    {"Ascend910B4",
-     20,
-     40,
-     1800,
-     {0, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10},
-     {0, 32, 32, 512, 512, 64}},
-};
+// The emulated chips' facts, from the one SoC table; alignments per memory from the
+// reference (GM unchecked here).
+const std::vector<SocFacts>& EmulatedSocs() {
+  static const std::vector<SocFacts> socs = [] {
+    std::vector<SocFacts> v;
+    for (const auto& s : opencann::kSocTable) {
+      if (!s.ascendc_emulated) continue;
+      v.push_back({s.name,
+                   s.aic_cores,
+                   s.aiv_cores,
+                   s.mhz,
+                   {0, s.ub_bytes, s.l1_bytes, s.l0a_bytes, s.l0b_bytes, s.l0c_bytes},
+                   {0, 32, 32, 512, 512, 64}});
+    }
+    return v;
+  }();
+  return socs;
+}
 
 const SocFacts* FindSocFacts(const char* name) {
-  for (const auto& s : kSocs)
+  for (const auto& s : EmulatedSocs())
     if (name && std::string(name) == s.name) return &s;
   return nullptr;
 }
@@ -72,6 +64,7 @@ struct LaunchState {
   uint32_t block_dim = 1;
   uint64_t tiling_key = 0;
   KernelMode mode = KernelMode::AIV_MODE;
+  const SocFacts* soc = nullptr;  // null: the process-wide chip (SetSoc, OCANN_SOC)
   std::unique_ptr<std::barrier<>> barrier;
   std::mutex mutex;
   std::vector<std::string> errors, warnings;
@@ -91,8 +84,11 @@ struct Block {
   MaskState mask;
 };
 
-int CoresFor(KernelMode mode) {
-  return mode == KernelMode::AIV_MODE ? CurrentSoc().vector_cores : CurrentSoc().ai_cores;
+// The chip of a launch: its own (a model's --soc_version) or the process-wide one.
+const SocFacts& SocOf(const LaunchState& l) { return l.soc ? *l.soc : CurrentSoc(); }
+
+int CoresFor(const LaunchState& l) {
+  return l.mode == KernelMode::AIV_MODE ? SocOf(l).vector_cores : SocOf(l).ai_cores;
 }
 
 LaunchState g_host_launch;  // API calls outside ICPU_RUN_KF (tests of single calls)
@@ -116,9 +112,11 @@ std::string Where(const char* api) {
 }  // namespace
 
 const SocFacts& CurrentSoc() {
+  // A launch for a model built for a chip uses that chip (LaunchOptions::soc).
+  if (t_block && t_block->launch->soc) return *t_block->launch->soc;
   if (!g_soc) {
     g_soc = FindSocFacts(std::getenv("OCANN_SOC"));
-    if (!g_soc) g_soc = FindSocFacts("Ascend910B3");
+    if (!g_soc) g_soc = FindSocFacts(opencann::kDefaultSoc);
   }
   return *g_soc;
 }
@@ -241,12 +239,12 @@ int64_t BlockNum() { return Current().launch->block_dim; }
 
 void BlockBarrier() {
   Block& b = Current();
-  const int cores = CoresFor(b.launch->mode);
+  const int cores = CoresFor(*b.launch);
   // All blocks must be resident at once for SyncAll; more blocks than cores run in waves
   // on the NPU and the barrier never completes.
   if (b.launch->block_dim > static_cast<uint32_t>(cores))
     Fault("SyncAll", "blockDim " + std::to_string(b.launch->block_dim) + " is more than the " +
-                         std::to_string(cores) + " cores of " + CurrentSoc().name +
+                         std::to_string(cores) + " cores of " + SocOf(*b.launch).name +
                          ": the blocks would wait for each other forever");
   if (b.launch->barrier) b.launch->barrier->arrive_and_wait();
   AddCycles(Pipe::kScalar, 100);
@@ -423,21 +421,21 @@ struct CrashGuard {
 // The cost estimate of a finished launch: per-pipe maximum over blocks, waves, bound pipe.
 void Estimate(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks,
               LaunchResult* r) {
-  const int cores = CoresFor(l.mode);
+  const int cores = CoresFor(l);
   const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
   int bound = 0;
   for (int p = 0; p < kPipes; ++p) {
     r->cycles[p] = 0;
     for (const auto& b : blocks) r->cycles[p] = std::max(r->cycles[p], b->cycles[p]);
-    r->us[p] = r->cycles[p] * waves / CurrentSoc().mhz;
+    r->us[p] = r->cycles[p] * waves / SocOf(l).mhz;
     if (r->cycles[p] > r->cycles[bound]) bound = p;
   }
   r->bound = kPipeNames[bound];
 }
 
 void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
-  const SocFacts& soc = CurrentSoc();
-  const int cores = CoresFor(l.mode);
+  const SocFacts& soc = SocOf(l);
+  const int cores = CoresFor(l);
   const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
   double worst[kPipes] = {};
   for (const auto& b : blocks)
@@ -476,9 +474,13 @@ void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
   for (size_t i = 0; i < l.warnings.size(); ++i)
     json << (i ? "," : "") << "\n    \"" << JsonEscape(l.warnings[i]) << "\"";
   json << "]\n}\n";
+  // The JSON report is written only where asked: never into the working folder by default.
   const char* dir = std::getenv("OCANN_ASCENDC_REPORT_DIR");
-  const std::string path = std::string(dir && *dir ? dir : ".") + "/" + l.name + "_cost.json";
-  std::ofstream(path) << json.str();
+  if (!dir || !*dir) return;
+  const std::string path = std::string(dir) + "/" + l.name + "_cost.json";
+  std::ofstream out(path);
+  out << json.str();
+  if (!out) std::printf("[WARNING] cost report %s could not be written\n", path.c_str());
 }
 
 }  // namespace
@@ -491,6 +493,19 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   l.block_dim = block_dim;
   l.tiling_key = options.tiling_key ? *options.tiling_key : g_tiling_key;
   l.mode = options.mode ? *options.mode : g_mode;
+  if (options.soc && *options.soc) {
+    l.soc = FindSocFacts(options.soc);
+    if (!l.soc) {
+      std::string known;
+      for (const auto& s : EmulatedSocs())
+        known += (known.empty() ? "" : ", ") + std::string(s.name);
+      result.errors.push_back("[kernel " + l.name + "] the model is built for " + options.soc +
+                              ", which the Ascend C emulation does not model (it models " + known +
+                              ")");
+      if (options.report) std::printf("[ERROR] %s\n", result.errors.back().c_str());
+      return result;
+    }
+  }
   if (block_dim == 0 || block_dim > 65535) {
     result.errors.push_back("[kernel " + l.name + "] blockDim " + std::to_string(block_dim) +
                             " must be 1..65535");
@@ -498,7 +513,7 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
     return result;
   }
   // Blocks run as the NPU runs them: at most one per core at a time, in waves.
-  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresFor(l.mode)));
+  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresFor(l)));
   l.barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(resident));
   std::vector<std::unique_ptr<Block>> blocks;
   for (uint32_t i = 0; i < block_dim; ++i) {

@@ -1,16 +1,14 @@
-// Platform facts of the SoCs that --soc_version names.
+// The chips --soc_version names: a view of the one SoC table (opencann/soc_table.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "opencann/soc_table.h"
+
 namespace oc {
 
-struct SocInfo {
-  const char* name;
-  int ai_cores;
-  int hbm_gb;
-};
+using SocInfo = opencann::SocSpec;
 
 const SocInfo* FindSoc(const std::string& name);
 std::vector<std::string> SocNames();

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "opencann/soc_table.h"
+
 namespace oc::migrate {
 namespace {
 
@@ -31,12 +33,15 @@ const std::map<std::string, Arch>& KnownModels() {
   return m;
 }
 
+// Device memory in GiB: Ascend chips from the one SoC table, NVIDIA GPUs to compare with.
 const std::map<std::string, double>& Devices() {
-  static const std::map<std::string, double> d = {
-      {"Ascend910B1", 64}, {"Ascend910B2", 64}, {"Ascend910B3", 64}, {"Ascend910B4", 32},
-      {"Ascend310P3", 24}, {"A100-80GB", 80},   {"A100-40GB", 40},   {"H100", 80},
-      {"H800", 80},        {"H200", 141},       {"V100", 32},        {"L40S", 48},
-      {"RTX4090", 24},     {"A10", 24}};
+  static const std::map<std::string, double> d = [] {
+    std::map<std::string, double> m = {{"A100-80GB", 80}, {"A100-40GB", 40}, {"H100", 80},
+                                       {"H800", 80},      {"H200", 141},     {"V100", 32},
+                                       {"L40S", 48},      {"RTX4090", 24},   {"A10", 24}};
+    for (const auto& s : opencann::kSocTable) m[s.name] = s.hbm_gib;
+    return m;
+  }();
   return d;
 }
 

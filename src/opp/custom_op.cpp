@@ -6,6 +6,7 @@
 
 #include "base/aligned_buffer.h"
 #include "base/dtype.h"
+#include "opencann/soc_table.h"
 #include "tikicpulib.h"
 
 namespace oc {
@@ -140,6 +141,10 @@ class CustomOpKernel : public Kernel {
     if (!kernel_)
       return InvalidArgument(where + ": no kernel for the types (" + TypeList(types) +
                              "); the package has kernels for:" + supported);
+    // The chip the model is built for reaches the tiling function (PlatformAscendC) and
+    // the emulated launch.
+    soc_version_ = ctx.soc_version;
+    view.platform_info = opencann::FindSocSpec(soc_version_.c_str());
     gert::TilingContext tc(&view);
     if (auto tiling = def_.aicore().tiling()) {
       if (tiling(&tc) != ge::GRAPH_SUCCESS)
@@ -181,6 +186,7 @@ class CustomOpKernel : public Kernel {
       if (p && n) AscendC::detail::RegisterGlobal(p, n);
     AscendC::detail::LaunchOptions options;
     options.tiling_key = tiling_key_;
+    options.soc = soc_version_.empty() ? nullptr : soc_version_.c_str();
     options.report = std::getenv("OCANN_ASCENDC_REPORT") != nullptr;
     void* fn = kernel_->function;
     const size_t n = args.size();
@@ -197,6 +203,7 @@ class CustomOpKernel : public Kernel {
   }
 
  private:
+  std::string soc_version_;
   const ops::OpDef& def_;
   std::vector<const ops::KernelEntry*> kernels_;
   const ops::KernelEntry* kernel_ = nullptr;

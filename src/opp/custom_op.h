@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/kernel.h"
+#include "backend/kernel.h"
 #include "ops/op_schema.h"
 #include "register/op_def_registry.h"
 

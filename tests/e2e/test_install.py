@@ -54,11 +54,21 @@ def test_ascendc_kernel_builds_against_installed_package(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     r = run(["cmake", "--build", str(app)])
     assert r.returncode == 0, r.stdout + r.stderr
-    r = run([str(app / "add_custom_cpu")], cwd=str(tmp_path))
+    # The cost JSON is written only where asked, never into the working folder by default.
+    env = {k: v for k, v in os.environ.items() if k != "OCANN_ASCENDC_REPORT_DIR"}
+    r = subprocess.run([str(app / "add_custom_cpu")], cwd=str(tmp_path), env=env,
+                       capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PASS: 0 of 16384" in r.stdout and "[SUCCESS] add_custom: 8 blocks" in r.stdout
     assert "bound by MTE2" in r.stdout
-    assert (tmp_path / "add_custom_cost.json").exists()
+    assert not list(tmp_path.glob("*_cost.json"))
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    env["OCANN_ASCENDC_REPORT_DIR"] = str(reports)
+    r = subprocess.run([str(app / "add_custom_cpu")], cwd=str(tmp_path), env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (reports / "add_custom_cost.json").exists()
     # The NPU-style host program: ascendc_library + ACLRT_LAUNCH_KERNEL on a stream.
     r = run([str(app / "add_custom_acl")], cwd=str(tmp_path))
     assert r.returncode == 0 and "PASS: 0 of 16384" in r.stdout, r.stdout + r.stderr

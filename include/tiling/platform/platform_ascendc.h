@@ -1,10 +1,13 @@
 // Platform facts for tiling functions (PlatformAscendC): core counts and local memory sizes
-// of the emulated SoC (Ascend910B3 unless OCANN_SOC names Ascend910B1/B2/B4).
+// from the one SoC table (opencann/soc_table.h): the chip of the platform info a tiling
+// context gives (the model's --soc_version), else OCANN_SOC, else Ascend910B3.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+
+#include "opencann/soc_table.h"
 
 namespace platform_ascendc {
 
@@ -13,35 +16,38 @@ enum class SocVersion { ASCEND910B, ASCEND310P, RESERVED_VERSION };
 
 class PlatformAscendC {
  public:
-  explicit PlatformAscendC(const void* /*platformInfo*/ = nullptr) {
-    const char* soc = std::getenv("OCANN_SOC");
-    const std::string name = soc ? soc : "Ascend910B3";
-    if (name == "Ascend910B1" || name == "Ascend910B2") aic_ = 24;
-    aiv_ = 2 * aic_;
+  explicit PlatformAscendC(const void* platformInfo = nullptr) {
+    soc_ = static_cast<const opencann::SocSpec*>(platformInfo);
+    if (!soc_) soc_ = opencann::FindSocSpec(std::getenv("OCANN_SOC"));
+    if (!soc_ || !soc_->ascendc_emulated) soc_ = opencann::FindSocSpec(opencann::kDefaultSoc);
   }
-  uint32_t GetCoreNum() const { return aiv_; }
-  uint32_t GetCoreNumAic() const { return aic_; }
-  uint32_t GetCoreNumAiv() const { return aiv_; }
+  uint32_t GetCoreNum() const { return GetCoreNumAiv(); }
+  uint32_t GetCoreNumAic() const { return static_cast<uint32_t>(soc_->aic_cores); }
+  uint32_t GetCoreNumAiv() const {
+    return static_cast<uint32_t>(soc_->aiv_cores ? soc_->aiv_cores : soc_->aic_cores);
+  }
   void GetCoreMemSize(CoreMemType type, uint64_t& size) const {
     switch (type) {
       case CoreMemType::UB:
-        size = 192 * 1024;
+        size = soc_->ub_bytes;
         break;
       case CoreMemType::L1:
-        size = 512 * 1024;
+        size = soc_->l1_bytes;
         break;
       case CoreMemType::L0_A:
+        size = soc_->l0a_bytes;
+        break;
       case CoreMemType::L0_B:
-        size = 64 * 1024;
+        size = soc_->l0b_bytes;
         break;
       case CoreMemType::L0_C:
-        size = 128 * 1024;
+        size = soc_->l0c_bytes;
         break;
       case CoreMemType::L2:
-        size = 192ull * 1024 * 1024;
+        size = soc_->l2_bytes;
         break;
       case CoreMemType::HBM:
-        size = 64ull * 1024 * 1024 * 1024;
+        size = static_cast<uint64_t>(soc_->hbm_gib) << 30;
         break;
       default:
         size = 0;
@@ -54,7 +60,7 @@ class PlatformAscendC {
   }
 
  private:
-  uint32_t aic_ = 20, aiv_ = 40;
+  const opencann::SocSpec* soc_ = nullptr;
 };
 
 }  // namespace platform_ascendc
