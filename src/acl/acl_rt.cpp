@@ -325,7 +325,12 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                                                 (dst_dev ? "device" : "host") + " memory, src is " +
                                                 (src_dev ? "device" : "host") +
                                                 " memory (or the range exceeds its allocation)");
-  if (count) std::memmove(dst, src, count);
+  // The device's backend owns its memory and how bytes reach it.
+  using Kind = oc::Backend::CopyKind;
+  const Kind k = dst_dev ? (src_dev ? Kind::kDeviceToDevice : Kind::kHostToDevice)
+                         : (src_dev ? Kind::kDeviceToHost : Kind::kHostToHost);
+  oc::Status copied = st.device_backend().Copy(dst, src, count, k);
+  if (!copied.ok()) return oc::acl::FailStatus(copied, oc::acl::Phase::kCall, "aclrtMemcpy");
   return ACL_SUCCESS;
 }
 

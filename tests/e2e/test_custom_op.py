@@ -29,9 +29,9 @@ def env_with(opp_paths=(), **extra):
     return env
 
 
-def atc(model, out, env):
+def atc(model, out, env, soc="Ascend910B3"):
     return subprocess.run([os.path.join(BUILD, "bin", "atc"), f"--model={model}", "--framework=5",
-                           f"--output={out}", "--soc_version=Ascend910B3"],
+                           f"--output={out}", f"--soc_version={soc}"],
                           capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -155,6 +155,28 @@ def test_generated_skeleton_builds_and_runs_for_each_type(package, tmp_path):
         r, z = infer(str(d / "m.om"), [x, x], env)
         assert r.returncode == 0, r.stderr[-3000:]
         np.testing.assert_array_equal(z, x)
+
+
+def test_soc_version_reaches_the_tiling_and_the_launch(package, tmp_path):
+    """atc's --soc_version is the chip the package's tiling sees (PlatformAscendC from the
+    context's platform info) and the one the emulated launch models: the generated tiling
+    uses one block per vector core, 48 on Ascend910B1 and 40 on Ascend910B3."""
+    env = env_with([package], OCANN_ASCENDC_REPORT="1")
+    x = np.random.default_rng(1).standard_normal((64, 4096)).astype(np.float32)
+    for soc, blocks in (("Ascend910B1", 48), ("Ascend910B3", 40)):
+        d = tmp_path / soc
+        d.mkdir()
+        m = save_model(d / "m.onnx",
+                       [helper.make_node("AddCustom", ["x", "y"], ["z"], domain="custom")],
+                       [helper.make_tensor_value_info("x", TensorProto.FLOAT, [64, 4096]),
+                        helper.make_tensor_value_info("y", TensorProto.FLOAT, [64, 4096])],
+                       [helper.make_tensor_value_info("z", TensorProto.FLOAT, [64, 4096])])
+        r = atc(m, d / "m", env, soc=soc)
+        assert r.returncode == 0, r.stdout
+        r, z = infer(str(d / "m.om"), [x, x], env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        np.testing.assert_array_equal(z, x)
+        assert f"{blocks} blocks on {soc}" in r.stdout, r.stdout[-2000:]
 
 
 def test_faulting_kernel_is_contained_and_reported(package, tmp_path):

@@ -23,7 +23,15 @@ KernelTable MakeCpuKernels() {
   RegisterIndexingKernels(t);
   RegisterLossKernels(t);
   RegisterResizeKernels(t);
-  RegisterMiscKernels(t);
+  RegisterLocalNormKernels(t);
+  RegisterReverseSequenceKernels(t);
+  RegisterSelectionKernels(t);
+  RegisterLinalgKernels(t);
+  RegisterWindowKernels(t);
+  RegisterMaxUnpoolKernels(t);
+  RegisterSoftmaxKernels(t);
+  RegisterIsInfKernels(t);
+  RegisterShrinkKernels(t);
   RegisterQuantizeKernels(t);
   RegisterRecurrentKernels(t);
   RegisterVisionKernels(t);

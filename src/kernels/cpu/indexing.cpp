@@ -485,45 +485,6 @@ class TopKKernel : public Kernel {
   bool largest_ = true;
 };
 
-class IsInfShrinkKernel : public Kernel {
- public:
-  Status Prepare(const KernelPrepareContext& ctx) override {
-    type_ = ctx.inputs[0].dtype;
-    n_ = ctx.inputs[0].numel();
-    is_inf_ = ctx.node->op_type == "IsInf";
-    neg_ = ctx.attrs().GetInt("detect_negative", 1) != 0;
-    pos_ = ctx.attrs().GetInt("detect_positive", 1) != 0;
-    bias_ = ctx.attrs().GetFloat("bias", 0.0f);
-    lambd_ = ctx.attrs().GetFloat("lambd", 0.5f);
-    return Status::Ok();
-  }
-  Status Run(const KernelRunContext& ctx) const override {
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
-      const T* x = static_cast<const T*>(ctx.inputs[0]);
-      if (is_inf_) {
-        bool* y = static_cast<bool*>(ctx.outputs[0]);
-        for (int64_t i = 0; i < n_; ++i) {
-          const double v = static_cast<double>(x[i]);
-          y[i] = std::isinf(v) && ((v > 0 && pos_) || (v < 0 && neg_));
-        }
-      } else if constexpr (!std::is_same_v<T, bool>) {
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        for (int64_t i = 0; i < n_; ++i) {
-          const double v = static_cast<double>(x[i]);
-          y[i] = static_cast<T>(v < -lambd_ ? v + bias_ : v > lambd_ ? v - bias_ : 0.0);
-        }
-      }
-    });
-    return ok ? Status::Ok() : Unsupported("unsupported type");
-  }
-
- private:
-  DataType type_ = DataType::kFloat;
-  int64_t n_ = 0;
-  bool is_inf_ = true, neg_ = true, pos_ = true;
-  float bias_ = 0, lambd_ = 0.5f;
-};
-
 }  // namespace
 
 void RegisterIndexingKernels(KernelTable& r) {
@@ -540,8 +501,6 @@ void RegisterIndexingKernels(KernelTable& r) {
   r.Add<SpaceDepthKernel>("DepthToSpace");
   r.Add<SpaceDepthKernel>("SpaceToDepth");
   r.Add<TopKKernel>("TopK");
-  r.Add<IsInfShrinkKernel>("IsInf");
-  r.Add<IsInfShrinkKernel>("Shrink");
 }
 
 }  // namespace oc
