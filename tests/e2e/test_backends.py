@@ -55,3 +55,36 @@ def test_model_that_cannot_be_placed_is_refused_at_load(tmp_path):
     r = subprocess.run([PY, str(script)], capture_output=True, text=True, env=env, timeout=300)
     assert "load 100024" in r.stdout, r.stdout + r.stderr
     assert "Sin" in r.stdout and "reference" in r.stdout, r.stdout
+
+
+def test_model_compiled_with_one_thread_loads_with_queried_memory_on_sixteen(tmp_path):
+    """The .om stores no machine-dependent workspace: aclmdlQuerySize measures it where the
+    model runs, so aclmdlLoadFromFileWithMem with that size works whatever the thread count
+    of the machine that ran atc."""
+    env1 = dict(os.environ, OCANN_NUM_THREADS="1")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Conv2d(16, 64, 3, padding=1), torch.nn.ReLU(),
+                              torch.nn.Conv2d(64, 64, 3, padding=1)).eval()
+    src = str(tmp_path / "c.onnx")
+    torch.onnx.export(net, torch.randn(1, 16, 56, 56), src, input_names=["x"],
+                      output_names=["y"], opset_version=13)
+    r = subprocess.run([os.path.join(BUILD, "bin", "atc"), f"--model={src}", "--framework=5",
+                        f"--output={tmp_path / 'c'}", "--soc_version=Ascend910B3"],
+                       capture_output=True, text=True, env=env1, timeout=300)
+    assert r.returncode == 0, r.stdout
+    script = tmp_path / "q.py"
+    script.write_text(textwrap.dedent(f"""
+        import acl
+        acl.init()
+        acl.rt.set_device(0)
+        work, weight, ret = acl.mdl.query_size({str(tmp_path / 'c.om')!r})
+        assert ret == 0, ret
+        wp, ret = acl.rt.malloc(work, 0)
+        assert ret == 0, ret
+        mid, ret = acl.mdl.load_from_file_with_mem({str(tmp_path / 'c.om')!r}, wp, work, 0, 0)
+        print("load", ret, work)
+    """))
+    for threads in ("1", "16"):
+        env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"), OCANN_NUM_THREADS=threads)
+        r = subprocess.run([PY, str(script)], capture_output=True, text=True, env=env, timeout=300)
+        assert "load 0 " in r.stdout, r.stdout + r.stderr
