@@ -72,6 +72,7 @@ State& State::Get() {
 aclError State::Init(const char* config_path) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (initialized_) return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialized");
+  std::vector<const Backend*> order;  // from the config, else the default
   if (config_path != nullptr && config_path[0] != '\0') {
     auto text = ReadFile(config_path);
     if (!text.ok())
@@ -103,9 +104,9 @@ aclError State::Init(const char* config_path) {
       } else {
         return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: backends must be a string or a list");
       }
-      auto order = BackendRegistry::Global().Order(names);
-      if (!order.ok()) return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + order.status().message());
-      backends_ = order.value();
+      auto named = BackendRegistry::Global().Order(names);
+      if (!named.ok()) return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + named.status().message());
+      order = named.value();
     }
     DumpConfig dump;
     ProfileConfig profile;
@@ -129,11 +130,14 @@ aclError State::Init(const char* config_path) {
   // so its error is reported here; a model that needs its op then fails with EZ3003.
   if (Status p = LoadCustomOpPackages(); !p.ok())
     std::fprintf(stderr, "[WARNING] aclInit: %s\n", p.ToString().c_str());
-  if (backends_.empty()) {
-    auto order = BackendRegistry::Global().Order();
-    if (!order.ok()) return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + order.status().message());
-    backends_ = order.value();
+  if (order.empty()) {
+    auto fallback = BackendRegistry::Global().Order();
+    if (!fallback.ok())
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: " + fallback.status().message());
+    order = fallback.value();
   }
+  // Written only here, before initialized_ is set: readers need no lock.
+  backends_ = std::move(order);
   initialized_ = true;
   return ACL_SUCCESS;
 }
@@ -147,8 +151,9 @@ LoadOptions State::LoadOptionsFor() const {
 
 // Device memory belongs to the device's backend: the first in the preference order.
 const Backend& State::device_backend() const {
-  return backends_.empty() ? *BackendRegistry::Global().Order().value().front()
-                           : *backends_.front();
+  if (!backends_.empty()) return *backends_.front();
+  auto order = BackendRegistry::Global().Order();
+  return order.ok() ? *order.value().front() : BackendRegistry::Global().First();
 }
 
 aclError State::Finalize() {
@@ -165,7 +170,6 @@ aclError State::Finalize() {
     profiler_.reset();
   }
   dump_ = DumpConfig{};
-  backends_.clear();
   initialized_ = false;
   ever_finalized_ = true;
   return ACL_SUCCESS;

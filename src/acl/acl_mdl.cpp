@@ -184,10 +184,12 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
   OC_ACL_CHECK_NULL(model);
   OC_ACL_CHECK_NULL(workSize);
   OC_ACL_CHECK_NULL(weightSize);
-  oc::Status s = oc::Model::QuerySize(oc::MappedFile::FromCopy(model, modelSize), workSize,
-                                      weightSize, State::Get().LoadOptionsFor());
-  if (!s.ok()) return FailStatus(s, oc::acl::Phase::kLoad, __func__);
-  return ACL_SUCCESS;
+  const char* fn = __func__;
+  return oc::acl::Guard(fn, [&] {
+    oc::Status s = oc::Model::QuerySize(oc::MappedFile::FromCopy(model, modelSize), workSize,
+                                        weightSize, State::Get().LoadOptionsFor());
+    return s.ok() ? ACL_SUCCESS : FailStatus(s, oc::acl::Phase::kLoad, fn);
+  });
 }
 
 aclError aclmdlUnload(uint32_t modelId) {

@@ -55,6 +55,7 @@ class BackendRegistry {
   void Add(const Backend* backend);  // backends live for the whole process
   const Backend* Find(const std::string& name) const;
   std::vector<std::string> Names() const;
+  const Backend& First() const { return *backends_.front(); }  // the default's first
   // The preference order from a comma-separated list of names ("reference,cpu"); an
   // empty list means OCANN_BACKENDS when set, else the default order (cpu, reference).
   // An unknown name is an error naming the known ones.

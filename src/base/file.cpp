@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <sstream>
 
 namespace oc {
@@ -107,8 +109,11 @@ Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
 
 std::shared_ptr<MappedFile> MappedFile::FromCopy(const void* data, size_t size) {
   std::shared_ptr<MappedFile> m(new MappedFile());
-  // 64-byte alignment so weights keep the alignment they have in the file.
-  m->owned_.reset(new (std::align_val_t(64)) uint8_t[size + 1]);
+  // 64-byte alignment so weights keep the alignment they have in the file; aligned_alloc
+  // wants a multiple of the alignment, and a size near SIZE_MAX is refused.
+  if (size > SIZE_MAX - 128) throw std::bad_alloc();
+  m->owned_.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (size + 1 + 63) / 64 * 64)));
+  if (!m->owned_) throw std::bad_alloc();  // as new[] did: the C API's Guard reports it
   if (size) std::memcpy(m->owned_.get(), data, size);
   m->data_ = m->owned_.get();
   m->size_ = size;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,7 +42,11 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
-  std::unique_ptr<uint8_t[]> owned_;
+  // Aligned copies are freed as they were allocated (std::free of aligned_alloc).
+  struct FreeDeleter {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, FreeDeleter> owned_;
 };
 
 }  // namespace oc
