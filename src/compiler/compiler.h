@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "base/status.h"
+#include "compiler/precision.h"
 #include "ir/graph.h"
 #include "ir/memory_planner.h"
 
@@ -53,12 +54,14 @@ struct CompileOptions {
   std::set<std::string> disabled_passes;  // from --fusion_switch_file
   bool reuse_memory = true;               // --disable_reuse_memory=0
   bool dynamic_inputs = false;            // -1 or ranges in --input_shape: keep them dynamic
+  PrecisionOptions precision;             // --precision_mode and its refinements
 };
 
 struct CompiledGraph {
   Graph graph;
   MemoryPlan plan;
-  std::vector<std::string> pass_log;  // "pass: changed" lines for --log=info
+  std::vector<std::string> pass_log;         // "pass: changed" lines for --log=info
+  std::vector<std::string> precision_table;  // "node (type): dtype" per float op
 };
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options);

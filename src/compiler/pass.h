@@ -30,6 +30,11 @@ std::unique_ptr<Pass> CreateFuseConvActivationPass();
 std::unique_ptr<Pass> CreateFuseMatMulBiasActivationPass();
 std::unique_ptr<Pass> CreateFuseGeluPass();
 std::unique_ptr<Pass> CreateFuseLayerNormPass();
+// --precision_mode: per-op dtypes and oc.RoundTo where fp16/bf16 storage rounds; appends
+// "node (type): dtype" lines to `table` when given.
+struct PrecisionOptions;
+std::unique_ptr<Pass> CreateAssignPrecisionPass(const PrecisionOptions& options,
+                                                std::vector<std::string>* table);
 
 // Helpers shared by passes.
 // Replaces every use of `from` (node inputs and graph outputs) with `to`.

@@ -55,6 +55,15 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
     if (!changed.ok()) return changed.status();
     out.pass_log.push_back(name + (changed.value() ? ": changed" : ": unchanged"));
   }
+  // The precision mode is what the model means on the NPU, not an optimisation: it runs
+  // after the fusions (a fused node rounds once) and cannot be switched off.
+  {
+    auto changed = CreateAssignPrecisionPass(options.precision, &out.precision_table)->Run(graph);
+    if (!changed.ok()) return changed.status();
+    out.pass_log.push_back(std::string("AssignPrecision (") +
+                           (options.precision.name.empty() ? "float32" : options.precision.name) +
+                           (changed.value() ? "): changed" : "): unchanged"));
+  }
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
   // Re-infer after rewrites so every value has a checked type and shape.

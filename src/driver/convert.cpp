@@ -92,7 +92,9 @@ Result<Conversion> Convert(const ConvertOptions& o) {
     for (const auto& spec : o.shapes) compile.dynamic_inputs |= !IsStatic(spec.dims);
     OC_ASSIGN_OR_RETURN(CompiledGraph compiled, CompileGraph(std::move(graph), compile));
     for (const auto& line : compiled.pass_log) OC_LOG(kInfo, "pass " << line);
+    for (const auto& line : compiled.precision_table) OC_LOG(kInfo, "dtype " << line);
     c.pass_log = compiled.pass_log;
+    c.precision_table = compiled.precision_table;
     c.graphs.push_back(OmGraph{std::move(compiled.graph), std::move(compiled.plan), {}});
   }
   c.write.soc_version = o.soc_version;
@@ -100,7 +102,9 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   if (!o.command_line.empty()) c.write.model_attrs["atc_cmdline"] = o.command_line;
   c.write.model_attrs["framework_type"] = o.framework;
   c.write.model_attrs["input_format"] = o.input_format;
-  c.write.model_attrs["precision_mode"] = o.precision_mode;
+  // What the model computes in: the mode given, or the CPU default (the model's dtypes).
+  c.write.model_attrs["precision_mode"] =
+      o.compile.precision.name.empty() ? "must_keep_origin_dtype" : o.compile.precision.name;
   // A model with values sized at run time is a dynamic ("unknown shape") model.
   for (const auto& og : c.graphs)
     for (const auto& [name, vi] : og.graph.values)

@@ -17,18 +17,18 @@ struct ConvertOptions {
   std::string model, weight;    // --model, --weight
   std::string soc_version = "Ascend910B3";
   std::string input_format = "NCHW";
-  std::string precision_mode = "force_fp16";
   std::string command_line;  // recorded in the .om (atc_cmdline)
   std::vector<InputShapeSpec> shapes;
   std::optional<GearSpec> gears;
-  CompileOptions compile;
+  CompileOptions compile;  // compile.precision: --precision_mode and its refinements
 };
 
 // What --mode=0 writes and --mode=3 checks.
 struct Conversion {
   std::vector<OmGraph> graphs;
   OmWriteOptions write;
-  std::vector<std::string> pass_log;  // of the first graph, for --log=info
+  std::vector<std::string> pass_log;         // of the first graph, for --log=info
+  std::vector<std::string> precision_table;  // "node (type): dtype", first graph
 };
 
 // Runs the frontend for options.framework; E10001 when this build has none for it.

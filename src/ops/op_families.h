@@ -20,5 +20,6 @@ void RegisterVisionSchemas(OpRegistry& r);
 void RegisterTrainingSchemas(OpRegistry& r);
 void RegisterSpectralSchemas(OpRegistry& r);
 void RegisterControlFlowSchemas(OpRegistry& r);
+void RegisterPrecisionSchemas(OpRegistry& r);
 
 }  // namespace oc

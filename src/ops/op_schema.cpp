@@ -31,6 +31,7 @@ OpRegistry::OpRegistry() {
   RegisterTrainingSchemas(*this);
   RegisterSpectralSchemas(*this);
   RegisterControlFlowSchemas(*this);
+  RegisterPrecisionSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -1,5 +1,6 @@
 // atc: converts a model to an .om offline model (and inspects .om files).
 // Thin: flags here, the work in the frontend, compiler and om libraries.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -27,6 +28,8 @@ const std::set<std::string> kKnownFlags = {"mode",
                                            "out_nodes",
                                            "output_type",
                                            "precision_mode",
+                                           "precision_mode_v2",
+                                           "customize_dtypes",
                                            "insert_op_conf",
                                            "input_fp16_nodes",
                                            "keep_dtype",
@@ -100,20 +103,92 @@ Status Invalid(const std::string& value, const std::string& param, const std::st
       "E10001");
 }
 
+// The passes a fusion switch may turn off: every pipeline pass but shape inference.
+// "ALL" in CANN's JSON form means every fusion (the rewrites that merge nodes).
+bool IsFusionPass(const std::string& name) {
+  return name.rfind("Fuse", 0) == 0 || name == "FoldBatchNormIntoConv";
+}
+
+void WarnUnknownPass(const std::string& name, const std::string& path) {
+  std::string known;
+  for (const auto& p : PipelinePassNames())
+    if (p != "InferShapes") known += (known.empty() ? "" : ", ") + p;
+  std::printf("[WARNING] --fusion_switch_file %s: no pass is named [%s]; ignored. The passes: %s\n",
+              path.c_str(), name.c_str(), known.c_str());
+}
+
+// --fusion_switch_file in CANN's JSON form ({"Switch": {"GraphFusion": {"Pass": "off"},
+// "UBFusion": {...}}}, "ALL" for every fusion) or our line form ("PassName:off").
 Result<std::set<std::string>> ReadFusionSwitch(const std::string& path) {
-  OC_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+  auto read = ReadFile(path);
+  if (!read.ok()) return Invalid(path, "fusion_switch_file", "the file cannot be read.");
+  const std::string& text = read.value();
   std::set<std::string> off;
+  const auto names = PipelinePassNames();
+  auto apply = [&](const std::string& name, const std::string& value) -> Status {
+    if (value != "on" && value != "off")
+      return Invalid(path, "fusion_switch_file",
+                     "pass [" + name + "] is set to [" + value + "]; the value must be on or off.");
+    std::vector<std::string> targets;
+    if (name == "ALL") {
+      for (const auto& n : names)
+        if (IsFusionPass(n)) targets.push_back(n);
+    } else if (std::find(names.begin(), names.end(), name) != names.end() &&
+               name != "InferShapes") {
+      targets.push_back(name);
+    } else {
+      WarnUnknownPass(name, path);
+    }
+    for (const auto& t : targets) {
+      if (value == "off")
+        off.insert(t);
+      else
+        off.erase(t);
+    }
+    return Status::Ok();
+  };
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("Switch") || !j["Switch"].is_object())
+      return Invalid(
+          path, "fusion_switch_file",
+          "the JSON form is {\"Switch\": {\"GraphFusion\": {...}, \"UBFusion\": {...}}}.");
+    // ALL first, so that a named pass can turn itself back on.
+    for (const char* section : {"GraphFusion", "UBFusion"}) {
+      if (!j["Switch"].contains(section)) continue;
+      const auto& passes = j["Switch"][section];
+      if (!passes.is_object())
+        return Invalid(path, "fusion_switch_file", std::string(section) + " must be an object.");
+      if (passes.contains("ALL") && passes["ALL"].is_string())
+        OC_RETURN_IF_ERROR(apply("ALL", passes["ALL"].get<std::string>()));
+    }
+    for (const auto& [section, passes] : j["Switch"].items()) {
+      if (section != "GraphFusion" && section != "UBFusion")
+        return Invalid(
+            path, "fusion_switch_file",
+            "unknown section [" + section + "]; the sections are GraphFusion and UBFusion.");
+      for (const auto& [name, value] : passes.items()) {
+        if (name == "ALL") continue;
+        if (!value.is_string())
+          return Invalid(path, "fusion_switch_file",
+                         "pass [" + name + "] must be \"on\" or \"off\".");
+        OC_RETURN_IF_ERROR(apply(name, value.get<std::string>()));
+      }
+    }
+    return off;
+  }
   std::istringstream in(text);
   std::string line;
-  auto names = PipelinePassNames();
   while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     auto colon = line.find(':');
     if (colon == std::string::npos)
       return Invalid(path, "fusion_switch_file", "line [" + line + "] is not \"PassName:off\"");
     std::string name = line.substr(0, colon), v = line.substr(colon + 1);
-    while (!v.empty() && (v.back() == ' ' || v.back() == '\r')) v.pop_back();
-    if (v == "off") off.insert(name);
+    while (!v.empty() && v.front() == ' ') v.erase(v.begin());
+    OC_RETURN_IF_ERROR(apply(name, v));
   }
   return off;
 }
@@ -127,6 +202,110 @@ Status CheckCommon(const Flags& f) {
                                  "The value must be debug, info, warning, error or null.",
                              "E10010");
     SetLogLevel(level);
+  }
+  return Status::Ok();
+}
+
+// Flags of CANN's atc whose effect OpenCANN does not reproduce. Nothing is accepted for
+// nothing: each is refused with E10001 naming it, unless it has the value that means what
+// OpenCANN does anyway (its default, "off").
+struct UnsupportedFlag {
+  const char* flag;
+  std::vector<std::string> accepted;
+  const char* what;
+};
+
+const UnsupportedFlag kUnsupportedFlags[] = {
+    {"out_nodes", {}, "choosing the model's outputs (--out_nodes)"},
+    {"output_type", {}, "changing output data types (--output_type)"},
+    {"insert_op_conf", {}, "AIPP image pre-processing (--insert_op_conf)"},
+    {"input_fp16_nodes", {}, "float16 model inputs (--input_fp16_nodes)"},
+    {"customize_dtypes", {}, "per-op input/output dtypes (--customize_dtypes)"},
+    {"op_select_implmode",
+     {"high_precision", "high_precision_for_all"},
+     "high-performance (reduced-precision) kernel implementations; its kernels are the "
+     "high-precision ones"},
+    {"enable_small_channel", {"0"}, "the small-channel convolution optimisation"},
+    {"buffer_optimize", {"l2_optimize"}, "buffer optimisation modes other than the default"},
+    {"is_input_adjust_hw_layout", {"false"}, "hardware-layout (NC1HWC0) model inputs"},
+    {"is_output_adjust_hw_layout", {"false"}, "hardware-layout (NC1HWC0) model outputs"},
+    {"op_debug_level", {"0"}, "operator debug builds"},
+    {"save_original_model", {"false"}, "saving the original model beside the .om"},
+    {"dump_mode", {"0"}, "models built for dumping operator shapes"},
+    {"host_env_os", {"linux"}, "host operating systems other than Linux"},
+    // The .om holds no host code: it runs on either.
+    {"host_env_cpu", {"x86_64", "aarch64"}, "host CPUs other than x86_64 and aarch64"},
+};
+
+Status CheckUnsupportedFlags(const Flags& f, const std::string& mode) {
+  for (const auto& u : kUnsupportedFlags) {
+    if (!f.Has(u.flag)) continue;
+    const std::string v = f.Get(u.flag);
+    bool ok = false;
+    std::string list;
+    for (const auto& a : u.accepted) {
+      ok = ok || v == a;
+      list += (list.empty() ? "" : ", ") + a;
+    }
+    if (!ok)
+      return Invalid(v, u.flag,
+                     std::string("OpenCANN does not support ") + u.what +
+                         (list.empty() ? "." : "; the value it takes is " + list + "."));
+  }
+  if (f.Has("optypelist_for_implmode") && !f.Has("op_select_implmode"))
+    return Invalid(f.Get("optypelist_for_implmode"), "optypelist_for_implmode",
+                   "it needs --op_select_implmode.");
+  // Flags of one mode are refused in the others rather than ignored.
+  struct ModeFlag {
+    const char* flag;
+    std::set<std::string> modes;
+  };
+  for (const ModeFlag& m :
+       {ModeFlag{"om", {"1", "6"}}, ModeFlag{"json", {"1"}}, ModeFlag{"check_report", {"3"}}})
+    if (f.Has(m.flag) && !m.modes.count(mode))
+      return Invalid(f.Get(m.flag), m.flag,
+                     "it applies to --mode=" + *m.modes.begin() +
+                         (m.modes.size() > 1 ? " or --mode=" + *m.modes.rbegin() : "") +
+                         ", not --mode=" + mode + ".");
+  if (f.Has("weight") && f.Get("framework", "") != "0")
+    return Invalid(f.Get("weight"), "weight", "it is only for --framework=0 (Caffe).");
+  return Status::Ok();
+}
+
+// --precision_mode / --precision_mode_v2, --keep_dtype, --modify_mixlist.
+Status CheckPrecisionFlags(const Flags& f, const std::string& soc, PrecisionOptions* p) {
+  if (f.Has("precision_mode") && f.Has("precision_mode_v2"))
+    return InvalidArgument(
+        "Parameters [--precision_mode] and [--precision_mode_v2] cannot be used together.",
+        "E10001");
+  if (f.Has("precision_mode")) {
+    OC_ASSIGN_OR_RETURN(*p, ParsePrecisionMode(f.Get("precision_mode"), false));
+  } else if (f.Has("precision_mode_v2")) {
+    OC_ASSIGN_OR_RETURN(*p, ParsePrecisionMode(f.Get("precision_mode_v2"), true));
+  } else {
+    // One line, so nobody mistakes the CPU default for the NPU's.
+    std::printf(
+        "[INFO] no --precision_mode: OpenCANN computes in the model's dtypes (float32; "
+        "must_keep_origin_dtype). An NPU's default is force_fp16: give it to see its "
+        "numerics.\n");
+  }
+  const std::string& name = p->name;
+  if (name.find("bf16") != std::string::npos || name.find("bfloat16") != std::string::npos) {
+    const SocInfo* s = FindSoc(soc);
+    if (s && std::string(s->name).rfind("Ascend310", 0) == 0)
+      return Invalid(name, f.Has("precision_mode") ? "precision_mode" : "precision_mode_v2",
+                     soc + " has no bfloat16.");
+  }
+  if (f.Has("keep_dtype")) {
+    auto text = ReadFile(f.Get("keep_dtype"));
+    if (!text.ok()) return Invalid(f.Get("keep_dtype"), "keep_dtype", "the file cannot be read.");
+    OC_RETURN_IF_ERROR(ParseKeepDtype(text.value(), p));
+  }
+  if (f.Has("modify_mixlist")) {
+    auto text = ReadFile(f.Get("modify_mixlist"));
+    if (!text.ok())
+      return Invalid(f.Get("modify_mixlist"), "modify_mixlist", "the file cannot be read.");
+    OC_RETURN_IF_ERROR(ParseModifyMixlist(text.value(), p));
   }
   return Status::Ok();
 }
@@ -167,18 +346,11 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   const std::string& fmt = o.input_format;
   if (fmt != "NCHW" && fmt != "NHWC" && fmt != "ND" && fmt != "NCDHW" && fmt != "NDHWC")
     return Invalid(fmt, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
-  o.precision_mode = f.Get("precision_mode", "force_fp16");
-  static const std::set<std::string> kPrecisions = {"force_fp16",
-                                                    "force_fp32",
-                                                    "cube_fp16in_fp32out",
-                                                    "allow_fp32_to_fp16",
-                                                    "must_keep_origin_dtype",
-                                                    "allow_mix_precision",
-                                                    "allow_mix_precision_fp16",
-                                                    "allow_mix_precision_bf16",
-                                                    "allow_fp32_to_bf16"};
-  if (!kPrecisions.count(o.precision_mode))
-    return Invalid(o.precision_mode, "precision_mode", "unknown precision mode.");
+  // ONNX models are channels-first: a channels-last format would only relabel the inputs.
+  if (fw == "5" && (fmt == "NHWC" || fmt == "NDHWC"))
+    return Invalid(fmt, "input_format",
+                   "for ONNX models (--framework=5) the value must be NCHW, ND or NCDHW.");
+  OC_RETURN_IF_ERROR(CheckPrecisionFlags(f, o.soc_version, &o.compile.precision));
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
     if (v != "0" && v != "1")
@@ -270,6 +442,8 @@ int Main(int argc, char** argv) {
   Status s = CheckCommon(f);
   if (!s.ok()) return Fail(s);
   const std::string mode = f.Get("mode", "0");
+  s = CheckUnsupportedFlags(f, mode);
+  if (!s.ok()) return Fail(s);
   if (mode == "0") {
     s = Build(f);
   } else if (mode == "1") {

@@ -32,6 +32,7 @@ KernelTable MakeCpuKernels() {
   RegisterSoftmaxKernels(t);
   RegisterIsInfKernels(t);
   RegisterShrinkKernels(t);
+  RegisterPrecisionKernels(t);
   RegisterQuantizeKernels(t);
   RegisterRecurrentKernels(t);
   RegisterVisionKernels(t);

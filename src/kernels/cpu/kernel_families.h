@@ -24,6 +24,7 @@ void RegisterMaxUnpoolKernels(KernelTable& r);
 void RegisterSoftmaxKernels(KernelTable& r);
 void RegisterIsInfKernels(KernelTable& r);
 void RegisterShrinkKernels(KernelTable& r);
+void RegisterPrecisionKernels(KernelTable& r);
 void RegisterQuantizeKernels(KernelTable& r);
 void RegisterRecurrentKernels(KernelTable& r);
 void RegisterVisionKernels(KernelTable& r);

@@ -55,5 +55,6 @@ void RegisterRefReduce(RefTable& t);
 void RegisterRefSoftmax(RefTable& t);
 void RegisterRefNorm(RefTable& t);
 void RegisterRefDataMovement(RefTable& t);
+void RegisterRefPrecision(RefTable& t);
 
 }  // namespace oc::ref

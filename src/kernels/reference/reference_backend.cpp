@@ -76,6 +76,7 @@ ref::RefTable MakeTable() {
   ref::RegisterRefSoftmax(t);
   ref::RegisterRefNorm(t);
   ref::RegisterRefDataMovement(t);
+  ref::RegisterRefPrecision(t);
   return t;
 }
 

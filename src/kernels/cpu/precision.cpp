@@ -1,0 +1,66 @@
+// oc.RoundTo on the CPU: float32 -> nearest float16 / bfloat16 (ties to even) -> float32,
+// in place when the planner lets it. F16C converts eight values per instruction where the
+// CPU has it; the scalar path is base/half.h's.
+#include <immintrin.h>
+
+#include "base/half.h"
+#include "kernels/cpu/kernel_families.h"
+
+namespace oc {
+namespace {
+
+__attribute__((target("avx,f16c"))) void RoundHalfF16c(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm256_storeu_ps(y + i, _mm256_cvtph_ps(h));
+  }
+  for (; i < n; ++i) y[i] = HalfToFloat(FloatToHalf(x[i]));
+}
+
+void RoundHalf(const float* x, float* y, int64_t n) {
+  static const bool f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  if (f16c) return RoundHalfF16c(x, y, n);
+  for (int64_t i = 0; i < n; ++i) y[i] = HalfToFloat(FloatToHalf(x[i]));
+}
+
+void RoundBFloat16(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = BFloat16ToFloat(FloatToBFloat16(x[i]));
+}
+
+class RoundToKernel : public Kernel {
+ public:
+  Status Prepare(const KernelPrepareContext& ctx) override {
+    if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    half_ = ctx.attrs().GetString("to", "") == "float16";
+    n_ = ctx.inputs[0].numel();
+    return Status::Ok();
+  }
+  Status Run(const KernelRunContext& ctx) const override {
+    const auto* x = static_cast<const float*>(ctx.inputs[0]);
+    auto* y = static_cast<float*>(ctx.outputs[0]);
+    constexpr int64_t kChunk = 1 << 16;
+    const int64_t chunks = (n_ + kChunk - 1) / kChunk;
+#pragma omp parallel for num_threads(ctx.num_threads) if (chunks > 1)
+    for (int64_t c = 0; c < chunks; ++c) {
+      const int64_t begin = c * kChunk, count = std::min(kChunk, n_ - begin);
+      if (half_)
+        RoundHalf(x + begin, y + begin, count);
+      else
+        RoundBFloat16(x + begin, y + begin, count);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  bool half_ = true;
+  int64_t n_ = 0;
+};
+
+}  // namespace
+
+void RegisterPrecisionKernels(KernelTable& r) {
+  r.Add<RoundToKernel>("RoundTo", kOcDomain, "float32 (values rounded to float16 or bfloat16)");
+}
+
+}  // namespace oc
