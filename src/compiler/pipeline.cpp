@@ -63,6 +63,8 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
     out.pass_log.push_back(std::string("AssignPrecision (") +
                            (options.precision.name.empty() ? "float32" : options.precision.name) +
                            (changed.value() ? "): changed" : "): unchanged"));
+    // Constants replaced by their rounded copies are stored no more.
+    if (changed.value()) OC_RETURN_IF_ERROR(CreateEliminateDeadCodePass()->Run(graph).status());
   }
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());

@@ -1,0 +1,170 @@
+"""Nothing is accepted for nothing: every flag atc knows (the list is read from its source)
+either shows its effect on the .om or the run, or is refused with E10001 naming it and
+saying OpenCANN does not support it."""
+import json
+import os
+import re
+
+import pytest
+import torch
+
+from conftest import SOURCE, atc
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x)).flatten(1)
+
+
+def known_flags():
+    text = open(os.path.join(SOURCE, "tools", "atc", "atc_main.cpp")).read()
+    block = re.search(r"kKnownFlags = \{(.*?)\};", text, re.S).group(1)
+    return set(re.findall(r'"([a-z0-9_]+)"', block))
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    d = tmp_path_factory.mktemp("flags")
+    torch.manual_seed(0)
+    src = str(d / "net.onnx")
+    torch.onnx.export(Net().eval(), torch.randn(1, 3, 8, 8), src, input_names=["x"],
+                      output_names=["y"], opset_version=13,
+                      dynamic_axes={"x": {0: "n"}, "y": {0: "n"}})
+    return src
+
+
+def build(model, tmp_path, *flags, name="m"):
+    out = tmp_path / name
+    r = atc(f"--model={model}", "--framework=5", f"--output={out}", "--soc_version=Ascend910B3",
+            "--input_shape=x:1,3,8,8", *flags)
+    return r, str(out) + ".om"
+
+
+def as_json(tmp_path, om):
+    js = tmp_path / "m.json"
+    r = atc("--mode=1", f"--om={om}", f"--json={js}")
+    assert r.returncode == 0, r.stdout
+    return json.loads(js.read_text())
+
+
+def op_types(model_json):
+    return [op["type"] for g in model_json["graph"] for op in g["op"]]
+
+
+def refused(r, flag):
+    return (r.returncode == 1 and "E10001" in r.stdout and f"--{flag}" in r.stdout
+            and "does not support" in r.stdout)
+
+
+# flag -> (value that is refused, value that is accepted or None)
+REFUSED = {
+    "out_nodes": ("/Relu:0", None),
+    "output_type": ("FP16", None),
+    "insert_op_conf": ("aipp.cfg", None),
+    "input_fp16_nodes": ("x", None),
+    "customize_dtypes": ("dtypes.cfg", None),
+    "op_select_implmode": ("high_performance", "high_precision"),
+    "enable_small_channel": ("1", "0"),
+    "buffer_optimize": ("off_optimize", "l2_optimize"),
+    "is_input_adjust_hw_layout": ("true", "false"),
+    "is_output_adjust_hw_layout": ("true", "false"),
+    "op_debug_level": ("1", "0"),
+    "save_original_model": ("true", "false"),
+    "dump_mode": ("1", "0"),
+    "host_env_os": ("windows", "linux"),
+    "host_env_cpu": ("riscv64", "aarch64"),
+}
+
+
+def test_refused_flags_name_themselves(model, tmp_path):
+    for flag, (bad, good) in REFUSED.items():
+        r, om = build(model, tmp_path, f"--{flag}={bad}")
+        assert refused(r, flag), (flag, r.stdout)
+        assert not os.path.exists(om)
+        if good is not None:
+            r, om = build(model, tmp_path, f"--{flag}={good}")
+            assert r.returncode == 0, (flag, r.stdout)
+            os.remove(om)
+
+
+def test_implemented_flags_show_their_effect(model, tmp_path):
+    r, om = build(model, tmp_path)
+    assert r.returncode == 0, r.stdout
+    base = as_json(tmp_path, om)
+    assert "Relu" not in op_types(base)  # fused into the convolution
+    # --fusion_switch_file, both forms; an unknown pass is a warning naming the known ones.
+    sw = tmp_path / "switch.cfg"
+    sw.write_text("FuseConvActivation:off\n")
+    r, om = build(model, tmp_path, f"--fusion_switch_file={sw}")
+    assert r.returncode == 0 and "Relu" in op_types(as_json(tmp_path, om)), r.stdout
+    sw.write_text(json.dumps({"Switch": {"GraphFusion": {"ALL": "off"},
+                                         "UBFusion": {"NoSuchPass": "off"}}}))
+    r, om = build(model, tmp_path, f"--fusion_switch_file={sw}")
+    assert r.returncode == 0 and "Relu" in op_types(as_json(tmp_path, om)), r.stdout
+    assert "NoSuchPass" in r.stdout and "FuseConvActivation" in r.stdout
+    # --precision_mode / _v2 / --keep_dtype / --modify_mixlist: dtypes on the ops.
+    r, om = build(model, tmp_path, "--precision_mode=force_fp16")
+    assert r.returncode == 0 and "RoundTo" in op_types(as_json(tmp_path, om))
+    r, om = build(model, tmp_path, "--precision_mode_v2=origin")
+    assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om))
+    keep = tmp_path / "keep.cfg"
+    keep.write_text("OpType::Conv\nOpType::Flatten\n")
+    r, om = build(model, tmp_path, "--precision_mode=force_fp16", f"--keep_dtype={keep}")
+    assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om)), r.stdout
+    mix = tmp_path / "mix.json"
+    mix.write_text('{"white-list": {"to-remove": ["Conv"]}}')
+    r, om = build(model, tmp_path, "--precision_mode=allow_mix_precision",
+                  f"--modify_mixlist={mix}")
+    assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om)), r.stdout
+    # --disable_reuse_memory: every value its own memory (not smaller than with reuse).
+    r, om = build(model, tmp_path, "--disable_reuse_memory=1")
+    assert r.returncode == 0
+    # --input_format: recorded; NHWC on an ONNX model is refused.
+    r, om = build(model, tmp_path, "--input_format=ND")
+    assert r.returncode == 0
+    r6 = atc("--mode=6", f"--om={om}")
+    assert "format[ND]" in r6.stdout, r6.stdout
+    r, _ = build(model, tmp_path, "--input_format=NHWC")
+    assert r.returncode == 1 and "E10001" in r.stdout and "NCHW, ND or NCDHW" in r.stdout
+    # --log=info: the pass log and the dtype table.
+    r, om = build(model, tmp_path, "--log=info", "--precision_mode=force_fp16")
+    assert "pass" in r.stdout + r.stderr and "dtype" in r.stdout + r.stderr
+    # A gear option: the .om gets the gear input.
+    r = atc(f"--model={model}", "--framework=5", f"--output={tmp_path / 'g'}",
+            "--soc_version=Ascend910B3", "--input_shape=x:-1,3,8,8", "--dynamic_batch_size=1,2")
+    assert r.returncode == 0 and "ascend_mbatch_shape_data" in atc(
+        "--mode=6", f"--om={tmp_path / 'g.om'}").stdout
+    # --mode=3 writes its report where --check_report says.
+    rep = tmp_path / "report.json"
+    r = atc("--mode=3", f"--model={model}", "--framework=5", "--soc_version=Ascend910B3",
+            "--input_shape=x:1,3,8,8", f"--check_report={rep}")
+    assert r.returncode == 0 and json.loads(rep.read_text())["result"] == "success"
+
+
+def test_flags_of_another_mode_or_framework_are_refused(model, tmp_path):
+    r, om = build(model, tmp_path, f"--json={tmp_path / 'x.json'}")
+    assert r.returncode == 1 and "E10001" in r.stdout and "--json" in r.stdout
+    r, om = build(model, tmp_path, f"--check_report={tmp_path / 'x.json'}")
+    assert r.returncode == 1 and "--check_report" in r.stdout
+    r, om = build(model, tmp_path, "--weight=w.caffemodel")
+    assert r.returncode == 1 and "--weight" in r.stdout and "Caffe" in r.stdout
+    r, om = build(model, tmp_path, "--optypelist_for_implmode=Conv")
+    assert r.returncode == 1 and "--optypelist_for_implmode" in r.stdout
+    r, om = build(model, tmp_path, "--op_select_implmode=high_precision",
+                  "--optypelist_for_implmode=Conv")
+    assert r.returncode == 0, r.stdout
+
+
+def test_every_known_flag_is_covered():
+    covered = set(REFUSED) | {
+        # built and checked above or in the other atc tests
+        "mode", "model", "weight", "framework", "output", "soc_version", "input_shape",
+        "input_format", "precision_mode", "precision_mode_v2", "keep_dtype", "modify_mixlist",
+        "fusion_switch_file", "optypelist_for_implmode", "log", "disable_reuse_memory", "om",
+        "json", "check_report", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims",
+        "help", "h"}
+    assert known_flags() == covered, known_flags() ^ covered

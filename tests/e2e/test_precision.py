@@ -1,0 +1,149 @@
+"""Precision modes end to end: a model converted with --precision_mode=force_fp16 gives
+what fp16 storage with fp32 cube accumulation gives (an independent numpy emulation), the
+dtype of each op is visible, and --keep_dtype fixes an fp16 overflow."""
+import json
+import os
+
+import numpy as np
+import torch
+
+from acl_helpers import OmModel
+from conftest import atc, run, tool
+
+
+def r16(a):
+    """Round to the nearest float16 value (ties to even) and compute on in float64."""
+    return np.asarray(a, np.float64).astype(np.float16).astype(np.float64)
+
+
+class SmallCnn(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.c2 = torch.nn.Conv2d(8, 6, 3, padding=1)
+        self.fc = torch.nn.Linear(6, 5)
+
+    def forward(self, x):
+        f = self.c2(torch.relu(self.c1(x)))
+        return f, self.fc(f.mean(dim=(2, 3)))
+
+
+def conv64(x, w, b):
+    return torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w),
+                                      torch.from_numpy(b), padding=1).numpy()
+
+
+def convert(tmp_path, model, x, name, *flags, outputs=("y",)):
+    src = str(tmp_path / f"{name}.onnx")
+    torch.onnx.export(model, torch.from_numpy(x), src, input_names=["x"],
+                      output_names=list(outputs), opset_version=13)
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / name}",
+            "--soc_version=Ascend910B3", *flags)
+    assert r.returncode == 0, r.stdout
+    return str(tmp_path / f"{name}.om"), r
+
+
+def test_force_fp16_matches_a_numpy_emulation(acl_session, tmp_path):
+    torch.manual_seed(0)
+    m = SmallCnn().eval()
+    x = np.random.RandomState(1).randn(1, 3, 12, 12).astype(np.float32)
+    om, r = convert(tmp_path, m, x, "cnn", "--precision_mode=force_fp16", "--log=info",
+                    outputs=("feat", "y"))
+    assert "dtype" in r.stdout + r.stderr and "float16" in r.stdout + r.stderr
+    model = OmModel(om)
+    feat, y = model.run([x])
+    model.close()
+    p = {k: v.detach().numpy().astype(np.float64) for k, v in m.state_dict().items()}
+    # fp16 storage: input and weights rounded; each op's result rounded once; cube ops
+    # multiply fp16 values and accumulate in (here more than) fp32.
+    h1 = r16(np.maximum(conv64(r16(x), r16(p["c1.weight"]), r16(p["c1.bias"])), 0))
+    f = r16(conv64(h1, r16(p["c2.weight"]), r16(p["c2.bias"])))
+    g = r16(f.mean(axis=(2, 3)))
+    want = r16(g @ r16(p["fc.weight"]).T + r16(p["fc.bias"]))
+    for got, ref in ((feat, f), (y, want)):
+        got = got.astype(np.float64)
+        assert np.array_equal(got.astype(np.float16).astype(np.float64), got), "not fp16 values"
+        ulp = np.abs(got.astype(np.float16).view(np.int16).astype(np.int64) -
+                     ref.astype(np.float16).view(np.int16).astype(np.int64))
+        # fp32 accumulation in another order may land one fp16 step away, rarely.
+        assert ulp.max() <= 1, ulp.max()
+        assert (ulp == 0).mean() >= 0.99, (ulp == 0).mean()
+    # ...and fp16 really moved the result away from fp32.
+    tf, ty = (t.detach().numpy() for t in m(torch.from_numpy(x)))
+    assert 0 < np.abs(feat - tf).max() < 0.05
+
+
+def test_dtypes_are_visible_and_inputs_stay_float32(acl_session, tmp_path):
+    torch.manual_seed(0)
+    x = np.random.RandomState(1).randn(1, 3, 12, 12).astype(np.float32)
+    om, _ = convert(tmp_path, SmallCnn().eval(), x, "cnn", "--precision_mode=allow_fp32_to_fp16",
+                    outputs=("feat", "y"))
+    js = tmp_path / "cnn.json"
+    r = atc("--mode=1", f"--om={om}", f"--json={js}")
+    assert r.returncode == 0, r.stdout
+    text = js.read_text()
+    assert "_oc_dtype" in text and "float16" in text and "RoundTo" in text
+    assert json.loads(text)  # valid JSON
+    model_id, ret = acl_session.mdl.load_from_file(om)
+    assert ret == 0
+    desc = acl_session.mdl.create_desc()
+    assert acl_session.mdl.get_desc(desc, model_id) == 0
+    assert acl_session.mdl.get_input_data_type(desc, 0) == 0  # ACL_FLOAT: fed as fp32
+    acl_session.mdl.destroy_desc(desc)
+    acl_session.mdl.unload(model_id)
+
+
+class RmsNorm(torch.nn.Module):
+    """A normalisation whose sum of squares overflows fp16 (65504) for inputs near 300."""
+
+    def forward(self, x):
+        s = x * 300.0
+        return s / torch.sqrt((s * s).mean(dim=-1, keepdim=True) + 1e-5)
+
+
+def test_keep_dtype_fixes_an_fp16_overflow(acl_session, tmp_path):
+    x = np.random.RandomState(2).randn(4, 64).astype(np.float32)
+    want = RmsNorm()(torch.from_numpy(x)).numpy()
+    om, _ = convert(tmp_path, RmsNorm(), x, "rms", "--precision_mode=force_fp16")
+    model = OmModel(om)
+    broken = model.run([x])[0]
+    model.close()
+    assert not np.allclose(broken, want, atol=0.05), "fp16 should overflow here"
+    keep = tmp_path / "keep.cfg"
+    keep.write_text("OpType::Mul\nOpType::ReduceMean\nOpType::Add\nOpType::Sqrt\n")
+    om, _ = convert(tmp_path, RmsNorm(), x, "rms_kept", "--precision_mode=force_fp16",
+                    f"--keep_dtype={keep}")
+    model = OmModel(om)
+    fixed = model.run([x])[0]
+    model.close()
+    np.testing.assert_allclose(fixed, want, atol=5e-3, rtol=5e-3)
+
+
+def test_precision_flag_errors(tmp_path):
+    x = np.zeros((4, 64), np.float32)
+    src = str(tmp_path / "rms.onnx")
+    torch.onnx.export(RmsNorm(), torch.from_numpy(x), src, input_names=["x"],
+                      output_names=["y"], opset_version=13)
+    base = [f"--model={src}", "--framework=5", f"--output={tmp_path / 'o'}"]
+    cases = [
+        (["--soc_version=Ascend910B3", "--precision_mode=fp16"], "E10001"),  # a v2 name
+        (["--soc_version=Ascend910B3", "--precision_mode_v2=force_fp16"], "E10001"),
+        (["--soc_version=Ascend910B3", "--precision_mode=force_fp16",
+          "--precision_mode_v2=fp16"], "E10001"),
+        (["--soc_version=Ascend310P3", "--precision_mode=allow_mix_precision_bf16"], "E10001"),
+        (["--soc_version=Ascend910B3", "--precision_mode=force_fp16",
+          f"--keep_dtype={tmp_path / 'missing'}"], "E10001"),
+    ]
+    mix = tmp_path / "mix.json"
+    mix.write_text('{"white-list": {"to-add": ["Mul"]}}')
+    cases.append((["--soc_version=Ascend910B3", "--precision_mode=force_fp16",
+                   f"--modify_mixlist={mix}"], "E10001"))  # only in mixed modes
+    for flags, code in cases:
+        r = atc(*base, *flags)
+        assert r.returncode == 1 and code in r.stdout, (flags, r.stdout)
+        assert not os.path.exists(tmp_path / "o.om")
+    r = atc(*base, "--soc_version=Ascend910B3", "--precision_mode_v2=mixed_float16",
+            f"--modify_mixlist={mix}")
+    assert r.returncode == 0, r.stdout
+    r = atc(*base, "--soc_version=Ascend910B3")
+    assert "no --precision_mode" in r.stdout
