@@ -4,6 +4,7 @@
 
 #include "base/file.h"
 #include "base/log.h"
+#include "driver/model_io.h"
 #include "frontend/frontend.h"
 #include "opp/opp_loader.h"
 
@@ -70,6 +71,10 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
   OC_RETURN_IF_ERROR(LoadCustomOpPackages());
   OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(o));
+  if (!o.out_nodes.empty()) OC_RETURN_IF_ERROR(ApplyOutNodes(graph, o.out_nodes));
+  if (!o.input_fp16_nodes.empty())
+    OC_RETURN_IF_ERROR(ApplyInputFp16Nodes(graph, o.input_fp16_nodes));
+  if (!o.output_type.empty()) OC_RETURN_IF_ERROR(ApplyOutputType(graph, o.output_type));
   // The shapes as given (with -1) are checked against the model first, so errors name the
   // user's text rather than one gear's.
   OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));

@@ -19,6 +19,8 @@ struct ConvertOptions {
   std::string input_format = "NCHW";
   std::string command_line;  // recorded in the .om (atc_cmdline)
   std::vector<InputShapeSpec> shapes;
+  // Model I/O (driver/model_io.h); empty = as the model has it.
+  std::string out_nodes, input_fp16_nodes, output_type;
   std::optional<GearSpec> gears;
   CompileOptions compile;  // compile.precision: --precision_mode and its refinements
 };

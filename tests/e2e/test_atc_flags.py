@@ -62,10 +62,7 @@ def refused(r, flag):
 
 # flag -> (value that is refused, value that is accepted or None)
 REFUSED = {
-    "out_nodes": ("/Relu:0", None),
-    "output_type": ("FP16", None),
     "insert_op_conf": ("aipp.cfg", None),
-    "input_fp16_nodes": ("x", None),
     "customize_dtypes": ("dtypes.cfg", None),
     "op_select_implmode": ("high_performance", "high_precision"),
     "enable_small_channel": ("1", "0"),
@@ -159,8 +156,61 @@ def test_flags_of_another_mode_or_framework_are_refused(model, tmp_path):
     assert r.returncode == 0, r.stdout
 
 
+def run_om(acl, om, arrays):
+    from acl_helpers import OmModel
+    m = OmModel(om)
+    try:
+        return m.run(arrays)
+    finally:
+        m.close()
+
+
+def test_model_io_flags(acl_session, model, tmp_path):
+    import numpy as np
+    x = np.random.RandomState(0).randn(1, 3, 8, 8).astype(np.float32)
+    r, om = build(model, tmp_path, name="plain")
+    assert r.returncode == 0, r.stdout
+    (want,) = run_om(acl_session, om, [x])
+    names = [op["name"] for g in as_json(tmp_path, om)["graph"] for op in g["op"]]
+    conv = next(n for n in names if "Conv" in n)
+    # --out_nodes: the convolution's output instead of the model's (4 x 8 x 8 values).
+    r, om = build(model, tmp_path, f"--out_nodes={conv}:0", name="outn")
+    assert r.returncode == 0, r.stdout
+    (feat,) = run_om(acl_session, om, [x])
+    assert feat.size == 4 * 8 * 8
+    np.testing.assert_allclose(np.maximum(feat.ravel(), 0), want.ravel(), rtol=1e-5, atol=1e-6)
+    r, _ = build(model, tmp_path, "--out_nodes=nope:0", name="bad")
+    assert r.returncode == 1 and "E10016" in r.stdout and "--out_nodes" in r.stdout
+    r, _ = build(model, tmp_path, f"--out_nodes={conv}:7", name="bad")
+    assert r.returncode == 1 and "E10001" in r.stdout
+    # --input_fp16_nodes: the input is FLOAT16 in the model and takes fp16 data.
+    r, om = build(model, tmp_path, "--input_fp16_nodes=x", name="in16")
+    assert r.returncode == 0, r.stdout
+    mid, ret = acl_session.mdl.load_from_file(om)
+    desc = acl_session.mdl.create_desc()
+    acl_session.mdl.get_desc(desc, mid)
+    assert acl_session.mdl.get_input_data_type(desc, 0) == 1  # ACL_FLOAT16
+    assert acl_session.mdl.get_input_size_by_index(desc, 0) == x.size * 2
+    acl_session.mdl.destroy_desc(desc)
+    acl_session.mdl.unload(mid)
+    (y16in,) = run_om(acl_session, om, [x.astype(np.float16)])
+    np.testing.assert_allclose(y16in, want, rtol=1e-2, atol=1e-2)
+    r, _ = build(model, tmp_path, "--input_fp16_nodes=nope", name="bad")
+    assert r.returncode == 1 and "E10016" in r.stdout
+    # --output_type: FP16 outputs, both forms; UINT8 is refused.
+    for spec in ("FP16", "/Flatten:0:FP16"):
+        r, om = build(model, tmp_path, f"--output_type={spec}", name="out16")
+        assert r.returncode == 0, (spec, r.stdout)
+        (y,) = run_om(acl_session, om, [x])
+        assert y.dtype == np.float16 or y.nbytes == want.nbytes // 2, spec
+        y = np.frombuffer(y.tobytes(), np.float16).reshape(want.shape)
+        np.testing.assert_allclose(y.astype(np.float32), want, rtol=2e-3, atol=2e-3)
+    r, _ = build(model, tmp_path, "--output_type=UINT8", name="bad")
+    assert r.returncode == 1 and "E10001" in r.stdout and "does not support" in r.stdout
+
+
 def test_every_known_flag_is_covered():
-    covered = set(REFUSED) | {
+    covered = set(REFUSED) | {"out_nodes", "input_fp16_nodes", "output_type",
         # built and checked above or in the other atc tests
         "mode", "model", "weight", "framework", "output", "soc_version", "input_shape",
         "input_format", "precision_mode", "precision_mode_v2", "keep_dtype", "modify_mixlist",

@@ -216,10 +216,7 @@ struct UnsupportedFlag {
 };
 
 const UnsupportedFlag kUnsupportedFlags[] = {
-    {"out_nodes", {}, "choosing the model's outputs (--out_nodes)"},
-    {"output_type", {}, "changing output data types (--output_type)"},
     {"insert_op_conf", {}, "AIPP image pre-processing (--insert_op_conf)"},
-    {"input_fp16_nodes", {}, "float16 model inputs (--input_fp16_nodes)"},
     {"customize_dtypes", {}, "per-op input/output dtypes (--customize_dtypes)"},
     {"op_select_implmode",
      {"high_precision", "high_precision_for_all"},
@@ -342,6 +339,12 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   o.model = f.Get("model");
   o.weight = f.Get("weight");
   o.command_line = f.command_line();
+  o.out_nodes = f.Get("out_nodes", "");
+  o.input_fp16_nodes = f.Get("input_fp16_nodes", "");
+  o.output_type = f.Get("output_type", "");
+  for (const char* flag : {"out_nodes", "input_fp16_nodes", "output_type"})
+    if (f.Has(flag) && f.Get(flag).empty())
+      return InvalidArgument(std::string("Value for --") + flag + " is empty.", "E10004");
   o.input_format = f.Get("input_format", "NCHW");
   const std::string& fmt = o.input_format;
   if (fmt != "NCHW" && fmt != "NHWC" && fmt != "ND" && fmt != "NCDHW" && fmt != "NDHWC")
