@@ -67,6 +67,12 @@ Status Model::QuerySize(std::shared_ptr<MappedFile> file, size_t* work, size_t* 
   return Status::Ok();
 }
 
+std::vector<const Graph*> Model::Graphs() const {
+  std::vector<const Graph*> out;
+  for (const auto& p : programs_) out.push_back(p.graph);
+  return out;
+}
+
 std::map<std::string, size_t> Model::NodesPerBackend() const {
   std::map<std::string, size_t> counts;
   for (const auto& p : programs_)
@@ -643,14 +649,19 @@ Status Model::Execute(ExecuteIo& io) const {
       r.execution = execution;
       r.start_us = std::chrono::duration<double, std::micro>(t0.time_since_epoch()).count();
       r.duration_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
-      for (const auto& s : step.inputs)
+      for (size_t k = 0; k < step.inputs.size(); ++k) {
+        const Slot& s = step.inputs[k];
         if (s.kind != SlotKind::kNone)
-          r.inputs.push_back({s.dtype, st.ShapeOf(s), st.Resolve(s), step.backend, s.layout});
-      for (const auto& s : step.outputs)
+          r.inputs.push_back({s.dtype, st.ShapeOf(s), st.Resolve(s), step.backend, s.layout,
+                              &step.node->inputs[k]});
+      }
+      for (size_t k = 0; k < step.outputs.size(); ++k) {
+        const Slot& s = step.outputs[k];
         if (s.kind != SlotKind::kNone)
           r.outputs.push_back(
               {s.kind == SlotKind::kDynamic ? (*st.dynamic_values)[s.index].dtype : s.dtype,
-               st.ShapeOf(s), st.Resolve(s), step.backend, s.layout});
+               st.ShapeOf(s), st.Resolve(s), step.backend, s.layout, &step.node->outputs[k]});
+      }
       observer_->OnStep(r);
     }
     if (profile_) {

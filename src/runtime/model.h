@@ -44,6 +44,7 @@ struct StepTensor {
   // The bytes as the step's backend keeps them: CopyPlain gives the logical order.
   const Backend* backend = nullptr;
   int layout = kPlainLayout;
+  const std::string* name = nullptr;  // the value's name in the model
   Status CopyPlain(void* dst) const;
 };
 struct StepRecord {
@@ -92,6 +93,8 @@ class Model {
   size_t work_size() const { return work_size_; }
   size_t weight_size() const { return weight_size_; }
   const std::map<std::string, std::string>& attrs() const { return om_.attrs; }
+  // The compiled graphs (one, or one per gear), as loaded: node names and attributes.
+  std::vector<const Graph*> Graphs() const;
   // Per backend name, how many nodes of the model run there (all gears together).
   std::map<std::string, size_t> NodesPerBackend() const;
   // Output shapes of the latest execution (differs from outputs() for run-time shapes).

@@ -147,3 +147,37 @@ def test_precision_flag_errors(tmp_path):
     assert r.returncode == 0, r.stdout
     r = atc(*base, "--soc_version=Ascend910B3")
     assert "no --precision_mode" in r.stdout
+
+
+def test_compare_tool_finds_the_overflow_and_its_fix(tmp_path):
+    x = np.random.RandomState(2).randn(4, 64).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    om, _ = convert(tmp_path, RmsNorm(), x, "rms", "--precision_mode=force_fp16")
+    src = str(tmp_path / "rms.onnx")
+    r = run([tool("ocann-compare"), "-m", src, "-om", om, "-i", str(tmp_path / "x.npy"),
+             "-o", str(tmp_path / "cmp")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "first op breaking a threshold: /Mul_1 (Mul" in r.stdout, r.stdout
+    lines = r.stdout.split("nothing overflows):", 1)[1].split("result:", 1)[0].split()
+    assert "/Mul_1" in lines, r.stdout
+    csv = (tmp_path / "cmp" / "compare_result.csv").read_text().splitlines()
+    assert csv[0].startswith("Index,OpType,NPUDump,DataType,GroundTruth,DataType,TensorIndex,"
+                             "Shape,CosineSimilarity,MaxAbsoluteError")
+    assert any(row.startswith("1,Mul,") and "NaN or Inf" in row for row in csv[1:]), csv
+    # The suggested --keep_dtype file fixes it.
+    keep = tmp_path / "keep.cfg"
+    keep.write_text("\n".join(lines) + "\n")
+    om2, _ = convert(tmp_path, RmsNorm(), x, "rms_fixed", "--precision_mode=force_fp16",
+                     f"--keep_dtype={keep}")
+    r = run([tool("ocann-compare"), "-m", src, "-om", om2, "-i", str(tmp_path / "x.npy"),
+             "-o", str(tmp_path / "cmp2")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = (tmp_path / "cmp2" / "compare_result.csv").read_text().splitlines()[1:]
+    assert rows and all("NaN" not in row for row in rows), rows
+    final = [row for row in rows if ',"y",' in row]
+    assert final and final[0].endswith(',""'), final  # the model output passes every threshold
+    # A model within the thresholds says so.
+    om3, _ = convert(tmp_path, RmsNorm(), x, "rms_fp32")
+    r = run([tool("ocann-compare"), "-m", src, "-om", om3, "-i", str(tmp_path / "x.npy"),
+             "-o", str(tmp_path / "cmp3")])
+    assert "every tensor is within CANN's thresholds" in r.stdout, r.stdout

@@ -1,0 +1,546 @@
+#include "compare/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "base/file.h"
+#include "base/half.h"
+#include "driver/convert.h"
+#include "om/om_model.h"
+#include "runtime/model.h"
+
+namespace oc {
+namespace {
+
+// ---- Metrics ----------------------------------------------------------------------
+
+double Sum(const std::vector<double>& v) {
+  double s = 0;
+  for (double a : v) s += a;
+  return s;
+}
+
+double StdDev(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  const double mean = Sum(v) / static_cast<double>(v.size());
+  double acc = 0;
+  for (double a : v) acc += (a - mean) * (a - mean);
+  return std::sqrt(acc / static_cast<double>(v.size()));
+}
+
+// Min-max normalised to [0, 1], then to a distribution (sum 1).
+std::vector<double> Distribution(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  const double span = *hi - *lo;
+  std::vector<double> p(v.size());
+  for (size_t i = 0; i < v.size(); ++i) p[i] = span > 0 ? (v[i] - *lo) / span : 1.0;
+  const double s = Sum(p);
+  for (double& a : p) a = s > 0 ? a / s : 0;
+  return p;
+}
+
+// ---- Inputs ---------------------------------------------------------------------------
+
+struct HostTensor {
+  DataType dtype = DataType::kFloat;
+  Shape shape;
+  std::string bytes;
+};
+
+Result<HostTensor> ReadNpy(const std::string& path) {
+  OC_ASSIGN_OR_RETURN(std::string data, ReadFile(path));
+  if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0)
+    return ParseError("[" + path + "] is not a .npy file");
+  const int major = static_cast<unsigned char>(data[6]);
+  size_t header_len = 0, offset = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(data[8]) | (static_cast<unsigned char>(data[9]) << 8);
+    offset = 10;
+  } else {
+    if (data.size() < 12) return ParseError("[" + path + "] is truncated");
+    header_len = 0;
+    for (int i = 0; i < 4; ++i)
+      header_len |= static_cast<size_t>(static_cast<unsigned char>(data[8 + i])) << (8 * i);
+    offset = 12;
+  }
+  if (offset + header_len > data.size()) return ParseError("[" + path + "] is truncated");
+  const std::string header = data.substr(offset, header_len);
+  auto field = [&](const std::string& key) {
+    size_t k = header.find("'" + key + "'");
+    if (k == std::string::npos) return std::string();
+    size_t colon = header.find(':', k);
+    return header.substr(colon + 1);
+  };
+  const std::string descr = field("descr");
+  struct Type {
+    const char* code;
+    DataType dtype;
+  };
+  static const Type kTypes[] = {{"<f4", DataType::kFloat},  {"<f2", DataType::kFloat16},
+                                {"<f8", DataType::kDouble}, {"<i8", DataType::kInt64},
+                                {"<i4", DataType::kInt32},  {"|u1", DataType::kUint8},
+                                {"|i1", DataType::kInt8},   {"|b1", DataType::kBool}};
+  HostTensor t;
+  bool found = false;
+  for (const auto& ty : kTypes)
+    if (descr.find(ty.code) != std::string::npos && descr.find(ty.code) < descr.find(',')) {
+      t.dtype = ty.dtype;
+      found = true;
+    }
+  if (!found) return Unsupported("[" + path + "]: unsupported .npy dtype " + descr.substr(0, 12));
+  if (field("fortran_order").find("True") < field("fortran_order").find(','))
+    return Unsupported("[" + path + "]: Fortran-ordered arrays are not supported");
+  const std::string shape = field("shape");
+  const size_t open = shape.find('('), close = shape.find(')');
+  if (open == std::string::npos || close == std::string::npos)
+    return ParseError("[" + path + "]: no shape in the header");
+  std::stringstream dims(shape.substr(open + 1, close - open - 1));
+  std::string d;
+  while (std::getline(dims, d, ',')) {
+    d.erase(std::remove(d.begin(), d.end(), ' '), d.end());
+    if (d.empty()) continue;
+    t.shape.push_back(std::stoll(d));
+  }
+  const size_t need = static_cast<size_t>(NumElements(t.shape)) * DataTypeSize(t.dtype);
+  if (data.size() - offset - header_len < need) return ParseError("[" + path + "] is truncated");
+  t.bytes = data.substr(offset + header_len, need);
+  return t;
+}
+
+// The data an input of `desc` gets: from a file (converted to the input's dtype when it is
+// a float type) or seeded pseudo-random values.
+Result<std::string> InputBytes(const IoDesc& desc, const std::string& file, uint32_t seed) {
+  const size_t n = static_cast<size_t>(NumElements(desc.shape));
+  std::vector<double> values(n);
+  if (file.empty()) {
+    for (auto& v : values) {
+      seed = seed * 1664525u + 1013904223u;
+      v = desc.dtype == DataType::kFloat || desc.dtype == DataType::kFloat16
+              ? static_cast<double>(seed >> 8) / static_cast<double>(1 << 23) - 1.0
+              : 0.0;
+    }
+  } else {
+    HostTensor t;
+    if (file.size() > 4 && file.compare(file.size() - 4, 4, ".npy") == 0) {
+      OC_ASSIGN_OR_RETURN(t, ReadNpy(file));
+    } else {
+      OC_ASSIGN_OR_RETURN(t.bytes, ReadFile(file));
+      t.dtype = desc.dtype;
+      t.shape = desc.shape;
+    }
+    if (t.dtype == desc.dtype) {
+      if (t.bytes.size() != desc.bytes)
+        return InvalidArgument("input file [" + file + "] has " + std::to_string(t.bytes.size()) +
+                               " bytes, input [" + desc.name + "] takes " +
+                               std::to_string(desc.bytes));
+      return t.bytes;
+    }
+    if (static_cast<size_t>(NumElements(t.shape)) != n)
+      return InvalidArgument("input file [" + file + "] has shape " + ShapeToString(t.shape) +
+                             ", input [" + desc.name + "] is " + ShapeToString(desc.shape));
+    for (size_t i = 0; i < n; ++i) {
+      const char* p = t.bytes.data() + i * DataTypeSize(t.dtype);
+      switch (t.dtype) {
+        case DataType::kFloat: {
+          float f;
+          std::memcpy(&f, p, 4);
+          values[i] = f;
+          break;
+        }
+        case DataType::kFloat16: {
+          uint16_t h;
+          std::memcpy(&h, p, 2);
+          values[i] = HalfToFloat(h);
+          break;
+        }
+        case DataType::kDouble: {
+          double f;
+          std::memcpy(&f, p, 8);
+          values[i] = f;
+          break;
+        }
+        default:
+          return InvalidArgument("input file [" + file + "] must hold " + DataTypeName(desc.dtype) +
+                                 " data");
+      }
+    }
+  }
+  std::string out(desc.bytes, '\0');
+  for (size_t i = 0; i < n; ++i) {
+    char* p = out.data() + i * DataTypeSize(desc.dtype);
+    switch (desc.dtype) {
+      case DataType::kFloat: {
+        float f = static_cast<float>(values[i]);
+        std::memcpy(p, &f, 4);
+        break;
+      }
+      case DataType::kFloat16: {
+        uint16_t h = FloatToHalf(static_cast<float>(values[i]));
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case DataType::kInt64: {
+        int64_t v = static_cast<int64_t>(values[i]);
+        std::memcpy(p, &v, 8);
+        break;
+      }
+      case DataType::kInt32: {
+        int32_t v = static_cast<int32_t>(values[i]);
+        std::memcpy(p, &v, 4);
+        break;
+      }
+      default:
+        break;  // zero bytes
+    }
+  }
+  return out;
+}
+
+// ---- Capturing every op's outputs ---------------------------------------------------
+
+struct Captured {
+  std::vector<double> values;
+  Shape shape;
+  DataType dtype = DataType::kUndefined;
+  std::string op_name, op_type;
+  size_t order = 0;
+};
+
+class CaptureObserver : public StepObserver {
+ public:
+  void OnStep(const StepRecord& r) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& t : r.outputs) {
+      if (!t.name || !IsFloatType(t.dtype) || t.dtype == DataType::kDouble) continue;
+      const int64_t n = NumElements(t.shape);
+      if (n < 0) continue;
+      std::vector<uint8_t> plain(static_cast<size_t>(n) * DataTypeSize(t.dtype));
+      if (!t.CopyPlain(plain.data()).ok()) continue;
+      Captured c;
+      c.shape = t.shape;
+      c.dtype = t.dtype;
+      c.op_name = *r.node_name;
+      c.op_type = *r.op_type;
+      c.order = order_++;
+      c.values.resize(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) {
+        if (t.dtype == DataType::kFloat) {
+          float f;
+          std::memcpy(&f, plain.data() + i * 4, 4);
+          c.values[i] = f;
+        } else {
+          uint16_t h;
+          std::memcpy(&h, plain.data() + i * 2, 2);
+          c.values[i] = t.dtype == DataType::kFloat16 ? HalfToFloat(h) : BFloat16ToFloat(h);
+        }
+      }
+      // Rounding steps stand for the op whose result they round.
+      if (c.op_type == "RoundTo" && !r.inputs.empty() && r.inputs[0].name) {
+        auto it = tensors.find(*r.inputs[0].name);
+        if (it != tensors.end()) {
+          c.op_name = it->second.op_name;
+          c.op_type = it->second.op_type;
+        }
+      }
+      tensors[*t.name] = std::move(c);
+    }
+  }
+  std::map<std::string, Captured> tensors;
+
+ private:
+  std::mutex mutex_;
+  size_t order_ = 0;
+};
+
+Result<std::shared_ptr<CaptureObserver>> RunCaptured(const std::shared_ptr<Model>& model,
+                                                     const std::vector<std::string>& inputs) {
+  auto observer = std::make_shared<CaptureObserver>();
+  model->SetObserver(observer);
+  std::vector<const void*> in;
+  std::vector<size_t> in_sizes;
+  for (const auto& b : inputs) {
+    in.push_back(b.data());
+    in_sizes.push_back(b.size());
+  }
+  std::vector<std::vector<uint8_t>> outs;
+  std::vector<void*> out;
+  std::vector<size_t> out_sizes;
+  for (const auto& o : model->outputs()) outs.emplace_back(std::max<size_t>(o.bytes, 1));
+  for (auto& o : outs) {
+    out.push_back(o.data());
+    out_sizes.push_back(o.size());
+  }
+  OC_RETURN_IF_ERROR(model->Execute(in, in_sizes, out, out_sizes));
+  return observer;
+}
+
+std::string Fmt(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+}  // namespace
+
+TensorMetrics CompareTensors(const std::vector<double>& x, const std::vector<double>& y);
+
+namespace {
+
+// Rows for every tensor of `ours` (in execution order) that the reference also has.
+std::vector<CompareRow> CompareRuns(const CaptureObserver& truth, const CaptureObserver& ours,
+                                    const Model& model) {
+  std::vector<std::pair<size_t, std::string>> order;
+  for (const auto& [name, c] : ours.tensors) order.emplace_back(c.order, name);
+  std::sort(order.begin(), order.end());
+  std::map<std::string, std::string> op_dtype;  // the dtype each op computed in
+  for (const Graph* g : model.Graphs())
+    for (const auto& n : g->nodes) op_dtype[n.name] = n.attrs.GetString("_oc_dtype", "float32");
+  std::vector<CompareRow> rows;
+  for (const auto& [unused, name] : order) {
+    auto t = truth.tensors.find(name);
+    if (t == truth.tensors.end()) continue;
+    const Captured& c = ours.tensors.at(name);
+    CompareRow row;
+    row.index = rows.size();
+    row.op_type = c.op_type;
+    row.op_name = c.op_name;
+    row.truth_op = t->second.op_name;
+    row.truth_type = t->second.op_type;
+    row.dtype = op_dtype.count(c.op_name) ? op_dtype[c.op_name] : DataTypeName(c.dtype);
+    row.truth_dtype = DataTypeName(t->second.dtype);
+    row.tensor = name;
+    row.shape = ShapeToString(c.shape);
+    row.metrics = CompareTensors(c.values, t->second.values);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+int FirstFailure(const std::vector<CompareRow>& rows) {
+  for (const auto& r : rows)
+    if (!r.metrics.fail_reason.empty()) return static_cast<int>(r.index);
+  return -1;
+}
+
+}  // namespace
+
+TensorMetrics CompareTensors(const std::vector<double>& x, const std::vector<double>& y) {
+  TensorMetrics m;
+  const size_t n = std::min(x.size(), y.size());
+  if (x.size() != y.size()) {
+    m.fail_reason = "the tensors differ in size";
+    return m;
+  }
+  bool finite = true;
+  for (double a : x) finite = finite && std::isfinite(a);
+  double xx = 0, yy = 0, xy = 0, abs_sum = 0, y_abs = 0, sq = 0, rel_sum = 0;
+  size_t rel_count = 0;
+  constexpr double kEps = 1e-6;
+  for (size_t i = 0; i < n; ++i) {
+    const double d = x[i] - y[i];
+    xx += x[i] * x[i];
+    yy += y[i] * y[i];
+    xy += x[i] * y[i];
+    abs_sum += std::fabs(d);
+    y_abs += std::fabs(y[i]);
+    sq += d * d;
+    m.max_abs = std::max(m.max_abs, std::fabs(d));
+    if (std::fabs(y[i]) > kEps) {
+      const double rel = std::fabs(x[i] / y[i] - 1.0);
+      m.max_rel = std::max(m.max_rel, rel);
+      rel_sum += rel;
+      ++rel_count;
+    }
+  }
+  m.cosine = (xx == 0 && yy == 0) ? 1.0 : (xx == 0 || yy == 0) ? 0.0 : xy / std::sqrt(xx * yy);
+  m.accumulated_rel = y_abs > 0 ? abs_sum / y_abs : (abs_sum > 0 ? INFINITY : 0);
+  m.red = yy > 0 ? std::sqrt(sq / yy) : (sq > 0 ? INFINITY : 0);
+  m.mae = n ? abs_sum / static_cast<double>(n) : 0;
+  m.rmse = n ? std::sqrt(sq / static_cast<double>(n)) : 0;
+  m.mean_rel = rel_count ? rel_sum / static_cast<double>(rel_count) : 0;
+  m.std_ours = StdDev(x);
+  m.std_truth = StdDev(y);
+  if (finite && n) {
+    const auto p = Distribution(y), q = Distribution(x);
+    for (size_t i = 0; i < n; ++i)
+      if (p[i] > 0) m.kld += p[i] * std::log(p[i] / std::max(q[i], 1e-12));
+  }
+  std::vector<std::string> why;
+  if (!finite) why.push_back("NaN or Inf in the .om's tensor");
+  if (!(m.cosine >= 0.99)) why.push_back("cosine < 0.99");
+  if (!(m.red <= 0.05)) why.push_back("RED > 0.05");
+  if (!(m.kld <= 0.005)) why.push_back("KLD > 0.005");
+  if (!(m.rmse <= 1.0)) why.push_back("RMSE > 1.0");
+  if (!(m.mean_rel <= 1.0)) why.push_back("MeanRelativeError > 1.0");
+  for (size_t i = 0; i < why.size(); ++i) m.fail_reason += (i ? "; " : "") + why[i];
+  return m;
+}
+
+Result<CompareReport> RunCompare(const CompareOptions& o) {
+  OC_ASSIGN_OR_RETURN(auto target, Model::LoadFile(o.om_model));
+  if (!o.inputs.empty() && o.inputs.size() != target->inputs().size())
+    return InvalidArgument("the .om has " + std::to_string(target->inputs().size()) + " inputs, " +
+                           std::to_string(o.inputs.size()) + " input files given");
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < target->inputs().size(); ++i) {
+    OC_ASSIGN_OR_RETURN(std::string bytes,
+                        InputBytes(target->inputs()[i], o.inputs.empty() ? "" : o.inputs[i],
+                                   static_cast<uint32_t>(7 + i)));
+    inputs.push_back(std::move(bytes));
+  }
+  // The reference: the source model unfused, in its own dtypes, with the .om's shapes.
+  ConvertOptions ref;
+  ref.model = o.source_model;
+  for (const auto& in : target->inputs()) {
+    if (!IsStatic(in.shape))
+      return Unsupported("input [" + in.name + "] has dynamic dims: compare a static .om");
+    ref.shapes.push_back({in.name, in.shape, {}});
+  }
+  for (const auto& p : PipelinePassNames())
+    if (p.rfind("Fuse", 0) == 0 || p == "FoldBatchNormIntoConv")
+      ref.compile.disabled_passes.insert(p);
+  OC_ASSIGN_OR_RETURN(Conversion conv, Convert(ref));
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(conv.graphs, conv.write));
+  OC_ASSIGN_OR_RETURN(auto reference,
+                      Model::Load(MappedFile::FromCopy(bytes.data(), bytes.size())));
+  // The reference takes the source model's input dtypes (fp32 where the .om has fp16).
+  std::vector<std::string> ref_inputs;
+  for (size_t i = 0; i < reference->inputs().size(); ++i) {
+    const IoDesc& want = reference->inputs()[i];
+    const IoDesc& have = target->inputs()[i];
+    if (want.dtype == have.dtype) {
+      ref_inputs.push_back(inputs[i]);
+      continue;
+    }
+    std::string widened(want.bytes, '\0');
+    const size_t n = static_cast<size_t>(NumElements(want.shape));
+    for (size_t k = 0; k < n && have.dtype == DataType::kFloat16 && want.dtype == DataType::kFloat;
+         ++k) {
+      uint16_t h;
+      std::memcpy(&h, inputs[i].data() + 2 * k, 2);
+      const float f = HalfToFloat(h);
+      std::memcpy(widened.data() + 4 * k, &f, 4);
+    }
+    ref_inputs.push_back(std::move(widened));
+  }
+  OC_ASSIGN_OR_RETURN(auto truth, RunCaptured(reference, ref_inputs));
+  OC_ASSIGN_OR_RETURN(auto ours, RunCaptured(target, inputs));
+  CompareReport report;
+  if (auto it = target->attrs().find("precision_mode"); it != target->attrs().end())
+    report.precision_mode = it->second;
+  report.rows = CompareRuns(*truth, *ours, *target);
+  report.first_failure = FirstFailure(report.rows);
+  if (report.first_failure < 0) return report;
+  // Find the --keep_dtype lines that fix it, and check them: convert the source model again
+  // with the .om's precision mode keeping the failing ops in fp32, until nothing fails.
+  const bool mixed = report.precision_mode.find("mix") != std::string::npos;
+  auto mode = ParsePrecisionMode(report.precision_mode, false);
+  if (!mode.ok()) mode = ParsePrecisionMode(report.precision_mode, true);
+  std::vector<std::string> keep;
+  bool fixed = false;
+  std::vector<CompareRow> rows = report.rows;
+  std::set<std::string> outputs;
+  for (const auto& out : target->outputs()) outputs.insert(out.name);
+  // Fixed: every model output within the thresholds and no NaN or Inf anywhere (a kept
+  // fp32 op may still differ by more than RMSE 1.0 in absolute terms when its values are
+  // large: its inputs were fp16).
+  auto is_fixed = [&](const std::vector<CompareRow>& rs) {
+    for (const auto& r : rs) {
+      if (r.metrics.fail_reason.find("NaN or Inf") != std::string::npos) return false;
+      if (outputs.count(r.tensor) && !r.metrics.fail_reason.empty()) return false;
+    }
+    return true;
+  };
+  for (int round = 0; mode.ok() && round < 16; ++round) {
+    if (is_fixed(rows)) {
+      fixed = true;
+      break;
+    }
+    const CompareRow* next = nullptr;
+    for (const auto& r : rows)
+      if (!r.metrics.fail_reason.empty() &&
+          std::find(keep.begin(), keep.end(), r.op_name) == keep.end()) {
+        next = &r;
+        break;
+      }
+    if (!next) break;  // every failing op is kept already: not only a precision problem
+    keep.push_back(next->op_name);
+    ConvertOptions again = ref;
+    again.compile.disabled_passes.clear();
+    again.compile.precision = mode.value();
+    for (const auto& k : keep) again.compile.precision.keep_nodes.insert(k);
+    OC_ASSIGN_OR_RETURN(Conversion c2, Convert(again));
+    OC_ASSIGN_OR_RETURN(std::string b2, SerializeOm(c2.graphs, c2.write));
+    OC_ASSIGN_OR_RETURN(auto m2, Model::Load(MappedFile::FromCopy(b2.data(), b2.size())));
+    OC_ASSIGN_OR_RETURN(auto run2, RunCaptured(m2, ref_inputs));
+    rows = CompareRuns(*truth, *run2, *m2);
+  }
+  const CompareRow& r = report.rows[report.first_failure];
+  if (fixed) {
+    std::string lines;
+    for (const auto& k : keep) lines += "\n    " + k;
+    report.suggestion =
+        "--keep_dtype=FILE, the file holding these lines (checked: with them the model's " +
+        std::string("outputs are within the thresholds and nothing overflows):") + lines;
+    report.keep_dtype = keep;
+  } else if (mixed) {
+    report.suggestion =
+        "--modify_mixlist with {\"black-list\": {\"to-add\": [\"" + r.op_type + "\"]}}";
+  } else {
+    report.suggestion = "--keep_dtype=FILE with the line \"" + r.op_name +
+                        "\" (or \"OpType::" + r.op_type +
+                        "\"); keeping the failing ops in fp32 did not bring every " +
+                        "tensor within the thresholds: the difference is not only precision";
+  }
+  return report;
+}
+
+std::string CompareCsv(const CompareReport& report) {
+  std::ostringstream csv;
+  csv << "Index,OpType,NPUDump,DataType,GroundTruth,DataType,TensorIndex,Shape,"
+         "CosineSimilarity,MaxAbsoluteError,AccumulatedRelativeError,RelativeEuclideanDistance,"
+         "KullbackLeiblerDivergence,StandardDeviation,MeanAbsoluteError,RootMeanSquareError,"
+         "MaxRelativeError,MeanRelativeError,CompareFailReason\n";
+  auto q = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+  };
+  for (const auto& r : report.rows) {
+    const auto& m = r.metrics;
+    csv << r.index << "," << r.op_type << "," << q(r.op_name) << "," << q(r.dtype) << ","
+        << q(r.truth_op) << "," << r.truth_dtype << "," << q(r.tensor) << "," << q(r.shape) << ","
+        << Fmt(m.cosine) << "," << Fmt(m.max_abs) << "," << Fmt(m.accumulated_rel) << ","
+        << Fmt(m.red) << "," << Fmt(m.kld) << "," << q(Fmt(m.std_ours) + ";" + Fmt(m.std_truth))
+        << "," << Fmt(m.mae) << "," << Fmt(m.rmse) << "," << Fmt(m.max_rel) << ","
+        << Fmt(m.mean_rel) << "," << q(m.fail_reason) << "\n";
+  }
+  return csv.str();
+}
+
+std::string CompareSummary(const CompareReport& report) {
+  std::ostringstream s;
+  s << report.rows.size() << " tensors compared (precision mode "
+    << (report.precision_mode.empty() ? "?" : report.precision_mode) << ")\n";
+  double worst = 1;
+  for (const auto& r : report.rows) worst = std::min(worst, r.metrics.cosine);
+  s << "lowest cosine similarity: " << Fmt(worst) << "\n";
+  if (report.first_failure < 0) {
+    s << "every tensor is within CANN's thresholds\n";
+    return s.str();
+  }
+  const CompareRow& r = report.rows[report.first_failure];
+  s << "first op breaking a threshold: " << r.op_name << " (" << r.op_type << ", computed in "
+    << r.dtype << "), tensor " << r.tensor << ": " << r.metrics.fail_reason << "\n";
+  s << "fix: " << report.suggestion << "\n";
+  return s.str();
+}
+
+}  // namespace oc
