@@ -4,6 +4,7 @@
 
 #include "base/file.h"
 #include "base/log.h"
+#include "driver/aipp.h"
 #include "driver/model_io.h"
 #include "frontend/frontend.h"
 #include "opp/opp_loader.h"
@@ -78,6 +79,19 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   // The shapes as given (with -1) are checked against the model first, so errors name the
   // user's text rather than one gear's.
   OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));
+  if (!o.insert_op_conf.empty()) {
+    if (o.gears && o.gears->kind == GearKind::kDims)
+      return InvalidArgument(
+          "Parameters [--insert_op_conf] and [--dynamic_dims] cannot be used together.", "E10001");
+    auto text = ReadFile(o.insert_op_conf);
+    if (!text.ok())
+      return InvalidArgument("Value [" + o.insert_op_conf +
+                                 "] for parameter [--insert_op_conf] is invalid. Reason: the file "
+                                 "cannot be read.",
+                             "E10001");
+    OC_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text.value()));
+    OC_RETURN_IF_ERROR(ApplyAipp(graph, configs));
+  }
   Conversion c;
   for (const auto& spec : o.shapes) {
     if (IsStatic(spec.dims)) continue;

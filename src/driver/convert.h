@@ -21,6 +21,7 @@ struct ConvertOptions {
   std::vector<InputShapeSpec> shapes;
   // Model I/O (driver/model_io.h); empty = as the model has it.
   std::string out_nodes, input_fp16_nodes, output_type;
+  std::string insert_op_conf;  // --insert_op_conf: static AIPP (driver/aipp.h); a path
   std::optional<GearSpec> gears;
   CompileOptions compile;  // compile.precision: --precision_mode and its refinements
 };

@@ -21,5 +21,6 @@ void RegisterTrainingSchemas(OpRegistry& r);
 void RegisterSpectralSchemas(OpRegistry& r);
 void RegisterControlFlowSchemas(OpRegistry& r);
 void RegisterPrecisionSchemas(OpRegistry& r);
+void RegisterAippSchemas(OpRegistry& r);
 
 }  // namespace oc

@@ -32,6 +32,7 @@ OpRegistry::OpRegistry() {
   RegisterSpectralSchemas(*this);
   RegisterControlFlowSchemas(*this);
   RegisterPrecisionSchemas(*this);
+  RegisterAippSchemas(*this);
 }
 
 OpRegistry& OpRegistry::Global() {

@@ -62,7 +62,6 @@ def refused(r, flag):
 
 # flag -> (value that is refused, value that is accepted or None)
 REFUSED = {
-    "insert_op_conf": ("aipp.cfg", None),
     "customize_dtypes": ("dtypes.cfg", None),
     "op_select_implmode": ("high_performance", "high_precision"),
     "enable_small_channel": ("1", "0"),
@@ -210,7 +209,7 @@ def test_model_io_flags(acl_session, model, tmp_path):
 
 
 def test_every_known_flag_is_covered():
-    covered = set(REFUSED) | {"out_nodes", "input_fp16_nodes", "output_type",
+    covered = set(REFUSED) | {"out_nodes", "input_fp16_nodes", "output_type", "insert_op_conf",
         # built and checked above or in the other atc tests
         "mode", "model", "weight", "framework", "output", "soc_version", "input_shape",
         "input_format", "precision_mode", "precision_mode_v2", "keep_dtype", "modify_mixlist",

@@ -216,7 +216,6 @@ struct UnsupportedFlag {
 };
 
 const UnsupportedFlag kUnsupportedFlags[] = {
-    {"insert_op_conf", {}, "AIPP image pre-processing (--insert_op_conf)"},
     {"customize_dtypes", {}, "per-op input/output dtypes (--customize_dtypes)"},
     {"op_select_implmode",
      {"high_precision", "high_precision_for_all"},
@@ -342,6 +341,7 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   o.out_nodes = f.Get("out_nodes", "");
   o.input_fp16_nodes = f.Get("input_fp16_nodes", "");
   o.output_type = f.Get("output_type", "");
+  o.insert_op_conf = f.Get("insert_op_conf", "");
   for (const char* flag : {"out_nodes", "input_fp16_nodes", "output_type"})
     if (f.Has(flag) && f.Get(flag).empty())
       return InvalidArgument(std::string("Value for --") + flag + " is empty.", "E10004");

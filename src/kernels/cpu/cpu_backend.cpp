@@ -33,6 +33,7 @@ KernelTable MakeCpuKernels() {
   RegisterIsInfKernels(t);
   RegisterShrinkKernels(t);
   RegisterPrecisionKernels(t);
+  RegisterAippKernels(t);
   RegisterQuantizeKernels(t);
   RegisterRecurrentKernels(t);
   RegisterVisionKernels(t);

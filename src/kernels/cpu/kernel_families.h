@@ -25,6 +25,7 @@ void RegisterSoftmaxKernels(KernelTable& r);
 void RegisterIsInfKernels(KernelTable& r);
 void RegisterShrinkKernels(KernelTable& r);
 void RegisterPrecisionKernels(KernelTable& r);
+void RegisterAippKernels(KernelTable& r);
 void RegisterQuantizeKernels(KernelTable& r);
 void RegisterRecurrentKernels(KernelTable& r);
 void RegisterVisionKernels(KernelTable& r);

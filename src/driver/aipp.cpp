@@ -1,0 +1,303 @@
+#include "driver/aipp.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace oc {
+namespace {
+
+Status Bad(const std::string& what) {
+  return InvalidArgument("Value [...] for parameter [--insert_op_conf] is invalid. Reason: " + what,
+                         "E10001");
+}
+
+struct Token {
+  std::string text;
+  int line = 0;
+};
+
+std::vector<Token> Tokenize(const std::string& text) {
+  std::vector<Token> out;
+  int line = 1;
+  for (size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '{' || c == '}' || c == ':') {
+      out.push_back({std::string(1, c), line});
+      ++i;
+    } else {
+      size_t j = i;
+      while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
+             text[j] != '{' && text[j] != '}' && text[j] != ':' && text[j] != '#')
+        ++j;
+      out.push_back({text.substr(i, j - i), line});
+      i = j;
+    }
+  }
+  return out;
+}
+
+Result<int64_t> Int(const std::string& field, const std::string& v, int64_t lo, int64_t hi) {
+  if (v.empty() || v.find_first_not_of("-0123456789") != std::string::npos || v.size() > 12)
+    return Bad("[" + field + "] takes an integer, not [" + v + "].");
+  const int64_t x = std::stoll(v);
+  if (x < lo || x > hi)
+    return Bad("[" + field + "] = " + v + " is outside [" + std::to_string(lo) + ", " +
+               std::to_string(hi) + "].");
+  return x;
+}
+
+Result<float> Float(const std::string& field, const std::string& v) {
+  char* end = nullptr;
+  const float f = std::strtof(v.c_str(), &end);
+  if (v.empty() || *end != '\0') return Bad("[" + field + "] takes a number, not [" + v + "].");
+  return f;
+}
+
+Result<bool> Bool(const std::string& field, const std::string& v) {
+  if (v == "true" || v == "1") return true;
+  if (v == "false" || v == "0") return false;
+  return Bad("[" + field + "] takes true or false, not [" + v + "].");
+}
+
+Status SetField(AippConfig& c, const std::string& k, const std::string& v) {
+  static const std::map<std::string, AippFormat> kFormats = {
+      {"YUV420SP_U8", AippFormat::kYuv420Sp}, {"XRGB8888_U8", AippFormat::kXrgb8888},
+      {"RGB888_U8", AippFormat::kRgb888},     {"YUV400_U8", AippFormat::kYuv400},
+      {"ARGB8888_U8", AippFormat::kArgb8888}, {"YUYV_U8", AippFormat::kYuyv},
+      {"YUV422SP_U8", AippFormat::kYuv422Sp}, {"AYUV444_U8", AippFormat::kAyuv444}};
+  auto set_int = [&](auto* dst, int64_t lo, int64_t hi) -> Status {
+    OC_ASSIGN_OR_RETURN(int64_t x, Int(k, v, lo, hi));
+    *dst = static_cast<std::remove_pointer_t<decltype(dst)>>(x);
+    return Status::Ok();
+  };
+  if (k == "aipp_mode") {
+    if (v == "static") return Status::Ok();
+    if (v == "dynamic")
+      return Bad("OpenCANN does not support dynamic AIPP (aipp_mode: dynamic) yet; use static.");
+    return Bad("aipp_mode must be static or dynamic, not [" + v + "].");
+  }
+  if (k == "related_input_rank") return set_int(&c.related_input_rank, 0, 1024);
+  if (k == "input_format") {
+    auto it = kFormats.find(v);
+    if (it == kFormats.end()) return Bad("unknown input_format [" + v + "].");
+    c.input_format = it->second;
+    return Status::Ok();
+  }
+  if (k == "src_image_size_w") return set_int(&c.src_w, 0, 4096);
+  if (k == "src_image_size_h") return set_int(&c.src_h, 0, 4096);
+  if (k == "crop") {
+    OC_ASSIGN_OR_RETURN(c.crop, Bool(k, v));
+    return Status::Ok();
+  }
+  if (k == "load_start_pos_w") return set_int(&c.crop_x, 0, 4095);
+  if (k == "load_start_pos_h") return set_int(&c.crop_y, 0, 4095);
+  if (k == "crop_size_w") return set_int(&c.crop_w, 0, 4096);
+  if (k == "crop_size_h") return set_int(&c.crop_h, 0, 4096);
+  if (k == "padding") {
+    OC_ASSIGN_OR_RETURN(c.padding, Bool(k, v));
+    return Status::Ok();
+  }
+  if (k == "left_padding_size") return set_int(&c.pad_left, 0, 32);
+  if (k == "right_padding_size") return set_int(&c.pad_right, 0, 32);
+  if (k == "top_padding_size") return set_int(&c.pad_top, 0, 32);
+  if (k == "bottom_padding_size") return set_int(&c.pad_bottom, 0, 32);
+  if (k == "padding_value") {
+    OC_ASSIGN_OR_RETURN(c.padding_value, Float(k, v));
+    return Status::Ok();
+  }
+  for (const auto& [name, flag] : {std::pair<const char*, bool*>{"csc_switch", &c.csc},
+                                   {"rbuv_swap_switch", &c.rbuv_swap},
+                                   {"ax_swap_switch", &c.ax_swap}})
+    if (k == name) {
+      OC_ASSIGN_OR_RETURN(*flag, Bool(k, v));
+      return Status::Ok();
+    }
+  if (k.size() == 11 && k.rfind("matrix_r", 0) == 0 && k[9] == 'c') {
+    const int r = k[8] - '0', col = k[10] - '0';
+    if (r >= 0 && r < 3 && col >= 0 && col < 3) return set_int(&c.matrix[r][col], -32768, 32767);
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (k == "input_bias_" + std::to_string(i)) return set_int(&c.input_bias[i], 0, 255);
+    if (k == "output_bias_" + std::to_string(i)) return set_int(&c.output_bias[i], 0, 255);
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (k == "mean_chn_" + std::to_string(i)) return set_int(&c.mean[i], 0, 255);
+    if (k == "min_chn_" + std::to_string(i)) {
+      OC_ASSIGN_OR_RETURN(c.min[i], Float(k, v));
+      return Status::Ok();
+    }
+    if (k == "var_reci_chn_" + std::to_string(i)) {
+      OC_ASSIGN_OR_RETURN(c.var_reci[i], Float(k, v));
+      return Status::Ok();
+    }
+  }
+  return Bad("unknown field [" + k + "].");
+}
+
+bool IsYuv(AippFormat f) {
+  return f == AippFormat::kYuv420Sp || f == AippFormat::kYuv400 || f == AippFormat::kYuyv ||
+         f == AippFormat::kYuv422Sp || f == AippFormat::kAyuv444;
+}
+
+}  // namespace
+
+int64_t AippStoredChannels(AippFormat f) {
+  switch (f) {
+    case AippFormat::kRgb888:
+      return 3;
+    case AippFormat::kXrgb8888:
+    case AippFormat::kArgb8888:
+    case AippFormat::kAyuv444:
+      return 4;
+    case AippFormat::kYuyv:
+    case AippFormat::kYuv422Sp:
+      return 2;
+    case AippFormat::kYuv420Sp:
+    case AippFormat::kYuv400:
+      return 1;
+  }
+  return 1;
+}
+
+int64_t AippStoredHeight(AippFormat f, int64_t h) {
+  return f == AippFormat::kYuv420Sp ? h * 3 / 2 : h;
+}
+
+Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text) {
+  const auto tokens = Tokenize(text);
+  std::vector<AippConfig> out;
+  size_t i = 0;
+  auto at = [&](size_t k) { return k < tokens.size() ? tokens[k].text : std::string(); };
+  while (i < tokens.size()) {
+    if (at(i) != "aipp_op" || at(i + 1) != "{")
+      return Bad("expected \"aipp_op {\" at line " + std::to_string(tokens[i].line) + ".");
+    i += 2;
+    AippConfig c;
+    while (i < tokens.size() && at(i) != "}") {
+      if (at(i + 1) != ":" || i + 2 >= tokens.size())
+        return Bad("expected \"field : value\" at line " + std::to_string(tokens[i].line) + ".");
+      OC_RETURN_IF_ERROR(SetField(c, at(i), at(i + 2)));
+      i += 3;
+    }
+    if (i >= tokens.size()) return Bad("an aipp_op block is not closed.");
+    ++i;
+    for (const auto& other : out)
+      if (other.related_input_rank == c.related_input_rank)
+        return Bad("two aipp_op blocks for input " + std::to_string(c.related_input_rank) + ".");
+    out.push_back(c);
+  }
+  if (out.empty()) return Bad("the file has no aipp_op block.");
+  return out;
+}
+
+Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
+  for (AippConfig c : configs) {
+    if (c.related_input_rank >= static_cast<int>(graph.inputs.size()))
+      return Bad("related_input_rank " + std::to_string(c.related_input_rank) + ": the model has " +
+                 std::to_string(graph.inputs.size()) + " inputs.");
+    const std::string name = graph.inputs[c.related_input_rank];
+    ValueInfo& vi = graph.values[name];
+    if (vi.dtype != DataType::kFloat && vi.dtype != DataType::kFloat16)
+      return Bad("input [" + name + "] is not a float input.");
+    if (!vi.has_shape || vi.shape.size() != 4 || !IsStatic(vi.shape))
+      return Bad("input [" + name +
+                 "] must be NCHW with a fixed shape (give --input_shape); "
+                 "AIPP cannot be combined with dynamic dims.");
+    const int64_t n = vi.shape[0], ch = vi.shape[1], h = vi.shape[2], w = vi.shape[3];
+    const bool yuv = IsYuv(c.input_format);
+    const int64_t want_ch = c.input_format == AippFormat::kYuv400 && !c.csc ? 1 : 3;
+    if (ch != want_ch && !(ch == 4 && AippStoredChannels(c.input_format) == 4))
+      return Bad("input [" + name + "] has " + std::to_string(ch) +
+                 " channels; this input_format " + "gives " + std::to_string(want_ch) + ".");
+    // Sizes: the image after crop and padding is the model's H x W.
+    const int64_t pw = c.padding ? c.pad_left + c.pad_right : 0;
+    const int64_t ph = c.padding ? c.pad_top + c.pad_bottom : 0;
+    if (!c.crop) {
+      if (c.src_w == 0) c.src_w = w - pw;
+      if (c.src_h == 0) c.src_h = h - ph;
+      c.crop_x = c.crop_y = 0;
+      c.crop_w = c.src_w;
+      c.crop_h = c.src_h;
+    } else {
+      if (c.src_w == 0 || c.src_h == 0)
+        return Bad("src_image_size_w and src_image_size_h are required with crop.");
+      if (c.crop_w == 0) c.crop_w = w - pw;
+      if (c.crop_h == 0) c.crop_h = h - ph;
+      if (c.crop_x + c.crop_w > c.src_w || c.crop_y + c.crop_h > c.src_h)
+        return Bad("the crop (start " + std::to_string(c.crop_x) + "," + std::to_string(c.crop_y) +
+                   ", size " + std::to_string(c.crop_w) + "x" + std::to_string(c.crop_h) +
+                   ") lies outside the " + std::to_string(c.src_w) + "x" + std::to_string(c.src_h) +
+                   " image.");
+    }
+    if (c.crop_w + pw != w || c.crop_h + ph != h)
+      return Bad("the image after crop and padding is " + std::to_string(c.crop_w + pw) + "x" +
+                 std::to_string(c.crop_h + ph) + ", the model's input [" + name + "] is " +
+                 std::to_string(w) + "x" + std::to_string(h) + ".");
+    if (c.input_format == AippFormat::kYuv420Sp &&
+        (c.src_w % 2 || c.src_h % 2 || c.crop_x % 2 || c.crop_y % 2))
+      return Bad("YUV420SP_U8 needs even image sizes and crop start positions.");
+    if ((c.input_format == AippFormat::kYuyv || c.input_format == AippFormat::kYuv422Sp) &&
+        (c.src_w % 2 || c.crop_x % 2))
+      return Bad("YUYV_U8 and YUV422SP_U8 need an even width and crop start.");
+    // The input becomes the stored image; oc.Aipp makes the model's tensor of it.
+    const std::string produced = graph.UniqueValueName(name + "_aipp");
+    for (auto& node : graph.nodes)
+      for (auto& in : node.inputs)
+        if (in == name) in = produced;
+    for (auto& out : graph.outputs)
+      if (out == name) out = produced;
+    graph.values[produced] = vi;
+    graph.values[produced].dtype = DataType::kFloat;
+    const DataType model_dtype = vi.dtype;
+    vi.dtype = DataType::kUint8;
+    vi.shape = {n, AippStoredHeight(c.input_format, c.src_h), c.src_w,
+                AippStoredChannels(c.input_format)};
+    Node a;
+    a.name = name + "_aipp";
+    a.op_type = "Aipp";
+    a.domain = kOcDomain;
+    a.inputs = {name};
+    a.outputs = {produced};
+    auto& at = a.attrs;
+    at.Set("input_format", static_cast<int64_t>(c.input_format));
+    at.Set("yuv", static_cast<int64_t>(yuv));
+    at.Set("src", std::vector<int64_t>{c.src_h, c.src_w});
+    at.Set("crop", std::vector<int64_t>{c.crop_y, c.crop_x, c.crop_h, c.crop_w});
+    at.Set("pads", std::vector<int64_t>{c.padding ? c.pad_top : 0, c.padding ? c.pad_left : 0});
+    at.Set("padding_value", c.padding_value);
+    at.Set("out_chw", std::vector<int64_t>{ch, h, w});
+    at.Set("csc", static_cast<int64_t>(c.csc));
+    at.Set("rbuv_swap", static_cast<int64_t>(c.rbuv_swap));
+    at.Set("ax_swap", static_cast<int64_t>(c.ax_swap));
+    std::vector<int64_t> m, ib, ob, mean;
+    for (auto& row : c.matrix)
+      for (int v : row) m.push_back(v);
+    for (int i = 0; i < 3; ++i) {
+      ib.push_back(c.input_bias[i]);
+      ob.push_back(c.output_bias[i]);
+    }
+    for (int i = 0; i < 4; ++i) mean.push_back(c.mean[i]);
+    at.Set("matrix", m);
+    at.Set("input_bias", ib);
+    at.Set("output_bias", ob);
+    at.Set("mean", mean);
+    at.Set("min", std::vector<float>(c.min, c.min + 4));
+    at.Set("var_reci", std::vector<float>(c.var_reci, c.var_reci + 4));
+    graph.nodes.insert(graph.nodes.begin(), std::move(a));
+    if (model_dtype == DataType::kFloat16) {
+      // An fp16 model input (--input_fp16_nodes) is refused with AIPP, as CANN does.
+      return Bad("AIPP cannot be combined with --input_fp16_nodes on input [" + name + "].");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace oc

@@ -1,0 +1,56 @@
+// Static AIPP (--insert_op_conf): the image pre-processing CANN inserts in front of a model
+// input. The input becomes UINT8 NHWC in the source image's format and an oc.Aipp node
+// turns it into what the model takes: swaps -> crop -> colour conversion -> normalisation
+// -> padding. Facts: ../shared/reference/precision-aipp-compare.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "ir/graph.h"
+
+namespace oc {
+
+// The input formats, with CANN's numbers.
+enum class AippFormat {
+  kYuv420Sp = 1,
+  kXrgb8888 = 2,
+  kRgb888 = 3,
+  kYuv400 = 4,
+  kArgb8888 = 7,
+  kYuyv = 8,
+  kYuv422Sp = 9,
+  kAyuv444 = 10,
+};
+
+struct AippConfig {
+  int related_input_rank = 0;
+  AippFormat input_format = AippFormat::kYuv420Sp;
+  int64_t src_w = 0, src_h = 0;
+  bool crop = false;
+  int64_t crop_x = 0, crop_y = 0, crop_w = 0, crop_h = 0;
+  bool padding = false;
+  int64_t pad_left = 0, pad_right = 0, pad_top = 0, pad_bottom = 0;
+  float padding_value = 0;
+  bool csc = false, rbuv_swap = false, ax_swap = false;
+  int matrix[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  int input_bias[3] = {0, 0, 0}, output_bias[3] = {0, 0, 0};
+  int mean[4] = {0, 0, 0, 0};
+  float min[4] = {0, 0, 0, 0}, var_reci[4] = {1, 1, 1, 1};
+};
+
+// Parses the text form: one `aipp_op { field : value ... }` block per input, # comments.
+// Unknown fields, dynamic mode and values out of range are E10001 naming --insert_op_conf.
+Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text);
+
+// Rewrites the graph: each configured input becomes UINT8 NHWC of the source image and
+// an oc.Aipp node feeds its consumers. Checks the sizes against the model's input.
+Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs);
+
+// Channels of the source image as stored (YUV420SP: 1, with the UV plane below the Y
+// plane) and the stored height (YUV420SP: 3/2 of the image's).
+int64_t AippStoredChannels(AippFormat f);
+int64_t AippStoredHeight(AippFormat f, int64_t h);
+
+}  // namespace oc
