@@ -3,13 +3,14 @@ model input becomes the uint8 image and the model sees swaps -> crop -> colour c
 -> normalisation -> padding, bit-exact for the integer stages and fp16-rounded after
 normalisation."""
 import os
+import subprocess
 
 import numpy as np
 import pytest
 import torch
 
 from acl_helpers import OmModel
-from conftest import atc
+from conftest import BUILD, atc
 
 
 class Scale(torch.nn.Module):
@@ -213,3 +214,11 @@ def test_classifier_with_aipp_gives_the_top5_of_numpy_preprocessing(acl_session,
         assert list(np.argsort(-got)[:5]) == list(np.argsort(-ref)[:5])
         torch_out = model(torch.from_numpy(pre)).detach().numpy().ravel()
         assert list(np.argsort(-torch_out)[:5]) == list(np.argsort(-ref)[:5])
+        # A C application (examples/c_classify) feeding the raw image bytes agrees.
+        (tmp_path / "img.bin").write_bytes(img.tobytes())
+        r = subprocess.run([os.path.join(BUILD, "bin", "c_classify"), str(tmp_path / "aipp.om"),
+                            str(tmp_path / "img.bin")], capture_output=True, text=True,
+                           timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        top = [int(t.split(":")[0]) for t in r.stdout.split("top-5:")[1].split()]
+        assert top == list(np.argsort(-ref)[:5]), r.stdout
