@@ -10,17 +10,9 @@ usage: bench/compare_builds.py --base OTHER_BUILD [--build build] [--models resn
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
-from model_latency import PEER, ROOT, export, input_shape, msame_median, ort_median
-
-
-def convert(build, onnx, om, name):
-    subprocess.run([os.path.join(build, "bin", "atc"), f"--model={onnx}", "--framework=5",
-                    f"--output={om}", "--soc_version=Ascend910B3",
-                    f"--input_shape={input_shape(name)}"], check=True, capture_output=True)
-    return om + ".om"
+from model_latency import PEER, ROOT, convert, export, msame_median, ort_median
 
 
 def main():

@@ -29,6 +29,14 @@ def input_shape(name):
     return "input_ids:1,128" if name == "bert_encoder" else "input:1,3,224,224"
 
 
+def convert(build, onnx, om, name, *flags):
+    """atc of `build` on the model; returns the .om path."""
+    subprocess.run([os.path.join(build, "bin", "atc"), f"--model={onnx}", "--framework=5",
+                    f"--output={om}", "--soc_version=Ascend910B3",
+                    f"--input_shape={input_shape(name)}", *flags], check=True, capture_output=True)
+    return om + ".om"
+
+
 def msame_median(build, om, threads, loops):
     env = dict(os.environ, OCANN_NUM_THREADS=str(threads))
     r = subprocess.run([os.path.join(build, "bin", "msame"), "--model", om, "--loop", str(loops + 1)],
@@ -58,12 +66,9 @@ def main():
     print(f"{'model':18}{'threads':>8}{'OpenCANN ms':>13}{'ORT ms':>10}{'ratio':>8}")
     for name in args.models.split(","):
         onnx = export(name, args.out)
-        om = os.path.join(args.out, name)
-        subprocess.run([os.path.join(args.build, "bin", "atc"), f"--model={onnx}", "--framework=5",
-                        f"--output={om}", "--soc_version=Ascend910B3",
-                        f"--input_shape={input_shape(name)}"], check=True, capture_output=True)
+        om = convert(args.build, onnx, os.path.join(args.out, name), name)
         for t in [int(x) for x in args.threads.split(",")]:
-            ours = msame_median(args.build, om + ".om", t, args.loops)
+            ours = msame_median(args.build, om, t, args.loops)
             peer = ort_median(onnx, t, args.loops)
             print(f"{name:18}{t:>8}{ours:>13.2f}{peer:>10.2f}{ours / peer:>8.2f}", flush=True)
     return 0

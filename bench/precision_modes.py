@@ -8,12 +8,11 @@ usage: bench/precision_modes.py [--models resnet50,bert_encoder] [--threads 2] [
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
 import numpy as np
 
-from model_latency import ROOT, export, input_shape, msame_median
+from model_latency import ROOT, convert, export, msame_median
 
 MODES = ["must_keep_origin_dtype", "force_fp16", "allow_mix_precision_bf16"]
 
@@ -48,12 +47,8 @@ def main():
         x = np.load(os.path.join(args.out, f"{name}.input.npy"))
         oms = {}
         for mode in MODES:
-            om = os.path.join(args.out, f"{name}_{mode}")
-            subprocess.run([os.path.join(args.build, "bin", "atc"), f"--model={onnx}",
-                            "--framework=5", f"--output={om}", "--soc_version=Ascend910B3",
-                            f"--input_shape={input_shape(name)}", f"--precision_mode={mode}"],
-                           check=True, capture_output=True)
-            oms[mode] = om + ".om"
+            oms[mode] = convert(args.build, onnx, os.path.join(args.out, f"{name}_{mode}"), name,
+                                f"--precision_mode={mode}")
         times = {m: [] for m in MODES}
         for _ in range(args.rounds):
             for m in MODES:

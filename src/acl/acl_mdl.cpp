@@ -19,6 +19,16 @@ aclError Register(oc::Result<std::shared_ptr<oc::Model>> model, uint32_t* modelI
   return ACL_SUCCESS;
 }
 
+// aclInit's load options with the application's work and weight memory.
+oc::LoadOptions WithMem(void* workPtr, size_t workSize, void* weightPtr, size_t weightSize) {
+  oc::LoadOptions opt = State::Get().LoadOptionsFor();
+  opt.work_ptr = workPtr;
+  opt.work_size = workSize;
+  opt.weight_ptr = weightPtr;
+  opt.weight_size = weightSize;
+  return opt;
+}
+
 aclError CheckWithMem(void* workPtr, size_t workSize, void* weightPtr, size_t weightSize,
                       const char* fn) {
   const State& st = State::Get();
@@ -139,11 +149,7 @@ aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, voi
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
-  oc::LoadOptions opt = State::Get().LoadOptionsFor();
-  opt.work_ptr = workPtr;
-  opt.work_size = workSize;
-  opt.weight_ptr = weightPtr;
-  opt.weight_size = weightSize;
+  const oc::LoadOptions opt = WithMem(workPtr, workSize, weightPtr, weightSize);
   const char* fn = __func__;
   return oc::acl::Guard(fn,
                         [&] { return Register(oc::Model::LoadFile(modelPath, opt), modelId, fn); });
@@ -156,11 +162,7 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
   OC_ACL_CHECK_NULL(model);
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
-  oc::LoadOptions opt = State::Get().LoadOptionsFor();
-  opt.work_ptr = workPtr;
-  opt.work_size = workSize;
-  opt.weight_ptr = weightPtr;
-  opt.weight_size = weightSize;
+  const oc::LoadOptions opt = WithMem(workPtr, workSize, weightPtr, weightSize);
   const char* fn = __func__;
   return oc::acl::Guard(fn, [&] {
     return Register(oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), opt), modelId, fn);

@@ -301,6 +301,12 @@ Result<std::vector<Tensor>> EvaluateNode(const Backend& backend, const Node& nod
   if (!backend.Supports(node, ctx.inputs))
     return NoKernelError(node, std::string("Backend asked: ") + backend.name() + ".");
   OC_ASSIGN_OR_RETURN(auto kernel, PrepareKernel(backend, ctx));
+  return RunOnTensors(*kernel, inputs, output_types);
+}
+
+Result<std::vector<Tensor>> RunOnTensors(const Kernel& kernel,
+                                         const std::vector<const Tensor*>& inputs,
+                                         const std::vector<TensorType>& output_types) {
   std::vector<Tensor> outs;
   std::vector<void*> out_ptrs;
   for (const auto& t : output_types) outs.emplace_back(t.dtype, t.shape);
@@ -308,13 +314,13 @@ Result<std::vector<Tensor>> EvaluateNode(const Backend& backend, const Node& nod
   std::vector<const void*> in_ptrs;
   for (const Tensor* t : inputs) in_ptrs.push_back(t ? t->data() : nullptr);
   AlignedBuffer workspace;
-  if (!workspace.Resize(kernel->WorkspaceSize()))
-    return Status(StatusCode::kOutOfMemory, "workspace allocation failed");
+  if (!workspace.Resize(kernel.WorkspaceSize()))
+    return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");
   KernelRunContext run;
   run.inputs = in_ptrs.data();
   run.outputs = out_ptrs.data();
   run.workspace = workspace.data();
-  OC_RETURN_IF_ERROR(kernel->Run(run));
+  OC_RETURN_IF_ERROR(kernel.Run(run));
   return outs;
 }
 

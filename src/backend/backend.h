@@ -110,6 +110,11 @@ Result<std::vector<Tensor>> EvaluateNode(const Backend& backend, const Node& nod
                                          const std::vector<const Tensor*>& inputs,
                                          const std::vector<TensorType>& output_types);
 
+// Runs a prepared kernel once on tensors; outputs get owned tensors of the given types.
+Result<std::vector<Tensor>> RunOnTensors(const Kernel& kernel,
+                                         const std::vector<const Tensor*>& inputs,
+                                         const std::vector<TensorType>& output_types);
+
 // The first backend of `order` that supports `node` for these input tensors, or null.
 const Backend* FirstSupporting(const std::vector<const Backend*>& order, const Node& node,
                                const std::vector<TensorType>& inputs);

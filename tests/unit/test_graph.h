@@ -58,32 +58,6 @@ struct GraphBuilder {
   void Output(const std::string& name) { g.outputs.push_back(name); }
 };
 
-// Compiles, serialises to .om bytes, loads and runs with float inputs.
-inline Result<std::vector<std::vector<float>>> CompileAndRun(
-    Graph g, const std::vector<std::vector<float>>& inputs, CompileOptions opts = {},
-    Graph* compiled_out = nullptr) {
-  OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
-  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, {}));
-  if (compiled_out) *compiled_out = cg.graph;
-  OC_ASSIGN_OR_RETURN(auto model, Model::Load(MappedFile::FromCopy(bytes.data(), bytes.size())));
-  std::vector<const void*> in;
-  std::vector<size_t> in_sizes;
-  for (const auto& v : inputs) {
-    in.push_back(v.data());
-    in_sizes.push_back(v.size() * sizeof(float));
-  }
-  std::vector<std::vector<float>> outs;
-  std::vector<void*> out;
-  std::vector<size_t> out_sizes;
-  for (const auto& o : model->outputs()) outs.emplace_back(o.bytes / sizeof(float));
-  for (auto& o : outs) {
-    out.push_back(o.data());
-    out_sizes.push_back(o.size() * sizeof(float));
-  }
-  OC_RETURN_IF_ERROR(model->Execute(in, in_sizes, out, out_sizes));
-  return outs;
-}
-
 // Runs .om bytes with the backends named in `order` ("reference", "cpu,reference", ...).
 inline Result<std::vector<std::vector<float>>> RunOmOn(
     const std::string& bytes, const std::string& order,
@@ -110,6 +84,16 @@ inline Result<std::vector<std::vector<float>>> RunOmOn(
   }
   OC_RETURN_IF_ERROR(model->Execute(in, in_sizes, out, out_sizes));
   return outs;
+}
+
+// Compiles, serialises to .om bytes, loads and runs with float inputs.
+inline Result<std::vector<std::vector<float>>> CompileAndRun(
+    Graph g, const std::vector<std::vector<float>>& inputs, CompileOptions opts = {},
+    Graph* compiled_out = nullptr) {
+  OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, {}));
+  if (compiled_out) *compiled_out = cg.graph;
+  return RunOmOn(bytes, "", inputs);
 }
 
 inline Result<std::string> CompileToOm(Graph g, CompileOptions opts = {}) {

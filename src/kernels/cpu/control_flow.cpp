@@ -27,21 +27,9 @@ Result<std::vector<Tensor>> EvalNode(const Node& node, int64_t opset,
                                      const std::vector<const Tensor*>& in) {
   std::vector<ValueInfo> infos;
   OC_ASSIGN_OR_RETURN(auto kernel, PrepareForValues(CpuBackend(), node, opset, 1, in, &infos));
-  std::vector<Tensor> outs;
-  std::vector<void*> out_ptrs;
-  for (const auto& o : infos) outs.emplace_back(o.dtype, o.shape);
-  for (auto& t : outs) out_ptrs.push_back(t.mutable_data());
-  std::vector<const void*> in_ptrs;
-  for (const Tensor* t : in) in_ptrs.push_back(t ? t->data() : nullptr);
-  AlignedBuffer workspace;
-  if (!workspace.Resize(kernel->WorkspaceSize()))
-    return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");
-  KernelRunContext rc;
-  rc.inputs = in_ptrs.data();
-  rc.outputs = out_ptrs.data();
-  rc.workspace = workspace.data();
-  OC_RETURN_IF_ERROR(kernel->Run(rc));
-  return outs;
+  std::vector<TensorType> types;
+  for (const auto& o : infos) types.push_back({o.dtype, o.shape});
+  return RunOnTensors(*kernel, in, types);
 }
 
 // Runs `g` with its inputs bound (in order) and outer values visible in `outer`.
