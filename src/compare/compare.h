@@ -53,5 +53,8 @@ Result<CompareReport> RunCompare(const CompareOptions& options);
 // Shape, CosineSimilarity, ..., CompareFailReason).
 std::string CompareCsv(const CompareReport& report);
 std::string CompareSummary(const CompareReport& report);
+// A self-contained page: the summary, a per-layer plot of cosine similarity and relative
+// Euclidean distance (inline SVG), and the rows with the failing ones marked.
+std::string CompareHtml(const CompareReport& report);
 
 }  // namespace oc

@@ -164,6 +164,8 @@ def test_compare_tool_finds_the_overflow_and_its_fix(tmp_path):
     assert csv[0].startswith("Index,OpType,NPUDump,DataType,GroundTruth,DataType,TensorIndex,"
                              "Shape,CosineSimilarity,MaxAbsoluteError")
     assert any(row.startswith("1,Mul,") and "NaN or Inf" in row for row in csv[1:]), csv
+    html = (tmp_path / "cmp" / "compare_report.html").read_text()
+    assert "<svg" in html and html.count("<polyline") == 2 and "class=\"fail\"" in html
     # The suggested --keep_dtype file fixes it.
     keep = tmp_path / "keep.cfg"
     keep.write_text("\n".join(lines) + "\n")

@@ -67,7 +67,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ocann-compare: %s\n", s.ToString().c_str());
     return 1;
   }
+  const std::string html = out_dir + "/compare_report.html";
+  if (oc::Status s = oc::WriteFileAtomic(html, oc::CompareHtml(report.value())); !s.ok()) {
+    std::fprintf(stderr, "ocann-compare: %s\n", s.ToString().c_str());
+    return 1;
+  }
   std::printf("%s", oc::CompareSummary(report.value()).c_str());
-  std::printf("result: %s\n", csv.c_str());
+  std::printf("result: %s\nreport: %s\n", csv.c_str(), html.c_str());
   return 0;
 }
