@@ -42,6 +42,9 @@ void ReplaceAllUses(Graph& graph, const std::string& from, const std::string& to
 bool IsGraphOutput(const Graph& graph, const std::string& value);
 // Removes nodes flagged in `dead` (same size as graph.nodes).
 void RemoveNodes(Graph& graph, const std::vector<bool>& dead);
+// A fusion records what it merged: the surviving node's _datadump_original_op_names lists
+// its own name and those of the nodes it absorbed (as CANN's dumps and comparison use).
+void AbsorbNames(Node& into, const Node& absorbed);
 // A fusion's common ending: drops the matched nodes (pointers into graph.nodes), adds the
 // node that replaces them and restores topological order.
 Status ReplaceWithNode(Graph& graph, const std::vector<const Node*>& matched, Node replacement);

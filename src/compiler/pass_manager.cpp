@@ -24,7 +24,20 @@ void RemoveNodes(Graph& graph, const std::vector<bool>& dead) {
   graph.nodes = std::move(kept);
 }
 
+void AbsorbNames(Node& into, const Node& absorbed) {
+  constexpr const char* kAttr = "_datadump_original_op_names";
+  std::vector<std::string> names = into.attrs.GetStrings(kAttr);
+  if (names.empty()) names.push_back(into.name);
+  std::vector<std::string> theirs = absorbed.attrs.GetStrings(kAttr);
+  if (theirs.empty()) theirs.push_back(absorbed.name);
+  for (const auto& n : theirs)
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  into.attrs.Set(kAttr, names);
+}
+
 Status ReplaceWithNode(Graph& graph, const std::vector<const Node*>& matched, Node replacement) {
+  for (const Node* n : matched)
+    if (n->name != replacement.name) AbsorbNames(replacement, *n);
   std::vector<bool> dead(graph.nodes.size(), false);
   for (const Node* n : matched) dead[n - graph.nodes.data()] = true;
   RemoveNodes(graph, dead);

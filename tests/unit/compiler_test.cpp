@@ -51,6 +51,9 @@ TEST(Compiler, FusionsKeepResults) {
   EXPECT_EQ(CountOps(fused, "Conv", kOcDomain), 1u);
   EXPECT_EQ(CountOps(fused, "BatchNormalization"), 0u);
   EXPECT_EQ(CountOps(fused, "Identity"), 0u);
+  // The fused node says what it was, for dumps and comparison.
+  const auto names = fused.nodes[0].attrs.GetStrings("_datadump_original_op_names");
+  EXPECT_EQ(names, (std::vector<std::string>{"Conv_0", "BatchNormalization_1", "Add_3", "Relu_4"}));
 }
 
 TEST(Compiler, FoldsShapeSubgraphs) {

@@ -64,6 +64,7 @@ class FoldBatchNormIntoConvPass : public Pass {
       conv.inputs[2] = bname;
       conv.outputs[0] = bn.outputs[0];
       dead[bi] = true;
+      AbsorbNames(conv, bn);
       changed = true;
     }
     RemoveNodes(graph, dead);

@@ -40,6 +40,8 @@ class FuseConvActivationPass : public Pass {
             SetActivation(conv, {"SiLU", 0, 0});
             conv.outputs[0] = mul.outputs[0];
             dead[s] = dead[m] = true;
+            AbsorbNames(conv, sig);
+            AbsorbNames(conv, mul);
           }
         } else if (users.size() == 1) {
           Node& next = graph.nodes[users[0]];
@@ -49,6 +51,7 @@ class FuseConvActivationPass : public Pass {
             SetActivation(conv, act);
             conv.outputs[0] = next.outputs[0];
             dead[users[0]] = true;
+            AbsorbNames(conv, next);
           } else if (next.op_type == "Add" && next.domain.empty() && conv.inputs.size() <= 3) {
             const std::string other = next.inputs[0] == out ? next.inputs[1] : next.inputs[0];
             const ValueInfo* ov = graph.FindValue(other);
@@ -60,6 +63,7 @@ class FuseConvActivationPass : public Pass {
               conv.inputs[3] = other;
               conv.outputs[0] = next.outputs[0];
               dead[users[0]] = true;
+              AbsorbNames(conv, next);
               // An activation after the sum folds in too.
               const auto& after = consumers[next.outputs[0]];
               if (after.size() == 1 && !IsGraphOutput(graph, next.outputs[0]) &&
@@ -67,6 +71,7 @@ class FuseConvActivationPass : public Pass {
                 SetActivation(conv, act);
                 conv.outputs[0] = graph.nodes[after[0]].outputs[0];
                 dead[after[0]] = true;
+                AbsorbNames(conv, graph.nodes[after[0]]);
               }
             }
           }

@@ -49,6 +49,7 @@ class FuseMatMulBiasActivationPass : public Pass {
             mm.domain = kOcDomain;
             mm.outputs[0] = next.outputs[0];
             dead[users[0]] = true;
+            AbsorbNames(mm, next);
           }
         } else if (MatchActivation(graph, next, &act) &&
                    (!is_gemm || !mm.HasInput(2) || graph.FindInitializer(mm.inputs[2]))) {
@@ -56,6 +57,7 @@ class FuseMatMulBiasActivationPass : public Pass {
           SetActivation(mm, act);
           mm.outputs[0] = next.outputs[0];
           dead[users[0]] = true;
+          AbsorbNames(mm, next);
         }
         bool any = false;
         for (bool d : dead) any |= d;
