@@ -79,6 +79,7 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   // The shapes as given (with -1) are checked against the model first, so errors name the
   // user's text rather than one gear's.
   OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));
+  std::string aipp_inputs;  // recorded in the .om: those inputs are NHWC images
   if (!o.insert_op_conf.empty()) {
     if (o.gears && o.gears->kind == GearKind::kDims)
       return InvalidArgument(
@@ -91,6 +92,8 @@ Result<Conversion> Convert(const ConvertOptions& o) {
                              "E10001");
     OC_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text.value()));
     OC_RETURN_IF_ERROR(ApplyAipp(graph, configs));
+    for (const auto& cfg : configs)
+      aipp_inputs += (aipp_inputs.empty() ? "" : ",") + graph.inputs[cfg.related_input_rank];
   }
   Conversion c;
   for (const auto& spec : o.shapes) {
@@ -120,6 +123,7 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   c.write.input_format = o.input_format;
   if (!o.command_line.empty()) c.write.model_attrs["atc_cmdline"] = o.command_line;
   c.write.model_attrs["framework_type"] = o.framework;
+  if (!aipp_inputs.empty()) c.write.model_attrs["_oc_aipp_inputs"] = aipp_inputs;
   c.write.model_attrs["input_format"] = o.input_format;
   // What the model computes in: the mode given, or the CPU default (the model's dtypes).
   c.write.model_attrs["precision_mode"] =

@@ -14,7 +14,13 @@
 namespace oc {
 namespace {
 
-std::string FormatFor(const Shape& s, const std::map<std::string, std::string>& attrs) {
+std::string FormatFor(const std::string& name, const Shape& s,
+                      const std::map<std::string, std::string>& attrs) {
+  // Inputs that take images through AIPP are NHWC whatever the model's format.
+  if (auto a = attrs.find("_oc_aipp_inputs"); a != attrs.end() && s.size() == 4) {
+    const std::string list = "," + a->second + ",";
+    if (list.find("," + name + ",") != std::string::npos) return "NHWC";
+  }
   auto it = attrs.find("input_format");
   const std::string f = it == attrs.end() ? "NCHW" : it->second;
   if (s.size() == 4 && (f == "NCHW" || f == "NHWC")) return f;
@@ -185,7 +191,8 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
                          "] has an unknown rank: give its shape with atc --input_shape");
     // Fully dynamic inputs (-1 dims) are sized by the application at execution.
     const int64_t n = NumElements(vi->shape);
-    p->inputs.push_back({g.inputs[i], vi->dtype, vi->shape, FormatFor(vi->shape, om_.attrs),
+    p->inputs.push_back({g.inputs[i], vi->dtype, vi->shape,
+                         FormatFor(g.inputs[i], vi->shape, om_.attrs),
                          n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(vi->dtype)});
     input_index[g.inputs[i]] = i;
   }

@@ -104,6 +104,7 @@ def test_rgb888_crop_padding_normalisation(acl_session, tmp_path):
     acl_session.mdl.get_desc(desc, mid)
     assert acl_session.mdl.get_input_data_type(desc, 0) == 4  # ACL_UINT8
     assert acl_session.mdl.get_input_size_by_index(desc, 0) == 12 * 14 * 3
+    assert acl_session.mdl.get_input_format(desc, 0) == 1  # ACL_FORMAT_NHWC
     acl_session.mdl.destroy_desc(desc)
     acl_session.mdl.unload(mid)
 
