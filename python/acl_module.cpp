@@ -278,6 +278,47 @@ PYBIND11_MODULE(acl, m) {
   mdl.def("get_output_format", [](uintptr_t d, size_t i) {
     return static_cast<int>(aclmdlGetOutputFormat(Ptr<aclmdlDesc>(d), i));
   });
+  mdl.def(
+      "get_aipp_type",
+      [](uint32_t model_id, size_t index) {
+        aclmdlInputAippType type = ACL_DATA_WITHOUT_AIPP;
+        size_t attached = 0;
+        aclError ret = aclmdlGetAippType(model_id, index, &type, &attached);
+        return py::make_tuple(static_cast<int>(type), attached, ret);
+      },
+      "get_aipp_type(model_id, index) -> (type, dynamic_attached_data_index, ret)");
+  mdl.def(
+      "get_first_aipp_info",
+      [](uint32_t model_id, size_t index) {
+        aclAippInfo info;
+        aclError ret = aclmdlGetFirstAippInfo(model_id, index, &info);
+        py::dict d;
+        if (ret == ACL_SUCCESS) {
+          d["input_format"] = static_cast<int>(info.inputFormat);
+          d["src_image_size_w"] = info.srcImageSizeW;
+          d["src_image_size_h"] = info.srcImageSizeH;
+          d["crop_switch"] = info.cropSwitch;
+          d["load_start_pos_w"] = info.loadStartPosW;
+          d["load_start_pos_h"] = info.loadStartPosH;
+          d["crop_size_w"] = info.cropSizeW;
+          d["crop_size_h"] = info.cropSizeH;
+          d["padding_switch"] = info.paddingSwitch;
+          d["left_padding_size"] = info.leftPaddingSize;
+          d["right_padding_size"] = info.rightPaddingSize;
+          d["top_padding_size"] = info.topPaddingSize;
+          d["bottom_padding_size"] = info.bottomPaddingSize;
+          d["csc_switch"] = info.cscSwitch;
+          d["rbuv_swap_switch"] = info.rbuvSwapSwitch;
+          d["ax_swap_switch"] = info.axSwapSwitch;
+          d["mean_chn"] =
+              py::make_tuple(info.meanChn0, info.meanChn1, info.meanChn2, info.meanChn3);
+          d["var_reci_chn"] = py::make_tuple(info.varReciChn0, info.varReciChn1, info.varReciChn2,
+                                             info.varReciChn3);
+          d["src_size"] = info.outDims[0].srcSize;
+        }
+        return py::make_tuple(d, ret);
+      },
+      "get_first_aipp_info(model_id, index) -> (dict of the static AIPP parameters, ret)");
   mdl.def("get_input_index_by_name", [](uintptr_t d, const std::string& name) {
     size_t idx = 0;
     aclError ret = aclmdlGetInputIndexByName(Ptr<aclmdlDesc>(d), name.c_str(), &idx);

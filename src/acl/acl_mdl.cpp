@@ -1,5 +1,7 @@
 // Model loading, descriptions, datasets and execution.
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 #include "acl/acl_state.h"
@@ -559,6 +561,123 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
       }
     }
   }
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"
+
+namespace {
+
+// The oc.Aipp node fed by model input `index`, or null.
+const oc::Node* AippNodeOf(const oc::Model& m, size_t index) {
+  const std::string& name = m.inputs()[index].name;
+  for (const oc::Graph* g : m.Graphs())
+    for (const auto& n : g->nodes)
+      if (n.domain == oc::kOcDomain && n.op_type == "Aipp" && !n.inputs.empty() &&
+          n.inputs[0] == name)
+        return &n;
+  return nullptr;
+}
+
+void FillDims(aclmdlIODims* d, const std::string& name, const oc::Shape& shape) {
+  std::memset(d, 0, sizeof(*d));
+  std::snprintf(d->name, sizeof(d->name), "%s", name.c_str());
+  d->dimCount = std::min<size_t>(shape.size(), ACL_MAX_DIM_CNT);
+  for (size_t i = 0; i < d->dimCount; ++i) d->dims[i] = shape[i];
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* type,
+                           size_t* dynamicAttachedDataIndex) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(type);
+  OC_ACL_CHECK_NULL(dynamicAttachedDataIndex);
+  auto m = State::Get().FindModel(modelId);
+  if (!m)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                std::string(__func__) + ": model id " + std::to_string(modelId) + " is not loaded");
+  if (index >= m->inputs().size())
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": input index " +
+                                             std::to_string(index) + " is out of range");
+  *type = AippNodeOf(*m, index) ? ACL_DATA_WITH_STATIC_AIPP : ACL_DATA_WITHOUT_AIPP;
+  *dynamicAttachedDataIndex = ACL_INVALID_NODE_INDEX;
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* info) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(info);
+  auto m = State::Get().FindModel(modelId);
+  if (!m)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                std::string(__func__) + ": model id " + std::to_string(modelId) + " is not loaded");
+  if (index >= m->inputs().size())
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": input index " +
+                                             std::to_string(index) + " is out of range");
+  const oc::Node* n = AippNodeOf(*m, index);
+  if (!n)
+    return Fail(ACL_ERROR_NOT_STATIC_AIPP,
+                std::string(__func__) + ": input " + std::to_string(index) + " has no static AIPP");
+  const auto& a = n->attrs;
+  std::memset(info, 0, sizeof(*info));
+  const auto src = a.GetInts("src"), crop = a.GetInts("crop"), pads = a.GetInts("pads");
+  const auto chw = a.GetInts("out_chw"), mat = a.GetInts("matrix");
+  const auto ib = a.GetInts("input_bias"), ob = a.GetInts("output_bias"), mean = a.GetInts("mean");
+  const auto mn = a.GetFloats("min"), vr = a.GetFloats("var_reci");
+  if (src.size() != 2 || crop.size() != 4 || pads.size() != 2 || chw.size() != 3 ||
+      mat.size() != 9 || ib.size() != 3 || ob.size() != 3 || mean.size() != 4 || mn.size() != 4 ||
+      vr.size() != 4)
+    return Fail(ACL_ERROR_PARSE_MODEL, std::string(__func__) + ": the AIPP of input " +
+                                           std::to_string(index) + " is malformed");
+  info->inputFormat = static_cast<aclAippInputFormat>(a.GetInt("input_format", 0));
+  info->srcImageSizeW = static_cast<int32_t>(src[1]);
+  info->srcImageSizeH = static_cast<int32_t>(src[0]);
+  info->cropSwitch = crop[0] || crop[1] || crop[2] != src[0] || crop[3] != src[1];
+  info->loadStartPosH = static_cast<int32_t>(crop[0]);
+  info->loadStartPosW = static_cast<int32_t>(crop[1]);
+  info->cropSizeH = static_cast<int32_t>(crop[2]);
+  info->cropSizeW = static_cast<int32_t>(crop[3]);
+  info->topPaddingSize = static_cast<int32_t>(pads[0]);
+  info->leftPaddingSize = static_cast<int32_t>(pads[1]);
+  info->bottomPaddingSize = static_cast<int32_t>(chw[1] - crop[2] - pads[0]);
+  info->rightPaddingSize = static_cast<int32_t>(chw[2] - crop[3] - pads[1]);
+  info->paddingSwitch = info->topPaddingSize || info->leftPaddingSize || info->bottomPaddingSize ||
+                        info->rightPaddingSize;
+  info->cscSwitch = static_cast<int8_t>(a.GetInt("csc", 0));
+  info->rbuvSwapSwitch = static_cast<int8_t>(a.GetInt("rbuv_swap", 0));
+  info->axSwapSwitch = static_cast<int8_t>(a.GetInt("ax_swap", 0));
+  int32_t* matrix[9] = {&info->matrixR0C0, &info->matrixR0C1, &info->matrixR0C2,
+                        &info->matrixR1C0, &info->matrixR1C1, &info->matrixR1C2,
+                        &info->matrixR2C0, &info->matrixR2C1, &info->matrixR2C2};
+  for (int i = 0; i < 9; ++i) *matrix[i] = static_cast<int32_t>(mat[i]);
+  int32_t* out_bias[3] = {&info->outputBias0, &info->outputBias1, &info->outputBias2};
+  int32_t* in_bias[3] = {&info->inputBias0, &info->inputBias1, &info->inputBias2};
+  for (int i = 0; i < 3; ++i) {
+    *out_bias[i] = static_cast<int32_t>(ob[i]);
+    *in_bias[i] = static_cast<int32_t>(ib[i]);
+  }
+  int32_t* means[4] = {&info->meanChn0, &info->meanChn1, &info->meanChn2, &info->meanChn3};
+  float* mins[4] = {&info->minChn0, &info->minChn1, &info->minChn2, &info->minChn3};
+  float* vars[4] = {&info->varReciChn0, &info->varReciChn1, &info->varReciChn2, &info->varReciChn3};
+  for (int i = 0; i < 4; ++i) {
+    *means[i] = static_cast<int32_t>(mean[i]);
+    *mins[i] = mn[i];
+    *vars[i] = vr[i];
+  }
+  const oc::IoDesc& in = m->inputs()[index];
+  info->srcFormat = ACL_FORMAT_NHWC;
+  info->srcDatatype = ACL_UINT8;
+  info->srcDimNum = in.shape.size();
+  info->shapeCount = 1;
+  FillDims(&info->outDims[0].srcDims, in.name, in.shape);
+  info->outDims[0].srcSize = in.bytes;
+  const oc::Shape out = {in.shape[0], chw[0], chw[1], chw[2]};
+  FillDims(&info->outDims[0].aippOutdims, in.name, out);
+  // The NPU's AIPP writes fp16.
+  info->outDims[0].aippOutSize = static_cast<size_t>(oc::NumElements(out)) * 2;
   return ACL_SUCCESS;
 }
 

@@ -105,6 +105,15 @@ def test_rgb888_crop_padding_normalisation(acl_session, tmp_path):
     assert acl_session.mdl.get_input_data_type(desc, 0) == 4  # ACL_UINT8
     assert acl_session.mdl.get_input_size_by_index(desc, 0) == 12 * 14 * 3
     assert acl_session.mdl.get_input_format(desc, 0) == 1  # ACL_FORMAT_NHWC
+    kind, attached, ret = acl_session.mdl.get_aipp_type(mid, 0)
+    assert ret == 0 and kind == 1 and attached == 0xFFFFFFFF  # ACL_DATA_WITH_STATIC_AIPP
+    info, ret = acl_session.mdl.get_first_aipp_info(mid, 0)
+    assert ret == 0, ret
+    assert info["input_format"] == 3 and info["src_image_size_w"] == 14  # ACL_RGB888_U8
+    assert (info["load_start_pos_w"], info["load_start_pos_h"]) == (3, 2)
+    assert (info["crop_size_w"], info["crop_size_h"]) == (8, 6) and info["crop_switch"] == 1
+    assert (info["left_padding_size"], info["right_padding_size"]) == (1, 1)
+    assert info["mean_chn"][:3] == (120, 110, 100) and info["src_size"] == 12 * 14 * 3
     acl_session.mdl.destroy_desc(desc)
     acl_session.mdl.unload(mid)
 
@@ -193,7 +202,7 @@ class Classifier(torch.nn.Module):
 
 def test_classifier_with_aipp_gives_the_top5_of_numpy_preprocessing(acl_session, tmp_path):
     torch.manual_seed(0)
-    model = Classifier().eval()
+    model = Classifier().eval()  # noqa: the plain model has no AIPP
     src = str(tmp_path / "cls.onnx")
     torch.onnx.export(model, torch.zeros(1, 3, 32, 32), src, input_names=["x"],
                       output_names=["y"], opset_version=13)
@@ -206,6 +215,11 @@ def test_classifier_with_aipp_gives_the_top5_of_numpy_preprocessing(acl_session,
         r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / name}",
                 "--soc_version=Ascend910B3", *extra)
         assert r.returncode == 0, r.stdout
+    mid, _ = acl_session.mdl.load_from_file(str(tmp_path / "plain.om"))
+    kind, _, ret = acl_session.mdl.get_aipp_type(mid, 0)
+    assert ret == 0 and kind == 0  # ACL_DATA_WITHOUT_AIPP
+    assert acl_session.mdl.get_first_aipp_info(mid, 0)[1] == 100038  # ACL_ERROR_NOT_STATIC_AIPP
+    acl_session.mdl.unload(mid)
     for seed in range(3):
         img = np.random.RandomState(seed).randint(0, 256, (32, 32, 3)).astype(np.uint8)
         pre = ((img.astype(np.float32) - np.array([124, 116, 104], np.float32)) *
