@@ -298,6 +298,20 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclmdlSetDynamicHWSize(id, ds, 0, 8, 8), ACL_ERROR_MODEL_NOT_DYNAMIC);
   EXPECT_CODE(aclmdlSetInputDynamicDims(id, ds, 0, &io), ACL_ERROR_MODEL_NOT_DYNAMIC);
   EXPECT_CODE(aclmdlSetInputDynamicDims(id, ds, 0, NULL), ACL_ERROR_INVALID_PARAM);
+  /* AIPP queries: a model without AIPP, bad ids, indexes and pointers. */
+  {
+    aclmdlInputAippType aipp_type = ACL_DYNAMIC_AIPP_NODE;
+    size_t attached = 0;
+    aclAippInfo aipp_info;
+    EXPECT_CODE(aclmdlGetAippType(id, 0, &aipp_type, &attached), ACL_SUCCESS);
+    EXPECT_TRUE(aipp_type == ACL_DATA_WITHOUT_AIPP && attached == ACL_INVALID_NODE_INDEX);
+    EXPECT_CODE(aclmdlGetAippType(id, 99, &aipp_type, &attached), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlGetAippType(424242, 0, &aipp_type, &attached), ACL_ERROR_INVALID_MODEL_ID);
+    EXPECT_CODE(aclmdlGetAippType(id, 0, NULL, &attached), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlGetFirstAippInfo(id, 0, &aipp_info), ACL_ERROR_NOT_STATIC_AIPP);
+    EXPECT_CODE(aclmdlGetFirstAippInfo(id, 0, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlGetFirstAippInfo(424242, 0, &aipp_info), ACL_ERROR_INVALID_MODEL_ID);
+  }
   EXPECT_CODE(aclmdlSetDynamicBatchSize(12345, ds, 0, 1), ACL_ERROR_INVALID_MODEL_ID);
 
   /* Execution with wrong datasets. */
