@@ -579,6 +579,19 @@ const oc::Node* AippNodeOf(const oc::Model& m, size_t index) {
   return nullptr;
 }
 
+// The loaded model `modelId` if it has input `index`.
+aclError FindModelInput(uint32_t modelId, size_t index, const char* fn,
+                        std::shared_ptr<oc::Model>* model) {
+  *model = State::Get().FindModel(modelId);
+  if (!*model)
+    return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                std::string(fn) + ": model id " + std::to_string(modelId) + " is not loaded");
+  if (index >= (*model)->inputs().size())
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": input index " + std::to_string(index) + " is out of range");
+  return ACL_SUCCESS;
+}
+
 void FillDims(aclmdlIODims* d, const std::string& name, const oc::Shape& shape) {
   std::memset(d, 0, sizeof(*d));
   std::snprintf(d->name, sizeof(d->name), "%s", name.c_str());
@@ -595,13 +608,8 @@ aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* 
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(type);
   OC_ACL_CHECK_NULL(dynamicAttachedDataIndex);
-  auto m = State::Get().FindModel(modelId);
-  if (!m)
-    return Fail(ACL_ERROR_INVALID_MODEL_ID,
-                std::string(__func__) + ": model id " + std::to_string(modelId) + " is not loaded");
-  if (index >= m->inputs().size())
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": input index " +
-                                             std::to_string(index) + " is out of range");
+  std::shared_ptr<oc::Model> m;
+  if (aclError e = FindModelInput(modelId, index, __func__, &m)) return e;
   *type = AippNodeOf(*m, index) ? ACL_DATA_WITH_STATIC_AIPP : ACL_DATA_WITHOUT_AIPP;
   *dynamicAttachedDataIndex = ACL_INVALID_NODE_INDEX;
   return ACL_SUCCESS;
@@ -610,13 +618,8 @@ aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* 
 aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* info) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(info);
-  auto m = State::Get().FindModel(modelId);
-  if (!m)
-    return Fail(ACL_ERROR_INVALID_MODEL_ID,
-                std::string(__func__) + ": model id " + std::to_string(modelId) + " is not loaded");
-  if (index >= m->inputs().size())
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": input index " +
-                                             std::to_string(index) + " is out of range");
+  std::shared_ptr<oc::Model> m;
+  if (aclError e = FindModelInput(modelId, index, __func__, &m)) return e;
   const oc::Node* n = AippNodeOf(*m, index);
   if (!n)
     return Fail(ACL_ERROR_NOT_STATIC_AIPP,
