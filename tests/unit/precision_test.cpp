@@ -126,10 +126,17 @@ TEST(Precision, Fp16ModelRunsAndStaysClose) {
   const float err = MaxRelativeError((*half)[0], (*ref)[0]);
   EXPECT_GT(err, 0.0f);   // fp16 moves the result...
   EXPECT_LT(err, 1e-2f);  // ...by fp16's amount
-  // Reproducible: the same bits again.
+  // Reproducible: the same bits again, and with other thread counts.
   auto again = CompileAndRun(SmallNet(), {x}, o);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ((*again)[0], (*half)[0]);
+  auto bytes = CompileToOm(SmallNet(), o);
+  ASSERT_TRUE(bytes.ok());
+  for (int threads : {1, 2, 4}) {
+    auto t = RunOmOn(*bytes, "", {x}, nullptr, threads);
+    ASSERT_TRUE(t.ok()) << t.status().ToString();
+    EXPECT_EQ((*t)[0], (*half)[0]) << threads << " threads";
+  }
 }
 
 }  // namespace

@@ -61,9 +61,10 @@ struct GraphBuilder {
 // Runs .om bytes with the backends named in `order` ("reference", "cpu,reference", ...).
 inline Result<std::vector<std::vector<float>>> RunOmOn(
     const std::string& bytes, const std::string& order,
-    const std::vector<std::vector<float>>& inputs,
-    std::map<std::string, size_t>* placed = nullptr) {
+    const std::vector<std::vector<float>>& inputs, std::map<std::string, size_t>* placed = nullptr,
+    int num_threads = 0) {
   LoadOptions lo;
+  lo.num_threads = num_threads;
   OC_ASSIGN_OR_RETURN(lo.backends, BackendRegistry::Global().Order(order));
   OC_ASSIGN_OR_RETURN(auto model,
                       Model::Load(MappedFile::FromCopy(bytes.data(), bytes.size()), lo));
