@@ -69,6 +69,49 @@ Status ParseKeepDtype(const std::string& text, PrecisionOptions* options) {
   return Status::Ok();
 }
 
+Status ParseCustomizeDtypes(const std::string& text, PrecisionOptions* options) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    line = line.substr(start);
+    bool by_type = false;
+    std::string rest = line;
+    if (rest.rfind("OpType::", 0) == 0) {
+      by_type = true;
+      rest = rest.substr(8);
+    }
+    // Name::InputDtype:... or (by type) Type:InputDtype:...
+    size_t sep = by_type ? rest.find(':') : rest.find("::");
+    if (sep == std::string::npos || sep == 0)
+      return BadValue("customize_dtypes", line,
+                      "a line is Name::InputDtype:...,OutputDtype:... or OpType::Type:...");
+    const std::string who = rest.substr(0, sep);
+    const std::string spec = rest.substr(sep + (by_type ? 1 : 2));
+    std::set<std::string> dtypes;
+    std::stringstream items(spec);
+    std::string item;
+    while (std::getline(items, item, ',')) {
+      for (const char* key : {"InputDtype:", "OutputDtype:"})
+        if (item.rfind(key, 0) == 0) item = item.substr(std::string(key).size());
+      if (item.empty()) continue;
+      if (item != "float16" && item != "float32" && item != "bfloat16")
+        return BadValue("customize_dtypes", line,
+                        "dtype [" + item + "]: the dtypes are float16, bfloat16 and float32.");
+      dtypes.insert(item);
+    }
+    if (dtypes.empty()) return BadValue("customize_dtypes", line, "it gives no dtype.");
+    if (dtypes.size() > 1)
+      return BadValue("customize_dtypes", line,
+                      "OpenCANN does not support different dtypes for one op's inputs and "
+                      "outputs; give the op one dtype.");
+    (by_type ? options->custom_types : options->custom_nodes)[who] = *dtypes.begin();
+  }
+  return Status::Ok();
+}
+
 Status ParseModifyMixlist(const std::string& text, PrecisionOptions* options) {
   if (options->mode != PrecisionMode::kMixedFp16 && options->mode != PrecisionMode::kMixedBf16)
     return BadValue("modify_mixlist", "...",

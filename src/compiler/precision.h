@@ -1,6 +1,7 @@
 // --precision_mode and the flags that refine it, as the compiler applies them.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct PrecisionOptions {
   // --modify_mixlist: op types added to / removed from the allow ("white") and block
   // ("black") lists; gray ones follow their producer.
   std::set<std::string> allow_add, allow_remove, block_add, block_remove, gray_add;
+  // --customize_dtypes: the dtype an op computes in ("float16", "bfloat16", "float32"), by
+  // node name or op type; it wins over the mode and --keep_dtype.
+  std::map<std::string, std::string> custom_nodes, custom_types;
 };
 
 // Parses --precision_mode (v2 = false) or --precision_mode_v2 (v2 = true); E10001 naming the
@@ -34,6 +38,10 @@ struct PrecisionOptions {
 Result<PrecisionOptions> ParsePrecisionMode(const std::string& value, bool v2);
 // --keep_dtype file: one node name or OpType::Type per line; # comments.
 Status ParseKeepDtype(const std::string& text, PrecisionOptions* options);
+// --customize_dtypes file: "Name::InputDtype:float16,float16,OutputDtype:float16" or
+// "OpType::Conv:InputDtype:...,OutputDtype:..." lines. OpenCANN gives an op one dtype, so
+// every dtype of a line must agree (E10001 otherwise).
+Status ParseCustomizeDtypes(const std::string& text, PrecisionOptions* options);
 // --modify_mixlist JSON: {"black-list": {"to-add": [...], "to-remove": [...]}, "white-list":
 // {...}, "gray-list": {...}}; only in the mixed modes.
 Status ParseModifyMixlist(const std::string& text, PrecisionOptions* options);

@@ -62,7 +62,6 @@ def refused(r, flag):
 
 # flag -> (value that is refused, value that is accepted or None)
 REFUSED = {
-    "customize_dtypes": ("dtypes.cfg", None),
     "op_select_implmode": ("high_performance", "high_precision"),
     "enable_small_channel": ("1", "0"),
     "buffer_optimize": ("off_optimize", "l2_optimize"),
@@ -116,6 +115,11 @@ def test_implemented_flags_show_their_effect(model, tmp_path):
     r, om = build(model, tmp_path, "--precision_mode=allow_mix_precision",
                   f"--modify_mixlist={mix}")
     assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om)), r.stdout
+    # --customize_dtypes: the conv in fp16 without any mode.
+    cust = tmp_path / "dtypes.cfg"
+    cust.write_text("OpType::Conv:InputDtype:float16,float16,float16,OutputDtype:float16\n")
+    r, om = build(model, tmp_path, f"--customize_dtypes={cust}")
+    assert r.returncode == 0 and "RoundTo" in op_types(as_json(tmp_path, om)), r.stdout
     # --disable_reuse_memory: every value its own memory (not smaller than with reuse).
     r, om = build(model, tmp_path, "--disable_reuse_memory=1")
     assert r.returncode == 0
@@ -210,6 +214,7 @@ def test_model_io_flags(acl_session, model, tmp_path):
 
 def test_every_known_flag_is_covered():
     covered = set(REFUSED) | {"out_nodes", "input_fp16_nodes", "output_type", "insert_op_conf",
+                              "customize_dtypes",
         # built and checked above or in the other atc tests
         "mode", "model", "weight", "framework", "output", "soc_version", "input_shape",
         "input_format", "precision_mode", "precision_mode_v2", "keep_dtype", "modify_mixlist",

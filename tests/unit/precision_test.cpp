@@ -105,6 +105,39 @@ TEST(Precision, KeepDtypeAndMixlist) {
   ASSERT_FALSE(bad_json.ok());
 }
 
+TEST(Precision, CustomizeDtypesWinsOverModeAndKeep) {
+  CompileOptions o;
+  o.precision = ParsePrecisionMode("force_fp16", false).value();
+  ASSERT_TRUE(ParseKeepDtype("OpType::Conv\n", &o.precision).ok());
+  ASSERT_TRUE(
+      ParseCustomizeDtypes("# the conv in bf16, the softmax in fp32\n"
+                           "OpType::Conv:InputDtype:bfloat16,bfloat16,OutputDtype:bfloat16\n"
+                           "Softmax_1::InputDtype:float32,OutputDtype:float32\n",
+                           &o.precision)
+          .ok());
+  auto c = CompileGraph(SmallNet(), o);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  auto d = Dtypes(c->graph);
+  EXPECT_EQ(d["Conv"], "bfloat16");
+  EXPECT_EQ(d["Softmax"], "float32");
+  EXPECT_EQ(d["Sigmoid"], "float16");
+  // Under the CPU default too.
+  CompileOptions origin;
+  ASSERT_TRUE(ParseCustomizeDtypes("OpType::Gemm:InputDtype:float16,float16,OutputDtype:float16",
+                                   &origin.precision)
+                  .ok());
+  c = CompileGraph(SmallNet(), origin);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(Dtypes(c->graph)["Gemm"], "float16");
+  PrecisionOptions p;
+  for (const char* bad : {"Conv_0::InputDtype:float16,OutputDtype:float32",
+                          "Conv_0::InputDtype:int8", "NoSeparator"}) {
+    auto s = ParseCustomizeDtypes(bad, &p);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(s.cann_code(), "E10001");
+  }
+}
+
 TEST(Precision, FlagValues) {
   EXPECT_EQ(ParsePrecisionMode("mixed_float16", true)->mode, PrecisionMode::kMixedFp16);
   EXPECT_EQ(ParsePrecisionMode("cube_fp16in_fp32out", false)->mode, PrecisionMode::kCubeFp16In);

@@ -216,7 +216,6 @@ struct UnsupportedFlag {
 };
 
 const UnsupportedFlag kUnsupportedFlags[] = {
-    {"customize_dtypes", {}, "per-op input/output dtypes (--customize_dtypes)"},
     {"op_select_implmode",
      {"high_precision", "high_precision_for_all"},
      "high-performance (reduced-precision) kernel implementations; its kernels are the "
@@ -296,6 +295,12 @@ Status CheckPrecisionFlags(const Flags& f, const std::string& soc, PrecisionOpti
     auto text = ReadFile(f.Get("keep_dtype"));
     if (!text.ok()) return Invalid(f.Get("keep_dtype"), "keep_dtype", "the file cannot be read.");
     OC_RETURN_IF_ERROR(ParseKeepDtype(text.value(), p));
+  }
+  if (f.Has("customize_dtypes")) {
+    auto text = ReadFile(f.Get("customize_dtypes"));
+    if (!text.ok())
+      return Invalid(f.Get("customize_dtypes"), "customize_dtypes", "the file cannot be read.");
+    OC_RETURN_IF_ERROR(ParseCustomizeDtypes(text.value(), p));
   }
   if (f.Has("modify_mixlist")) {
     auto text = ReadFile(f.Get("modify_mixlist"));

@@ -72,7 +72,8 @@ class AssignPrecisionPass : public Pass {
   const char* name() const override { return "AssignPrecision"; }
 
   Result<bool> Run(Graph& graph) override {
-    if (o_.mode == PrecisionMode::kOrigin) return false;
+    if (o_.mode == PrecisionMode::kOrigin && o_.custom_nodes.empty() && o_.custom_types.empty())
+      return false;
     const Dt low = o_.mode == PrecisionMode::kMixedBf16 ? Dt::kBf16 : Dt::kFp16;
     const auto producer = graph.ProducerIndex();
     const size_t count = graph.nodes.size();
@@ -82,6 +83,16 @@ class AssignPrecisionPass : public Pass {
       const Node& n = graph.nodes[i];
       float_op[i] = IsFloatOp(graph, n);
       if (!float_op[i]) continue;
+      // --customize_dtypes first: it wins over the mode and --keep_dtype.
+      const std::string* custom = nullptr;
+      if (auto it = o_.custom_nodes.find(n.name); it != o_.custom_nodes.end())
+        custom = &it->second;
+      else if (auto jt = o_.custom_types.find(n.op_type); jt != o_.custom_types.end())
+        custom = &jt->second;
+      if (custom) {
+        dtype[i] = *custom == "float16" ? Dt::kFp16 : *custom == "bfloat16" ? Dt::kBf16 : Dt::kFp32;
+        continue;
+      }
       const bool kept = o_.keep_nodes.count(n.name) || o_.keep_types.count(n.op_type);
       if (kept) continue;
       switch (o_.mode) {
