@@ -138,6 +138,30 @@ TEST(Precision, CustomizeDtypesWinsOverModeAndKeep) {
   }
 }
 
+// Parameters are not data: Resize's scales keep their value in fp16 mode (rounded, 1.1 would
+// become 1.0996 and change nothing here, but the output size comes from it).
+TEST(Precision, ParameterInputsKeepTheirValues) {
+  GraphBuilder b;
+  b.g.opset_version = 13;
+  b.Input("x", DataType::kFloat, {1, 1, 10, 10});
+  b.Const("roi", FloatTensor({0}, {}));
+  b.Const("scales", FloatTensor({4}, {1.0f, 1.0f, 1.1f, 1.1f}));
+  Node& r = b.Add("Resize", {"x", "roi", "scales"}, {"y"});
+  r.attrs.Set("mode", std::string("nearest"));
+  b.Output("y");
+  CompileOptions o;
+  o.precision = ParsePrecisionMode("force_fp16", false).value();
+  auto c = CompileGraph(b.g, o);
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  for (const auto& n : c->graph.nodes)
+    if (n.op_type == "Resize") {
+      const Tensor* s = c->graph.FindInitializer(n.inputs[2]);
+      ASSERT_NE(s, nullptr);
+      EXPECT_EQ(s->data_as<float>()[2], 1.1f);  // not the fp16 1.0996094
+    }
+  EXPECT_EQ(c->graph.FindValue("y")->shape, (Shape{1, 1, 11, 11}));
+}
+
 TEST(Precision, FlagValues) {
   EXPECT_EQ(ParsePrecisionMode("mixed_float16", true)->mode, PrecisionMode::kMixedFp16);
   EXPECT_EQ(ParsePrecisionMode("cube_fp16in_fp32out", false)->mode, PrecisionMode::kCubeFp16In);

@@ -6,11 +6,13 @@
 // values with fp32 accumulation and is rounded once; a vector op computes in fp32 from
 // fp16 inputs and its result is rounded (round to nearest even). Runs after the fusions:
 // a fused node rounds once, as a fused NPU kernel does.
+#include <algorithm>
 #include <map>
 
 #include "base/half.h"
 #include "compiler/pass.h"
 #include "compiler/precision.h"
+#include "ops/op_schema.h"
 
 namespace oc {
 namespace {
@@ -29,6 +31,8 @@ bool IsCube(const Node& n) {
 // Outputs are a selection of input values (or exact functions of them): fp16 inputs give
 // fp16 outputs, so no rounding is needed after them.
 bool PreservesValues(const Node& n) {
+  // AIPP rounds its own result to fp16, as the NPU's AIPP writes fp16.
+  if (n.domain == kOcDomain && n.op_type == "Aipp") return true;
   static const std::set<std::string> kOps = {"Relu",
                                              "MaxPool",
                                              "GlobalMaxPool",
@@ -146,10 +150,17 @@ class AssignPrecisionPass : public Pass {
       if (table_)
         table_->push_back(n.name + " (" + n.op_type + "): " + n.attrs.GetString("_oc_dtype", ""));
       if (in_dt == Dt::kFp32) continue;
+      // Inputs the op reads as parameters (Resize scales, Range bounds, Pad values: the
+      // op registration's value_inputs) are not data: they keep their values.
+      const OpSchema* schema = OpRegistry::Global().Find(n.domain, n.op_type);
       for (size_t k = 0; k < n.inputs.size(); ++k) {
         const std::string& v = n.inputs[k];
         const ValueInfo* vi = v.empty() ? nullptr : graph.FindValue(v);
         if (!vi || vi->dtype != DataType::kFloat) continue;
+        if (schema && std::find(schema->traits.value_inputs.begin(),
+                                schema->traits.value_inputs.end(),
+                                static_cast<int>(k)) != schema->traits.value_inputs.end())
+          continue;
         auto p = producer.find(v);
         const bool already =
             p != producer.end() && dtype[p->second] == in_dt && float_op[p->second];

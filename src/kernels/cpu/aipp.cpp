@@ -46,7 +46,8 @@ class AippKernel : public Kernel {
     batch_ = ctx.inputs[0].shape[0];
     stored_c_ = ctx.inputs[0].shape[3];
     image_bytes_ = ctx.inputs[0].numel() / std::max<int64_t>(batch_, 1);
-    pad_value_ = a.GetFloat("padding_value", 0.0f);
+    // Held in the output dtype, fp16 on the NPU.
+    pad_value_ = HalfToFloat(FloatToHalf(a.GetFloat("padding_value", 0.0f)));
     csc_ = a.GetInt("csc", 0) != 0;
     rbuv_ = a.GetInt("rbuv_swap", 0) != 0;
     ax_ = a.GetInt("ax_swap", 0) != 0;
