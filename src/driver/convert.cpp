@@ -1,6 +1,7 @@
 #include "driver/convert.h"
 
 #include <fstream>
+#include <set>
 
 #include "base/file.h"
 #include "base/log.h"
@@ -72,6 +73,20 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
   OC_RETURN_IF_ERROR(LoadCustomOpPackages());
   OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(o));
+  // Node names in --keep_dtype / --customize_dtypes that the model lacks would do nothing.
+  std::vector<std::string> warnings;
+  {
+    std::set<std::string> names;
+    for (const auto& n : graph.nodes) names.insert(n.name);
+    const auto& p = o.compile.precision;
+    for (const auto* list : {&p.keep_nodes})
+      for (const auto& k : *list)
+        if (!names.count(k))
+          warnings.push_back("--keep_dtype: the model has no node named [" + k + "]; ignored");
+    for (const auto& [k, dt] : p.custom_nodes)
+      if (!names.count(k))
+        warnings.push_back("--customize_dtypes: the model has no node named [" + k + "]; ignored");
+  }
   if (!o.out_nodes.empty()) OC_RETURN_IF_ERROR(ApplyOutNodes(graph, o.out_nodes));
   if (!o.input_fp16_nodes.empty())
     OC_RETURN_IF_ERROR(ApplyInputFp16Nodes(graph, o.input_fp16_nodes));
@@ -96,6 +111,7 @@ Result<Conversion> Convert(const ConvertOptions& o) {
       aipp_inputs += (aipp_inputs.empty() ? "" : ",") + graph.inputs[cfg.related_input_rank];
   }
   Conversion c;
+  c.warnings = std::move(warnings);
   for (const auto& spec : o.shapes) {
     if (IsStatic(spec.dims)) continue;
     OmDynamicInput d;
@@ -135,8 +151,10 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   return c;
 }
 
-Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path) {
+Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path,
+                       std::vector<std::string>* warnings) {
   OC_ASSIGN_OR_RETURN(Conversion c, Convert(options));
+  if (warnings) *warnings = c.warnings;
   // The model is named after the output file, as CANN names it (dump_list's model_name).
   std::string model_name = om_path.substr(om_path.find_last_of('/') + 1);
   if (model_name.size() > 3 && model_name.compare(model_name.size() - 3, 3, ".om") == 0)

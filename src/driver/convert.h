@@ -32,6 +32,7 @@ struct Conversion {
   OmWriteOptions write;
   std::vector<std::string> pass_log;         // of the first graph, for --log=info
   std::vector<std::string> precision_table;  // "node (type): dtype", first graph
+  std::vector<std::string> warnings;         // for the user (atc prints them)
 };
 
 // Runs the frontend for options.framework; E10001 when this build has none for it.
@@ -40,6 +41,8 @@ Result<Graph> ImportModel(const ConvertOptions& options);
 // ASCEND_CUSTOM_OPP_PATH are loaded first).
 Result<Conversion> Convert(const ConvertOptions& options);
 // Convert, then the .om written atomically; the model is named after the file.
-Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path);
+// `warnings` (may be null) receives Conversion::warnings.
+Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path,
+                       std::vector<std::string>* warnings = nullptr);
 
 }  // namespace oc

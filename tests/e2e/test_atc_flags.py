@@ -106,7 +106,13 @@ def test_implemented_flags_show_their_effect(model, tmp_path):
     assert r.returncode == 0 and "RoundTo" in op_types(as_json(tmp_path, om))
     r, om = build(model, tmp_path, "--precision_mode_v2=origin")
     assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om))
+    # A node name the model lacks is a warning, not silence; the name of a node fused into
+    # another (the Relu) keeps the fused node.
     keep = tmp_path / "keep.cfg"
+    keep.write_text("/Relu\n/Flatten\nno_such_node\n")
+    r, om = build(model, tmp_path, "--precision_mode=force_fp16", f"--keep_dtype={keep}")
+    assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om)), r.stdout
+    assert "[WARNING] --keep_dtype: the model has no node named [no_such_node]" in r.stdout
     keep.write_text("OpType::Conv\nOpType::Flatten\n")
     r, om = build(model, tmp_path, "--precision_mode=force_fp16", f"--keep_dtype={keep}")
     assert r.returncode == 0 and "RoundTo" not in op_types(as_json(tmp_path, om)), r.stdout

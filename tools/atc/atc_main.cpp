@@ -401,7 +401,10 @@ Status Build(const Flags& f) {
     return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.",
                            "E10022");
   OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
-  return ConvertToOmFile(o, output + ".om");
+  std::vector<std::string> warnings;
+  Status s = ConvertToOmFile(o, output + ".om", &warnings);
+  for (const auto& w : warnings) std::printf("[WARNING] %s\n", w.c_str());
+  return s;
 }
 
 Status DumpJson(const Flags& f) {
@@ -424,7 +427,13 @@ Status PreCheck(const Flags& f) {
   std::string result = "success", detail;
   // The same checks and compilation as --mode=0, without writing the model.
   auto o = CheckConvertFlags(f);
-  Status s = o.ok() ? Convert(o.value()).status() : o.status();
+  Status s = o.status();
+  if (o.ok()) {
+    auto c = Convert(o.value());
+    s = c.status();
+    if (c.ok())
+      for (const auto& w : c->warnings) std::printf("[WARNING] %s\n", w.c_str());
+  }
   if (!s.ok()) {
     result = "failed";
     detail = s.ToString();

@@ -87,17 +87,24 @@ class AssignPrecisionPass : public Pass {
       const Node& n = graph.nodes[i];
       float_op[i] = IsFloatOp(graph, n);
       if (!float_op[i]) continue;
+      // A fused node answers to the names of every node it absorbed (a kept ReLU keeps the
+      // convolution it was fused into).
+      std::vector<std::string> names = n.attrs.GetStrings("_datadump_original_op_names");
+      if (names.empty()) names.push_back(n.name);
       // --customize_dtypes first: it wins over the mode and --keep_dtype.
       const std::string* custom = nullptr;
-      if (auto it = o_.custom_nodes.find(n.name); it != o_.custom_nodes.end())
-        custom = &it->second;
-      else if (auto jt = o_.custom_types.find(n.op_type); jt != o_.custom_types.end())
-        custom = &jt->second;
+      for (const auto& name : names)
+        if (auto it = o_.custom_nodes.find(name); !custom && it != o_.custom_nodes.end())
+          custom = &it->second;
+      if (!custom)
+        if (auto jt = o_.custom_types.find(n.op_type); jt != o_.custom_types.end())
+          custom = &jt->second;
       if (custom) {
         dtype[i] = *custom == "float16" ? Dt::kFp16 : *custom == "bfloat16" ? Dt::kBf16 : Dt::kFp32;
         continue;
       }
-      const bool kept = o_.keep_nodes.count(n.name) || o_.keep_types.count(n.op_type);
+      bool kept = o_.keep_types.count(n.op_type) != 0;
+      for (const auto& name : names) kept = kept || o_.keep_nodes.count(name);
       if (kept) continue;
       switch (o_.mode) {
         case PrecisionMode::kForceFp16:
@@ -157,9 +164,9 @@ class AssignPrecisionPass : public Pass {
         const std::string& v = n.inputs[k];
         const ValueInfo* vi = v.empty() ? nullptr : graph.FindValue(v);
         if (!vi || vi->dtype != DataType::kFloat) continue;
-        if (schema && std::find(schema->traits.value_inputs.begin(),
-                                schema->traits.value_inputs.end(),
-                                static_cast<int>(k)) != schema->traits.value_inputs.end())
+        if (schema &&
+            std::find(schema->traits.value_inputs.begin(), schema->traits.value_inputs.end(),
+                      static_cast<int>(k)) != schema->traits.value_inputs.end())
           continue;
         auto p = producer.find(v);
         const bool already =
