@@ -385,6 +385,12 @@ TensorMetrics CompareTensors(const std::vector<double>& x, const std::vector<dou
 
 Result<CompareReport> RunCompare(const CompareOptions& o) {
   OC_ASSIGN_OR_RETURN(auto target, Model::LoadFile(o.om_model));
+  // The source model takes the pre-processed tensor, the .om the raw image: no common input.
+  if (target->attrs().count("_oc_aipp_inputs"))
+    return Unsupported(
+        "the .om takes AIPP images (atc --insert_op_conf); OpenCANN's compare "
+        "does not support AIPP models yet: convert the model without "
+        "--insert_op_conf to compare it");
   if (!o.inputs.empty() && o.inputs.size() != target->inputs().size())
     return InvalidArgument("the .om has " + std::to_string(target->inputs().size()) + " inputs, " +
                            std::to_string(o.inputs.size()) + " input files given");

@@ -215,6 +215,10 @@ def test_classifier_with_aipp_gives_the_top5_of_numpy_preprocessing(acl_session,
         r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / name}",
                 "--soc_version=Ascend910B3", *extra)
         assert r.returncode == 0, r.stdout
+    # The compare tool says it does not compare AIPP models, rather than failing obscurely.
+    r = subprocess.run([os.path.join(BUILD, "bin", "ocann-compare"), "-m", src, "-om",
+                        str(tmp_path / "aipp.om")], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "AIPP" in r.stderr, r.stdout + r.stderr
     mid, _ = acl_session.mdl.load_from_file(str(tmp_path / "plain.om"))
     kind, _, ret = acl_session.mdl.get_aipp_type(mid, 0)
     assert ret == 0 and kind == 0  # ACL_DATA_WITHOUT_AIPP
