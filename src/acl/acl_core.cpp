@@ -34,6 +34,9 @@ aclError ToAclError(const Status& s, Phase phase) {
     case StatusCode::kInvalidArgument:
       return ACL_ERROR_INVALID_PARAM;
     case StatusCode::kShapeMismatch:
+      // At load the model contradicts itself (as the per-call map had it before);
+      // at execution a kernel met shapes it cannot run.
+      if (phase == Phase::kLoad) return ACL_ERROR_PARSE_MODEL;
       return phase == Phase::kExecute ? ACL_ERROR_RT_MODEL_EXECUTE : ACL_ERROR_INVALID_PARAM;
     case StatusCode::kOutOfMemory:
       return ACL_ERROR_BAD_ALLOC;
