@@ -319,6 +319,62 @@ PYBIND11_MODULE(acl, m) {
         return py::make_tuple(d, ret);
       },
       "get_first_aipp_info(model_id, index) -> (dict of the static AIPP parameters, ret)");
+  // Dynamic AIPP: a parameter set is an integer handle, as every pyACL pointer.
+  mdl.def("create_aipp", [](uint64_t batch) { return Int(aclmdlCreateAIPP(batch)); });
+  mdl.def("destroy_aipp", [](uintptr_t a) { return aclmdlDestroyAIPP(Ptr<aclmdlAIPP>(a)); });
+  mdl.def("get_aipp_data_size", [](uint64_t batch) {
+    size_t size = 0;
+    aclError ret = aclmdlGetAippDataSize(batch, &size);
+    return py::make_tuple(size, ret);
+  });
+  mdl.def("set_aipp_input_format", [](uintptr_t a, int format) {
+    return aclmdlSetAIPPInputFormat(Ptr<aclmdlAIPP>(a), static_cast<aclAippInputFormat>(format));
+  });
+  mdl.def("set_aipp_csc_params",
+          [](uintptr_t a, int8_t sw, int16_t r0c0, int16_t r0c1, int16_t r0c2, int16_t r1c0,
+             int16_t r1c1, int16_t r1c2, int16_t r2c0, int16_t r2c1, int16_t r2c2, uint8_t ob0,
+             uint8_t ob1, uint8_t ob2, uint8_t ib0, uint8_t ib1, uint8_t ib2) {
+            return aclmdlSetAIPPCscParams(Ptr<aclmdlAIPP>(a), sw, r0c0, r0c1, r0c2, r1c0, r1c1,
+                                          r1c2, r2c0, r2c1, r2c2, ob0, ob1, ob2, ib0, ib1, ib2);
+          });
+  mdl.def("set_aipp_rbuv_swap_switch",
+          [](uintptr_t a, int8_t v) { return aclmdlSetAIPPRbuvSwapSwitch(Ptr<aclmdlAIPP>(a), v); });
+  mdl.def("set_aipp_ax_swap_switch",
+          [](uintptr_t a, int8_t v) { return aclmdlSetAIPPAxSwapSwitch(Ptr<aclmdlAIPP>(a), v); });
+  mdl.def("set_aipp_src_image_size", [](uintptr_t a, int32_t w, int32_t h) {
+    return aclmdlSetAIPPSrcImageSize(Ptr<aclmdlAIPP>(a), w, h);
+  });
+  mdl.def("set_aipp_scf_params", [](uintptr_t a, int8_t sw, int32_t iw, int32_t ih, int32_t ow,
+                                    int32_t oh, uint64_t batch_index) {
+    return aclmdlSetAIPPScfParams(Ptr<aclmdlAIPP>(a), sw, iw, ih, ow, oh, batch_index);
+  });
+  mdl.def("set_aipp_crop_params", [](uintptr_t a, int8_t sw, int32_t x, int32_t y, int32_t w,
+                                     int32_t h, uint64_t batch_index) {
+    return aclmdlSetAIPPCropParams(Ptr<aclmdlAIPP>(a), sw, x, y, w, h, batch_index);
+  });
+  mdl.def("set_aipp_padding_params", [](uintptr_t a, int8_t sw, int32_t top, int32_t bottom,
+                                        int32_t left, int32_t right, uint64_t batch_index) {
+    return aclmdlSetAIPPPaddingParams(Ptr<aclmdlAIPP>(a), sw, top, bottom, left, right,
+                                      batch_index);
+  });
+  mdl.def("set_aipp_dtc_pixel_mean",
+          [](uintptr_t a, int16_t c0, int16_t c1, int16_t c2, int16_t c3, uint64_t batch_index) {
+            return aclmdlSetAIPPDtcPixelMean(Ptr<aclmdlAIPP>(a), c0, c1, c2, c3, batch_index);
+          });
+  mdl.def("set_aipp_dtc_pixel_min",
+          [](uintptr_t a, float c0, float c1, float c2, float c3, uint64_t batch_index) {
+            return aclmdlSetAIPPDtcPixelMin(Ptr<aclmdlAIPP>(a), c0, c1, c2, c3, batch_index);
+          });
+  mdl.def("set_aipp_pixel_var_reci",
+          [](uintptr_t a, float c0, float c1, float c2, float c3, uint64_t batch_index) {
+            return aclmdlSetAIPPPixelVarReci(Ptr<aclmdlAIPP>(a), c0, c1, c2, c3, batch_index);
+          });
+  mdl.def("set_input_aipp", [](uint32_t id, uintptr_t ds, size_t index, uintptr_t a) {
+    return aclmdlSetInputAIPP(id, Ptr<aclmdlDataset>(ds), index, Ptr<aclmdlAIPP>(a));
+  });
+  mdl.def("set_aipp_by_input_index", [](uint32_t id, uintptr_t ds, size_t index, uintptr_t a) {
+    return aclmdlSetAIPPByInputIndex(id, Ptr<aclmdlDataset>(ds), index, Ptr<aclmdlAIPP>(a));
+  });
   mdl.def("get_input_index_by_name", [](uintptr_t d, const std::string& name) {
     size_t idx = 0;
     aclError ret = aclmdlGetInputIndexByName(Ptr<aclmdlDesc>(d), name.c_str(), &idx);

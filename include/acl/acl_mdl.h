@@ -212,13 +212,71 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *mo
                                                             size_t index, size_t *gearCount);
 ACL_FUNC_VISIBILITY aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index,
                                                        aclmdlIODims *dims, size_t gearCount);
-// AIPP of a model input: static AIPP from atc's --insert_op_conf (dynamic AIPP is not built
-// by OpenCANN's atc, so no input reports it).
+// AIPP of a model input. Static AIPP comes from atc's --insert_op_conf; with aipp_mode:
+// dynamic the model gets an extra UINT8 input named ACL_DYNAMIC_AIPP_NAME that the
+// application fills with aclmdlSetInputAIPP (or aclmdlSetAIPPByInputIndex, given the image
+// input) from a parameter set made with aclmdlCreateAIPP and the aclmdlSetAIPP* setters.
 ACL_FUNC_VISIBILITY aclError aclmdlGetAippType(uint32_t modelId, size_t index,
                                                aclmdlInputAippType *type,
                                                size_t *dynamicAttachedDataIndex);
 ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index,
                                                     aclAippInfo *aippInfo);
+
+ACL_FUNC_VISIBILITY aclmdlAIPP *aclmdlCreateAIPP(uint64_t batchSize);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyAIPP(const aclmdlAIPP *aippParmsSet);
+ACL_FUNC_VISIBILITY aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t *size);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPInputFormat(aclmdlAIPP *aippParmsSet,
+                                                      aclAippInputFormat inputFormat);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCscParams(
+    aclmdlAIPP *aippParmsSet, int8_t csc_switch, int16_t cscMatrixR0C0, int16_t cscMatrixR0C1,
+    int16_t cscMatrixR0C2, int16_t cscMatrixR1C0, int16_t cscMatrixR1C1, int16_t cscMatrixR1C2,
+    int16_t cscMatrixR2C0, int16_t cscMatrixR2C1, int16_t cscMatrixR2C2, uint8_t cscOutputBiasR0,
+    uint8_t cscOutputBiasR1, uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
+    uint8_t cscInputBiasR1, uint8_t cscInputBiasR2);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP *aippParmsSet,
+                                                         int8_t rbuvSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP *aippParmsSet,
+                                                       int8_t axSwapSwitch);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP *aippParmsSet,
+                                                       int32_t srcImageSizeW,
+                                                       int32_t srcImageSizeH);
+// Resizing (scfSwitch 1) is refused with ACL_ERROR_FEATURE_UNSUPPORTED.
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPScfParams(aclmdlAIPP *aippParmsSet, int8_t scfSwitch,
+                                                    int32_t scfInputSizeW, int32_t scfInputSizeH,
+                                                    int32_t scfOutputSizeW,
+                                                    int32_t scfOutputSizeH, uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPCropParams(aclmdlAIPP *aippParmsSet, int8_t cropSwitch,
+                                                     int32_t cropStartPosW, int32_t cropStartPosH,
+                                                     int32_t cropSizeW, int32_t cropSizeH,
+                                                     uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP *aippParmsSet,
+                                                        int8_t paddingSwitch,
+                                                        int32_t paddingSizeTop,
+                                                        int32_t paddingSizeBottom,
+                                                        int32_t paddingSizeLeft,
+                                                        int32_t paddingSizeRight,
+                                                        uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP *aippParmsSet,
+                                                       int16_t dtcPixelMeanChn0,
+                                                       int16_t dtcPixelMeanChn1,
+                                                       int16_t dtcPixelMeanChn2,
+                                                       int16_t dtcPixelMeanChn3,
+                                                       uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP *aippParmsSet,
+                                                      float dtcPixelMinChn0, float dtcPixelMinChn1,
+                                                      float dtcPixelMinChn2, float dtcPixelMinChn3,
+                                                      uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP *aippParmsSet,
+                                                       float dtcPixelVarReciChn0,
+                                                       float dtcPixelVarReciChn1,
+                                                       float dtcPixelVarReciChn2,
+                                                       float dtcPixelVarReciChn3,
+                                                       uint64_t batchIndex);
+ACL_FUNC_VISIBILITY aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset *dataset,
+                                                size_t index, const aclmdlAIPP *aippParmsSet);
+ACL_FUNC_VISIBILITY aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset *dataset,
+                                                       size_t index,
+                                                       const aclmdlAIPP *aippParmsSet);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
+
+#include "ops/aipp_params.h"
 
 namespace oc {
 namespace {
@@ -79,11 +82,13 @@ Status SetField(AippConfig& c, const std::string& k, const std::string& v) {
     return Status::Ok();
   };
   if (k == "aipp_mode") {
-    if (v == "static") return Status::Ok();
-    if (v == "dynamic")
-      return Bad("OpenCANN does not support dynamic AIPP (aipp_mode: dynamic) yet; use static.");
-    return Bad("aipp_mode must be static or dynamic, not [" + v + "].");
+    if (v != "static" && v != "dynamic")
+      return Bad("aipp_mode must be static or dynamic, not [" + v + "].");
+    c.dynamic = v == "dynamic";
+    return Status::Ok();
   }
+  // At most 4096 x 4096 x 4 bytes for each of 127 images.
+  if (k == "max_src_image_size") return set_int(&c.max_src_image_size, 1, 8520204288LL);
   if (k == "related_input_rank") return set_int(&c.related_input_rank, 0, 1024);
   if (k == "input_format") {
     auto it = kFormats.find(v);
@@ -181,14 +186,29 @@ Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text) {
       return Bad("expected \"aipp_op {\" at line " + std::to_string(tokens[i].line) + ".");
     i += 2;
     AippConfig c;
+    std::set<std::string> fields;
     while (i < tokens.size() && at(i) != "}") {
       if (at(i + 1) != ":" || i + 2 >= tokens.size())
         return Bad("expected \"field : value\" at line " + std::to_string(tokens[i].line) + ".");
       OC_RETURN_IF_ERROR(SetField(c, at(i), at(i + 2)));
+      fields.insert(at(i));
       i += 3;
     }
     if (i >= tokens.size()) return Bad("an aipp_op block is not closed.");
     ++i;
+    if (c.dynamic) {
+      if (c.max_src_image_size == 0)
+        return Bad("max_src_image_size is required with aipp_mode: dynamic.");
+      for (const auto& f : fields)
+        if (f != "aipp_mode" && f != "related_input_rank" && f != "max_src_image_size")
+          return Bad("[" + f +
+                     "] is a static AIPP field; with aipp_mode: dynamic the application sets "
+                     "it at run time (aclmdlSetAIPP*, aclmdlSetInputAIPP).");
+    } else if (fields.count("max_src_image_size")) {
+      return Bad("max_src_image_size is only for aipp_mode: dynamic.");
+    }
+    if (!out.empty() && out.front().dynamic != c.dynamic)
+      return Bad("static and dynamic AIPP cannot be configured in one model.");
     for (const auto& other : out)
       if (other.related_input_rank == c.related_input_rank)
         return Bad("two aipp_op blocks for input " + std::to_string(c.related_input_rank) + ".");
@@ -198,7 +218,57 @@ Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// Points every use of `name` at `produced` (a new value like `name`'s, float32).
+void Redirect(Graph& graph, const std::string& name, const std::string& produced) {
+  for (auto& node : graph.nodes)
+    for (auto& in : node.inputs)
+      if (in == name) in = produced;
+  for (auto& out : graph.outputs)
+    if (out == name) out = produced;
+  ValueInfo vi = graph.values[name];
+  vi.dtype = DataType::kFloat;
+  graph.values[produced] = vi;
+}
+
+Status ApplyDynamicAipp(Graph& graph, const AippConfig& c, const std::string& name, int64_t n,
+                        int64_t ch, int64_t h, int64_t w, int count) {
+  if (ch < 1 || ch > 4) return Bad("input [" + name + "] has " + std::to_string(ch) + " channels.");
+  if (AippDynamicDataSize(n) == 0)
+    return Bad("dynamic AIPP takes at most " + std::to_string(kAippMaxBatch) + " images, input [" +
+               name + "] has batch " + std::to_string(n) + ".");
+  std::string params = kDynamicAippInputName;
+  if (count) params += "_" + std::to_string(count);
+  if (graph.values.count(params))
+    return Bad("the model already has a value named [" + params + "].");
+  const std::string produced = graph.UniqueValueName(name + "_aipp");
+  Redirect(graph, name, produced);
+  ValueInfo& vi = graph.values[name];
+  vi.dtype = DataType::kUint8;
+  vi.shape = {c.max_src_image_size};
+  ValueInfo& pi = graph.values[params];
+  pi.dtype = DataType::kUint8;
+  pi.has_shape = true;
+  pi.shape = {static_cast<int64_t>(AippDynamicDataSize(n))};
+  graph.inputs.push_back(params);
+  Node a;
+  a.name = name + "_aipp";
+  a.op_type = "Aipp";
+  a.domain = kOcDomain;
+  a.inputs = {name, params};
+  a.outputs = {produced};
+  a.attrs.Set("dynamic", int64_t{1});
+  a.attrs.Set("batch", n);
+  a.attrs.Set("out_chw", std::vector<int64_t>{ch, h, w});
+  graph.nodes.insert(graph.nodes.begin(), std::move(a));
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
+  int dynamic_count = 0;
   for (AippConfig c : configs) {
     if (c.related_input_rank >= static_cast<int>(graph.inputs.size()))
       return Bad("related_input_rank " + std::to_string(c.related_input_rank) + ": the model has " +
@@ -212,6 +282,10 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
                  "] must be NCHW with a fixed shape (give --input_shape); "
                  "AIPP cannot be combined with dynamic dims.");
     const int64_t n = vi.shape[0], ch = vi.shape[1], h = vi.shape[2], w = vi.shape[3];
+    if (c.dynamic) {
+      OC_RETURN_IF_ERROR(ApplyDynamicAipp(graph, c, name, n, ch, h, w, dynamic_count++));
+      continue;
+    }
     const bool yuv = IsYuv(c.input_format);
     const int64_t want_ch = c.input_format == AippFormat::kYuv400 && !c.csc ? 1 : 3;
     if (ch != want_ch && !(ch == 4 && AippStoredChannels(c.input_format) == 4))
@@ -248,15 +322,9 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
         (c.src_w % 2 || c.crop_x % 2))
       return Bad("YUYV_U8 and YUV422SP_U8 need an even width and crop start.");
     // The input becomes the stored image; oc.Aipp makes the model's tensor of it.
-    const std::string produced = graph.UniqueValueName(name + "_aipp");
-    for (auto& node : graph.nodes)
-      for (auto& in : node.inputs)
-        if (in == name) in = produced;
-    for (auto& out : graph.outputs)
-      if (out == name) out = produced;
-    graph.values[produced] = vi;
-    graph.values[produced].dtype = DataType::kFloat;
     const DataType model_dtype = vi.dtype;
+    const std::string produced = graph.UniqueValueName(name + "_aipp");
+    Redirect(graph, name, produced);
     vi.dtype = DataType::kUint8;
     vi.shape = {n, AippStoredHeight(c.input_format, c.src_h), c.src_w,
                 AippStoredChannels(c.input_format)};

@@ -12,6 +12,9 @@
 
 namespace oc {
 
+// CANN's ACL_DYNAMIC_AIPP_NAME.
+inline constexpr const char* kDynamicAippInputName = "ascend_dynamic_aipp_data";
+
 // The input formats, with CANN's numbers.
 enum class AippFormat {
   kYuv420Sp = 1,
@@ -26,6 +29,10 @@ enum class AippFormat {
 
 struct AippConfig {
   int related_input_rank = 0;
+  // Dynamic AIPP: the parameters come at run time (aclmdlSetInputAIPP) through an extra
+  // UINT8 input; the image input holds up to max_src_image_size bytes.
+  bool dynamic = false;
+  int64_t max_src_image_size = 0;
   AippFormat input_format = AippFormat::kYuv420Sp;
   int64_t src_w = 0, src_h = 0;
   bool crop = false;
@@ -41,11 +48,14 @@ struct AippConfig {
 };
 
 // Parses the text form: one `aipp_op { field : value ... }` block per input, # comments.
-// Unknown fields, dynamic mode and values out of range are E10001 naming --insert_op_conf.
+// Unknown fields, values out of range, static fields in a dynamic block and a file mixing
+// the modes are E10001 naming --insert_op_conf.
 Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text);
 
-// Rewrites the graph: each configured input becomes UINT8 NHWC of the source image and
-// an oc.Aipp node feeds its consumers. Checks the sizes against the model's input.
+// Rewrites the graph: each configured input becomes UINT8 NHWC of the source image (dynamic:
+// UINT8 [max_src_image_size], plus a parameter input named kDynamicAippInputName, then
+// "_1", "_2"... appended to the inputs) and an oc.Aipp node feeds its consumers. Checks the
+// sizes against the model's input.
 Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs);
 
 // Channels of the source image as stored (YUV420SP: 1, with the UV plane below the Y

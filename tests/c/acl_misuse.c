@@ -312,6 +312,45 @@ int main(int argc, char** argv) {
     EXPECT_CODE(aclmdlGetFirstAippInfo(id, 0, NULL), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(aclmdlGetFirstAippInfo(424242, 0, &aipp_info), ACL_ERROR_INVALID_MODEL_ID);
   }
+  /* Dynamic AIPP parameter sets: bad batch sizes, indexes, switches; a model without it. */
+  {
+    size_t aipp_size = 0;
+    aclmdlAIPP* aipp = aclmdlCreateAIPP(2);
+    EXPECT_TRUE(aipp != NULL);
+    EXPECT_TRUE(aclmdlCreateAIPP(0) == NULL);
+    EXPECT_TRUE(aclmdlCreateAIPP(1000) == NULL);
+    EXPECT_CODE(aclmdlGetAippDataSize(2, &aipp_size), ACL_SUCCESS);
+    EXPECT_TRUE(aipp_size == 64 + 2 * 96);
+    EXPECT_CODE(aclmdlGetAippDataSize(0, &aipp_size), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlGetAippDataSize(1, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPInputFormat(aipp, ACL_RGB888_U8), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlSetAIPPInputFormat(aipp, (aclAippInputFormat)77), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPInputFormat(NULL, ACL_RGB888_U8), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPCscParams(aipp, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPCscParams(NULL, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPRbuvSwapSwitch(aipp, 3), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPAxSwapSwitch(NULL, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPSrcImageSize(aipp, 0, 8), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPSrcImageSize(aipp, 16, 8), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlSetAIPPScfParams(aipp, 1, 16, 8, 8, 4, 0), ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_CODE(aclmdlSetAIPPScfParams(aipp, 0, 0, 0, 0, 0, 2), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPCropParams(aipp, 1, 0, 0, 8, 4, 5), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPCropParams(aipp, 1, -1, 0, 8, 4, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPPaddingParams(aipp, 1, 40, 0, 0, 0, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPDtcPixelMean(aipp, 1, 2, 3, 4, 9), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPDtcPixelMin(NULL, 0, 0, 0, 0, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPPixelVarReci(aipp, 1, 1, 1, 1, 2), ACL_ERROR_INVALID_PARAM);
+    /* This model has no dynamic AIPP: neither input form accepts the parameters. */
+    EXPECT_CODE(aclmdlSetInputAIPP(id, ds, 0, aipp), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPByInputIndex(id, ds, 0, aipp), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetInputAIPP(424242, ds, 0, aipp), ACL_ERROR_INVALID_MODEL_ID);
+    EXPECT_CODE(aclmdlSetInputAIPP(id, NULL, 0, aipp), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPByInputIndex(id, ds, 0, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlDestroyAIPP(aipp), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlDestroyAIPP(NULL), ACL_ERROR_INVALID_PARAM);
+  }
   EXPECT_CODE(aclmdlSetDynamicBatchSize(12345, ds, 0, 1), ACL_ERROR_INVALID_MODEL_ID);
 
   /* Execution with wrong datasets. */

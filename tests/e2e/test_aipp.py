@@ -161,7 +161,6 @@ def test_xrgb_with_ax_swap_and_yuv400(acl_session, tmp_path):
 
 BAD = [
     ("aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  colour: 3\n}\n", "colour"),
-    ("aipp_op {\n  aipp_mode: dynamic\n  max_src_image_size: 100\n}\n", "dynamic AIPP"),
     ("aipp_op {\n  input_format: RGB888_U8\n  src_image_size_w: 10\n  src_image_size_h: 8\n"
      "  crop: true\n  load_start_pos_w: 4\n  crop_size_w: 8\n  crop_size_h: 8\n}\n", "outside"),
     ("aipp_op {\n  input_format: YUV420SP_U8\n  src_image_size_w: 10\n  src_image_size_h: 9\n"

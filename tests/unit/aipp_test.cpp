@@ -1,9 +1,11 @@
 // Static AIPP through the driver's rewrite and the CPU kernel: sizes and bytes of every
 // input format (run under the sanitizers too), hand-checked pixels, refused configs.
+#include "driver/aipp.h"
+
 #include <gtest/gtest.h>
 
 #include "base/half.h"
-#include "driver/aipp.h"
+#include "ops/aipp_params.h"
 #include "test_graph.h"
 
 namespace oc::testing {
@@ -29,8 +31,8 @@ Result<std::vector<float>> RunAipp(const std::string& cfg, int64_t c, int64_t h,
   *input_bytes = model->inputs()[0].bytes;
   if (image.size() != *input_bytes) return InvalidArgument("wrong image size");
   std::vector<float> out(static_cast<size_t>(c * h * w));
-  OC_RETURN_IF_ERROR(model->Execute({image.data()}, {image.size()}, {out.data()},
-                                    {out.size() * sizeof(float)}));
+  OC_RETURN_IF_ERROR(
+      model->Execute({image.data()}, {image.size()}, {out.data()}, {out.size() * sizeof(float)}));
   return out;
 }
 
@@ -40,17 +42,18 @@ TEST(Aipp, EveryFormatHasItsStoredSize) {
     int64_t channels;
     size_t bytes;  // for a 6 x 4 image
   };
-  for (const Case& k : {Case{"YUV420SP_U8", 3, 36}, Case{"XRGB8888_U8", 3, 96},
-                        Case{"RGB888_U8", 3, 72}, Case{"YUV400_U8", 1, 24},
-                        Case{"ARGB8888_U8", 3, 96}, Case{"YUYV_U8", 3, 48},
-                        Case{"YUV422SP_U8", 3, 48}, Case{"AYUV444_U8", 3, 96}}) {
+  for (const Case& k :
+       {Case{"YUV420SP_U8", 3, 36}, Case{"XRGB8888_U8", 3, 96}, Case{"RGB888_U8", 3, 72},
+        Case{"YUV400_U8", 1, 24}, Case{"ARGB8888_U8", 3, 96}, Case{"YUYV_U8", 3, 48},
+        Case{"YUV422SP_U8", 3, 48}, Case{"AYUV444_U8", 3, 96}}) {
     SCOPED_TRACE(k.format);
-    const std::string cfg = std::string("aipp_op {\n aipp_mode: static\n input_format: ") +
-                            k.format + "\n csc_switch: " +
-                            (k.channels == 3 && std::string(k.format).find("RGB") == std::string::npos
-                                 ? "true\n matrix_r0c0: 256 matrix_r1c1: 256 matrix_r2c2: 256\n"
-                                 : "false\n") +
-                            "}\n";
+    const std::string cfg =
+        std::string("aipp_op {\n aipp_mode: static\n input_format: ") + k.format +
+        "\n csc_switch: " +
+        (k.channels == 3 && std::string(k.format).find("RGB") == std::string::npos
+             ? "true\n matrix_r0c0: 256 matrix_r1c1: 256 matrix_r2c2: 256\n"
+             : "false\n") +
+        "}\n";
     size_t bytes = 0;
     std::vector<uint8_t> img(k.bytes);
     for (size_t i = 0; i < img.size(); ++i) img[i] = static_cast<uint8_t>(i * 37 + 11);
@@ -103,6 +106,55 @@ TEST(Aipp, RefusedConfigs) {
   Graph g = ScaleGraph(3, 4, 4);
   auto applied = ApplyAipp(g, one.value());
   ASSERT_FALSE(applied.ok());  // the model has one input
+}
+
+// The dynamic parameter bytes survive a round trip, and any bytes at all (they come from
+// the application's buffer) decode to an error or to a plan whose reads stay in the image.
+TEST(Aipp, DynamicParametersRoundTripAndHostileBytes) {
+  AippDynamicParams p;
+  p.input_format = 3;
+  p.src_w = 16;
+  p.src_h = 12;
+  p.rbuv_swap = 1;
+  p.matrix[4] = -300;
+  p.input_bias[2] = 128;
+  p.batches.resize(2);
+  p.batches[1].crop = 1;
+  p.batches[1].crop_x = 6;
+  p.batches[1].crop_y = 4;
+  p.batches[1].crop_w = 10;
+  p.batches[1].crop_h = 8;
+  p.batches[1].mean[2] = 77;
+  p.batches[1].min[0] = FloatToHalf(0.5f);
+  std::vector<uint8_t> bytes(AippDynamicDataSize(2));
+  ASSERT_EQ(bytes.size(), 64u + 2 * 96u);
+  EncodeAippParams(p, bytes.data());
+  auto back = DecodeAippParams(bytes.data(), bytes.size());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->src_w, 16);
+  EXPECT_EQ(back->matrix[4], -300);
+  EXPECT_EQ(back->input_bias[2], 128);
+  ASSERT_EQ(back->batches.size(), 2u);
+  EXPECT_EQ(back->batches[1].crop_x, 6);
+  EXPECT_EQ(back->batches[1].mean[2], 77);
+  auto plan = PlanDynamicImage(*back, 1, 3, 8, 10);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_EQ(plan->min[0], 0.5f);
+  EXPECT_FALSE(PlanDynamicImage(*back, 0, 3, 8, 10).ok());  // 16x12 uncropped is not 10x8
+  EXPECT_FALSE(DecodeAippParams(bytes.data(), 100).ok());   // truncated
+  uint32_t seed = 1;
+  for (int trial = 0; trial < 2000; ++trial) {
+    for (auto& b : bytes) b = static_cast<uint8_t>((seed = seed * 1103515245u + 12345u) >> 24);
+    bytes[4] = static_cast<uint8_t>(trial % 4);  // batch counts 0..3
+    auto d = DecodeAippParams(bytes.data(), bytes.size());
+    if (!d.ok()) continue;
+    for (size_t b = 0; b < d->batches.size(); ++b) {
+      auto pl = PlanDynamicImage(*d, b, 3, 8, 10);
+      if (!pl.ok()) continue;
+      EXPECT_LE(pl->crop_x + pl->crop_w, pl->src_w);
+      EXPECT_LE(pl->crop_y + pl->crop_h, pl->src_h);
+    }
+  }
 }
 
 }  // namespace
