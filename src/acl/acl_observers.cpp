@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file.h"
+#include "dump/dump_file.h"
 
 namespace oc::acl {
 namespace {
@@ -28,65 +29,25 @@ std::string Sanitize(const std::string& name) {
   return out;
 }
 
-const char* NpyDescr(DataType t) {
-  switch (t) {
-    case DataType::kFloat:
-      return "<f4";
-    case DataType::kFloat16:
-      return "<f2";
-    case DataType::kDouble:
-      return "<f8";
-    case DataType::kInt8:
-      return "|i1";
-    case DataType::kUint8:
-      return "|u1";
-    case DataType::kInt16:
-      return "<i2";
-    case DataType::kUint16:
-      return "<u2";
-    case DataType::kInt32:
-      return "<i4";
-    case DataType::kUint32:
-      return "<u4";
-    case DataType::kInt64:
-      return "<i8";
-    case DataType::kUint64:
-      return "<u8";
-    case DataType::kBool:
-      return "|b1";
-    case DataType::kBFloat16:
-      return "<u2";  // numpy has no bfloat16: raw bits
-    default:
-      return nullptr;
-  }
+// The step's tensors as dump tensors, in logical order (the backend that ran the step
+// knows how it keeps the bytes).
+bool ToDumpTensor(const StepTensor& t, DumpTensor* out) {
+  const int64_t n = NumElements(t.shape);
+  if (n < 0 || (n > 0 && !t.data)) return false;
+  out->dtype = t.dtype;
+  out->shape = t.shape;
+  out->format = t.shape.size() == 4 ? "NCHW" : "ND";
+  out->bytes.assign(static_cast<size_t>(n) * DataTypeSize(t.dtype), '\0');
+  return n == 0 || t.CopyPlain(out->bytes.data()).ok();
 }
 
-// The tensor as a .npy file, in logical (NCHW) order.
-std::string ToNpy(const StepTensor& t) {
-  const char* descr = NpyDescr(t.dtype);
-  const size_t es = DataTypeSize(t.dtype);
-  const int64_t n = NumElements(t.shape);
-  if (!descr || n < 0 || !t.data) return {};
-  std::string shape = "(";
-  for (int64_t d : t.shape) shape += std::to_string(d) + ",";
-  if (t.shape.size() > 1) shape.pop_back();
-  shape += ")";
-  std::string header =
-      "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
-  const size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header += '\n';
-  std::string out = "\x93NUMPY";
-  out += '\x01';
-  out += '\x00';
-  const uint16_t len = static_cast<uint16_t>(header.size());
-  out.append(reinterpret_cast<const char*>(&len), 2);
-  out += header;
-  const size_t bytes = static_cast<size_t>(n) * es;
-  // The backend that ran the step knows how it keeps the bytes.
-  std::string plain(bytes, '\0');
-  if (!t.CopyPlain(plain.data()).ok()) return "";
-  return out + plain;
+// Whether `layer` (a dump_list name) is this node or one of the source ops it absorbed.
+bool NamesLayer(const StepRecord& r, const std::set<std::string>& layers) {
+  if (layers.count(*r.node_name)) return true;
+  if (r.attrs)
+    for (const auto& n : r.attrs->GetStrings("_datadump_original_op_names"))
+      if (layers.count(n)) return true;
+  return false;
 }
 
 class DumpObserver : public StepObserver {
@@ -94,7 +55,7 @@ class DumpObserver : public StepObserver {
   DumpObserver(std::string dir, std::string mode, std::set<std::string> layers)
       : dir_(std::move(dir)), mode_(std::move(mode)), layers_(std::move(layers)) {}
   void OnStep(const StepRecord& r) override {
-    if (!layers_.empty() && !layers_.count(*r.node_name)) return;
+    if (!layers_.empty() && !NamesLayer(r, layers_)) return;
     const std::string dir = dir_ + "/" + std::to_string(r.execution);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -105,17 +66,39 @@ class DumpObserver : public StepObserver {
         return;
       }
     }
-    const std::string stem = dir + "/" + Sanitize(*r.op_type) + "." + Sanitize(*r.node_name) + "." +
-                             std::to_string(static_cast<int64_t>(r.start_us));
-    auto write = [&](const std::vector<StepTensor>& list, const char* kind) {
-      for (size_t i = 0; i < list.size(); ++i) {
-        std::string npy = ToNpy(list[i]);
-        if (!npy.empty())
-          WriteFileAtomic(stem + "." + kind + "." + std::to_string(i) + ".npy", npy).IgnoreError();
+    DumpRecord rec;
+    rec.op_name = *r.node_name;
+    rec.time_us = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                            std::chrono::system_clock::now().time_since_epoch())
+                                            .count());
+    std::vector<std::string> origin_names;
+    std::vector<int64_t> origin_indexes;
+    if (r.attrs) {
+      origin_names = r.attrs->GetStrings("_datadump_origin_name");
+      origin_indexes = r.attrs->GetInts("_datadump_origin_output_index");
+    }
+    if (mode_ == "input" || mode_ == "all")
+      for (const auto& t : r.inputs) {
+        DumpTensor d;
+        if (ToDumpTensor(t, &d)) rec.inputs.push_back(std::move(d));
       }
-    };
-    if (mode_ == "input" || mode_ == "all") write(r.inputs, "input");
-    if (mode_ == "output" || mode_ == "all") write(r.outputs, "output");
+    if (mode_ == "output" || mode_ == "all")
+      for (size_t i = 0; i < r.outputs.size(); ++i) {
+        DumpTensor d;
+        if (!ToDumpTensor(r.outputs[i], &d)) continue;
+        if (i < origin_names.size() && i < origin_indexes.size()) {
+          d.original_name = origin_names[i];
+          d.original_index = origin_indexes[i];
+        }
+        rec.outputs.push_back(std::move(d));
+      }
+    const std::string path =
+        dir + "/" + DumpFileName(*r.op_type, *r.node_name, r.task_id, rec.time_us);
+    if (Status s = WriteFileAtomic(path, EncodeDumpFile(rec)); !s.ok()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!warned_) std::fprintf(stderr, "[WARNING] dump: %s\n", s.message().c_str());
+      warned_ = true;
+    }
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
@@ -11,6 +12,7 @@
 #include "base/file.h"
 #include "base/half.h"
 #include "driver/convert.h"
+#include "dump/dump_file.h"
 #include "om/om_model.h"
 #include "runtime/model.h"
 
@@ -279,6 +281,88 @@ Result<std::shared_ptr<CaptureObserver>> RunCaptured(const std::shared_ptr<Model
   return observer;
 }
 
+// Dump files as a capture: each output that names its source op and output index stands
+// for the reference's value of that op and index.
+Result<std::shared_ptr<CaptureObserver>> LoadDumpCapture(const std::string& dir,
+                                                         const Model& reference) {
+  std::map<std::pair<std::string, int64_t>, std::string> value_of;
+  std::map<std::string, std::string> type_of;
+  for (const Graph* g : reference.Graphs())
+    for (const auto& n : g->nodes) {
+      type_of[n.name] = n.op_type;
+      for (size_t k = 0; k < n.outputs.size(); ++k)
+        value_of[{n.name, static_cast<int64_t>(k)}] = n.outputs[k];
+    }
+  std::error_code ec;
+  std::vector<std::pair<uint64_t, std::filesystem::path>> files;
+  bool subfolders = false;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.is_directory()) subfolders = true;
+    if (!e.is_regular_file() || e.path().extension() == ".npy") continue;
+    // {OpType}.{OpName}.{task_id}.{timestamp}: executed in task order.
+    const std::string name = e.path().filename().string();
+    std::vector<std::string> parts;
+    std::stringstream ss(name);
+    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+    uint64_t task = 0;
+    if (parts.size() >= 4 && !parts[2].empty() &&
+        parts[2].find_first_not_of("0123456789") == std::string::npos && parts[2].size() < 10)
+      task = std::stoull(parts[2]);
+    files.emplace_back(task, e.path());
+  }
+  if (ec) return NotFound("cannot read the dump folder " + dir + ": " + ec.message());
+  if (files.empty())
+    return InvalidArgument("no dump files in " + dir +
+                           (subfolders ? " (give the folder of one execution: "
+                                         "{dump_path}/{time}/{device}/{model}/{model_id}/{n})"
+                                       : ""));
+  std::sort(files.begin(), files.end());
+  auto capture = std::make_shared<CaptureObserver>();
+  size_t order = 0, matched = 0;
+  for (const auto& [task, path] : files) {
+    OC_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path.string()));
+    auto rec = DecodeDumpFile(bytes);
+    if (!rec.ok()) return rec.status().WithContext(path.string());
+    const std::string file = path.filename().string();
+    const std::string op_type = file.substr(0, file.find('.'));
+    for (const auto& t : rec->outputs) {
+      if (t.original_name.empty()) continue;
+      auto v = value_of.find({t.original_name, t.original_index});
+      if (v == value_of.end()) continue;
+      if (t.dtype != DataType::kFloat && t.dtype != DataType::kFloat16 &&
+          t.dtype != DataType::kBFloat16)
+        continue;
+      Captured c;
+      c.shape = t.shape;
+      c.dtype = t.dtype;
+      // A rounding step stands for the op whose result it rounds.
+      c.op_name = op_type == "RoundTo" ? t.original_name : rec->op_name;
+      c.op_type = op_type == "RoundTo" ? type_of[t.original_name] : op_type;
+      c.order = order++;
+      const size_t n = t.bytes.size() / DataTypeSize(t.dtype);
+      c.values.resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        if (t.dtype == DataType::kFloat) {
+          float f;
+          std::memcpy(&f, t.bytes.data() + 4 * i, 4);
+          c.values[i] = f;
+        } else {
+          uint16_t h;
+          std::memcpy(&h, t.bytes.data() + 2 * i, 2);
+          c.values[i] = t.dtype == DataType::kFloat16 ? HalfToFloat(h) : BFloat16ToFloat(h);
+        }
+      }
+      capture->tensors[v->second] = std::move(c);
+      ++matched;
+    }
+  }
+  if (matched == 0)
+    return InvalidArgument("none of the " + std::to_string(files.size()) + " dump files in " + dir +
+                           " has an output that names an op of the source model (dump_mode "
+                           "output or all, from a model converted from this source)");
+  return capture;
+}
+
 std::string Fmt(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -391,6 +475,9 @@ Result<CompareReport> RunCompare(const CompareOptions& o) {
         "the .om takes AIPP images (atc --insert_op_conf); OpenCANN's compare "
         "does not support AIPP models yet: convert the model without "
         "--insert_op_conf to compare it");
+  if (!o.dump_dir.empty() && o.inputs.empty())
+    return InvalidArgument(
+        "comparing dumps needs the inputs of the run that wrote them (-i in0.npy,...)");
   if (!o.inputs.empty() && o.inputs.size() != target->inputs().size())
     return InvalidArgument("the .om has " + std::to_string(target->inputs().size()) + " inputs, " +
                            std::to_string(o.inputs.size()) + " input files given");
@@ -437,7 +524,12 @@ Result<CompareReport> RunCompare(const CompareOptions& o) {
     ref_inputs.push_back(std::move(widened));
   }
   OC_ASSIGN_OR_RETURN(auto truth, RunCaptured(reference, ref_inputs));
-  OC_ASSIGN_OR_RETURN(auto ours, RunCaptured(target, inputs));
+  std::shared_ptr<CaptureObserver> ours;
+  if (o.dump_dir.empty()) {
+    OC_ASSIGN_OR_RETURN(ours, RunCaptured(target, inputs));
+  } else {
+    OC_ASSIGN_OR_RETURN(ours, LoadDumpCapture(o.dump_dir, *reference));
+  }
   CompareReport report;
   if (auto it = target->attrs().find("precision_mode"); it != target->attrs().end())
     report.precision_mode = it->second;

@@ -38,6 +38,11 @@ struct CompareOptions {
   std::string om_model;
   std::vector<std::string> inputs;  // .npy or raw .bin files, one per model input; empty:
                                     // seeded pseudo-random data
+  // A folder of dump files (aclInit "dump", dump_mode output or all, one execution: the
+  // {model_id}/{iteration} folder) to compare instead of running the .om here: dumps from an
+  // NPU or from OpenCANN, matched to the reference through each output's original op name
+  // and index. Needs the inputs that run used (`inputs`).
+  std::string dump_dir;
 };
 
 struct CompareReport {

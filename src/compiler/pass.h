@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "backend/backend.h"
@@ -45,6 +46,12 @@ void RemoveNodes(Graph& graph, const std::vector<bool>& dead);
 // A fusion records what it merged: the surviving node's _datadump_original_op_names lists
 // its own name and those of the nodes it absorbed (as CANN's dumps and comparison use).
 void AbsorbNames(Node& into, const Node& absorbed);
+// Where each value of the graph as given comes from (node name, output index), and, after
+// compiling, the _datadump_origin_name / _datadump_origin_output_index attributes (one
+// entry per output; "" / -1 for a value the compiler made) that dumps report.
+using ValueOrigins = std::unordered_map<std::string, std::pair<std::string, int64_t>>;
+ValueOrigins RecordValueOrigins(const Graph& graph);
+void StampValueOrigins(Graph& graph, const ValueOrigins& origins);
 // A fusion's common ending: drops the matched nodes (pointers into graph.nodes), adds the
 // node that replaces them and restores topological order.
 Status ReplaceWithNode(Graph& graph, const std::vector<const Node*>& matched, Node replacement);

@@ -35,6 +35,28 @@ void AbsorbNames(Node& into, const Node& absorbed) {
   into.attrs.Set(kAttr, names);
 }
 
+ValueOrigins RecordValueOrigins(const Graph& graph) {
+  ValueOrigins out;
+  for (const auto& n : graph.nodes)
+    for (size_t k = 0; k < n.outputs.size(); ++k)
+      if (!n.outputs[k].empty()) out[n.outputs[k]] = {n.name, static_cast<int64_t>(k)};
+  return out;
+}
+
+void StampValueOrigins(Graph& graph, const ValueOrigins& origins) {
+  for (auto& n : graph.nodes) {
+    std::vector<std::string> names;
+    std::vector<int64_t> indexes;
+    for (const auto& v : n.outputs) {
+      auto it = origins.find(v);
+      names.push_back(it == origins.end() ? "" : it->second.first);
+      indexes.push_back(it == origins.end() ? -1 : it->second.second);
+    }
+    n.attrs.Set("_datadump_origin_name", names);
+    n.attrs.Set("_datadump_origin_output_index", indexes);
+  }
+}
+
 Status ReplaceWithNode(Graph& graph, const std::vector<const Node*>& matched, Node replacement) {
   for (const Node* n : matched)
     if (n->name != replacement.name) AbsorbNames(replacement, *n);

@@ -44,6 +44,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   }
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
+  const ValueOrigins origins = RecordValueOrigins(graph);
   for (auto& pass : BuildPipeline(options, backends)) {
     const std::string name = pass->name();
     // Shape inference is not optional: it is how the compiler knows anything.
@@ -70,6 +71,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   OC_RETURN_IF_ERROR(graph.Verify());
   // Re-infer after rewrites so every value has a checked type and shape.
   OC_RETURN_IF_ERROR(CreateInferShapesPass(options.dynamic_inputs)->Run(graph).status());
+  StampValueOrigins(graph, origins);
   OC_RETURN_IF_ERROR(CheckKernels(graph, backends, options.soc_version));
   auto in_place = [](const Node& n) {
     const OpSchema* s = OpRegistry::Global().Find(n.domain, n.op_type);

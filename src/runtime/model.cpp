@@ -653,6 +653,8 @@ Status Model::Execute(ExecuteIo& io) const {
       StepRecord r;
       r.node_name = &step.node_name;
       r.op_type = &step.op_type;
+      r.attrs = &step.node->attrs;
+      r.task_id = static_cast<uint32_t>(&step - p.steps.data());
       r.execution = execution;
       r.start_us = std::chrono::duration<double, std::micro>(t0.time_since_epoch()).count();
       r.duration_us = std::chrono::duration<double, std::micro>(t1 - t0).count();

@@ -50,6 +50,8 @@ struct StepTensor {
 struct StepRecord {
   const std::string* node_name = nullptr;
   const std::string* op_type = nullptr;
+  const AttributeMap* attrs = nullptr;   // the node's (original op names for dumps)
+  uint32_t task_id = 0;                  // the step's place in the program
   uint64_t execution = 0;                // counts the model's executions from 0
   double start_us = 0, duration_us = 0;  // steady clock
   std::vector<StepTensor> inputs, outputs;

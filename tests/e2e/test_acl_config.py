@@ -57,29 +57,71 @@ def run_app(tmp_path, config, om, x, runs=2):
     return subprocess.run([PY, str(script)], capture_output=True, text=True, env=env, timeout=300)
 
 
-def test_dump_writes_every_layer_as_npy(tmp_path):
+def test_dump_writes_every_layer_in_cann_format(tmp_path):
+    import sys
+    sys.path.insert(0, os.path.join(BUILD, "python"))
+    import ocann_dump
     m, om = build(tmp_path)
     x = np.random.default_rng(0).standard_normal((1, 3, 10, 12)).astype(np.float32)
     dump = tmp_path / "dump"
     r = run_app(tmp_path, f'{{"dump": {{"dump_path": "{dump}", "dump_mode": "all", '
                           f'"dump_list": [{{"model_name": "two"}}]}}}}', om, x)
     assert r.returncode == 0 and "init 0" in r.stdout, r.stdout + r.stderr
-    # {dump_path}/{time}/{device}/{model_name}/{model_id}/{execution}/...
+    # {dump_path}/{time}/{device}/{model_name}/{model_id}/{execution}/{OpType}.{OpName}.{task}.{ts}
     runs = sorted(glob.glob(str(dump / "*" / "0" / "two" / "*" / "*")))
     assert [os.path.basename(p) for p in runs] == ["0", "1"]
     files = sorted(os.listdir(runs[0]))
-    convs = [f for f in files if f.startswith("Conv.") and ".output.0.npy" in f]
+    assert all(len(f.split(".")) == 4 and f.split(".")[3].isdigit() for f in files), files
+    convs = [ocann_dump.load(os.path.join(runs[0], f)) for f in files if f.startswith("Conv.")]
     assert len(convs) == 2, files
-    assert any(".input.0.npy" in f for f in files)
     with torch.no_grad():
         hidden = torch.relu(m.c1(torch.from_numpy(x))).numpy()
         final = m(torch.from_numpy(x)).numpy()
-    outs = [np.load(os.path.join(runs[0], f)) for f in convs]
+    # The ReLU is fused into the first convolution: its dump is named for the ReLU's output.
+    first = [d for d in convs if d.outputs[0].shape == hidden.shape][0]
+    assert first.outputs[0].original_name.startswith("/Relu") or "Relu" in \
+        first.outputs[0].original_name, first.outputs[0].original_name
+    assert first.outputs[0].original_output_index == 0
     # The first convolution's output is kept channels-last inside; the dump is NCHW.
-    match_hidden = [o for o in outs if o.shape == hidden.shape]
-    assert match_hidden and np.allclose(match_hidden[0], hidden, rtol=1e-4, atol=1e-5)
-    match_final = [o for o in outs if o.shape == final.shape]
-    assert match_final and np.allclose(match_final[0], final, rtol=1e-4, atol=1e-5)
+    assert first.outputs[0].format == "NCHW" and first.outputs[0].dtype == "float32"
+    np.testing.assert_allclose(first.outputs[0].array, hidden, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(first.inputs[0].array, x)
+    assert [t.shape for t in first.inputs] == [(1, 3, 10, 12), (8, 3, 3, 3), (8,)]
+    last = [d for d in convs if d.outputs[0].shape == final.shape][0]
+    np.testing.assert_allclose(last.outputs[0].array, final, rtol=1e-4, atol=1e-5)
+    # The command line lists and converts.
+    out = tmp_path / "npy"
+    r = subprocess.run([PY, "-m", "ocann_dump", runs[0], "-o", str(out)], capture_output=True,
+                       text=True, env=dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python")),
+                       timeout=120)
+    assert r.returncode == 0 and "output.0 float32 NCHW [1, 8, 10, 12]" in r.stdout, r.stdout
+    assert len(glob.glob(str(out / "*.output.0.npy"))) == len(files)
+    # A damaged file is an error, not a crash or a wrong tensor.
+    bad = tmp_path / "bad"
+    data = open(os.path.join(runs[0], files[0]), "rb").read()
+    bad.write_bytes(data[:len(data) // 2])
+    r = subprocess.run([PY, "-m", "ocann_dump", str(bad)], capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python")), timeout=60)
+    assert r.returncode == 1 and "past the end" in r.stderr, r.stderr
+
+
+def test_dump_layer_list_takes_source_names_of_fused_ops(tmp_path):
+    import sys
+    sys.path.insert(0, os.path.join(BUILD, "python"))
+    import ocann_dump
+    _, om = build(tmp_path)
+    x = np.zeros((1, 3, 10, 12), np.float32)
+    dump = tmp_path / "dump"
+    # The ReLU no longer exists as an op: asking for it dumps the convolution that absorbed it.
+    relu = [n.name for n in __import__("onnx").load(str(tmp_path / "two.onnx")).graph.node
+            if n.op_type == "Relu"][0]
+    r = run_app(tmp_path, f'{{"dump": {{"dump_path": "{dump}", "dump_list": '
+                          f'[{{"model_name": "two", "layer": ["{relu}"]}}]}}}}', om, x, runs=1)
+    assert r.returncode == 0, r.stdout + r.stderr
+    files = glob.glob(str(dump / "*" / "0" / "two" / "*" / "0" / "*"))
+    assert len(files) == 1 and os.path.basename(files[0]).startswith("Conv."), files
+    d = ocann_dump.load(files[0])
+    assert d.outputs[0].original_name == relu and not d.inputs  # dump_mode output
 
 
 def test_dump_filters_layers_and_models(tmp_path):

@@ -183,3 +183,38 @@ def test_compare_tool_finds_the_overflow_and_its_fix(tmp_path):
     r = run([tool("ocann-compare"), "-m", src, "-om", om3, "-i", str(tmp_path / "x.npy"),
              "-o", str(tmp_path / "cmp3")])
     assert "every tensor is within CANN's thresholds" in r.stdout, r.stdout
+
+
+def test_compare_reads_dump_files_of_a_run(tmp_path):
+    """The .om run by an application with aclInit dumps on, then compared from its dump
+    files (as with an NPU's dumps): the same first failing op and the same CSV rows."""
+    import glob
+    from test_acl_config import run_app
+    x = np.random.RandomState(2).randn(4, 64).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    om, _ = convert(tmp_path, RmsNorm(), x, "rms", "--precision_mode=force_fp16")
+    src = str(tmp_path / "rms.onnx")
+    dump = tmp_path / "dump"
+    r = run_app(tmp_path, f'{{"dump": {{"dump_path": "{dump}", '
+                          f'"dump_list": [{{"model_name": "rms"}}]}}}}', om, x, runs=1)
+    assert r.returncode == 0, r.stdout + r.stderr
+    runs = glob.glob(str(dump / "*" / "0" / "rms" / "*" / "0"))
+    assert len(runs) == 1
+    r = run([tool("ocann-compare"), "-m", src, "-om", om, "-i", str(tmp_path / "x.npy"),
+             "-d", runs[0], "-o", str(tmp_path / "from_dump")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "first op breaking a threshold: /Mul_1 (Mul" in r.stdout, r.stdout
+    r2 = run([tool("ocann-compare"), "-m", src, "-om", om, "-i", str(tmp_path / "x.npy"),
+              "-o", str(tmp_path / "direct")])
+    assert r2.returncode == 0, r2.stdout + r2.stderr
+
+    def rows(d):
+        return [line.split(",")[1:] for line in
+                (tmp_path / d / "compare_result.csv").read_text().splitlines()[1:]]
+    assert rows("from_dump") == rows("direct")
+    # Without the run's inputs, or with a folder holding no dumps, it says what is missing.
+    r = run([tool("ocann-compare"), "-m", src, "-om", om, "-d", runs[0]])
+    assert r.returncode == 1 and "-i" in r.stderr, r.stderr
+    r = run([tool("ocann-compare"), "-m", src, "-om", om, "-i", str(tmp_path / "x.npy"),
+             "-d", str(dump)])
+    assert r.returncode == 1 and "folder of one execution" in r.stderr, r.stderr

@@ -1,5 +1,7 @@
 // ocann-compare: the accuracy comparison of an .om against its source model.
-//   ocann-compare -m model.onnx -om model.om [-i in0.npy,in1.bin] [-o DIR]
+//   ocann-compare -m model.onnx -om model.om [-i in0.npy,in1.bin] [-d DUMP_DIR] [-o DIR]
+// With -d it compares the dump files of a run (an NPU's or OpenCANN's) instead of running
+// the .om itself.
 // Writes DIR/compare_result.csv (CANN's columns) and prints a summary naming the first op
 // that breaks a threshold and the atc flag that keeps it in fp32.
 #include <cstdio>
@@ -15,7 +17,7 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: ocann-compare -m MODEL.onnx -om MODEL.om [-i IN0.npy,IN1.bin,...] "
-               "[-o OUTPUT_DIR]\n");
+               "[-d DUMP_DIR] [-o OUTPUT_DIR]\n");
   return 2;
 }
 
@@ -45,6 +47,8 @@ int main(int argc, char** argv) {
         if (c > pos) o.inputs.push_back(list.substr(pos, c - pos));
         pos = c + 1;
       }
+    } else if ((a == "-d" || a == "--dump") && (v = value())) {
+      o.dump_dir = v;
     } else if ((a == "-o" || a == "--output") && (v = value())) {
       out_dir = v;
     } else {
