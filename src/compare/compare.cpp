@@ -1,11 +1,15 @@
 #include "compare/compare.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -363,6 +367,137 @@ Result<std::shared_ptr<CaptureObserver>> LoadDumpCapture(const std::string& dir,
   return capture;
 }
 
+// ---- ONNX Runtime as the reference -------------------------------------------------
+
+std::string NpyBytes(DataType dtype, const Shape& shape, const std::string& data) {
+  const char* descr = dtype == DataType::kFloat     ? "<f4"
+                      : dtype == DataType::kFloat16 ? "<f2"
+                      : dtype == DataType::kDouble  ? "<f8"
+                      : dtype == DataType::kInt64   ? "<i8"
+                      : dtype == DataType::kInt32   ? "<i4"
+                      : dtype == DataType::kInt8    ? "|i1"
+                      : dtype == DataType::kBool    ? "|b1"
+                                                    : "|u1";
+  std::string dims = "(";
+  for (int64_t d : shape) dims += std::to_string(d) + ",";
+  if (shape.size() > 1) dims.pop_back();
+  dims += ")";
+  std::string header =
+      std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + dims + ", }";
+  header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+  header += '\n';
+  std::string out = "\x93NUMPY\x01";
+  out += '\0';
+  const uint16_t len = static_cast<uint16_t>(header.size());
+  out.append(reinterpret_cast<const char*>(&len), 2);
+  return out + header + data;
+}
+
+// The helper script: OCANN_ORT_REFERENCE, else beside this tool in the build tree
+// (bin/../python) or in the installed layout (bin/../lib/python3/dist-packages).
+std::string FindOrtHelper() {
+  if (const char* e = std::getenv("OCANN_ORT_REFERENCE")) return e;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  for (const char* rel : {"../python", "../lib/python3/dist-packages"}) {
+    const auto p = exe.parent_path() / rel / "ocann_ort_reference.py";
+    if (std::filesystem::exists(p, ec)) return p.string();
+  }
+  return "";
+}
+
+// Runs argv without a shell; returns its exit status (-1 when it could not start).
+int RunProgram(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Result<std::shared_ptr<CaptureObserver>> RunOrtReference(const std::string& source,
+                                                         const Model& reference,
+                                                         const std::vector<std::string>& inputs) {
+  const std::string helper = FindOrtHelper();
+  if (helper.empty())
+    return NotFound("ocann_ort_reference.py is not beside ocann-compare; set OCANN_ORT_REFERENCE");
+  const char* py = std::getenv("OCANN_PYTHON");
+  std::error_code ec;
+  const auto dir = std::filesystem::temp_directory_path(ec) /
+                   ("ocann_ort_" + std::to_string(getpid()) + "_" +
+                    std::to_string(reinterpret_cast<uintptr_t>(&reference) & 0xffff));
+  std::filesystem::create_directories(dir / "out", ec);
+  if (ec) return Internal("cannot make a temporary folder: " + ec.message());
+  struct Cleanup {
+    std::filesystem::path p;
+    ~Cleanup() {
+      std::error_code e;
+      std::filesystem::remove_all(p, e);
+    }
+  } cleanup{dir};
+  std::vector<std::string> args = {py ? py : "/usr/bin/python3", helper, source,
+                                   (dir / "out").string()};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const IoDesc& d = reference.inputs()[i];
+    const std::string f = (dir / ("in" + std::to_string(i) + ".npy")).string();
+    OC_RETURN_IF_ERROR(WriteFileAtomic(f, NpyBytes(d.dtype, d.shape, inputs[i])));
+    args.push_back(f);
+  }
+  const int rc = RunProgram(args);
+  if (rc == 3)
+    return Unsupported(
+        "ONNX Runtime is not available as the reference: install the Python module "
+        "onnxruntime or onnxruntime-node (ORT_NODE_MODULE), or use --reference opencann");
+  if (rc != 0)
+    return Internal("the ONNX Runtime reference failed (exit status " + std::to_string(rc) +
+                    "; its message is above)");
+  OC_ASSIGN_OR_RETURN(std::string text, ReadFile((dir / "out" / "index.json").string()));
+  const auto index = nlohmann::json::parse(text, nullptr, false);
+  if (index.is_discarded() || !index.contains("tensors") || !index["tensors"].is_array())
+    return Internal("the ONNX Runtime reference wrote no valid index.json");
+  auto capture = std::make_shared<CaptureObserver>();
+  size_t order = 0;
+  for (const auto& t : index["tensors"]) {
+    if (!t.is_object() || !t.value("file", nlohmann::json()).is_string()) continue;
+    OC_ASSIGN_OR_RETURN(HostTensor h,
+                        ReadNpy((dir / "out" / t["file"].get<std::string>()).string()));
+    if (h.dtype != DataType::kFloat && h.dtype != DataType::kFloat16 &&
+        h.dtype != DataType::kDouble)
+      continue;
+    Captured c;
+    c.shape = h.shape;
+    c.dtype = h.dtype;
+    c.op_name = t.value("op", std::string());
+    c.op_type = t.value("op_type", std::string());
+    c.order = order++;
+    const size_t es = DataTypeSize(h.dtype), n = h.bytes.size() / es;
+    c.values.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      if (h.dtype == DataType::kFloat) {
+        float f;
+        std::memcpy(&f, h.bytes.data() + 4 * i, 4);
+        c.values[i] = f;
+      } else if (h.dtype == DataType::kDouble) {
+        std::memcpy(&c.values[i], h.bytes.data() + 8 * i, 8);
+      } else {
+        uint16_t b;
+        std::memcpy(&b, h.bytes.data() + 2 * i, 2);
+        c.values[i] = HalfToFloat(b);
+      }
+    }
+    capture->tensors[t.value("name", std::string())] = std::move(c);
+  }
+  return capture;
+}
+
 std::string Fmt(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
@@ -523,7 +658,15 @@ Result<CompareReport> RunCompare(const CompareOptions& o) {
     }
     ref_inputs.push_back(std::move(widened));
   }
-  OC_ASSIGN_OR_RETURN(auto truth, RunCaptured(reference, ref_inputs));
+  std::shared_ptr<CaptureObserver> truth;
+  if (o.reference == "onnxruntime") {
+    OC_ASSIGN_OR_RETURN(truth, RunOrtReference(o.source_model, *reference, ref_inputs));
+  } else if (o.reference == "opencann" || o.reference.empty()) {
+    OC_ASSIGN_OR_RETURN(truth, RunCaptured(reference, ref_inputs));
+  } else {
+    return InvalidArgument("--reference must be opencann or onnxruntime, not [" + o.reference +
+                           "]");
+  }
   std::shared_ptr<CaptureObserver> ours;
   if (o.dump_dir.empty()) {
     OC_ASSIGN_OR_RETURN(ours, RunCaptured(target, inputs));
@@ -531,6 +674,8 @@ Result<CompareReport> RunCompare(const CompareOptions& o) {
     OC_ASSIGN_OR_RETURN(ours, LoadDumpCapture(o.dump_dir, *reference));
   }
   CompareReport report;
+  report.reference =
+      o.reference == "onnxruntime" ? "ONNX Runtime" : "OpenCANN fp32 (the source model unfused)";
   if (auto it = target->attrs().find("precision_mode"); it != target->attrs().end())
     report.precision_mode = it->second;
   report.rows = CompareRuns(*truth, *ours, *target);
@@ -627,6 +772,7 @@ std::string CompareSummary(const CompareReport& report) {
   std::ostringstream s;
   s << report.rows.size() << " tensors compared (precision mode "
     << (report.precision_mode.empty() ? "?" : report.precision_mode) << ")\n";
+  if (!report.reference.empty()) s << "reference: " << report.reference << "\n";
   double worst = 1;
   for (const auto& r : report.rows) worst = std::min(worst, r.metrics.cosine);
   s << "lowest cosine similarity: " << Fmt(worst) << "\n";

@@ -43,6 +43,10 @@ struct CompareOptions {
   // NPU or from OpenCANN, matched to the reference through each output's original op name
   // and index. Needs the inputs that run used (`inputs`).
   std::string dump_dir;
+  // The reference: "opencann" (the default: our fp32 execution of the unfused source
+  // model) or "onnxruntime" (ONNX Runtime, when the user has the Python module or
+  // onnxruntime-node; run by python/ocann_ort_reference.py). Refused when it is missing.
+  std::string reference = "opencann";
 };
 
 struct CompareReport {
@@ -51,6 +55,7 @@ struct CompareReport {
   std::string suggestion;               // the flag line that keeps the failing op in fp32
   std::vector<std::string> keep_dtype;  // the --keep_dtype lines found to fix it (checked)
   std::string precision_mode;           // of the .om
+  std::string reference;                // what the ground truth came from
 };
 
 Result<CompareReport> RunCompare(const CompareOptions& options);

@@ -218,3 +218,49 @@ def test_compare_reads_dump_files_of_a_run(tmp_path):
     r = run([tool("ocann-compare"), "-m", src, "-om", om, "-i", str(tmp_path / "x.npy"),
              "-d", str(dump)])
     assert r.returncode == 1 and "folder of one execution" in r.stderr, r.stderr
+
+
+def ort_available():
+    try:
+        import onnxruntime  # noqa: F401
+        return True
+    except ImportError:
+        module = os.environ.get("ORT_NODE_MODULE") or os.path.expanduser(
+            "~/.cache/ort-peer/node_modules/onnxruntime-node")
+        return os.path.isfile(os.path.join(module, "package.json"))
+
+
+def test_compare_with_onnxruntime_as_the_reference(tmp_path):
+    """ONNX Runtime as the ground truth gives the rows OpenCANN's own reference gives (both
+    fp32) when it is there, and a clear refusal when it is not."""
+    import pytest
+    torch.manual_seed(0)
+    x = np.random.RandomState(1).randn(1, 3, 12, 12).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    om, _ = convert(tmp_path, SmallCnn().eval(), x, "cnn", "--precision_mode=force_fp16",
+                    outputs=("feat", "y"))
+    src = str(tmp_path / "cnn.onnx")
+    base = [tool("ocann-compare"), "-m", src, "-om", om, "-i", str(tmp_path / "x.npy")]
+    r = run(base + ["--reference", "onnxruntime", "-o", str(tmp_path / "none")],
+            env=dict(os.environ, ORT_NODE_MODULE="/nonexistent", PYTHONPATH="/nonexistent"))
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        assert r.returncode == 1 and "ONNX Runtime is not available" in r.stderr, r.stderr
+    r = run(base + ["--reference", "sideways"])
+    assert r.returncode == 1 and "opencann or onnxruntime" in r.stderr, r.stderr
+    if not ort_available():
+        pytest.skip("ONNX Runtime (Python module or onnxruntime-node) is not on this machine")
+    r = run(base + ["--reference", "onnxruntime", "-o", str(tmp_path / "ort")])
+    assert r.returncode == 0 and "reference: ONNX Runtime" in r.stdout, r.stdout + r.stderr
+    r = run(base + ["-o", str(tmp_path / "own")])
+    assert r.returncode == 0, r.stdout + r.stderr
+
+    import csv
+
+    def rows(d):
+        return list(csv.reader((tmp_path / d / "compare_result.csv").open()))[1:]
+    ort, own = rows("ort"), rows("own")
+    assert [r[:8] for r in ort] == [r[:8] for r in own] and len(own) >= 4
+    for a, b in zip(ort, own):  # cosine similarity of the same fp16 tensor to two fp32 runs
+        assert abs(float(a[8]) - float(b[8])) < 1e-4, (a, b)

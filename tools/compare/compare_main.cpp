@@ -17,7 +17,7 @@ namespace {
 int Usage() {
   std::fprintf(stderr,
                "usage: ocann-compare -m MODEL.onnx -om MODEL.om [-i IN0.npy,IN1.bin,...] "
-               "[-d DUMP_DIR] [-o OUTPUT_DIR]\n");
+               "[-d DUMP_DIR] [--reference opencann|onnxruntime] [-o OUTPUT_DIR]\n");
   return 2;
 }
 
@@ -47,6 +47,8 @@ int main(int argc, char** argv) {
         if (c > pos) o.inputs.push_back(list.substr(pos, c - pos));
         pos = c + 1;
       }
+    } else if (a == "--reference" && (v = value())) {
+      o.reference = v;
     } else if ((a == "-d" || a == "--dump") && (v = value())) {
       o.dump_dir = v;
     } else if ((a == "-o" || a == "--output") && (v = value())) {
