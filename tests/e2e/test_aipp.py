@@ -240,3 +240,83 @@ def test_classifier_with_aipp_gives_the_top5_of_numpy_preprocessing(acl_session,
         assert r.returncode == 0, r.stdout + r.stderr
         top = [int(t.split(":")[0]) for t in r.stdout.split("top-5:")[1].split()]
         assert top == list(np.argsort(-ref)[:5]), r.stdout
+
+
+# Colour-conversion presets of the reference (YUV -> RGB rows, input bias); BGR output swaps
+# rows 0 and 2.
+PRESETS = {
+    "jpeg": (JPEG, [0, 128, 128]),
+    "bt601_narrow": ([[298, 0, 409], [298, -100, -208], [298, 516, 0]], [16, 128, 128]),
+    "bt709_narrow": ([[298, 0, 459], [298, -55, -136], [298, 541, 0]], [16, 128, 128]),
+    "bt709_wide": ([[256, 0, 403], [256, -48, -120], [256, 475, 0]], [0, 128, 128]),
+}
+
+
+def planes(fmt, img, h, w):
+    """The Y, U, V (or R, G, B) planes numpy reads from the stored image."""
+    rep = lambda a: np.repeat(a, 2, 1)  # noqa: E731 - one chroma sample per two pixels
+    if fmt == "YUV422SP_U8":
+        y, uv = img[:h * w].reshape(h, w), img[h * w:].reshape(h, w)
+        return y, rep(uv[:, 0::2]), rep(uv[:, 1::2])
+    if fmt == "YUYV_U8":
+        row = img.reshape(h, w * 2)
+        return row[:, 0::2], rep(row[:, 1::4]), rep(row[:, 3::4])
+    px = img.reshape(h, w, 4)
+    return px[..., 1], px[..., 2], px[..., 3]  # XRGB / ARGB / AYUV: the pad byte first
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("bgr", [False, True])
+def test_every_csc_preset_on_yuv420sp(acl_session, tmp_path, preset, bgr):
+    h, w = 6, 8
+    m, bias = PRESETS[preset]
+    m = [m[2], m[1], m[0]] if bgr else m
+    cfg = ("aipp_op {\n  input_format: YUV420SP_U8\n  csc_switch: true\n" + matrix_lines(m) +
+           "".join(f"  input_bias_{i}: {b}\n" for i, b in enumerate(bias)) + "}\n")
+    r, om = build(tmp_path, (1, 3, h, w), cfg, name=f"p{preset}{int(bgr)}")
+    assert r.returncode == 0, r.stdout
+    rs = np.random.RandomState(11)
+    y = rs.randint(0, 256, (h, w)).astype(np.uint8)
+    uv = rs.randint(0, 256, (h // 2, w)).astype(np.uint8)
+    got = run(om, np.concatenate([y, uv]).reshape(1, h * 3 // 2, w, 1)).reshape(3, h, w)
+    u = np.repeat(np.repeat(uv[:, 0::2], 2, 0), 2, 1)
+    v = np.repeat(np.repeat(uv[:, 1::2], 2, 0), 2, 1)
+    want = normalise(yuv_to_rgb(y, u, v, m, bias), [0] * 3, [0] * 3, [1] * 3)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_rgb_to_yuv_conversion_with_output_bias(acl_session, tmp_path):
+    # BT.601 RGB -> YUV: ((sum M in) >> 8) + output_bias, saturated.
+    m = [[66, 129, 25], [-38, -74, 112], [112, -94, -18]]
+    ob = [16, 128, 128]
+    cfg = ("aipp_op {\n  input_format: RGB888_U8\n  csc_switch: true\n" + matrix_lines(m) +
+           "".join(f"  output_bias_{i}: {b}\n" for i, b in enumerate(ob)) + "}\n")
+    r, om = build(tmp_path, (1, 3, 4, 6), cfg, name="rgb2yuv")
+    assert r.returncode == 0, r.stdout
+    img = np.random.RandomState(12).randint(0, 256, (1, 4, 6, 3)).astype(np.uint8)
+    got = run(om, img).reshape(3, 4, 6)
+    yuv = np.clip(((img[0].astype(np.int64) @ np.array(m).T) >> 8) + np.array(ob), 0, 255)
+    np.testing.assert_array_equal(got, normalise(yuv, [0] * 3, [0] * 3, [1] * 3))
+
+
+@pytest.mark.parametrize("fmt,stored", [("YUV422SP_U8", None), ("YUYV_U8", None),
+                                        ("AYUV444_U8", 4), ("ARGB8888_U8", 4),
+                                        ("XRGB8888_U8", 4)])
+def test_every_input_format_against_numpy(acl_session, tmp_path, fmt, stored):
+    h, w = 4, 6
+    yuv = fmt.startswith(("YUV", "YUYV", "AYUV"))
+    m, bias = PRESETS["bt601_narrow"]
+    cfg = f"aipp_op {{\n  input_format: {fmt}\n  mean_chn_1: 3\n  min_chn_2: 0.5\n"
+    if yuv:
+        cfg += "  csc_switch: true\n" + matrix_lines(m) + "".join(
+            f"  input_bias_{i}: {b}\n" for i, b in enumerate(bias))
+    cfg += "}\n"
+    r, om = build(tmp_path, (1, 3, h, w), cfg, name=fmt.lower())
+    assert r.returncode == 0, r.stdout
+    nbytes = {"YUV422SP_U8": h * w * 2, "YUYV_U8": h * w * 2}.get(fmt, h * w * 4)
+    img = np.random.RandomState(13).randint(0, 256, nbytes).astype(np.uint8)
+    shape = (1, h, w, 2) if fmt in ("YUV422SP_U8", "YUYV_U8") else (1, h, w, 4)
+    got = run(om, img.reshape(shape)).reshape(3, h, w)
+    a, b, c = planes(fmt, img, h, w)
+    pix = yuv_to_rgb(a, b, c, m, bias) if yuv else np.stack([a, b, c], -1)
+    np.testing.assert_array_equal(got, normalise(pix, [0, 3, 0], [0, 0, 0.5], [1] * 3))

@@ -264,3 +264,29 @@ def test_compare_with_onnxruntime_as_the_reference(tmp_path):
     assert [r[:8] for r in ort] == [r[:8] for r in own] and len(own) >= 4
     for a, b in zip(ort, own):  # cosine similarity of the same fp16 tensor to two fp32 runs
         assert abs(float(a[8]) - float(b[8])) < 1e-4, (a, b)
+
+
+def test_compare_html_report_renders_in_a_browser(tmp_path):
+    """The compare report opens in headless Chromium: the screenshot shows both curves (cosine
+    blue #1f77b4, RED red #d62728) and the failing rows' highlight."""
+    import subprocess
+    from PIL import Image
+    x = np.random.RandomState(2).randn(4, 64).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    om, _ = convert(tmp_path, RmsNorm(), x, "rms", "--precision_mode=force_fp16")
+    r = run([tool("ocann-compare"), "-m", str(tmp_path / "rms.onnx"), "-om", om, "-i",
+             str(tmp_path / "x.npy"), "-o", str(tmp_path / "cmp")])
+    assert r.returncode == 0, r.stderr
+    html = tmp_path / "cmp" / "compare_report.html"
+    page = html.read_text()
+    assert "<script" not in page and "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    shot = tmp_path / "shot.png"
+    b = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", "--window-size=1200,900", f"--screenshot={shot}",
+                        html.as_uri()], capture_output=True, text=True, timeout=120)
+    assert shot.exists(), b.stderr[-2000:]
+    pixels = list(Image.open(shot).convert("RGB").getdata())
+
+    def near(c):
+        return sum(1 for p in pixels if all(abs(p[i] - c[i]) < 30 for i in range(3)))
+    assert near((0x1f, 0x77, 0xb4)) > 100 and near((0xd6, 0x27, 0x28)) > 100
