@@ -202,3 +202,22 @@ def test_wrong_parameters_are_refused_before_execution(acl_session, tmp_path):
 def test_malformed_dynamic_configs_are_refused(tmp_path, text, why):
     r, om = build(tmp_path, (1, 3, 8, 10), text, name="dynmal")
     assert r.returncode == 1 and "E10001" in r.stdout and why in r.stdout, r.stdout
+
+
+def test_c_application_with_dynamic_aipp(tmp_path):
+    import os
+    import subprocess
+    from conftest import BUILD
+    n, h, w, sh, sw = 3, 6, 8, 12, 14
+    r, om = build(tmp_path, (n, 3, h, w), dynamic_cfg(n * sh * sw * 3), name="dync")
+    assert r.returncode == 0, r.stdout
+    imgs = np.random.RandomState(9).randint(0, 256, (n, sh, sw, 3)).astype(np.uint8)
+    (tmp_path / "imgs.bin").write_bytes(imgs.tobytes())
+    r = subprocess.run([os.path.join(BUILD, "tests", "oc_acl_dynamic_aipp"), om,
+                        str(tmp_path / "imgs.bin"), str(sw), str(sh), str(tmp_path / "y.bin")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    got = np.fromfile(tmp_path / "y.bin", np.float32).reshape(n, 3, h, w)
+    for b in range(n):  # crop at (b, 2b), mean 10b, var_reci 0.5
+        crop = imgs[b, 2 * b:2 * b + h, b:b + w]
+        np.testing.assert_array_equal(got[b], normalise(crop, [10 * b] * 3, [0] * 3, [0.5] * 3))
