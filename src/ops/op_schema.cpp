@@ -95,6 +95,54 @@ Status InferNode(Graph& graph, const Node& node) {
     ctx.inputs.push_back(vi);
     ctx.const_inputs.push_back(graph.FindInitializer(in));
   }
+  // Unknown is not zero: an input whose rank is unknown at compile time (a value computed
+  // from data, or not folded yet) makes the outputs unknown too, with their types when the
+  // schema can tell them; the node is then prepared at run time with the actual shapes.
+  // Schemas never see such an input as rank 0.
+  std::string shapeless;
+  for (size_t i = 0; i < ctx.inputs.size(); ++i)
+    if (ctx.inputs[i] && !ctx.inputs[i]->has_shape && !ctx.const_inputs[i]) {
+      shapeless = node.inputs[i];
+      break;
+    }
+  if (!shapeless.empty() && !schema->traits.infers_unknown_rank) {
+    // The output types: the schema run on stand-ins of a few ranks (all dims 1), so it
+    // never sees an unknown rank itself.
+    std::vector<ValueInfo> stand_ins(ctx.inputs.size());
+    InferContext probe = ctx;
+    Status s = Internal("no rank fits");
+    for (size_t rank : {4, 3, 2, 1, 5, 0}) {
+      for (size_t i = 0; i < ctx.inputs.size(); ++i)
+        if (ctx.inputs[i] && !ctx.inputs[i]->has_shape) {
+          stand_ins[i] = *ctx.inputs[i];
+          stand_ins[i].has_shape = true;
+          stand_ins[i].shape.assign(rank, 1);
+          probe.inputs[i] = &stand_ins[i];
+        }
+      probe.outputs.assign(node.outputs.size(), ValueInfo{});
+      s = schema->infer(probe);
+      if (s.ok()) break;
+    }
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      if (node.outputs[i].empty()) continue;
+      DataType dtype = s.ok() ? probe.outputs[i].dtype : DataType::kUndefined;
+      if (dtype == DataType::kUndefined) {
+        // No stand-in fitted: keep a type the graph already knew (the model's value_info),
+        // else the first input's.
+        const ValueInfo* known = graph.FindValue(node.outputs[i]);
+        dtype = known && known->dtype != DataType::kUndefined ? known->dtype
+                : ctx.inputs[0]                               ? ctx.inputs[0]->dtype
+                                                              : DataType::kFloat;
+      }
+      ValueInfo vi;
+      vi.dtype = dtype;
+      graph.values[node.outputs[i]] = vi;
+      OC_LOG(kDebug, "shape of [" << node.outputs[i] << "] from " << node.op_type << " node ["
+                                  << node.name << "] is unknown at compile time (the rank of ["
+                                  << shapeless << "] is)");
+    }
+    return Status::Ok();
+  }
   OC_RETURN_IF_ERROR(schema->infer(ctx));
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;

@@ -57,6 +57,9 @@ struct OpTraits {
   // Inputs whose values a kernel needs in order to be prepared (Reshape's shape, Slice's
   // starts, ...): when not constant, the node is prepared at run time.
   std::vector<int> value_inputs;
+  // The schema itself handles inputs of unknown rank (and gains by it: Reshape's rank is
+  // its shape's length). Others never see one: InferNode defers their outputs.
+  bool infers_unknown_rank = false;
 };
 
 // Traits as one-liners for the family files.

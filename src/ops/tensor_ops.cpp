@@ -236,6 +236,8 @@ Status InferSlice(InferContext& c) {
         return Status::Ok();
       }
     }
+    if (!c.constant(1) || !c.constant(2))
+      return c.Error("takes starts and ends (inputs 1 and 2) from opset 10");
     starts = c.constant(1)->ToInt64Vector();
     ends = c.constant(2)->ToInt64Vector();
     if (c.has_input(3)) axes = c.constant(3)->ToInt64Vector();
@@ -465,6 +467,8 @@ void RegisterTensorSchemas(OpRegistry& r) {
     OpTraits t;
     t.in_place_input = 0;
     if (std::string(op) != "Flatten") t.value_inputs = {1};
+    // Reshape's output rank is its shape's length whatever the input's rank.
+    t.infers_unknown_rank = std::string(op) == "Reshape";
     r.SetTraits("", op, t);
   }
   r.SetTraits("", "Slice", NeedsValuesOf({1, 2, 3, 4}));
