@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure setup demo test install bench clean
+.PHONY: all build configure setup demo test install bench models clean
 
 all: build
 
@@ -27,6 +27,12 @@ test: setup
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The whole model battery (long): results in docs/models.md.
+models: setup
+	$(MAKE) build
+	/usr/bin/python3 tests/models/battery.py --build $(BUILD) --table docs/models.md \
+	  --json $(BUILD)/models.json --work $(BUILD)/battery
 
 bench: build
 	/usr/bin/python3 bench/model_latency.py --build $(BUILD)

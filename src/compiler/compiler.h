@@ -62,6 +62,9 @@ struct CompiledGraph {
   MemoryPlan plan;
   std::vector<std::string> pass_log;         // "pass: changed" lines for --log=info
   std::vector<std::string> precision_table;  // "node (type): dtype" per float op
+  // The nodes prepared at run time (their shapes or the values they need are only known
+  // then), with why: a static-shape model has none unless shapes depend on input values.
+  std::vector<std::string> runtime_prepared;
 };
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options);
@@ -72,8 +75,10 @@ inline constexpr const char* kBackendAttr = "_oc_backend";
 
 // Places every node on `backends` (EZ3003 naming the node when none supports it), prepares
 // each kernel once so that errors surface at conversion, and records kBackendAttr.
+// `runtime_prepared` collects why each node left to the runtime is.
 Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
-                    const std::string& soc_version = "");
+                    const std::string& soc_version = "",
+                    std::vector<std::string>* runtime_prepared = nullptr);
 
 // Names of the passes in pipeline order (for --fusion_switch_file and docs).
 std::vector<std::string> PipelinePassNames();

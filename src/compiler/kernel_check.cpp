@@ -7,7 +7,7 @@
 namespace oc {
 
 Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
-                    const std::string& soc_version) {
+                    const std::string& soc_version, std::vector<std::string>* runtime_prepared) {
   OC_ASSIGN_OR_RETURN(Placement placement, PlaceGraph(graph, backends));
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const Node& n = graph.nodes[i];
@@ -21,6 +21,7 @@ Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
         return NoKernelError(n, kernel.status().message());
       return kernel.status();
     }
+    if (!kernel.ok() && runtime_prepared) runtime_prepared->push_back(kernel.status().message());
     graph.nodes[i].attrs.Set(kBackendAttr, std::string(backend.name()));
   }
   return Status::Ok();

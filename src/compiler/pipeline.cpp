@@ -72,7 +72,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   // Re-infer after rewrites so every value has a checked type and shape.
   OC_RETURN_IF_ERROR(CreateInferShapesPass(options.dynamic_inputs)->Run(graph).status());
   StampValueOrigins(graph, origins);
-  OC_RETURN_IF_ERROR(CheckKernels(graph, backends, options.soc_version));
+  OC_RETURN_IF_ERROR(CheckKernels(graph, backends, options.soc_version, &out.runtime_prepared));
   auto in_place = [](const Node& n) {
     const OpSchema* s = OpRegistry::Global().Find(n.domain, n.op_type);
     return s ? s->traits.in_place_input : -1;

@@ -131,6 +131,11 @@ Result<Conversion> Convert(const ConvertOptions& o) {
     OC_ASSIGN_OR_RETURN(CompiledGraph compiled, CompileGraph(std::move(graph), compile));
     for (const auto& line : compiled.pass_log) OC_LOG(kInfo, "pass " << line);
     for (const auto& line : compiled.precision_table) OC_LOG(kInfo, "dtype " << line);
+    OC_LOG(kInfo, compiled.runtime_prepared.size()
+                      << " of " << compiled.graph.nodes.size() << " steps are prepared at run time"
+                      << (compiled.runtime_prepared.empty() ? "" : ":"));
+    for (const auto& line : compiled.runtime_prepared)
+      OC_LOG(kInfo, "  run-time prepared: " << line);
     c.pass_log = compiled.pass_log;
     c.precision_table = compiled.precision_table;
     c.graphs.push_back(OmGraph{std::move(compiled.graph), std::move(compiled.plan), {}});

@@ -145,6 +145,8 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     source[name] = name + ":0";
   }
   for (const auto& [name, t] : g.initializers) {
+    if (!IsStatic(t.shape()))
+      return Internal("constant [" + name + "] has the unknown shape " + ShapeToString(t.shape()));
     auto* op = gd->add_op();
     op->set_name(name);
     op->set_type("Const");

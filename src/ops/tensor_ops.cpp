@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
 
 #include "ops/op_families.h"
 #include "ops/schema_helpers.h"
@@ -10,31 +11,56 @@
 namespace oc {
 
 Result<Shape> ReshapeTarget(const Shape& in, const std::vector<int64_t>& spec, bool allowzero) {
-  Shape out(spec.begin(), spec.end());
+  // The spec first: one -1 at most, no other negative value.
   int64_t infer_at = -1;
-  int64_t known = 1;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    if (spec[i] == -1) {
+      if (infer_at >= 0) return InvalidArgument("Reshape: more than one -1 in the shape");
+      infer_at = static_cast<int64_t>(i);
+    } else if (spec[i] < -1) {
+      return InvalidArgument("Reshape: invalid dimension " + std::to_string(spec[i]));
+    }
+  }
+  // 0 copies the input's dim (unknown stays unknown); the known products on both sides
+  // and which unknown input dims are copied as they are.
+  Shape out(spec.begin(), spec.end());
+  std::set<size_t> unknown_in, unknown_copied;
+  int64_t known_in = 1, known_out = 1;
+  for (size_t j = 0; j < in.size(); ++j) {
+    if (in[j] < 0)
+      unknown_in.insert(j);
+    else
+      known_in *= in[j];
+  }
+  bool other_unknown = false;
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == 0 && !allowzero) {
       if (i >= in.size()) return InvalidArgument("Reshape: 0 refers past the input rank");
       out[i] = in[i];
+      if (in[i] < 0) {
+        unknown_copied.insert(i);
+        continue;
+      }
     }
-    if (out[i] == -1) {
-      if (infer_at >= 0) return InvalidArgument("Reshape: more than one -1 in the shape");
-      infer_at = static_cast<int64_t>(i);
-    } else if (out[i] < 0) {
-      return InvalidArgument("Reshape: invalid dimension " + std::to_string(out[i]));
-    } else {
-      known *= out[i];
-    }
+    if (static_cast<int64_t>(i) == infer_at) continue;
+    if (out[i] < 0)
+      other_unknown = true;
+    else
+      known_out *= out[i];
   }
-  int64_t total = NumElements(in);
   if (infer_at >= 0) {
-    if (total < 0) return out;  // stays -1 until run time
-    if (known == 0 || total % known != 0)
+    // Computable when every unknown input dim is copied to the output unchanged: they
+    // cancel (a dynamic batch N: [N, 3, 4, 14] to [0, -1] gives [N, 168]).
+    if (other_unknown || unknown_in != unknown_copied) {
+      out[infer_at] = -1;
+      return out;
+    }
+    if (known_out == 0 || known_in % known_out != 0)
       return ShapeMismatch("Reshape: cannot reshape " + ShapeToString(in) + " to " +
                            ShapeToString(Shape(spec.begin(), spec.end())));
-    out[infer_at] = total / known;
-  } else if (total >= 0 && total != known) {
+    out[infer_at] = known_in / known_out;
+  } else if (unknown_in.empty() && !other_unknown && unknown_copied.empty() &&
+             known_in != known_out) {
     return ShapeMismatch("Reshape: cannot reshape " + ShapeToString(in) + " to " +
                          ShapeToString(out));
   }
@@ -65,6 +91,12 @@ Result<std::vector<int64_t>> SliceBounds(const Shape& in, const std::vector<int6
     int64_t step = steps[k];
     if (step == 0) return InvalidArgument("Slice: step is 0");
     int64_t s = starts[k], e = ends[k];
+    if (dim < 0) {  // an unknown dim: its slice is unknown too, never clamped to 0
+      out_dims[a] = -1;
+      (*begin_out)[a] = s;
+      (*step_out)[a] = step;
+      continue;
+    }
     if (s < 0) s += dim;
     if (e < 0) e += dim;
     if (step > 0) {

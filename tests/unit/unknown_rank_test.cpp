@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ops/op_schema.h"
+#include "ops/shape_rules.h"
 
 namespace oc::testing {
 namespace {
@@ -65,6 +66,28 @@ TEST(UnknownRank, KnownShapesStillInfer) {
   ASSERT_TRUE(InferNode(g, n).ok());
   EXPECT_FALSE(g.FindValue("y")->has_shape);
   EXPECT_EQ(g.FindValue("y")->dtype, DataType::kFloat);
+}
+
+// Unknown dims stay unknown (never 0) and cancel where they can: a dynamic batch copied by
+// Reshape's 0 leaves the -1 computable.
+TEST(UnknownDims, ReshapeAndSlice) {
+  auto r = ReshapeTarget({-1, 3, 4, 14}, {0, -1}, false);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, (Shape{-1, 168}));
+  r = ReshapeTarget({-1, 3, 4, 14}, {-1, 0, 56}, false);  // the batch is not copied: unknown
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, (Shape{-1, 3, 56}));
+  r = ReshapeTarget({2, 3, 4}, {0, -1}, false);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(*r, (Shape{2, 12}));
+  r = ReshapeTarget({2, 0, 4}, {0, 0, -1}, true);  // allowzero: 0 is a size, -1 impossible
+  EXPECT_FALSE(r.ok());
+  EXPECT_FALSE(ReshapeTarget({-1, 3}, {-1, -1}, false).ok());
+  EXPECT_FALSE(ReshapeTarget({2, 3}, {4, 2}, false).ok());
+  std::vector<int64_t> b, st;
+  auto s = SliceBounds({-1, 10}, {0, 2}, {49, 8}, {}, {}, &b, &st);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(*s, (std::vector<int64_t>{-1, 6}));
 }
 
 }  // namespace

@@ -70,7 +70,10 @@ class FuseLayerNormPass : public Pass {
             idx.consumers[sqrt->outputs[0]].size() != 1)
           continue;
         const ValueInfo* xi = graph.FindValue(x);
-        if (!xi || xi->dtype != DataType::kFloat) continue;
+        // The normalised dim must be known: the fused node's scale and bias are sized by it.
+        if (!xi || xi->dtype != DataType::kFloat || !xi->has_shape || xi->shape.empty() ||
+            xi->shape.back() <= 0)
+          continue;
         const int64_t cols = xi->shape.back();
         std::vector<const Node*> dead{mean, sub, square, var, add_eps, sqrt, &div};
         std::string result = div.outputs[0], gamma, beta;

@@ -1,0 +1,141 @@
+"""Real exports: nodes stored out of order convert (ONNX Runtime runs them), a true cycle is
+refused naming its nodes, and shape chains over unknown dims stay unknown instead of 0."""
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from acl_helpers import OmModel
+from conftest import atc
+
+
+def const(name, value, dtype=np.int64):
+    return helper.make_node("Constant", [], [name],
+                            value=numpy_helper.from_array(np.array(value, dtype)))
+
+
+def save(tmp_path, name, nodes, inputs, outputs):
+    g = helper.make_graph(nodes, "g", inputs, outputs)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    path = str(tmp_path / f"{name}.onnx")
+    onnx.save(m, path)
+    return path
+
+
+def convert(tmp_path, path, name, *flags):
+    return atc(f"--model={path}", "--framework=5", f"--output={tmp_path / name}",
+               "--soc_version=Ascend910B3", *flags)
+
+
+def window_model():
+    """A swin-like padding computed with Mod on constants, a Reshape whose target has a 0
+    ("copy this dim") built by Concat of casts, and a Flatten at the end."""
+    nodes = [
+        const("w", 7), const("side", 10), helper.make_node("Mod", ["side", "w"], ["r"]),
+        helper.make_node("Sub", ["w", "r"], ["p0"]), helper.make_node("Mod", ["p0", "w"], ["p"]),
+        const("zero1", [0]), const("ax", [0]), helper.make_node("Unsqueeze", ["p", "ax"], ["pu"]),
+        helper.make_node("Concat", ["zero1", "zero1", "zero1", "zero1", "zero1", "zero1", "zero1",
+                                    "pu"], ["pads"], axis=0),
+        helper.make_node("Pad", ["x", "pads"], ["xp"]),
+        const("zf", [0.0], np.float32), helper.make_node("Cast", ["zf"], ["z"], to=7),
+        const("m1", [-1]), helper.make_node("Concat", ["z", "m1"], ["shape"], axis=0),
+        helper.make_node("Reshape", ["xp", "shape"], ["rs"]),
+        helper.make_node("Flatten", ["rs"], ["y"], axis=1),
+    ]
+    return nodes
+
+
+def test_unsorted_nodes_convert_and_compute_the_same(acl_session, tmp_path):
+    x = np.random.RandomState(0).randn(2, 3, 4, 10).astype(np.float32)
+    io = ([helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4, 10])],
+          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    nodes = window_model()
+    sorted_path = save(tmp_path, "sorted", nodes, *io)
+    shuffled = [nodes[i] for i in np.random.RandomState(1).permutation(len(nodes))]
+    unsorted_path = save(tmp_path, "unsorted", shuffled, *io)
+    for name, path in (("sorted", sorted_path), ("unsorted", unsorted_path)):
+        r = convert(tmp_path, path, name, "--log=info")
+        assert r.returncode == 0, r.stdout
+        assert "0 of" in r.stdout + r.stderr and "prepared at run time" in r.stdout + r.stderr
+    # Padding 10 up to a multiple of 7 gives 14; Reshape [0, -1] keeps the batch.
+    want = np.pad(x, [(0, 0)] * 3 + [(0, 4)]).reshape(2, -1)
+    for name in ("sorted", "unsorted"):
+        m = OmModel(str(tmp_path / f"{name}.om"))
+        got = m.run([x])[0]
+        m.close()
+        np.testing.assert_array_equal(got, want)
+
+
+def test_dynamic_batch_keeps_unknown_dims_unknown(acl_session, tmp_path):
+    io = ([helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, 4, 10])],
+          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    path = save(tmp_path, "dyn", window_model(), *io)
+    r = convert(tmp_path, path, "dyn", "--input_shape=x:-1,3,4,10")
+    assert r.returncode == 0, r.stdout
+    from acl_infer import InferSession
+    with InferSession(0, str(tmp_path / "dyn.om")) as s:
+        for n in (1, 3):
+            x = np.random.RandomState(n).randn(n, 3, 4, 10).astype(np.float32)
+            got = s.infer([x])[0]
+            np.testing.assert_array_equal(got, np.pad(x, [(0, 0)] * 3 + [(0, 4)]).reshape(n, -1))
+
+
+def test_a_cycle_is_refused_naming_its_nodes(tmp_path):
+    nodes = [helper.make_node("Relu", ["b"], ["a"], name="first"),
+             helper.make_node("Add", ["a", "x"], ["b"], name="second"),
+             helper.make_node("Identity", ["a"], ["y"], name="out")]
+    path = save(tmp_path, "cycle", nodes,
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    r = convert(tmp_path, path, "cycle")
+    assert r.returncode == 1 and "cycle" in r.stdout, r.stdout
+    assert "first (Relu)" in r.stdout and "second (Add)" in r.stdout, r.stdout
+    assert "E19999" not in r.stdout
+
+
+def test_dynamic_quantization_path_is_exact(acl_session, tmp_path):
+    """DynamicQuantizeLinear + MatMulInteger + ConvInteger on integer outputs equal a numpy
+    implementation of the ONNX formulas bit for bit (ties round to even, as ONNX Runtime)."""
+    rs = np.random.RandomState(3)
+    w_mm = rs.randint(-128, 128, (16, 8)).astype(np.int8)
+    w_cv = rs.randint(0, 256, (4, 2, 3, 3)).astype(np.uint8)
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+             helper.make_node("MatMulInteger", ["xq", "wm", "xz", "wmz"], ["mm"]),
+             helper.make_node("DynamicQuantizeLinear", ["img"], ["iq", "is", "iz"]),
+             helper.make_node("ConvInteger", ["iq", "wc", "iz", "wcz"], ["cv"], pads=[1, 1, 1, 1])]
+    inits = [numpy_helper.from_array(w_mm, "wm"), numpy_helper.from_array(np.array(5, np.int8), "wmz"),
+             numpy_helper.from_array(w_cv, "wc"), numpy_helper.from_array(np.array(7, np.uint8), "wcz")]
+    g = helper.make_graph(nodes, "q", [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 16]),
+        helper.make_tensor_value_info("img", TensorProto.FLOAT, [1, 2, 6, 6])], [
+        helper.make_tensor_value_info("mm", TensorProto.INT32, [4, 8]),
+        helper.make_tensor_value_info("cv", TensorProto.INT32, [1, 4, 6, 6]),
+        helper.make_tensor_value_info("xq", TensorProto.UINT8, [4, 16])], inits)
+    path = str(tmp_path / "q.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+    r = convert(tmp_path, path, "q")
+    assert r.returncode == 0, r.stdout
+    x = (rs.randn(4, 16) * 3).astype(np.float32)
+    x[0, :5] = [-2.55, 0.5, 1.5, 2.5, 2.55]  # scale 0.02: exact ties at 0.01 steps
+    img = (rs.randn(1, 2, 6, 6) * 2).astype(np.float32)
+
+    def dql(v):
+        lo, hi = min(0.0, float(v.min())), max(0.0, float(v.max()))
+        scale = np.float32((hi - lo) / 255.0)
+        zp = np.clip(np.rint(np.float32(0) - np.float32(lo) / scale), 0, 255)
+        return np.clip(np.rint(v / scale) + zp, 0, 255).astype(np.int64), int(zp)
+
+    xq, xz = dql(x)
+    want_mm = (xq - xz) @ (w_mm.astype(np.int64) - 5)
+    iq, iz = dql(img)
+    p = np.pad(iq - iz, [(0, 0), (0, 0), (1, 1), (1, 1)])
+    wc = w_cv.astype(np.int64) - 7
+    want_cv = np.zeros((1, 4, 6, 6), np.int64)
+    for i in range(6):
+        for j in range(6):
+            want_cv[0, :, i, j] = np.tensordot(wc, p[0, :, i:i + 3, j:j + 3], axes=([1, 2, 3], [0, 1, 2]))
+    m = OmModel(str(tmp_path / "q.om"))
+    mm, cv, got_xq = m.run([x, img])
+    m.close()
+    np.testing.assert_array_equal(got_xq, xq)
+    np.testing.assert_array_equal(mm, want_mm)
+    np.testing.assert_array_equal(cv, want_cv)

@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""The model battery: torchvision models (classification, segmentation, video) and small
+transformer encoders and a decoder-only LM written here, each exported with random weights
+(fixed seeds, nothing downloaded) at two opsets and with a dynamic batch axis, converted with
+atc, run through pyACL and compared with torch.
+
+    /usr/bin/python3 tests/models/battery.py --build build [--subset quick] [--only NAME...]
+        [--table docs/models.md] [--json results.json] [--work DIR]
+
+Each case passes when every output's max |ours - torch| / max |torch| is below 1e-4 and
+(static shapes) atc leaves no step prepared at run time unless the model's shapes depend on
+input values. A model that torch cannot export is listed with the reason, not failed.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+import numpy as np
+import torch
+
+TOL = 1e-4
+
+
+# ---- models written here --------------------------------------------------------------
+
+class Encoder(torch.nn.Module):
+    """A pre-LN transformer encoder with an attention mask input and learned positions."""
+
+    def __init__(self, vocab=1000, d=64, heads=4, layers=2, seq=16):
+        super().__init__()
+        self.tok = torch.nn.Embedding(vocab, d)
+        self.pos = torch.nn.Parameter(torch.randn(1, seq, d) * 0.02)
+        layer = torch.nn.TransformerEncoderLayer(d, heads, 4 * d, dropout=0.0,
+                                                 batch_first=True, norm_first=True)
+        self.enc = torch.nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+    def forward(self, ids, mask):
+        x = self.tok(ids) + self.pos[:, :ids.shape[1]]
+        return self.enc(x, src_key_padding_mask=mask == 0)
+
+
+def rotary(x, pos):
+    half = x.shape[-1] // 2
+    freq = 1.0 / (10000 ** (torch.arange(half, dtype=torch.float32) / half))
+    ang = pos[:, None].float() * freq[None, :]
+    cos, sin = torch.cos(ang), torch.sin(ang)
+    a, b = x[..., :half], x[..., half:]
+    return torch.cat([a * cos - b * sin, a * sin + b * cos], -1)
+
+
+class DecoderLM(torch.nn.Module):
+    """A decoder-only LM step with rotary positions and a KV cache as inputs and outputs."""
+
+    def __init__(self, vocab=500, d=64, heads=4, layers=2):
+        super().__init__()
+        self.h, self.dh, self.layers = heads, d // heads, layers
+        self.emb = torch.nn.Embedding(vocab, d)
+        self.qkv = torch.nn.ModuleList(torch.nn.Linear(d, 3 * d) for _ in range(layers))
+        self.out = torch.nn.ModuleList(torch.nn.Linear(d, d) for _ in range(layers))
+        self.mlp = torch.nn.ModuleList(torch.nn.Sequential(
+            torch.nn.Linear(d, 4 * d), torch.nn.GELU(), torch.nn.Linear(4 * d, d))
+            for _ in range(layers))
+        self.n1 = torch.nn.ModuleList(torch.nn.LayerNorm(d) for _ in range(layers))
+        self.n2 = torch.nn.ModuleList(torch.nn.LayerNorm(d) for _ in range(layers))
+        self.head = torch.nn.Linear(d, vocab)
+
+    def forward(self, ids, past_k, past_v):
+        b, t = ids.shape
+        past = past_k.shape[3]
+        pos = torch.arange(past, past + t)
+        x = self.emb(ids)
+        ks, vs = [], []
+        for i in range(self.layers):
+            q, k, v = self.qkv[i](self.n1[i](x)).split(x.shape[-1], -1)
+            q = rotary(q.view(b, t, self.h, self.dh).transpose(1, 2), pos)
+            k = rotary(k.view(b, t, self.h, self.dh).transpose(1, 2), pos)
+            v = v.view(b, t, self.h, self.dh).transpose(1, 2)
+            k = torch.cat([past_k[i], k], 2)
+            v = torch.cat([past_v[i], v], 2)
+            ks.append(k)
+            vs.append(v)
+            att = q @ k.transpose(-1, -2) / self.dh ** 0.5
+            # Causal: query i (at past + i) sees keys up to past + i.
+            causal = torch.arange(past + t)[None, :] > (past + torch.arange(t))[:, None]
+            att = att.masked_fill(causal, -1e9).softmax(-1)
+            y = (att @ v).transpose(1, 2).reshape(b, t, -1)
+            x = x + self.out[i](y)
+            x = x + self.mlp[i](self.n2[i](x))
+        return self.head(x), torch.stack(ks), torch.stack(vs)
+
+
+# ---- the battery ------------------------------------------------------------------------
+
+def tv(name, size=224, **kw):
+    def make():
+        import torchvision.models as m
+        return getattr(m, name)(weights=None, **kw)
+    return make, [("x", lambda b: torch.randn(b, 3, size, size))]
+
+
+def tv_video(name):
+    def make():
+        import torchvision.models.video as m
+        return getattr(m, name)(weights=None)
+    return make, [("x", lambda b: torch.randn(b, 3, 8, 64, 64))]
+
+
+def tv_seg(name):
+    def make():
+        import torchvision.models.segmentation as m
+        return Unwrap(getattr(m, name)(weights=None, weights_backbone=None))
+    return make, [("x", lambda b: torch.randn(b, 3, 96, 96))]
+
+
+class Unwrap(torch.nn.Module):
+    """Segmentation models return a dict: the main output."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x)["out"]
+
+
+def encoder():
+    return (lambda: Encoder(),
+            [("ids", lambda b: torch.randint(0, 1000, (b, 16))),
+             ("mask", lambda b: torch.cat([torch.ones(b, 12, dtype=torch.int64),
+                                           torch.zeros(b, 4, dtype=torch.int64)], 1))])
+
+
+def decoder():
+    return (lambda: DecoderLM(),
+            [("ids", lambda b: torch.randint(0, 500, (b, 4))),
+             ("past_k", lambda b: torch.randn(2, b, 4, 6, 16)),
+             ("past_v", lambda b: torch.randn(2, b, 4, 6, 16))])
+
+
+CLASSIFICATION = [
+    "resnet18", "resnet50", "resnext50_32x4d", "wide_resnet50_2", "vgg11", "vgg16_bn",
+    "densenet121", "googlenet", "inception_v3", "mobilenet_v2", "mobilenet_v3_small",
+    "mobilenet_v3_large", "mnasnet0_5", "shufflenet_v2_x1_0", "squeezenet1_1",
+    "efficientnet_b0", "efficientnet_v2_s", "regnet_y_400mf", "regnet_x_400mf",
+    "convnext_tiny", "vit_b_16", "swin_t", "maxvit_t", "alexnet",
+]
+SIZES = {"inception_v3": 299, "googlenet": 224}
+KWARGS = {"googlenet": {"aux_logits": False, "init_weights": True},
+          "inception_v3": {"aux_logits": False, "init_weights": True}}
+
+
+def cases():
+    out = {}
+    for n in CLASSIFICATION:
+        out[n] = tv(n, SIZES.get(n, 224), **KWARGS.get(n, {}))
+    for n in ("fcn_resnet50", "deeplabv3_resnet50", "deeplabv3_mobilenet_v3_large",
+              "lraspp_mobilenet_v3_large"):
+        out[n] = tv_seg(n)
+    for n in ("r3d_18", "mc3_18", "r2plus1d_18", "s3d"):
+        out[n] = tv_video(n)
+    out["transformer_encoder"] = encoder()
+    out["decoder_lm_kv_cache"] = decoder()
+    return out
+
+
+QUICK = ["resnet18", "mobilenet_v3_small", "swin_t", "transformer_encoder",
+         "decoder_lm_kv_cache"]
+# Left out, with the reason (Debian's torch 1.13 / torchvision 0.14):
+NOT_IN_BATTERY = {
+    "detection (fasterrcnn, retinanet, fcos, ssd, ssdlite, maskrcnn, keypointrcnn)":
+        "their exports need data-dependent control flow (NonMaxSuppression over a variable "
+        "number of boxes, RoiAlign of proposals); not run by this battery yet",
+    "raft_small / raft_large": "not run by this battery yet (grid_sample correlation "
+        "pyramid export at opset 16+)",
+}
+
+
+def export(make, inputs, path, opset, dynamic):
+    torch.manual_seed(0)
+    model = make().eval()
+    torch.manual_seed(1)
+    feeds = [f(2 if dynamic else 1) for _, f in inputs]
+    names = [n for n, _ in inputs]
+    with torch.no_grad():
+        want = model(*feeds)
+    want = [want] if torch.is_tensor(want) else list(want)
+    axes = None
+    if dynamic:
+        axes = {n: {0: "batch"} for n in names if not n.startswith("past")}
+        axes.update({n: {1: "batch"} for n in names if n.startswith("past")})
+    torch.onnx.export(model, tuple(feeds), path, input_names=names,
+                      output_names=[f"out{i}" for i in range(len(want))],
+                      opset_version=opset, dynamic_axes=axes)
+    return [f.numpy() for f in feeds], [w.numpy() for w in want]
+
+
+def atc(build, onnx_path, om_stem, feeds, names, dynamic):
+    cmd = [os.path.join(build, "bin", "atc"), f"--model={onnx_path}", "--framework=5",
+           f"--output={om_stem}", "--soc_version=Ascend910B3", "--log=info"]
+    if dynamic:
+        shapes = []
+        for n, f in zip(names, feeds):
+            dims = list(f.shape)
+            dims[1 if n.startswith("past") else 0] = -1
+            shapes.append(f"{n}:" + ",".join(map(str, dims)))
+        cmd.append("--input_shape=" + ";".join(shapes))
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    log = r.stdout + r.stderr
+    m = re.search(r"(\d+) of (\d+) steps are prepared at run time", log)
+    runtime = int(m.group(1)) if m else -1
+    reasons = re.findall(r"run-time prepared: (.*)", log)
+    return r.returncode, log, runtime, reasons
+
+
+def run_om(build, om, feeds):
+    sys.path.insert(0, os.path.join(build, "python"))
+    from acl_infer import InferSession
+    with InferSession(0, om) as s:
+        return [np.asarray(o) for o in s.infer(feeds)]
+
+
+def rel_err(got, want):
+    if got.shape != want.shape:
+        return float("inf")
+    scale = max(float(np.abs(want).max()), 1e-12)
+    return float(np.abs(got.astype(np.float64) - want).max()) / scale
+
+
+def run_case(build, work, name, make, inputs, opset, dynamic):
+    tag = f"{name}_o{opset}{'_dyn' if dynamic else ''}"
+    row = {"model": name, "opset": opset, "dynamic": dynamic}
+    path = os.path.join(work, tag + ".onnx")
+    t0 = time.time()
+    try:
+        feeds, want = export(make, inputs, path, opset, dynamic)
+    except Exception as e:  # torch cannot export it: listed with the reason
+        row.update(status="not exported", reason=f"{type(e).__name__}: {str(e)[:200]}")
+        return row
+    rc, log, runtime, reasons = atc(build, path, os.path.join(work, tag), feeds,
+                                    [n for n, _ in inputs], dynamic)
+    row["runtime_prepared"] = runtime
+    if rc != 0:
+        err = [line for line in log.splitlines() if re.match(r"E[A-Z0-9]\d{4}", line)]
+        row.update(status="FAIL (atc)", reason=(err or log.splitlines()[-1:])[0][:300])
+        return row
+    try:
+        got = run_om(build, os.path.join(work, tag + ".om"), feeds)
+    except Exception as e:
+        row.update(status="FAIL (run)", reason=str(e)[:300])
+        return row
+    errs = [rel_err(g, w) for g, w in zip(got, want)]
+    row["max_rel_err"] = max(errs) if errs else float("inf")
+    row["seconds"] = round(time.time() - t0, 1)
+    ok = len(got) == len(want) and row["max_rel_err"] < TOL
+    if not dynamic and runtime > 0:
+        row["reason"] = "; ".join(reasons[:3])
+    row["status"] = "pass" if ok else "FAIL (accuracy)"
+    for f in os.listdir(work):  # keep the folder small: big models are hundreds of MB
+        if f.startswith(tag):
+            os.remove(os.path.join(work, f))
+    return row
+
+
+def table(rows):
+    lines = ["| model | opset | batch | result | max rel. error | run-time prepared steps | note |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        err = r.get("max_rel_err")
+        lines.append("| {} | {} | {} | {} | {} | {} | {} |".format(
+            r["model"], r["opset"], "dynamic" if r["dynamic"] else "1", r["status"],
+            f"{err:.1e}" if isinstance(err, float) else "", r.get("runtime_prepared", ""),
+            r.get("reason", "").replace("|", "/")))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--subset", choices=["quick", "all"], default="all")
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--opsets", default="13,17")
+    ap.add_argument("--no-dynamic", action="store_true")
+    ap.add_argument("--table")
+    ap.add_argument("--json")
+    ap.add_argument("--work")
+    a = ap.parse_args()
+    build = os.path.abspath(a.build)
+    all_cases = cases()
+    names = a.only or (QUICK if a.subset == "quick" else list(all_cases))
+    work = a.work or tempfile.mkdtemp(prefix="ocann_battery_")
+    os.makedirs(work, exist_ok=True)
+    rows = []
+    for name in names:
+        make, inputs = all_cases[name]
+        variants = [(int(o), False) for o in a.opsets.split(",")]
+        if not a.no_dynamic:
+            variants.append((int(a.opsets.split(",")[-1]), True))
+        for opset, dynamic in variants:
+            try:
+                row = run_case(build, work, name, make, inputs, opset, dynamic)
+            except Exception:
+                row = {"model": name, "opset": opset, "dynamic": dynamic,
+                       "status": "FAIL (battery)", "reason": traceback.format_exc()[-300:]}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    text = table(rows)
+    if a.table:
+        with open(a.table, "w") as f:
+            f.write("# Model battery\n\nGenerated by `make models` "
+                    "(`tests/models/battery.py`): random weights with fixed seeds, outputs "
+                    "compared with torch (max |ours − torch| / max |torch| < 1e-4).\n\n")
+            f.write(text + "\n\nNot in the battery:\n\n")
+            for k, v in NOT_IN_BATTERY.items():
+                f.write(f"- {k}: {v}\n")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    print(text)
+    bad = [r for r in rows if r["status"].startswith("FAIL")]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
