@@ -57,9 +57,10 @@ Result<EinsumSpec> ParseEinsum(const std::string& equation, const std::vector<Sh
       const char c = e[k];
       const int64_t d = shapes[t][k];
       auto it = spec.dims.find(c);
-      if (it == spec.dims.end() || it->second == 1)
+      // 1 broadcasts; -1 (unknown at compile time) takes the other operand's size.
+      if (it == spec.dims.end() || it->second == 1 || (it->second < 0 && d != 1))
         spec.dims[c] = d;
-      else if (d != 1 && d != it->second)
+      else if (d != 1 && d >= 0 && d != it->second)
         return InvalidArgument(std::string("Einsum: dimension of label ") + c + " differs");
       ++count[c];
     }

@@ -143,7 +143,39 @@ Status InferNode(Graph& graph, const Node& node) {
     }
     return Status::Ok();
   }
-  OC_RETURN_IF_ERROR(schema->infer(ctx));
+  Status inferred = schema->infer(ctx);
+  if (!inferred.ok()) {
+    // With unknown dims a schema may find a contradiction that the actual sizes resolve (a
+    // -1 against a known size): the node is then settled at run time, where its shapes are
+    // known and the same check runs on them.
+    bool unknown_dims = false;
+    for (size_t i = 0; i < ctx.inputs.size(); ++i)
+      if (ctx.inputs[i] && !ctx.const_inputs[i] && !IsStatic(ctx.inputs[i]->shape))
+        unknown_dims = true;
+    if (!unknown_dims) return inferred;
+    std::vector<ValueInfo> stand_ins(ctx.inputs.size());
+    InferContext probe = ctx;
+    for (size_t i = 0; i < ctx.inputs.size(); ++i)
+      if (ctx.inputs[i] && !IsStatic(ctx.inputs[i]->shape)) {
+        stand_ins[i] = *ctx.inputs[i];
+        for (int64_t& d : stand_ins[i].shape)
+          if (d < 0) d = 1;
+        probe.inputs[i] = &stand_ins[i];
+      }
+    probe.outputs.assign(node.outputs.size(), ValueInfo{});
+    const bool typed = schema->infer(probe).ok();
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      if (node.outputs[i].empty()) continue;
+      ValueInfo vi;
+      vi.dtype = typed && probe.outputs[i].dtype != DataType::kUndefined ? probe.outputs[i].dtype
+                 : ctx.inputs[0]                                         ? ctx.inputs[0]->dtype
+                                                                         : DataType::kFloat;
+      graph.values[node.outputs[i]] = vi;
+    }
+    OC_LOG(kDebug, "node [" << node.name << "] (" << node.op_type << "): " << inferred.message()
+                            << " with unknown dims; settled at run time");
+    return Status::Ok();
+  }
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;
     graph.values[node.outputs[i]] = ctx.outputs[i];

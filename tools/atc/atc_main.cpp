@@ -89,8 +89,16 @@ void PrintHelp() {
 int Fail(const Status& s) {
   std::printf(
       "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n");
+  // What the model says that cannot be (a shape contradiction, a malformed node, an invalid
+  // value in it) is the user's model error, naming the node; only OpenCANN's own faults are
+  // E19999.
+  const bool model_error = s.code() == StatusCode::kShapeMismatch ||
+                           s.code() == StatusCode::kParseError ||
+                           s.code() == StatusCode::kInvalidArgument;
   if (!s.cann_code().empty())
     std::printf("%s: %s\n", s.cann_code().c_str(), s.message().c_str());
+  else if (model_error)
+    std::printf("E19005: The model is invalid: %s\n", s.message().c_str());
   else
     std::printf("E19999: Inner Error! %s\n", s.message().c_str());
   std::fflush(stdout);
