@@ -139,3 +139,55 @@ def test_dynamic_quantization_path_is_exact(acl_session, tmp_path):
     np.testing.assert_array_equal(got_xq, xq)
     np.testing.assert_array_equal(mm, want_mm)
     np.testing.assert_array_equal(cv, want_cv)
+
+
+def test_qlinear_requantisation_rounds_as_onnx_runtime(acl_session, tmp_path):
+    """QLinearConv and QLinearMatMul requantise as ONNX Runtime does (float32 multiplier
+    x_scale * w_scale / y_scale, float32 product, round half to even, then the zero point):
+    equal to that numpy formula on every element (checked against ONNX Runtime 1.30 too)."""
+    rs = np.random.RandomState(4)
+    w = rs.randint(-100, 100, (4, 3, 3, 3)).astype(np.int8)
+    wm = rs.randint(0, 255, (12, 5)).astype(np.uint8)
+    bias = rs.randint(-500, 500, 4).astype(np.int32)
+    f = lambda v: np.array(v, np.float32)  # noqa: E731
+    inits = [numpy_helper.from_array(a, n) for a, n in [
+        (f(0.05), "xs"), (np.array(128, np.uint8), "xz"), (w, "w"), (f(0.01), "ws"),
+        (np.array(0, np.int8), "wz"), (f(0.07), "ys"), (np.array(100, np.uint8), "yz"),
+        (bias, "b"), (wm, "wm"), (f(0.02), "wms"), (np.array(120, np.uint8), "wmz"),
+        (f(0.3), "ms"), (np.array(7, np.uint8), "mz")]]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+             helper.make_node("QLinearConv", ["xq", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"],
+                              ["yq"], pads=[1, 1, 1, 1]),
+             helper.make_node("QuantizeLinear", ["m", "xs", "xz"], ["mq"]),
+             helper.make_node("QLinearMatMul", ["mq", "xs", "xz", "wm", "wms", "wmz", "ms", "mz"],
+                              ["mmq"])]
+    g = helper.make_graph(nodes, "ql", [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8]),
+        helper.make_tensor_value_info("m", TensorProto.FLOAT, [3, 12])], [
+        helper.make_tensor_value_info("yq", TensorProto.UINT8, [1, 4, 8, 8]),
+        helper.make_tensor_value_info("mmq", TensorProto.UINT8, [3, 5])], inits)
+    path = str(tmp_path / "ql.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+    assert convert(tmp_path, path, "ql").returncode == 0
+    x = (rs.randn(1, 3, 8, 8) * 3).astype(np.float32)
+    m = (rs.randn(3, 12) * 3).astype(np.float32)
+    om = OmModel(str(tmp_path / "ql.om"))
+    yq, mmq = om.run([x, m])
+    om.close()
+
+    def quant(v):
+        return np.clip(np.rint(v / f(0.05)) + 128, 0, 255).astype(np.int64)
+
+    def requant(acc, mult, zp):
+        return np.clip(np.rint(acc.astype(np.float32) * mult) + zp, 0, 255)
+
+    p = np.pad(quant(x) - 128, [(0, 0), (0, 0), (1, 1), (1, 1)])
+    acc = np.zeros((1, 4, 8, 8), np.int64)
+    for i in range(8):
+        for j in range(8):
+            acc[0, :, i, j] = np.tensordot(w.astype(np.int64), p[0, :, i:i + 3, j:j + 3],
+                                           axes=([1, 2, 3], [0, 1, 2]))
+    acc += bias[None, :, None, None]
+    np.testing.assert_array_equal(yq, requant(acc, (f(0.05) * f(0.01)) / f(0.07), 100))
+    acc_m = (quant(m) - 128) @ (wm.astype(np.int64) - 120)
+    np.testing.assert_array_equal(mmq, requant(acc_m, (f(0.05) * f(0.02)) / f(0.3), 7))

@@ -33,6 +33,15 @@ int32_t IntAt(DataType t, const void* p, int64_t i) {
 }
 
 // Saturating store of a rounded value into a uint8 / int8 (or int32) element.
+// Requantisation as ONNX Runtime computes it (MLAS): the multiplier x_scale * w_scale /
+// y_scale and the product in float32, rounded half to even, then the zero point.
+float RequantMultiplier(float x_scale, float w_scale, float y_scale) {
+  return (x_scale * w_scale) / y_scale;
+}
+double Requantize(int64_t acc, float multiplier, int32_t zero_point) {
+  return static_cast<double>(std::nearbyintf(static_cast<float>(acc) * multiplier)) + zero_point;
+}
+
 void StoreSaturated(DataType t, void* p, int64_t i, double v) {
   v = std::nearbyint(v);  // the default rounding mode: half to even
   switch (t) {
@@ -196,12 +205,12 @@ class MatMulIntegerKernel : public Kernel {
     const void* b = ctx.inputs[qlinear_ ? 3 : 1];
     const void* azp = has_azp_ ? ctx.inputs[2] : nullptr;
     const void* bzp = has_bzp_ ? ctx.inputs[qlinear_ ? 5 : 3] : nullptr;
-    double scale = 1;
+    float scale = 1;
     int32_t yzp = 0;
     if (qlinear_) {
-      scale = FloatAt(DataType::kFloat, ctx.inputs[1], 0) *
-              FloatAt(DataType::kFloat, ctx.inputs[4], 0) /
-              FloatAt(DataType::kFloat, ctx.inputs[6], 0);
+      scale = RequantMultiplier(static_cast<float>(FloatAt(DataType::kFloat, ctx.inputs[1], 0)),
+                                static_cast<float>(FloatAt(DataType::kFloat, ctx.inputs[4], 0)),
+                                static_cast<float>(FloatAt(DataType::kFloat, ctx.inputs[6], 0)));
       yzp = IntAt(out_type_, ctx.inputs[7], 0);
     }
     for (int64_t bt = 0; bt < batches_; ++bt)
@@ -215,7 +224,7 @@ class MatMulIntegerKernel : public Kernel {
                    (IntAt(b_type_, b, b_off_[bt] + p * n_ + j) - zb);
           const int64_t e = (bt * m_ + i) * n_ + j;
           if (qlinear_)
-            StoreSaturated(out_type_, ctx.outputs[0], e, static_cast<double>(acc) * scale + yzp);
+            StoreSaturated(out_type_, ctx.outputs[0], e, Requantize(acc, scale, yzp));
           else
             static_cast<int32_t*>(ctx.outputs[0])[e] = static_cast<int32_t>(acc);
         }
@@ -311,12 +320,13 @@ class ConvIntegerKernel : public Kernel {
                 continue;
               }
               if (has_bias_) acc += static_cast<const int32_t*>(ctx.inputs[8])[co];
-              const double scale =
-                  FloatAt(DataType::kFloat, ctx.inputs[1], 0) *
-                  FloatAt(DataType::kFloat, ctx.inputs[4], w_scale_n_ > 1 ? co : 0) /
-                  FloatAt(DataType::kFloat, ctx.inputs[6], 0);
+              const float scale = RequantMultiplier(
+                  static_cast<float>(FloatAt(DataType::kFloat, ctx.inputs[1], 0)),
+                  static_cast<float>(
+                      FloatAt(DataType::kFloat, ctx.inputs[4], w_scale_n_ > 1 ? co : 0)),
+                  static_cast<float>(FloatAt(DataType::kFloat, ctx.inputs[6], 0)));
               StoreSaturated(out_type_, ctx.outputs[0], e,
-                             static_cast<double>(acc) * scale + IntAt(out_type_, ctx.inputs[7], 0));
+                             Requantize(acc, scale, IntAt(out_type_, ctx.inputs[7], 0)));
             }
       }
     return Status::Ok();
