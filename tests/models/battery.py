@@ -148,6 +148,41 @@ def raft(name):
                   ("b", lambda b: torch.randn(b, 3, 128, 128))]
 
 
+class Detector(torch.nn.Module):
+    """A torchvision detector on one image: boxes, scores, labels after its own
+    post-processing (score threshold, NMS, top detections)."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        d = self.m([x])[0]
+        return d["boxes"], d["scores"], d["labels"]
+
+
+def detection(name, size=320):
+    def make():
+        import torchvision.models.detection as m
+        det = getattr(m, name)(weights=None, weights_backbone=None).eval()
+        # Random weights give near-constant features and tied scores, and then which tied
+        # boxes survive is the sort's choice: the backbone's batch norms take the statistics
+        # of random images, and the class biases differ, so every score is distinct.
+        for mod in det.modules():
+            if isinstance(mod, torch.nn.modules.batchnorm._BatchNorm):
+                mod.momentum = 1.0
+        det.backbone.train()
+        with torch.no_grad():
+            det.backbone(torch.rand(4, 3, size, size))
+            g = torch.Generator().manual_seed(1)
+            for n, p in det.named_parameters():
+                if ("classification_head" in n or "cls_logits" in n or "cls_score" in n) and \
+                        n.endswith("bias"):
+                    p.copy_(torch.randn(p.shape, generator=g) * 2.0)
+        return Detector(det.eval())
+    return make, [("x", lambda b: torch.rand(3, size, size))]
+
+
 def encoder():
     return (lambda: Encoder(),
             [("ids", lambda b: torch.randint(0, 1000, (b, 16))),
@@ -186,6 +221,10 @@ def cases():
     for n in ("r3d_18", "mc3_18", "r2plus1d_18"):
         out[n] = tv_video(n)
     out["s3d"] = tv_video("s3d", 16, 224)  # its last pooling needs 16 frames of 224 x 224
+    out["ssdlite320_mobilenet_v3_large"] = detection("ssdlite320_mobilenet_v3_large")
+    # Tried, not in the list yet (see NOT_IN_BATTERY): run with --only.
+    out["fasterrcnn_mobilenet_v3_large_320_fpn"] = detection(
+        "fasterrcnn_mobilenet_v3_large_320_fpn")
     out["raft_small"] = raft("raft_small")
     out["raft_large"] = raft("raft_large")
     out["transformer_encoder"] = encoder()
@@ -201,16 +240,20 @@ NO_DYNAMIC = {
                   "invalid ONNX that ONNX Runtime refuses too (atc: E19005 naming /m/Sqrt)",
 }
 NO_DYNAMIC["raft_large"] = NO_DYNAMIC["raft_small"]
+DETECTORS = ("ssdlite320_mobilenet_v3_large", "fasterrcnn_mobilenet_v3_large_320_fpn")
+for _det in DETECTORS:
+    NO_DYNAMIC[_det] = "torchvision detectors take a list of images, not a batch axis"
 
 QUICK = ["resnet18", "mobilenet_v3_small", "swin_t", "transformer_encoder",
          "decoder_lm_kv_cache"]
 # Left out, with the reason (Debian's torch 1.13 / torchvision 0.14):
 NOT_IN_BATTERY = {
-    "detection (fasterrcnn, retinanet, fcos, ssd, ssdlite, maskrcnn, keypointrcnn)":
-        "ssdlite320_mobilenet_v3_large exports at opset 17, converts and runs (its scores "
-        "agree with torch to 1.2e-5), but with random weights most of its 300 scores tie, "
-        "and which tied boxes are kept is the sort's choice; a fair comparison needs weights "
-        "that separate the scores — to be done, with the others",
+    "detection beyond ssdlite (fasterrcnn, retinanet, fcos, ssd300, maskrcnn, keypointrcnn)":
+        "fasterrcnn_mobilenet_v3_large_320_fpn exports, converts and runs, but with random "
+        "weights its RPN objectness scores tie, so which proposals survive is the sort's "
+        "choice and its 3 final boxes differ from torch's by up to 6.7 px (scores and labels "
+        "equal); a fair comparison needs weights that separate those scores. The others are "
+        "not tried yet",
     "symbolic dims": "dynamic-batch models convert and match, but most of their steps are "
         "prepared at run time (a batch symbol is only followed through Reshape's 0 so far)",
 }
@@ -294,6 +337,13 @@ def run_om(build, om, feeds):
         return [np.asarray(o) for o in s.infer(feeds)]
 
 
+def canonical_detections(boxes, scores, labels):
+    rows = np.concatenate([scores[:, None].astype(np.float64), labels[:, None].astype(np.float64),
+                           boxes.astype(np.float64)], 1)
+    rows = rows[np.lexsort(rows.T[::-1])]
+    return [rows[:, 2:], rows[:, 0], rows[:, 1]]
+
+
 def rel_err(got, want):
     if got.shape != want.shape:
         return float("inf")
@@ -326,6 +376,9 @@ def run_case(build, work, name, make, inputs, opset, dynamic):
     except Exception as e:
         row.update(status="FAIL (run)", reason=str(e)[:300])
         return row
+    if name in DETECTORS and len(got) == 3 and all(g.shape == w.shape for g, w in zip(got, want)):
+        # Detections whose scores tie come in either order: compare them as sets.
+        got, want = canonical_detections(*got), canonical_detections(*want)
     errs = [rel_err(g, w) for g, w in zip(got, want)]
     row["max_rel_err"] = max(errs) if errs else float("inf")
     row["seconds"] = round(time.time() - t0, 1)
@@ -381,7 +434,9 @@ def main():
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     all_cases = cases()
-    names = a.only or (QUICK if a.subset == "quick" else list(all_cases))
+    tried_only = {"fasterrcnn_mobilenet_v3_large_320_fpn"}
+    names = a.only or (QUICK if a.subset == "quick" else
+                       [n for n in all_cases if n not in tried_only])
     work = a.work or tempfile.mkdtemp(prefix="ocann_battery_")
     os.makedirs(work, exist_ok=True)
     rows = []
