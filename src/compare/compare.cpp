@@ -207,6 +207,26 @@ Result<std::string> InputBytes(const IoDesc& desc, const std::string& file, uint
   return out;
 }
 
+// A float tensor's bytes (float32, float16, bfloat16 or float64) as doubles.
+std::vector<double> FloatValues(DataType dtype, const void* bytes, size_t count) {
+  std::vector<double> out(count);
+  const auto* p = static_cast<const uint8_t*>(bytes);
+  for (size_t i = 0; i < count; ++i) {
+    if (dtype == DataType::kFloat) {
+      float f;
+      std::memcpy(&f, p + 4 * i, 4);
+      out[i] = f;
+    } else if (dtype == DataType::kDouble) {
+      std::memcpy(&out[i], p + 8 * i, 8);
+    } else {
+      uint16_t h;
+      std::memcpy(&h, p + 2 * i, 2);
+      out[i] = dtype == DataType::kFloat16 ? HalfToFloat(h) : BFloat16ToFloat(h);
+    }
+  }
+  return out;
+}
+
 // ---- Capturing every op's outputs ---------------------------------------------------
 
 struct Captured {
@@ -233,18 +253,7 @@ class CaptureObserver : public StepObserver {
       c.op_name = *r.node_name;
       c.op_type = *r.op_type;
       c.order = order_++;
-      c.values.resize(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) {
-        if (t.dtype == DataType::kFloat) {
-          float f;
-          std::memcpy(&f, plain.data() + i * 4, 4);
-          c.values[i] = f;
-        } else {
-          uint16_t h;
-          std::memcpy(&h, plain.data() + i * 2, 2);
-          c.values[i] = t.dtype == DataType::kFloat16 ? HalfToFloat(h) : BFloat16ToFloat(h);
-        }
-      }
+      c.values = FloatValues(t.dtype, plain.data(), static_cast<size_t>(n));
       // Rounding steps stand for the op whose result they round.
       if (c.op_type == "RoundTo" && !r.inputs.empty() && r.inputs[0].name) {
         auto it = tensors.find(*r.inputs[0].name);
@@ -343,19 +352,7 @@ Result<std::shared_ptr<CaptureObserver>> LoadDumpCapture(const std::string& dir,
       c.op_name = op_type == "RoundTo" ? t.original_name : rec->op_name;
       c.op_type = op_type == "RoundTo" ? type_of[t.original_name] : op_type;
       c.order = order++;
-      const size_t n = t.bytes.size() / DataTypeSize(t.dtype);
-      c.values.resize(n);
-      for (size_t i = 0; i < n; ++i) {
-        if (t.dtype == DataType::kFloat) {
-          float f;
-          std::memcpy(&f, t.bytes.data() + 4 * i, 4);
-          c.values[i] = f;
-        } else {
-          uint16_t h;
-          std::memcpy(&h, t.bytes.data() + 2 * i, 2);
-          c.values[i] = t.dtype == DataType::kFloat16 ? HalfToFloat(h) : BFloat16ToFloat(h);
-        }
-      }
+      c.values = FloatValues(t.dtype, t.bytes.data(), t.bytes.size() / DataTypeSize(t.dtype));
       capture->tensors[v->second] = std::move(c);
       ++matched;
     }
@@ -478,21 +475,7 @@ Result<std::shared_ptr<CaptureObserver>> RunOrtReference(const std::string& sour
     c.op_name = t.value("op", std::string());
     c.op_type = t.value("op_type", std::string());
     c.order = order++;
-    const size_t es = DataTypeSize(h.dtype), n = h.bytes.size() / es;
-    c.values.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      if (h.dtype == DataType::kFloat) {
-        float f;
-        std::memcpy(&f, h.bytes.data() + 4 * i, 4);
-        c.values[i] = f;
-      } else if (h.dtype == DataType::kDouble) {
-        std::memcpy(&c.values[i], h.bytes.data() + 8 * i, 8);
-      } else {
-        uint16_t b;
-        std::memcpy(&b, h.bytes.data() + 2 * i, 2);
-        c.values[i] = HalfToFloat(b);
-      }
-    }
+    c.values = FloatValues(h.dtype, h.bytes.data(), h.bytes.size() / DataTypeSize(h.dtype));
     capture->tensors[t.value("name", std::string())] = std::move(c);
   }
   return capture;

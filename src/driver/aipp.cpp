@@ -147,34 +147,10 @@ Status SetField(AippConfig& c, const std::string& k, const std::string& v) {
   return Bad("unknown field [" + k + "].");
 }
 
-bool IsYuv(AippFormat f) {
-  return f == AippFormat::kYuv420Sp || f == AippFormat::kYuv400 || f == AippFormat::kYuyv ||
-         f == AippFormat::kYuv422Sp || f == AippFormat::kAyuv444;
-}
+// The format facts live with the op (ops/aipp_params.h): one copy for compiler and kernel.
+int Code(AippFormat f) { return static_cast<int>(f); }
 
 }  // namespace
-
-int64_t AippStoredChannels(AippFormat f) {
-  switch (f) {
-    case AippFormat::kRgb888:
-      return 3;
-    case AippFormat::kXrgb8888:
-    case AippFormat::kArgb8888:
-    case AippFormat::kAyuv444:
-      return 4;
-    case AippFormat::kYuyv:
-    case AippFormat::kYuv422Sp:
-      return 2;
-    case AippFormat::kYuv420Sp:
-    case AippFormat::kYuv400:
-      return 1;
-  }
-  return 1;
-}
-
-int64_t AippStoredHeight(AippFormat f, int64_t h) {
-  return f == AippFormat::kYuv420Sp ? h * 3 / 2 : h;
-}
 
 Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text) {
   const auto tokens = Tokenize(text);
@@ -286,9 +262,8 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
       OC_RETURN_IF_ERROR(ApplyDynamicAipp(graph, c, name, n, ch, h, w, dynamic_count++));
       continue;
     }
-    const bool yuv = IsYuv(c.input_format);
     const int64_t want_ch = c.input_format == AippFormat::kYuv400 && !c.csc ? 1 : 3;
-    if (ch != want_ch && !(ch == 4 && AippStoredChannels(c.input_format) == 4))
+    if (ch != want_ch && !(ch == 4 && AippStoredChannels(Code(c.input_format)) == 4))
       return Bad("input [" + name + "] has " + std::to_string(ch) +
                  " channels; this input_format " + "gives " + std::to_string(want_ch) + ".");
     // Sizes: the image after crop and padding is the model's H x W.
@@ -326,8 +301,8 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
     const std::string produced = graph.UniqueValueName(name + "_aipp");
     Redirect(graph, name, produced);
     vi.dtype = DataType::kUint8;
-    vi.shape = {n, AippStoredHeight(c.input_format, c.src_h), c.src_w,
-                AippStoredChannels(c.input_format)};
+    vi.shape = {n, AippStoredHeight(Code(c.input_format), c.src_h), c.src_w,
+                AippStoredChannels(Code(c.input_format))};
     Node a;
     a.name = name + "_aipp";
     a.op_type = "Aipp";
@@ -336,7 +311,6 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
     a.outputs = {produced};
     auto& at = a.attrs;
     at.Set("input_format", static_cast<int64_t>(c.input_format));
-    at.Set("yuv", static_cast<int64_t>(yuv));
     at.Set("src", std::vector<int64_t>{c.src_h, c.src_w});
     at.Set("crop", std::vector<int64_t>{c.crop_y, c.crop_x, c.crop_h, c.crop_w});
     at.Set("pads", std::vector<int64_t>{c.padding ? c.pad_top : 0, c.padding ? c.pad_left : 0});

@@ -58,9 +58,4 @@ Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text);
 // sizes against the model's input.
 Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs);
 
-// Channels of the source image as stored (YUV420SP: 1, with the UV plane below the Y
-// plane) and the stored height (YUV420SP: 3/2 of the image's).
-int64_t AippStoredChannels(AippFormat f);
-int64_t AippStoredHeight(AippFormat f, int64_t h);
-
 }  // namespace oc
