@@ -151,6 +151,17 @@ def test_profiler_writes_op_summary_and_statistic(tmp_path):
     assert conv and conv[0].split(",")[2] == "6"
 
 
+def test_dump_op_switch_says_it_adds_nothing(tmp_path):
+    # CANN's switch for single-operator dumps: OpenCANN has none, and says so; models are
+    # dumped only as dump_list names them.
+    _, om = build(tmp_path)
+    dump = tmp_path / "dump"
+    r = run_app(tmp_path, f'{{"dump": {{"dump_path": "{dump}", "dump_op_switch": "on"}}}}', om,
+                np.zeros((1, 3, 10, 12), np.float32), runs=1)
+    assert r.returncode == 0 and "init 0" in r.stdout, r.stdout + r.stderr
+    assert "single-operator" in r.stderr and not glob.glob(str(dump / "*" / "0" / "two"))
+
+
 def test_bad_dump_and_profiler_configs(tmp_path):
     _, om = build(tmp_path)
     x = np.zeros((1, 3, 10, 12), np.float32)
@@ -160,6 +171,8 @@ def test_bad_dump_and_profiler_configs(tmp_path):
                 '{"profiler": {"switch": "maybe"}}',
                 '{"dump": []}',
                 '{"dump": {"dump_path": "/proc/no/such", "dump_list": [{"model_name": "two"}]}}',
-                '{"profiler": {"switch": "on", "output": "/proc/no/such"}}']:
+                '{"profiler": {"switch": "on", "output": "/proc/no/such"}}',
+                '{"profiler": {"switch": 1}}',  # not a string: an error, not a throw
+                '{"dump": {"dump_path": "/tmp/d", "dump_op_switch": true}}']:
         r = run_app(tmp_path, cfg, om, x)
         assert r.returncode == 0 and "init 100000" in r.stdout, (cfg, r.stdout + r.stderr)
