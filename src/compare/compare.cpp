@@ -282,16 +282,32 @@ Result<std::shared_ptr<CaptureObserver>> RunCaptured(const std::shared_ptr<Model
     in.push_back(b.data());
     in_sizes.push_back(b.size());
   }
-  std::vector<std::vector<uint8_t>> outs;
-  std::vector<void*> out;
-  std::vector<size_t> out_sizes;
-  for (const auto& o : model->outputs()) outs.emplace_back(std::max<size_t>(o.bytes, 1));
-  for (auto& o : outs) {
-    out.push_back(o.data());
-    out_sizes.push_back(o.size());
+  // An output whose shape is only known at run time (a detector's boxes) gets a buffer of
+  // kDynamicOutputBytes, as an application would give it, and more if that was too small.
+  constexpr size_t kDynamicOutputBytes = size_t{64} << 20;
+  for (size_t dynamic_bytes = kDynamicOutputBytes;; dynamic_bytes *= 16) {
+    std::vector<std::vector<uint8_t>> outs;
+    std::vector<void*> out;
+    std::vector<size_t> out_sizes;
+    bool any_dynamic = false;
+    for (const auto& o : model->outputs()) {
+      const bool dynamic = !IsStatic(o.shape);
+      any_dynamic |= dynamic;
+      outs.emplace_back(dynamic ? dynamic_bytes : std::max<size_t>(o.bytes, 1));
+    }
+    for (auto& o : outs) {
+      out.push_back(o.data());
+      out_sizes.push_back(o.size());
+    }
+    Status run = model->Execute(in, in_sizes, out, out_sizes);
+    if (run.ok()) return observer;
+    if (!any_dynamic || run.code() != StatusCode::kInvalidArgument ||
+        run.message().find("its buffer has") == std::string::npos ||
+        dynamic_bytes >= (size_t{1} << 32))
+      return run;
+    observer = std::make_shared<CaptureObserver>();
+    model->SetObserver(observer);
   }
-  OC_RETURN_IF_ERROR(model->Execute(in, in_sizes, out, out_sizes));
-  return observer;
 }
 
 // Dump files as a capture: each output that names its source op and output index stands

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "ir/attribute.h"
+#include "ir/symbolic.h"
 #include "ir/tensor.h"
 
 namespace oc {
@@ -56,6 +57,8 @@ class Graph {
   int64_t opset_version = 17;
   // Model-level metadata (producer, atc command line, ...).
   std::map<std::string, std::string> metadata;
+  // Symbols and partly known shape values found by shape inference (compile time only).
+  SymbolicFacts symbolic;
 
   bool IsInitializer(const std::string& v) const { return initializers.count(v) != 0; }
   const Tensor* FindInitializer(const std::string& v) const;

@@ -2,6 +2,7 @@
 
 #include "base/log.h"
 #include "ops/op_families.h"
+#include "ops/symbolic_infer.h"
 
 namespace oc {
 
@@ -78,6 +79,11 @@ Status InferNode(Graph& graph, const Node& node) {
                            std::to_string(n_out) + " outputs, expected " +
                            std::to_string(schema->min_outputs) + " to " +
                            std::to_string(schema->max_outputs));
+  // What earlier inference knew of the outputs' symbols and values is redone below.
+  for (const auto& o : node.outputs) {
+    graph.symbolic.dim_symbols.erase(o);
+    graph.symbolic.partial_values.erase(o);
+  }
   InferContext ctx;
   ctx.node = &node;
   ctx.opset = graph.opset_version;
@@ -176,6 +182,8 @@ Status InferNode(Graph& graph, const Node& node) {
                             << " with unknown dims; settled at run time");
     return Status::Ok();
   }
+  // Symbols and partly known values settle what the schema alone leaves unknown.
+  RefineWithSymbols(graph, node, *schema, ctx);
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;
     graph.values[node.outputs[i]] = ctx.outputs[i];
@@ -183,6 +191,7 @@ Status InferNode(Graph& graph, const Node& node) {
       OC_LOG(kDebug, "shape of [" << node.outputs[i] << "] from " << node.op_type << " node ["
                                   << node.name << "] is unknown at compile time");
   }
+  PropagateShapeValue(graph, node);
   return Status::Ok();
 }
 

@@ -261,10 +261,28 @@ Status InferSlice(InferContext& c) {
   } else {
     for (size_t i = 1; i < c.num_inputs(); ++i) {
       if (c.has_input(i) && !c.constant(i)) {
-        if (c.in(0).has_shape)
-          c.SetOutput(0, c.in(0).dtype, Shape(c.in(0).shape.size(), -1));
-        else
+        if (!c.in(0).has_shape) {
           c.SetOutputTypeOnly(0, c.in(0).dtype);
+          return Status::Ok();
+        }
+        // Bounds known only at run time: the sliced axes are unknown, the others are kept
+        // when the axes themselves are constant.
+        const int64_t rank = static_cast<int64_t>(c.in(0).shape.size());
+        Shape out(c.in(0).shape.size(), -1);
+        if (c.has_input(3) && c.constant(3)) {
+          out = c.in(0).shape;
+          for (int64_t a : c.constant(3)->ToInt64Vector()) {
+            auto axis = NormalizeAxis(a, rank);
+            if (!axis.ok()) return c.Error(axis.status().message());
+            out[axis.value()] = -1;
+          }
+        } else if (!c.has_input(3) && c.in(1).has_shape && c.in(1).shape.size() == 1 &&
+                   c.in(1).shape[0] >= 0 && c.in(1).shape[0] <= rank) {
+          // Without axes, starts' length k slices the first k axes.
+          out = c.in(0).shape;
+          for (int64_t a = 0; a < c.in(1).shape[0]; ++a) out[a] = -1;
+        }
+        c.SetOutput(0, c.in(0).dtype, out);
         return Status::Ok();
       }
     }

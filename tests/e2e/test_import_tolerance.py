@@ -191,3 +191,95 @@ def test_qlinear_requantisation_rounds_as_onnx_runtime(acl_session, tmp_path):
     np.testing.assert_array_equal(yq, requant(acc, (f(0.05) * f(0.01)) / f(0.07), 100))
     acc_m = (quant(m) - 128) @ (wm.astype(np.int64) - 120)
     np.testing.assert_array_equal(mmq, requant(acc_m, (f(0.05) * f(0.02)) / f(0.3), 7))
+
+
+def roi_align_model(tmp_path, name, opset, **attrs):
+    node = helper.make_node("RoiAlign", ["x", "rois", "idx"], ["y"], output_height=3,
+                            output_width=3, sampling_ratio=2, spatial_scale=0.5, **attrs)
+    g = helper.make_graph(
+        [node], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 8, 8]),
+         helper.make_tensor_value_info("rois", TensorProto.FLOAT, [3, 4]),
+         helper.make_tensor_value_info("idx", TensorProto.INT64, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2, 3, 3])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    path = str(tmp_path / f"{name}.onnx")
+    onnx.save(m, path)
+    return path
+
+
+def test_roi_align_follows_its_opset(acl_session, tmp_path):
+    """RoiAlign-10 has no half-pixel shift (torchvision's aligned=False); from opset 16 the
+    default coordinate_transformation_mode is half_pixel (aligned=True). torch 1.13 exports
+    aligned=False without the attribute, so its opset-16+ files mean aligned=True."""
+    import torch
+    from torchvision.ops import roi_align
+    rng = np.random.RandomState(3)
+    x = rng.randn(1, 2, 8, 8).astype(np.float32)
+    rois = np.array([[1.0, 2.2, 9.7, 13.1], [0.0, 0.0, 15.0, 15.0], [4.4, 3.3, 6.6, 12.0]],
+                    np.float32)
+    idx = np.zeros(3, np.int64)
+
+    def torch_ref(aligned):
+        boxes = torch.cat([torch.zeros(3, 1), torch.from_numpy(rois)], 1)
+        return roi_align(torch.from_numpy(x), boxes, (3, 3), spatial_scale=0.5,
+                         sampling_ratio=2, aligned=aligned).numpy()
+
+    cases = [("o13", 13, {}, False), ("o15", 15, {}, False), ("o16", 16, {}, True),
+             ("o16_out", 16, {"coordinate_transformation_mode": "output_half_pixel"}, False),
+             ("o17_half", 17, {"coordinate_transformation_mode": "half_pixel"}, True)]
+    for name, opset, attrs, aligned in cases:
+        path = roi_align_model(tmp_path, name, opset, **attrs)
+        r = convert(tmp_path, path, name)
+        assert r.returncode == 0, r.stdout + r.stderr
+        got = OmModel(str(tmp_path / f"{name}.om")).run([x, rois, idx])[0]
+        np.testing.assert_allclose(got, torch_ref(aligned), rtol=1e-5, atol=1e-5, err_msg=name)
+    # A mode RoiAlign does not have is refused at atc, naming the node.
+    path = roi_align_model(tmp_path, "bad", 17, mode="median")
+    r = convert(tmp_path, path, "bad")
+    assert r.returncode != 0
+    assert "mode must be avg or max" in r.stdout + r.stderr
+    assert not (tmp_path / "bad.om").exists()
+
+
+def test_batch_symbol_keeps_window_shapes_known(acl_session, tmp_path):
+    """Shape(x)[1] of an x whose batch is dynamic is a constant: a window partition's
+    padding and reshapes are known but for the batch, and --log=info says which steps wait
+    for the batch. The model still computes what numpy does for two batch sizes."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]), const("i1", [1]), const("i0", [0]),
+        const("e1", [1]),
+        helper.make_node("Gather", ["s", "i1"], ["h"]), const("w", [4]),
+        helper.make_node("Mod", ["h", "w"], ["r"]), helper.make_node("Sub", ["w", "r"], ["p0"]),
+        helper.make_node("Mod", ["p0", "w"], ["p"]), const("z1", [0]),
+        helper.make_node("Concat", ["z1", "z1", "z1", "z1", "p", "z1"], ["pads"], axis=0),
+        helper.make_node("Pad", ["x", "pads"], ["xp"]),
+        helper.make_node("Shape", ["xp"], ["sp"]),
+        helper.make_node("Slice", ["sp", "i0", "e1"], ["n"]), const("rest", [-1, 4, 3]),
+        helper.make_node("Concat", ["n", "rest"], ["target"], axis=0),
+        helper.make_node("Reshape", ["xp", "target"], ["win"]),
+        helper.make_node("ReduceMean", ["win"], ["y"], axes=[2], keepdims=0),
+    ]
+    io = ([helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 10, 3])],
+          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    path = save(tmp_path, "win", nodes, *io)
+    r = convert(tmp_path, path, "win", "--input_shape=x:-1,10,3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    # The padding folded and the window reshape is known but for the batch: the model's
+    # output is described as [-1, 3, 3] (12 rows padded from 10, windows of 4, 3 channels).
+    desc = acl_session.mdl.create_desc()
+    model_id, ret = acl_session.mdl.load_from_file(str(tmp_path / "win.om"))
+    assert ret == 0
+    assert acl_session.mdl.get_desc(desc, model_id) == 0
+    dims, ret = acl_session.mdl.get_output_dims(desc, 0)
+    assert ret == 0
+    assert list(dims["dims"]) == [-1, 3, 3]
+    acl_session.mdl.unload(model_id)
+    acl_session.mdl.destroy_desc(desc)
+    from acl_infer import InferSession
+    with InferSession(0, str(tmp_path / "win.om")) as s:
+        for n in (1, 3):
+            x = np.random.RandomState(n).randn(n, 10, 3).astype(np.float32)
+            xp = np.pad(x, ((0, 0), (0, 2), (0, 0)))
+            want = xp.reshape(n, -1, 4, 3).mean(axis=2)
+            np.testing.assert_allclose(s.infer([x])[0], want, rtol=1e-5, atol=1e-6)

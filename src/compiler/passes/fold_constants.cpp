@@ -1,16 +1,32 @@
 // Evaluates nodes whose inputs are all constant (and Shape/Size of statically shaped
-// values), replacing them by constants. One sweep in topological order suffices:
+// values, and shape values that inference knows element by element), replacing them by
+// constants. One sweep in topological order suffices:
 // a folded node's outputs are constants for the nodes after it.
 #include <set>
 
 #include "compiler/pass.h"
 #include "ops/op_schema.h"
+#include "ops/symbolic_infer.h"
 
 namespace oc {
 namespace {
 
 const std::set<std::string> kNeverFold = {"RandomNormal",      "RandomUniform", "RandomNormalLike",
                                           "RandomUniformLike", "Multinomial",   "Bernoulli"};
+
+// Every output's value is known from shape inference's partly known values.
+bool FullyKnown(const Graph& graph, const Node& node, std::vector<Tensor>* results) {
+  std::vector<Tensor> out;
+  for (const auto& o : node.outputs) {
+    const PartialValue* v = o.empty() ? nullptr : graph.symbolic.ValueOf(o);
+    const ValueInfo* vi = o.empty() ? nullptr : graph.FindValue(o);
+    Tensor t;
+    if (!v || !vi || !PartialValueToTensor(*v, vi->dtype, vi->shape, &t)) return false;
+    out.push_back(std::move(t));
+  }
+  *results = std::move(out);
+  return true;
+}
 
 class FoldConstantsPass : public Pass {
  public:
@@ -25,8 +41,11 @@ class FoldConstantsPass : public Pass {
       OC_RETURN_IF_ERROR(InferNode(graph, node));
       if (kNeverFold.count(node.op_type) || !node.domain.empty()) continue;
       std::vector<Tensor> results;
-      if ((node.op_type == "Shape" || node.op_type == "Size") &&
-          !graph.IsInitializer(node.inputs[0])) {
+      if (FullyKnown(graph, node, &results)) {
+        // A shape value known element by element (Shape(x)[1] of an x whose batch is
+        // unknown): no kernel needed.
+      } else if ((node.op_type == "Shape" || node.op_type == "Size") &&
+                 !graph.IsInitializer(node.inputs[0])) {
         const ValueInfo* vi = graph.FindValue(node.inputs[0]);
         if (!vi || !vi->has_shape || !IsStatic(vi->shape)) continue;
         // Evaluate on a zero-byte stand-in: only the shape matters.

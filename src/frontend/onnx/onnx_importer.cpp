@@ -236,6 +236,14 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
       return Unsupported("graph input [" + in.name() + "] is not a tensor of a supported type");
     g.values[in.name()] = vi;
     g.inputs.push_back(in.name());
+    // Inputs' dims named alike are one dimension (ONNX dim_param): one symbol.
+    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
+      const auto& dims = in.type().tensor_type().shape().dim();
+      for (int d = 0; d < dims.size(); ++d)
+        if (!dims[d].has_dim_value() && !dims[d].dim_param().empty())
+          g.symbolic.NameDim(in.name(), static_cast<size_t>(d), static_cast<size_t>(dims.size()),
+                             dims[d].dim_param());
+    }
   }
   for (const auto& vi_proto : gp.value_info()) {
     ValueInfo vi;

@@ -197,8 +197,11 @@ class RoiAlignKernel : public Kernel {
     ratio_ = ctx.attrs().GetInt("sampling_ratio", 0);
     scale_ = ctx.attrs().GetFloat("spatial_scale", 1.0f);
     max_ = ctx.attrs().GetString("mode", "avg") == "max";
+    // RoiAlign-10 had no such attribute and no half-pixel shift; opset 16 added it with
+    // half_pixel as the default.
     half_pixel_ =
-        ctx.attrs().GetString("coordinate_transformation_mode", "half_pixel") == "half_pixel";
+        ctx.attrs().GetString("coordinate_transformation_mode",
+                              ctx.opset >= 16 ? "half_pixel" : "output_half_pixel") == "half_pixel";
     idx_type_ = ctx.inputs[2].dtype;
     return Status::Ok();
   }
