@@ -1,16 +1,51 @@
 #include "base/shape.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace oc {
 
 int64_t NumElements(const Shape& s) {
   int64_t n = 1;
+  bool overflow = false;
   for (int64_t d : s) {
     if (d < 0) return -1;
-    n *= d;
+    if (!overflow && __builtin_mul_overflow(n, d, &n)) overflow = true;
   }
+  // A zero anywhere makes the count 0 even past an overflow.
+  if (overflow) return std::find(s.begin(), s.end(), 0) != s.end() ? 0 : INT64_MAX;
   return n;
+}
+
+uint64_t MaxTensorBytes() {
+  static const uint64_t bound = [] {
+    const char* env = std::getenv("OC_MAX_TENSOR_BYTES");
+    if (env && *env) {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(env, &end, 10);
+      if (end && *end == '\0' && v > 0) return static_cast<uint64_t>(v);
+    }
+    return uint64_t{64} << 30;
+  }();
+  return bound;
+}
+
+Result<size_t> TensorBytes(const Shape& s, size_t element_size) {
+  if (IsStatic(s) && std::find(s.begin(), s.end(), 0) != s.end()) return size_t{0};
+  uint64_t n = 1;
+  for (int64_t d : s) {
+    if (d < 0)
+      return InvalidArgument("shape " + ShapeToString(s) + " has an unknown or negative dim");
+    if (__builtin_mul_overflow(n, static_cast<uint64_t>(d), &n))
+      return InvalidArgument("shape " + ShapeToString(s) + " has more elements than 2^64");
+  }
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(n, static_cast<uint64_t>(element_size), &bytes) ||
+      bytes > MaxTensorBytes())
+    return InvalidArgument("a tensor of shape " + ShapeToString(s) + " would need more than " +
+                           std::to_string(MaxTensorBytes()) +
+                           " bytes (the bound; set OC_MAX_TENSOR_BYTES to change it)");
+  return static_cast<size_t>(bytes);
 }
 
 bool IsStatic(const Shape& s) {

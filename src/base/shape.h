@@ -11,7 +11,14 @@ namespace oc {
 
 using Shape = std::vector<int64_t>;
 
-int64_t NumElements(const Shape& s);  // -1 if any dim is unknown
+int64_t NumElements(const Shape& s);  // -1 if any dim is unknown; INT64_MAX on overflow
+// The most bytes one tensor may have (OC_MAX_TENSOR_BYTES, default 64 GiB): larger shapes
+// are refused where they appear (atc's inference, the .om loader, execution) before any
+// allocation, so later size arithmetic cannot overflow.
+uint64_t MaxTensorBytes();
+// Bytes of a static shape of `element_size`-byte elements: an error naming the shape when a
+// dim is negative, the count overflows, or it exceeds MaxTensorBytes().
+Result<size_t> TensorBytes(const Shape& s, size_t element_size);
 bool IsStatic(const Shape& s);
 std::string ShapeToString(const Shape& s);  // "[1,3,224,224]"
 // Numpy-style multidirectional broadcast of two shapes.

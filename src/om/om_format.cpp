@@ -26,11 +26,12 @@ Result<OmContainer> ParseOmContainer(const uint8_t* data, size_t size) {
     return ParseError("the .om file is truncated or has trailing bytes: header says " +
                       std::to_string(c.header.model_length) + " bytes after the header, file has " +
                       std::to_string(body));
-  if (c.header.is_checksum == 0) {
-    auto digest = Sha256(data + kOmHeaderSize, body);
-    if (std::memcmp(digest.data(), c.header.checksum, digest.size()) != 0)
-      return ParseError("checksum mismatch: the .om file is corrupted");
-  }
+  // Always verified: a header flag may not switch the check off.
+  if (c.header.is_checksum != 0)
+    return ParseError("the .om header says it has no checksum: OpenCANN loads checked models only");
+  auto digest = Sha256(data + kOmHeaderSize, body);
+  if (std::memcmp(digest.data(), c.header.checksum, digest.size()) != 0)
+    return ParseError("checksum mismatch: the .om file is corrupted");
   uint32_t num = 0;
   std::memcpy(&num, data + kOmHeaderSize, 4);
   const uint64_t table_end = kOmHeaderSize + 8 + uint64_t{num} * sizeof(OmPartitionEntry);

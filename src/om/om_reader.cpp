@@ -24,11 +24,24 @@ std::vector<std::string> StrList(const AttrMapProto& m, const std::string& k) {
   return {it->second.list().s().begin(), it->second.list().s().end()};
 }
 
-// Descriptor shape to value info; GE's single dim -2 means the rank is unknown.
-ValueInfo InfoFromDesc(const ge::proto::TensorDescriptor& d) {
+// Descriptor shape to value info; GE's single dim -2 means the rank is unknown. A file may
+// describe no dim below -1, no type OpenCANN lacks and no tensor beyond MaxTensorBytes().
+// Subgraph values may be untyped: their types come from the enclosing node.
+Result<ValueInfo> InfoFromDesc(const ge::proto::TensorDescriptor& d, const std::string& what,
+                               bool subgraph) {
+  const DataType dtype = FromGeDataType(d.dtype());
+  if (dtype == DataType::kUndefined && !subgraph)
+    return ParseError(what + " has an unknown data type (" + std::to_string(d.dtype()) + ")");
   Shape shape(d.shape().dim().begin(), d.shape().dim().end());
-  if (shape.size() == 1 && shape[0] == -2) return ValueInfo{FromGeDataType(d.dtype()), {}, false};
-  return ValueInfo{FromGeDataType(d.dtype()), shape, true};
+  if (shape.size() == 1 && shape[0] == -2) return ValueInfo{dtype, {}, false};
+  if (shape.size() > 32) return ParseError(what + " has rank " + std::to_string(shape.size()));
+  for (int64_t dim : shape)
+    if (dim < -1) return ParseError(what + " has an invalid dim " + std::to_string(dim));
+  if (IsStatic(shape)) {
+    auto bytes = TensorBytes(shape, DataTypeSize(dtype));
+    if (!bytes.ok()) return ParseError(what + ": " + bytes.status().message());
+  }
+  return ValueInfo{dtype, shape, true};
 }
 
 Result<Tensor> TensorFromDef(const ge::proto::TensorDef& def, const uint8_t* weights,
@@ -36,9 +49,10 @@ Result<Tensor> TensorFromDef(const ge::proto::TensorDef& def, const uint8_t* wei
   DataType dt = FromGeDataType(def.desc().dtype());
   if (dt == DataType::kUndefined) return ParseError("constant with an unknown data type");
   Shape shape(def.desc().shape().dim().begin(), def.desc().shape().dim().end());
-  for (int64_t d : shape)
-    if (d < 0) return ParseError("constant with a negative dimension");
-  const size_t nbytes = static_cast<size_t>(NumElements(shape)) * DataTypeSize(dt);
+  auto checked = TensorBytes(shape, DataTypeSize(dt));
+  if (!checked.ok())
+    return ParseError("constant [" + def.desc().name() + "]: " + checked.status().message());
+  const size_t nbytes = checked.value();
   if (!def.data().empty() || nbytes == 0) {
     if (def.data().size() != nbytes) return ParseError("inline constant has the wrong size");
     Tensor t(dt, shape);
@@ -105,7 +119,8 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
     if (op.type() == "Data") {
       if (op.output_desc_size() != 1)
         return ParseError("Data op [" + op.name() + "] has no output");
-      ValueInfo vi = InfoFromDesc(op.output_desc(0));
+      OC_ASSIGN_OR_RETURN(ValueInfo vi,
+                          InfoFromDesc(op.output_desc(0), "input [" + op.name() + "]", !plan));
       g.values[op.name()] = vi;
       auto it = attrs.find("index");
       inputs.emplace_back(it == attrs.end() ? static_cast<int64_t>(inputs.size()) : it->second.i(),
@@ -152,9 +167,14 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
       const auto& d = op.output_desc(k);
       const std::string& out = n.outputs[k];
       if (out.empty()) continue;
-      g.values[out] = InfoFromDesc(d);
+      OC_ASSIGN_OR_RETURN(g.values[out],
+                          InfoFromDesc(d, "output [" + out + "] of op [" + op.name() + "]", !plan));
       auto it = d.attr().find("_oc_mem_offset");
-      if (plan && it != d.attr().end()) plan->offsets[out] = static_cast<size_t>(it->second.i());
+      if (plan && it != d.attr().end()) {
+        if (it->second.i() < 0)
+          return ParseError("value [" + out + "] has a negative memory offset");
+        plan->offsets[out] = static_cast<size_t>(it->second.i());
+      }
     }
     g.nodes.push_back(std::move(n));
   }

@@ -184,6 +184,15 @@ Status InferNode(Graph& graph, const Node& node) {
   }
   // Symbols and partly known values settle what the schema alone leaves unknown.
   RefineWithSymbols(graph, node, *schema, ctx);
+  // A size no machine holds is refused here, before anything allocates or multiplies it.
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    const ValueInfo& o = ctx.outputs[i];
+    if (node.outputs[i].empty() || !o.has_shape || !IsStatic(o.shape)) continue;
+    auto bytes = TensorBytes(o.shape, DataTypeSize(o.dtype));
+    if (!bytes.ok())
+      return InvalidArgument("node [" + node.name + "] (" + node.op_type + "): output [" +
+                             node.outputs[i] + "]: " + bytes.status().message());
+  }
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     if (node.outputs[i].empty()) continue;
     graph.values[node.outputs[i]] = ctx.outputs[i];

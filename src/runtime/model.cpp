@@ -10,6 +10,7 @@
 #include "base/threads.h"
 #include "om/om_format.h"
 #include "ops/op_schema.h"
+#include "runtime/load_check.h"
 
 namespace oc {
 namespace {
@@ -178,6 +179,13 @@ Status Model::BuildInterface() {
 
 Status Model::BuildProgram(const OmGraph& og, Program* p) {
   const Graph& g = og.graph;
+  // Nothing in the file is trusted: the descriptions must follow from the ops, the memory
+  // plan must fit the arena (load_check.h).
+  OC_RETURN_IF_ERROR(CheckGraphAgainstSchemas(g));
+  OC_RETURN_IF_ERROR(CheckMemoryPlan(g, og.plan, [](const Node& n) {
+    const OpSchema* s = OpRegistry::Global().Find(n.domain, n.op_type);
+    return s ? s->traits.in_place_input : -1;
+  }));
   p->graph = &g;
   p->gear = og.gear;
   p->arena_size = og.plan.arena_size;
@@ -225,8 +233,6 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
       s.ptr = t->data();
       s.constant = t;
     } else if (auto it = og.plan.offsets.find(v); it != og.plan.offsets.end()) {
-      if (it->second >= p->arena_size && p->arena_size > 0)
-        return ParseError("value [" + v + "] lies outside the arena");
       s.kind = SlotKind::kArena;
       s.index = it->second;
     } else if (!vi || !vi->has_shape || !IsStatic(vi->shape)) {

@@ -78,8 +78,9 @@ TEST(DumpFile, DamagedFilesAreErrors) {
       noisy[8 + (seed >> 8) % (noisy.size() - 8)] = static_cast<char>(seed >> 24);
     }
     auto r = DecodeDumpFile(noisy);  // must not crash; when it parses, sizes add up
-    if (r.ok())
+    if (r.ok()) {
       for (const auto& t : r->outputs) EXPECT_LE(t.bytes.size(), noisy.size());
+    }
   }
 }
 

@@ -18,6 +18,14 @@ class InferShapesPass : public Pass {
             "Value [] for parameter [--input_shape] is invalid. Reason: input [" + in +
                 "] has no shape in the model; give it with --input_shape.",
             "E10001");
+      if (IsStatic(vi->shape)) {
+        auto bytes = TensorBytes(vi->shape, DataTypeSize(vi->dtype));
+        if (!bytes.ok())
+          return InvalidArgument("Value [" + ShapeToString(vi->shape) +
+                                     "] for parameter [--input_shape] is invalid. Reason: input [" +
+                                     in + "]: " + bytes.status().message(),
+                                 "E10001");
+      }
       // Dynamic dims only when asked for (-1 or a range in --input_shape): a model
       // exported with symbolic dims usually just lacks --input_shape.
       if (!IsStatic(vi->shape) && !allow_dynamic_inputs_)
