@@ -599,7 +599,11 @@ Status Model::Execute(ExecuteIo& io) const {
                              "]: the tensor description says " + ShapeToString(io.input_shapes[i]) +
                              ", the model's shape is " + ShapeToString(shape));
     }
-    const size_t need = static_cast<size_t>(NumElements(shape)) * DataTypeSize(p.inputs[i].dtype);
+    auto checked = TensorBytes(shape, DataTypeSize(p.inputs[i].dtype));
+    if (!checked.ok())
+      return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
+                             "]: " + checked.status().message());
+    const size_t need = checked.value();
     if (!io.inputs[i] && need) return InvalidArgument("input " + std::to_string(i) + " is null");
     if (io.input_sizes[i] < need)
       return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name + "] has " +

@@ -55,6 +55,17 @@ class CpuBackendImpl final : public Backend {
   Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) const override {
     auto kernel = CpuKernels().Create(ctx.node->domain, ctx.node->op_type);
     if (!kernel) return NoKernelError(*ctx.node);
+    // oneDNN and the loops here index with 32-bit ints in places (oneDNN's matmul dies of a
+    // division by zero at 2^32 rows): larger tensors are refused by name, not run.
+    for (const auto* list : {&ctx.inputs, &ctx.outputs})
+      for (const TensorType& t : *list)
+        if (t.dtype != DataType::kUndefined && IsStatic(t.shape) &&
+            NumElements(t.shape) > int64_t{INT32_MAX})
+          return Unsupported("node [" + ctx.node->name + "] (" + ctx.node->op_type +
+                                 "): the CPU backend takes tensors of at most 2^31-1 elements, "
+                                 "this one is " +
+                                 ShapeToString(t.shape),
+                             "EZ3003");
     // oneDNN fixes a primitive's thread count when it is created.
     omp_set_num_threads(ctx.num_threads);
     OC_RETURN_IF_ERROR(kernel->Prepare(ctx));

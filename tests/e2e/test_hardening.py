@@ -1,0 +1,76 @@
+"""Sizes no machine holds are refused by name, before anything allocates: at atc (input
+shapes, shapes computed from them, CPU kernel limits), and at execution (a dynamic input
+whose description overflows). No crash, no output file left behind."""
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from conftest import atc
+from test_acl_dynamic import Session
+
+ACL_ERROR_INVALID_PARAM = 100000
+
+
+def mlp(tmp_path):
+    w = numpy_helper.from_array(np.ones((4, 3), np.float32), "w")
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w])
+    path = str(tmp_path / "mlp.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path)
+    return path
+
+
+@pytest.mark.parametrize("shape, code, words", [
+    ("x:4611686018427387904,4", "E10001", "more elements than 2^64"),
+    ("x:1099511627776,4", "E10001", "OC_MAX_TENSOR_BYTES"),
+    ("x:4294967296,4", "EZ3003", "at most 2^31-1 elements"),
+])
+def test_oversized_shapes_are_refused_at_atc(tmp_path, shape, code, words):
+    r = atc(f"--model={mlp(tmp_path)}", "--framework=5", f"--output={tmp_path / 'out'}",
+            "--soc_version=Ascend910B3", f"--input_shape={shape}")
+    log = r.stdout + r.stderr
+    assert r.returncode == 1, log  # an error exit, not a signal
+    assert code in log and words in log, log
+    assert not (tmp_path / "out.om").exists()
+
+
+def test_shape_computed_too_large_is_refused(tmp_path):
+    """A shape that only inference finds too large (Expand to 2^40 x 2^40)."""
+    big = numpy_helper.from_array(np.array([1 << 40, 1 << 40], np.int64), "big")
+    g = helper.make_graph([helper.make_node("Expand", ["x", "big"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [big])
+    path = str(tmp_path / "expand.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path)
+    r = atc(f"--model={path}", "--framework=5", f"--output={tmp_path / 'out'}",
+            "--soc_version=Ascend910B3")
+    log = r.stdout + r.stderr
+    assert r.returncode == 1, log
+    assert "E19005" in log and "[y]" in log and "more elements" in log, log
+    assert not (tmp_path / "out.om").exists()
+
+
+def test_dynamic_input_whose_shape_overflows_is_refused(acl_session, tmp_path):
+    acl = acl_session
+    out = tmp_path / "dyn"
+    r = atc(f"--model={mlp(tmp_path)}", "--framework=5", f"--output={out}",
+            "--soc_version=Ascend910B3", "--input_shape=x:-1,4")
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = Session(acl, str(out) + ".om")
+    try:
+        for shape in ([1 << 62, 4], [1 << 40, 4]):
+            td = acl.create_tensor_desc(0, shape, 0)
+            assert acl.mdl.set_dataset_tensor_desc(s.in_ds, td, 0) == 0
+            acl.destroy_tensor_desc(td)
+            assert acl.mdl.execute(s.id, s.in_ds, s.out_ds) == ACL_ERROR_INVALID_PARAM, shape
+        # A shape that fits still runs after the refusals.
+        td = acl.create_tensor_desc(0, [2, 4], 0)
+        assert acl.mdl.set_dataset_tensor_desc(s.in_ds, td, 0) == 0
+        acl.destroy_tensor_desc(td)
+        s.put(0, np.ones((2, 4), np.float32))
+        assert acl.mdl.execute(s.id, s.in_ds, s.out_ds) == 0
+        np.testing.assert_array_equal(s.get(0, (2, 3)), np.full((2, 3), 4.0, np.float32))
+    finally:
+        s.close()
