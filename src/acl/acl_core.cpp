@@ -244,7 +244,26 @@ bool State::IsDevice(const void* p, size_t size) const {
   auto it = device_allocs_.upper_bound(a);
   if (it == device_allocs_.begin()) return false;
   --it;
-  return a >= it->first && a + size <= it->first + std::max<size_t>(it->second.size, 1);
+  const uintptr_t end = it->first + std::max<size_t>(it->second.size, 1);
+  return a >= it->first && a < end && size <= end - a;  // no a + size: it may wrap
+}
+
+size_t State::BytesFrom(const void* p) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  auto dev = device_allocs_.upper_bound(a);
+  if (dev != device_allocs_.begin()) {
+    --dev;
+    const uintptr_t end = dev->first + std::max<size_t>(dev->second.size, 1);
+    if (a >= dev->first && a < end) return end - a;
+  }
+  auto host = host_allocs_.upper_bound(a);
+  if (host != host_allocs_.begin()) {
+    --host;
+    const uintptr_t end = host->first + std::max<size_t>(host->second, 1);
+    if (a >= host->first && a < end) return end - a;
+  }
+  return 0;
 }
 
 bool State::DeviceAllocation(const void* p, const void** start, size_t* size) const {

@@ -498,7 +498,7 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) 
   batch->batchCount = 0;  // no batch gears
   if (modelDesc->gear_mode != "batch") return ACL_SUCCESS;
   for (const auto& g : modelDesc->gears)
-    if (batch->batchCount < ACL_MAX_BATCH_NUM)
+    if (batch->batchCount < ACL_MAX_BATCH_NUM && !g.empty())
       batch->batch[batch->batchCount++] = static_cast<uint64_t>(g[0]);
   return ACL_SUCCESS;
 }
@@ -512,7 +512,7 @@ aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW*
   hw->hwCount = 0;
   if (modelDesc->gear_mode != "image_size") return ACL_SUCCESS;
   for (const auto& g : modelDesc->gears)
-    if (hw->hwCount < ACL_MAX_HW_NUM) {
+    if (hw->hwCount < ACL_MAX_HW_NUM && g.size() >= 2) {
       hw->hw[hw->hwCount][0] = static_cast<uint64_t>(g[0]);
       hw->hw[hw->hwCount][1] = static_cast<uint64_t>(g[1]);
       ++hw->hwCount;
@@ -557,6 +557,11 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
       if (static_cast<int>(i) == modelDesc->gear_input) continue;
       for (int64_t d : modelDesc->inputs[i].shape) {
         if (out.dimCount >= ACL_MAX_DIM_CNT) return Fail(ACL_ERROR_INVALID_PARAM, "too many dims");
+        if (d < 0 && k >= modelDesc->gears[g].size())
+          return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicDims: gear " +
+                                                   std::to_string(g) +
+                                                   " has fewer values than "
+                                                   "the inputs have dynamic dims");
         out.dims[out.dimCount++] = d < 0 ? modelDesc->gears[g][k++] : d;
       }
     }

@@ -30,7 +30,8 @@ struct Stream {
 struct Event {
   std::chrono::steady_clock::time_point at;
   bool recorded = false;
-  int pending = 0;  // records submitted to streams and not yet reached
+  int pending = 0;         // records submitted to streams and not yet reached
+  bool destroyed = false;  // aclrtDestroyEvent came first: the last pending record frees it
 };
 
 // Callbacks launched on a subscribed stream are handed to the subscribed thread, which
@@ -42,7 +43,8 @@ struct PendingCallback {
 };
 std::mutex g_cb_mutex;
 std::condition_variable g_cb_cv;
-std::map<Stream*, uint64_t> g_subscriptions;                                   // stream -> thread
+std::map<Stream*, uint64_t> g_subscriptions;  // stream -> thread
+std::set<Stream*> g_closing_streams;          // being destroyed: blocking callbacks let go
 std::map<uint64_t, std::deque<std::shared_ptr<PendingCallback>>> g_callbacks;  // per thread
 std::condition_variable g_event_cv;
 
@@ -230,10 +232,19 @@ aclError aclrtDestroyStream(aclrtStream stream) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
   }
   {
+    // A blocking callback still queued holds the stream's worker until a report thread runs
+    // it: it stops holding once its stream goes (the callback itself stays queued for
+    // aclrtProcessReport), so destroying never waits on a thread that may be this one.
     std::lock_guard<std::mutex> lock(g_cb_mutex);
     g_subscriptions.erase(s);
+    g_closing_streams.insert(s);
+    g_cb_cv.notify_all();
   }
   delete s;  // runs what is queued, then joins the worker
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    g_closing_streams.erase(s);
+  }
   return ACL_SUCCESS;
 }
 
@@ -362,6 +373,15 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(devPtr);
   if (count > maxCount) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
+  // maxCount is the application's word: the allocation itself bounds the write.
+  const size_t avail = State::Get().BytesFrom(devPtr);
+  if (avail == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemset: the pointer is not memory from aclrtMalloc or aclrtMallocHost");
+  if (maxCount > avail)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: maxCount " + std::to_string(maxCount) +
+                                             " exceeds the " + std::to_string(avail) +
+                                             " bytes left in the allocation");
   if (count) std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }
@@ -392,7 +412,13 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* e = static_cast<Event*>(event);
   if (!g_events.erase(e)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: unknown event");
-  delete e;
+  // A record still queued on a stream writes the event when the stream reaches it: it frees
+  // the event then, and waiters see it gone.
+  if (e->pending > 0)
+    e->destroyed = true;
+  else
+    delete e;
+  g_event_cv.notify_all();
   return ACL_SUCCESS;
 }
 
@@ -414,6 +440,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     ev->at = std::chrono::steady_clock::now();
     ev->recorded = true;
     --ev->pending;
+    if (ev->destroyed && ev->pending == 0) delete ev;
     g_event_cv.notify_all();
     return oc::Status::Ok();
   };
@@ -431,7 +458,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
   std::unique_lock<std::mutex> lock(g_rt_mutex);
   if (!g_events.count(ev))
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeEvent: unknown event");
-  g_event_cv.wait(lock, [&] { return ev->pending == 0; });
+  // Destroyed meanwhile (its last record may have freed it): membership first.
+  g_event_cv.wait(lock, [&] { return !g_events.count(ev) || ev->pending == 0; });
   return ACL_SUCCESS;
 }
 
@@ -488,14 +516,19 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     thread = it->second;
   }
   const bool block = blockType == ACL_CALLBACK_BLOCK;
+  auto* owner = static_cast<Stream*>(stream);
   worker->Submit(
       [=] {
         auto cb = std::make_shared<PendingCallback>(PendingCallback{fn, userData});
         std::unique_lock<std::mutex> lock(g_cb_mutex);
         g_callbacks[thread].push_back(cb);
         g_cb_cv.notify_all();
-        // A blocking callback holds the stream until the report thread has run it.
-        if (block) g_cb_cv.wait(lock, [&] { return cb->done || !g_callbacks.count(thread); });
+        // A blocking callback holds the stream until the report thread has run it (or the
+        // stream is being destroyed).
+        if (block)
+          g_cb_cv.wait(lock, [&] {
+            return cb->done || !g_callbacks.count(thread) || g_closing_streams.count(owner);
+          });
         return oc::Status::Ok();
       },
       /*always=*/true);

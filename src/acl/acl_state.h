@@ -94,6 +94,9 @@ class State {
   // True when [p, p+size) lies inside one device allocation.
   bool IsDevice(const void* p, size_t size = 1) const;
   bool IsHostPinned(const void* p) const;
+  // Bytes from p to the end of the aclrtMalloc or aclrtMallocHost allocation holding it;
+  // 0 when no allocation does.
+  size_t BytesFrom(const void* p) const;
   // The device allocation holding p: its start and size.
   bool DeviceAllocation(const void* p, const void** start, size_t* size) const;
 

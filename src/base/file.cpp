@@ -22,6 +22,8 @@ Result<std::string> ReadFile(const std::string& path) {
   if (stat(path.c_str(), &st) != 0)
     return NotFound("cannot open file [" + path + "]: " + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return InvalidArgument("[" + path + "] is a directory, not a file");
+  // A FIFO or device would block or never end: only regular files are read.
+  if (!S_ISREG(st.st_mode)) return InvalidArgument("[" + path + "] is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return IoError("cannot read file [" + path + "]");
   std::ostringstream ss;
@@ -52,6 +54,11 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
 bool FileExists(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0;
+}
+
+bool IsRegularFile(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 bool IsDirectory(const std::string& path) {
@@ -85,7 +92,9 @@ std::vector<std::string> ListFiles(const std::string& dir) {
 }
 
 Result<std::shared_ptr<MappedFile>> MappedFile::Open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer forever; fstat below then
+  // refuses anything but a regular file.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return NotFound("cannot open file [" + path + "]: " + std::strerror(errno));
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -19,6 +19,8 @@ Result<std::string> ReadFile(const std::string& path);
 Status WriteFileAtomic(const std::string& path, std::string_view data);
 bool FileExists(const std::string& path);
 bool IsDirectory(const std::string& path);
+// A regular file (not a folder, FIFO, socket or device, which would block or never end).
+bool IsRegularFile(const std::string& path);
 // Creates `path` and its missing parents (like mkdir -p).
 Status CreateDirectories(const std::string& path);
 // The regular files directly in `dir`, sorted by name.

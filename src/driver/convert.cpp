@@ -54,10 +54,14 @@ Result<Graph> ImportModel(const ConvertOptions& options) {
                            "mindspore.export(file_format='ONNX')).");
   }
   const std::string& model = options.model;
-  if (!FileExists(model) || !std::ifstream(model, std::ios::binary))
+  if (!FileExists(model))
     return InvalidFlag(model, "model", "the file does not exist or cannot be read.");
   if (IsDirectory(model))
     return InvalidFlag(model, "model", "it is a directory, not a model file.");
+  if (!IsRegularFile(model))
+    return InvalidFlag(model, "model", "it is not a regular file (a FIFO, socket or device).");
+  if (!std::ifstream(model, std::ios::binary))
+    return InvalidFlag(model, "model", "the file does not exist or cannot be read.");
   if (frontend->needs_weight && options.weight.empty())
     return InvalidArgument("Input parameter[--weight]'s value is empty when framework is " +
                                options.framework + "(" + frontend->name + ").",

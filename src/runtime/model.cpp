@@ -142,8 +142,20 @@ Status Model::BuildInterface() {
   outputs_ = first.outputs;
   if (auto it = om_.attrs.find(kDynamicModeAttr); it != om_.attrs.end()) {
     gear_mode_ = it->second;
+    // Gear tables are the file's word too: their length follows from the mode, every value
+    // is a size, and every gear graph has as many.
+    const size_t want = gear_mode_ == "batch" ? 1 : gear_mode_ == "image_size" ? 2 : 0;
+    if (gear_mode_ != "batch" && gear_mode_ != "image_size" && gear_mode_ != "dims")
+      return ParseError("unknown gear mode [" + gear_mode_ + "]");
     for (const auto& p : programs_) {
       if (p.gear.empty()) return ParseError("a gear graph has no gear values");
+      if ((want && p.gear.size() != want) || p.gear.size() != programs_.front().gear.size())
+        return ParseError("a " + gear_mode_ + " gear has " + std::to_string(p.gear.size()) +
+                          " values, expected " +
+                          std::to_string(want ? want : programs_.front().gear.size()));
+      for (int64_t v : p.gear)
+        if (v < 1 || v > (int64_t{1} << 31))
+          return ParseError("gear value " + std::to_string(v) + " is not a size");
       if (p.inputs.size() != inputs_.size() || p.outputs.size() != outputs_.size())
         return ParseError("gear graphs differ in their inputs or outputs");
     }

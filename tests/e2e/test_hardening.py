@@ -74,3 +74,48 @@ def test_dynamic_input_whose_shape_overflows_is_refused(acl_session, tmp_path):
         np.testing.assert_array_equal(s.get(0, (2, 3)), np.full((2, 3), 4.0, np.float32))
     finally:
         s.close()
+
+
+def test_memset_is_bounded_by_the_allocation(acl_session):
+    acl = acl_session
+    dev, ret = acl.rt.malloc(64, 0)
+    assert ret == 0
+    try:
+        assert acl.rt.memset(dev, 64, 7, 64) == 0
+        # maxCount beyond the allocation, a pointer into its middle asking for too much,
+        # and memory that is not OpenCANN's at all.
+        assert acl.rt.memset(dev, 1 << 20, 7, 128) == ACL_ERROR_INVALID_PARAM
+        assert acl.rt.memset(dev + 32, 64, 7, 64) == ACL_ERROR_INVALID_PARAM
+        host = np.zeros(64, np.uint8)
+        assert acl.rt.memset(acl.util.numpy_to_ptr(host), 64, 7, 64) == ACL_ERROR_INVALID_PARAM
+        assert not host.any()
+        assert acl.rt.memset(dev + 32, 32, 9, 32) == 0
+        out = np.zeros(64, np.uint8)
+        assert acl.rt.memcpy(acl.util.numpy_to_ptr(out), 64, dev, 64, 2) == 0
+        assert list(out[:32]) == [7] * 32 and list(out[32:]) == [9] * 32
+    finally:
+        acl.rt.free(dev)
+
+
+def test_destroying_an_event_and_a_stream_with_work_queued(acl_session):
+    """A blocking callback nobody processes holds the stream; an event record waits behind
+    it. Destroying the event frees it once the record is reached (no use after free), and
+    destroying the stream lets the callback go instead of deadlocking."""
+    import threading
+    acl = acl_session
+    assert acl.rt.set_device(0) == 0  # this thread's default context (earlier tests may change it)
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    assert acl.rt.subscribe_report(threading.get_ident(), stream) == 0
+    assert acl.rt.launch_callback(lambda d: None, None, 1, stream) == 0  # ACL_CALLBACK_BLOCK
+    event, ret = acl.rt.create_event()
+    assert ret == 0
+    assert acl.rt.record_event(event, stream) == 0
+    assert acl.rt.destroy_event(event) == 0
+    assert acl.rt.destroy_event(event) == ACL_ERROR_INVALID_PARAM  # gone for the application
+    done = []
+    t = threading.Thread(target=lambda: done.append(acl.rt.destroy_stream(stream)))
+    t.start()
+    t.join(20)
+    assert done == [0], "aclrtDestroyStream did not return"
+    acl.rt.process_report(50)  # the callback stays queued for its report thread

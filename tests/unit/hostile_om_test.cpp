@@ -128,3 +128,38 @@ TEST(HostileOm, ValueDependentShapeDescribedAsStatic) {
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+// Two image-size gear graphs whose gear tables the file may shorten or fill with nonsense.
+Status LoadGears(const std::string& mode, std::vector<int64_t> g0, std::vector<int64_t> g1) {
+  std::vector<OmGraph> graphs;
+  for (auto* gear : {&g0, &g1}) {
+    GraphBuilder b;
+    b.Input("x", DataType::kFloat, {1, 4});
+    b.Input(kDynamicGearInput, DataType::kInt64, {2});
+    b.Add("Relu", {"x"}, {"y"});
+    b.Output("y");
+    auto cg = CompileGraph(b.g, {});
+    if (!cg.ok()) return cg.status();
+    graphs.push_back({cg->graph, cg->plan, *gear});
+  }
+  OmWriteOptions options;
+  options.model_attrs[kDynamicModeAttr] = mode;
+  auto bytes = SerializeOm(graphs, options);
+  if (!bytes.ok()) return bytes.status();
+  return LoadBytes(bytes.value());
+}
+
+TEST(HostileOm, GearTablesAreChecked) {
+  EXPECT_TRUE(LoadGears("image_size", {8, 8}, {16, 16}).ok());
+  ExpectRefused(LoadGears("image_size", {8}, {16, 16}), "values, expected 2");
+  ExpectRefused(LoadGears("batch", {1, 2}, {4}), "values, expected 1");
+  ExpectRefused(LoadGears("dims", {1, 2}, {4}), "values, expected 2");
+  ExpectRefused(LoadGears("image_size", {8, -3}, {16, 16}), "not a size");
+  ExpectRefused(LoadGears("warp", {8, 8}, {16, 16}), "unknown gear mode");
+}
+
+}  // namespace
+}  // namespace oc

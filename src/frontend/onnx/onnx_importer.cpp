@@ -36,13 +36,18 @@ Result<std::string> ReadExternalData(const onnx::TensorProto& tp, const std::str
   if (location.empty() || location.find("..") != std::string::npos || location[0] == '/')
     return ParseError("tensor [" + tp.name() + "] has an invalid external data location");
   std::string path = base_dir + "/" + location;
+  if (!IsRegularFile(path))
+    return NotFound("external data file [" + path + "] of tensor [" + tp.name() +
+                    "] not found (or not a regular file)");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return NotFound("external data file [" + path + "] of tensor [" + tp.name() + "] not found");
   in.seekg(0, std::ios::end);
   int64_t size = in.tellg();
+  if (offset < 0 || offset > size)
+    return ParseError("external data of tensor [" + tp.name() + "] lies outside [" + path + "]");
   if (length < 0) length = size - offset;
-  if (offset < 0 || offset + length > size)
+  if (length > size - offset)
     return ParseError("external data of tensor [" + tp.name() + "] lies outside [" + path + "]");
   std::string data(static_cast<size_t>(length), '\0');
   in.seekg(offset);
