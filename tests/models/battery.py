@@ -320,6 +320,14 @@ QUICK = ["resnet18", "mobilenet_v3_small", "swin_t", "transformer_encoder",
          "decoder_lm_kv_cache"]
 # Left out, with the reason (Debian's torch 1.13 / torchvision 0.14): nothing at present.
 NOT_IN_BATTERY = {}
+# Models that float32 itself cannot pin down to the tolerance, measured by hand.
+CONDITIONING_NOTES = {
+    "maskrcnn_resnet50_fpn":
+        "on this input torch's own float32 result is 1.1e-4 from its float64 result and ONNX "
+        "Runtime's is 1.8e-4 from torch's (masks pasted at box edges and R-CNN scores move with "
+        "the rounding of the proposals): the model is ill-conditioned at the tolerance, so "
+        "its cases fail the 1e-4 criterion at 2.3e-4 without a known defect in OpenCANN",
+}
 # Why a model is exported at other opsets than 13 and 17.
 OPSET_NOTES = {
     "R-CNN detectors (fasterrcnn, maskrcnn, keypointrcnn)":
@@ -565,6 +573,10 @@ def write_markdown(path, rows):
         f.write(f"{passed} of {len(rows)} cases pass.\n\n" + table(rows) + "\n\n")
         for k, v in NO_DYNAMIC.items():
             f.write(f"- {k} has no dynamic-batch case: {v}\n")
+        if CONDITIONING_NOTES:
+            f.write("\nConditioning:\n\n")
+            for k, v in CONDITIONING_NOTES.items():
+                f.write(f"- {k}: {v}\n")
         f.write("\nOther opsets:\n\n")
         for k, v in OPSET_NOTES.items():
             f.write(f"- {k}: {v}\n")
