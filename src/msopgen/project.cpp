@@ -1,7 +1,9 @@
 #include "msopgen/project.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <map>
 
 #include "base/file.h"
@@ -538,10 +540,7 @@ Status GenerateOp(const OpSpec& op, const ProjectOptions& o, std::string* cmake)
 
 }  // namespace
 
-Status GenerateProject(const std::vector<OpSpec>& ops, const ProjectOptions& o) {
-  if (IsDirectory(o.out_dir) && !ListFiles(o.out_dir).empty())
-    return InvalidArgument("output folder [" + o.out_dir +
-                           "] already holds files; give an empty or new folder");
+static Status GenerateInto(const std::vector<OpSpec>& ops, const ProjectOptions& o) {
   for (const char* sub : {"/op_host", "/op_kernel", "/op_api", "/scripts", "/framework"})
     OC_RETURN_IF_ERROR(CreateDirectories(o.out_dir + sub));
   std::string cmake_ops, list, aclnn_sources;
@@ -574,6 +573,31 @@ Status GenerateProject(const std::vector<OpSpec>& ops, const ProjectOptions& o) 
   OC_RETURN_IF_ERROR(Write(o.out_dir + "/README.md", Replace(kReadme, vars)));
   return Write(o.out_dir + "/framework/README.md",
                "ONNX models use the op types directly (any custom domain); no plugin is needed.\n");
+}
+
+// The project is written into a sibling folder and renamed into place at the end, so a
+// failed or interrupted generate leaves nothing that looks like a project.
+Status GenerateProject(const std::vector<OpSpec>& ops, const ProjectOptions& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string out = o.out_dir;
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  if (fs::exists(out, ec) && (!fs::is_directory(out, ec) || !fs::is_empty(out, ec)))
+    return InvalidArgument("output folder [" + o.out_dir +
+                           "] already holds files; give an empty or new folder");
+  const fs::path parent = fs::path(out).parent_path();
+  if (!parent.empty()) OC_RETURN_IF_ERROR(CreateDirectories(parent.string()));
+  ProjectOptions staged = o;
+  staged.out_dir = out + ".msopgen-tmp." + std::to_string(::getpid());
+  fs::remove_all(staged.out_dir, ec);
+  Status s = GenerateInto(ops, staged);
+  if (s.ok()) {
+    if (fs::exists(out, ec)) fs::remove(out, ec);  // the empty folder the user gave
+    fs::rename(staged.out_dir, out, ec);
+    if (ec) s = IoError("cannot move the project into [" + out + "]: " + ec.message());
+  }
+  if (!s.ok()) fs::remove_all(staged.out_dir, ec);
+  return s;
 }
 
 }  // namespace oc::msopgen
