@@ -12,6 +12,8 @@ PACKAGES=(
   libgtest-dev libonnx-testdata
   patch python3-pil chromium fonts-dejavu-core
 )
+# Extra packages a target needs beyond these (make fuzz: clang).
+PACKAGES+=("$@")
 
 missing=()
 for p in "${PACKAGES[@]}"; do

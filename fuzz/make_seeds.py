@@ -1,0 +1,109 @@
+"""Writes the seed corpora under fuzz/corpus/ (small, valid inputs the fuzzers mutate).
+
+    /usr/bin/python3 fuzz/make_seeds.py --build build
+"""
+import argparse
+import json
+import os
+import subprocess
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def model(nodes, inputs, outputs, inits=(), opset=17):
+    g = helper.make_graph(nodes, "seed", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def vi(name, dtype, shape):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def onnx_seeds():
+    f = TensorProto.FLOAT
+    rng = np.random.RandomState(0)
+    w = numpy_helper.from_array(rng.randn(4, 3).astype(np.float32), "w")
+    k = numpy_helper.from_array(rng.randn(2, 1, 3, 3).astype(np.float32), "k")
+    shape = numpy_helper.from_array(np.array([0, -1], np.int64), "shape")
+    yield "mlp", model([helper.make_node("MatMul", ["x", "w"], ["m"]),
+                        helper.make_node("Relu", ["m"], ["y"])],
+                       [vi("x", f, ["n", 4])], [vi("y", f, None)], [w])
+    yield "conv", model([helper.make_node("Conv", ["x", "k"], ["c"], pads=[1, 1, 1, 1]),
+                         helper.make_node("MaxPool", ["c"], ["p"], kernel_shape=[2, 2],
+                                          strides=[2, 2]),
+                         helper.make_node("Reshape", ["p", "shape"], ["y"])],
+                        [vi("x", f, [1, 1, 8, 8])], [vi("y", f, None)], [k, shape])
+    yield "shape_chain", model([helper.make_node("Shape", ["x"], ["s"]),
+                                helper.make_node("Gather", ["s", "one"], ["h"]),
+                                helper.make_node("Concat", ["h", "h"], ["t"], axis=0),
+                                helper.make_node("Reshape", ["x", "t"], ["y"])],
+                               [vi("x", f, [3, 3])], [vi("y", f, None)],
+                               [numpy_helper.from_array(np.array([1], np.int64), "one")])
+    then_g = helper.make_graph([helper.make_node("Neg", ["x"], ["o"])], "then", [],
+                               [vi("o", f, None)])
+    else_g = helper.make_graph([helper.make_node("Abs", ["x"], ["o"])], "else", [],
+                               [vi("o", f, None)])
+    yield "if", model([helper.make_node("If", ["c"], ["y"], then_branch=then_g,
+                                        else_branch=else_g)],
+                      [vi("c", TensorProto.BOOL, []), vi("x", f, [2])], [vi("y", f, None)])
+    yield "softmax_topk", model([helper.make_node("Softmax", ["x"], ["s"], axis=-1),
+                                 helper.make_node("TopK", ["s", "kk"], ["v", "i"])],
+                                [vi("x", f, [2, 6])], [vi("v", f, None), vi("i", TensorProto.INT64, None)],
+                                [numpy_helper.from_array(np.array([2], np.int64), "kk")])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    a = ap.parse_args()
+    out = {n: os.path.join(HERE, "corpus", n) for n in
+           ("onnx_import", "om_load", "atc_flags", "op_json", "python_tokenizer", "notebook")}
+    for d in out.values():
+        os.makedirs(d, exist_ok=True)
+    atc = os.path.join(a.build, "bin", "atc")
+    for name, m in onnx_seeds():
+        path = os.path.join(out["onnx_import"], name + ".onnx")
+        onnx.save(m, path)
+        stem = os.path.join(out["om_load"], name)
+        shape = ["--input_shape=x:2,4"] if name == "mlp" else []
+        r = subprocess.run([atc, f"--model={path}", "--framework=5", f"--output={stem}",
+                            "--soc_version=Ascend910B3", *shape], capture_output=True, text=True)
+        if r.returncode != 0:
+            print("no .om seed for", name, r.stdout[-300:])
+    flags = [["--model=m.onnx", "--framework=5", "--output=o", "--soc_version=Ascend910B3"],
+             ["--input_shape=x:1,3,224,224;y:-1,4", "--dynamic_batch_size=1,2,4", "--log=info"],
+             ["--mode=1", "--om=a.om", "--json=a.json"], ["--help"],
+             ["--precision_mode=force_fp16", "--out_nodes=a:0;b:1", "--input_format=NCHW"]]
+    for i, f in enumerate(flags):
+        with open(os.path.join(out["atc_flags"], f"flags{i}"), "wb") as fh:
+            fh.write(b"\0".join(x.encode() for x in f))
+    ops = [{"op": "AddCustom", "language": "cpp",
+            "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"],
+                            "type": ["float", "float16"]},
+                           {"name": "y", "param_type": "required", "format": ["ND"],
+                            "type": ["float", "float16"]}],
+            "output_desc": [{"name": "z", "param_type": "required", "format": ["ND"],
+                             "type": ["float", "float16"]}],
+            "attr": [{"name": "alpha", "param_type": "optional", "type": "float",
+                      "default_value": "1.0"}]}]
+    with open(os.path.join(out["op_json"], "add_custom.json"), "w") as fh:
+        json.dump(ops, fh, indent=1)
+    with open(os.path.join(out["python_tokenizer"], "train.py"), "w") as fh:
+        fh.write('import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n'
+                 '    """A net."""\n\n    def forward(self, x):\n        return x.cuda() * 2\n\n\n'
+                 'model = Net().to("cuda")\ntorch.cuda.synchronize()\n'
+                 's = f"{model!r:>10}" + r"\\d" + b"x".decode()\n')
+    nb = {"cells": [{"cell_type": "code", "source": ["import torch\n", "x = torch.ones(2).cuda()\n"],
+                     "metadata": {}, "outputs": [], "execution_count": 1},
+                    {"cell_type": "markdown", "source": "# notes", "metadata": {}}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    with open(os.path.join(out["notebook"], "demo.ipynb"), "w") as fh:
+        json.dump(nb, fh)
+
+
+if __name__ == "__main__":
+    main()
