@@ -1,6 +1,7 @@
 // oc.RoundTo on the CPU: float32 -> nearest float16 / bfloat16 (ties to even) -> float32,
 // in place when the planner lets it. F16C converts eight values per instruction where the
 // CPU has it; the scalar path is base/half.h's.
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include "base/half.h"
@@ -19,7 +20,11 @@ __attribute__((target("avx,f16c"))) void RoundHalfF16c(const float* x, float* y,
 }
 
 void RoundHalf(const float* x, float* y, int64_t n) {
-  static const bool f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  // F16C from CPUID leaf 1 (ECX bit 29): clang's __builtin_cpu_supports has no "f16c".
+  static const bool f16c = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 29));
+  }();
   if (f16c) return RoundHalfF16c(x, y, n);
   for (int64_t i = 0; i < n; ++i) y[i] = HalfToFloat(FloatToHalf(x[i]));
 }
