@@ -119,3 +119,10 @@ def test_destroying_an_event_and_a_stream_with_work_queued(acl_session):
     t.join(20)
     assert done == [0], "aclrtDestroyStream did not return"
     acl.rt.process_report(50)  # the callback stays queued for its report thread
+
+
+def test_malloc_of_an_impossible_size_fails(acl_session):
+    acl = acl_session
+    for size in ((1 << 64) - 1, (1 << 64) - 32):
+        ptr, ret = acl.rt.malloc(size, 0)
+        assert ret != 0 and not ptr, size
