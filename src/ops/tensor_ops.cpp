@@ -29,8 +29,8 @@ Result<Shape> ReshapeTarget(const Shape& in, const std::vector<int64_t>& spec, b
   for (size_t j = 0; j < in.size(); ++j) {
     if (in[j] < 0)
       unknown_in.insert(j);
-    else
-      known_in *= in[j];
+    else if (__builtin_mul_overflow(known_in, in[j], &known_in))
+      return InvalidArgument("Reshape: the input " + ShapeToString(in) + " has too many elements");
   }
   bool other_unknown = false;
   for (size_t i = 0; i < out.size(); ++i) {
@@ -45,8 +45,10 @@ Result<Shape> ReshapeTarget(const Shape& in, const std::vector<int64_t>& spec, b
     if (static_cast<int64_t>(i) == infer_at) continue;
     if (out[i] < 0)
       other_unknown = true;
-    else
-      known_out *= out[i];
+    else if (__builtin_mul_overflow(known_out, out[i], &known_out))
+      return InvalidArgument("Reshape: the shape " +
+                             ShapeToString(Shape(spec.begin(), spec.end())) +
+                             " has too many elements");
   }
   if (infer_at >= 0) {
     // Computable when every unknown input dim is copied to the output unchanged: they
