@@ -189,6 +189,7 @@ Status InferConcat(InferContext& c) {
     return Status::Ok();
   }
   const int64_t rank = static_cast<int64_t>(c.in(0).shape.size());
+  if (rank == 0) return c.Error("inputs must have rank 1 or more, not scalars");
   auto axis_r = NormalizeAxis(c.attrs().GetInt("axis", 0), rank);
   if (!axis_r.ok()) return c.Error(axis_r.status().message());
   int64_t axis = axis_r.value();
