@@ -63,6 +63,10 @@ Result<Tensor> TensorFromDef(const ge::proto::TensorDef& def, const uint8_t* wei
   if (static_cast<size_t>(def.desc().weight_size()) != nbytes || off < 0 ||
       static_cast<size_t>(off) > weights_size || nbytes > weights_size - off)
     return ParseError("constant [" + def.desc().name() + "] points outside the weights partition");
+  // Kernels load constants as their type: a misaligned one is refused, not read misaligned.
+  if (reinterpret_cast<uintptr_t>(weights + off) % std::max<size_t>(DataTypeSize(dt), 1) != 0)
+    return ParseError("constant [" + def.desc().name() +
+                      "] is misaligned in the weights partition");
   return Tensor(dt, shape, weights + off, std::move(holder));
 }
 

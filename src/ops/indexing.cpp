@@ -75,7 +75,10 @@ Status InferTopK(InferContext& c) {
   }
   auto axis = NormalizeAxis(c.attrs().GetInt("axis", -1), static_cast<int64_t>(out.size()));
   if (!axis.ok()) return c.Error(axis.status().message());
+  if (out.empty()) return c.Error("X must have rank 1 or more");
+  if (k && k->numel() != 1) return c.Error("K must hold one value");
   int64_t kv = k ? k->GetAsInt(0) : c.attrs().GetInt("k", -1);
+  if (k && kv < 0) return c.Error("K must be 0 or more");
   if (kv > out[axis.value()] && out[axis.value()] >= 0) return c.Error("k is larger than the axis");
   out[axis.value()] = kv;
   c.SetOutput(0, x.dtype, out);
