@@ -233,6 +233,8 @@ Result<std::unique_ptr<Kernel>> PrepareForValues(const Backend& backend, const N
   }
   if (!backend.Supports(node, kc.inputs))
     return NoKernelError(node, std::string("Backend asked: ") + backend.name() + ".");
+  // Subgraph nodes reach here without InferNode: the schema sees checked arity only.
+  OC_RETURN_IF_ERROR(CheckArity(*schema, node));
   OC_RETURN_IF_ERROR(schema->infer(ic));
   bool known = true;
   for (size_t k = 0; k < node.outputs.size(); ++k)

@@ -82,7 +82,7 @@ Result<Shape> BroadcastShapes(const Shape& a, const Shape& b) {
 }
 
 Result<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  if (axis < -rank || axis >= rank)
     return InvalidArgument("axis " + std::to_string(axis) + " is out of range for rank " +
                            std::to_string(rank));
   return axis < 0 ? axis + rank : axis;

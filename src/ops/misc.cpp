@@ -175,6 +175,7 @@ Status InferWindow(InferContext& c) {
 
 Status InferMaxUnpool(InferContext& c) {
   const ValueInfo& x = c.in(0);
+  if (x.shape.size() < 3) return c.Error("X must be [N,C,spatial...]");
   if (c.has_input(2)) {
     if (const Tensor* s = c.constant(2)) {
       c.SetOutput(0, x.dtype, s->ToInt64Vector());

@@ -63,22 +63,29 @@ std::vector<const OpSchema*> OpRegistry::All() const {
   return out;
 }
 
+Status CheckArity(const OpSchema& schema, const Node& node) {
+  int n_in = static_cast<int>(node.inputs.size());
+  while (n_in > 0 && node.inputs[n_in - 1].empty()) --n_in;
+  if (n_in < schema.min_inputs || n_in > schema.max_inputs)
+    return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") has " +
+                           std::to_string(n_in) + " inputs, expected " +
+                           std::to_string(schema.min_inputs) + " to " +
+                           std::to_string(schema.max_inputs));
+  int n_out = static_cast<int>(node.outputs.size());
+  if (n_out < schema.min_outputs || n_out > schema.max_outputs)
+    return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") has " +
+                           std::to_string(n_out) + " outputs, expected " +
+                           std::to_string(schema.min_outputs) + " to " +
+                           std::to_string(schema.max_outputs));
+  return Status::Ok();
+}
+
 Status InferNode(Graph& graph, const Node& node) {
   const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
   if (!schema) return NoKernelError(node);
+  OC_RETURN_IF_ERROR(CheckArity(*schema, node));
   int n_in = static_cast<int>(node.inputs.size());
   while (n_in > 0 && node.inputs[n_in - 1].empty()) --n_in;
-  if (n_in < schema->min_inputs || n_in > schema->max_inputs)
-    return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") has " +
-                           std::to_string(n_in) + " inputs, expected " +
-                           std::to_string(schema->min_inputs) + " to " +
-                           std::to_string(schema->max_inputs));
-  int n_out = static_cast<int>(node.outputs.size());
-  if (n_out < schema->min_outputs || n_out > schema->max_outputs)
-    return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") has " +
-                           std::to_string(n_out) + " outputs, expected " +
-                           std::to_string(schema->min_outputs) + " to " +
-                           std::to_string(schema->max_outputs));
   // What earlier inference knew of the outputs' symbols and values is redone below.
   for (const auto& o : node.outputs) {
     graph.symbolic.dim_symbols.erase(o);

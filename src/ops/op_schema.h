@@ -117,6 +117,9 @@ class OpRegistry {
 // The one place this message is built.
 Status NoKernelError(const Node& node, const std::string& detail = "");
 
+// The node's input and output counts fit the schema.
+Status CheckArity(const OpSchema& schema, const Node& node);
+
 // Infers the outputs of `node` from the graph's current value infos and constants and
 // stores them in the graph. Checks arity first.
 Status InferNode(Graph& graph, const Node& node);
