@@ -166,8 +166,11 @@ Status InferDet(InferContext& c) {
 
 Status InferWindow(InferContext& c) {
   const DataType dt = static_cast<DataType>(c.attrs().GetInt("output_datatype", 1));
-  if (const Tensor* n = c.constant(0)) {
-    c.SetOutput(0, dt, {n->GetAsInt(0)});
+  if (c.constant(0)) {
+    int64_t n = 0;
+    OC_RETURN_IF_ERROR(c.OneValue(0, &n));
+    if (n < 0) return c.Error("size must be 0 or more");
+    c.SetOutput(0, dt, {n});
     return Status::Ok();
   }
   return InferUnknownLength(c, dt, 1);

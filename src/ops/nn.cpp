@@ -59,30 +59,37 @@ Status InferConv(InferContext& c) {
     c.SetOutputTypeOnly(0, x.dtype);
     return Status::Ok();
   }
-  if (x.shape.size() < 3 || w.shape.size() != x.shape.size())
-    return c.Error("X rank " + std::to_string(x.shape.size()) + " and W rank " +
-                   std::to_string(w.shape.size()) + " do not match");
-  const size_t n = x.shape.size() - 2;
-  int64_t group = c.attrs().GetInt("group", 1);
-  if (x.shape[1] >= 0 && w.shape[1] * group != x.shape[1])
-    return c.Error("input channels " + std::to_string(x.shape[1]) + " do not match weight " +
-                   ShapeToString(w.shape) + " with group " + std::to_string(group));
-  std::vector<int64_t> kernel = c.attrs().GetInts("kernel_shape");
-  if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
-  std::vector<int64_t> pads = c.attrs().GetInts("pads");
-  Shape spatial;
-  Status s =
-      ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
-                      IntsOr(c.attrs(), "strides", n, 1), IntsOr(c.attrs(), "dilations", n, 1),
-                      c.attrs().GetString("auto_pad", "NOTSET"), false, &pads, &spatial);
+  Shape out;
+  Status s = ConvForwardShape(x.shape, w.shape, c.attrs(), &out);
   if (!s.ok()) return c.Error(s.message());
-  Shape out{x.shape[0], w.shape[0]};
-  out.insert(out.end(), spatial.begin(), spatial.end());
   c.SetOutput(0, x.dtype, out);
   return Status::Ok();
 }
 
 }  // namespace
+
+Status ConvForwardShape(const Shape& x, const Shape& w, const AttributeMap& a, Shape* out) {
+  if (x.size() < 3 || w.size() != x.size())
+    return ShapeMismatch("X rank " + std::to_string(x.size()) + " and W rank " +
+                         std::to_string(w.size()) + " do not match");
+  const size_t n = x.size() - 2;
+  const int64_t group = a.GetInt("group", 1);
+  if (group <= 0) return InvalidArgument("group must be positive");
+  if (x[1] >= 0 && w[1] >= 0 && w[1] * group != x[1])
+    return ShapeMismatch("input channels " + std::to_string(x[1]) + " do not match weight " +
+                         ShapeToString(w) + " with group " + std::to_string(group));
+  std::vector<int64_t> kernel = a.GetInts("kernel_shape");
+  if (kernel.empty()) kernel.assign(w.begin() + 2, w.end());
+  std::vector<int64_t> pads = a.GetInts("pads");
+  Shape spatial;
+  Status s = ConvOutputShape(Shape(x.begin() + 2, x.end()), kernel, IntsOr(a, "strides", n, 1),
+                             IntsOr(a, "dilations", n, 1), a.GetString("auto_pad", "NOTSET"), false,
+                             &pads, &spatial);
+  if (!s.ok()) return s;
+  *out = {x[0], w[0]};
+  out->insert(out->end(), spatial.begin(), spatial.end());
+  return Status::Ok();
+}
 
 Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap& a,
                              std::vector<int64_t>* pads, Shape* out) {

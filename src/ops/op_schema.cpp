@@ -16,6 +16,19 @@ Status InferContext::Error(const std::string& msg) const {
   return ShapeMismatch("node [" + node->name + "] (" + node->op_type + "): " + msg);
 }
 
+Status InferContext::OneValue(size_t i, int64_t* value) const {
+  const Tensor* t = constant(i);
+  if (!t || t->numel() != 1) return Error("input " + std::to_string(i) + " must hold one value");
+  if (t->dtype() == DataType::kString) return Error("input " + std::to_string(i) + " is a string");
+  if (IsFloatType(t->dtype())) {
+    const double d = t->GetAsDouble(0);
+    if (!(d > -9.2e18 && d < 9.2e18))
+      return Error("input " + std::to_string(i) + " is not a representable integer");
+  }
+  *value = t->GetAsInt(0);
+  return Status::Ok();
+}
+
 OpRegistry::OpRegistry() {
   RegisterElementwiseSchemas(*this);
   RegisterNnSchemas(*this);

@@ -38,6 +38,8 @@ struct InferContext {
     outputs[i].has_shape = false;
   }
   Status Error(const std::string& msg) const;
+  // The value of constant input i, which must hold exactly one integer (an error otherwise).
+  Status OneValue(size_t i, int64_t* value) const;
 };
 
 using ShapeInferFn = std::function<Status(InferContext&)>;

@@ -45,18 +45,9 @@ Status InferConvLike(InferContext& c, size_t x_index, size_t w_index, DataType o
     c.SetOutputTypeOnly(0, out);
     return Status::Ok();
   }
-  const size_t n = x.shape.size() - 2;
-  std::vector<int64_t> kernel = c.attrs().GetInts("kernel_shape");
-  if (kernel.empty()) kernel.assign(w.shape.begin() + 2, w.shape.end());
-  std::vector<int64_t> pads = c.attrs().GetInts("pads");
-  Shape spatial;
-  Status s = ConvOutputShape(Shape(x.shape.begin() + 2, x.shape.end()), kernel,
-                             c.attrs().GetInts("strides", std::vector<int64_t>(n, 1)),
-                             c.attrs().GetInts("dilations", std::vector<int64_t>(n, 1)),
-                             c.attrs().GetString("auto_pad", "NOTSET"), false, &pads, &spatial);
+  Shape o;
+  Status s = ConvForwardShape(x.shape, w.shape, c.attrs(), &o);
   if (!s.ok()) return c.Error(s.message());
-  Shape o{x.shape[0], w.shape[0]};
-  o.insert(o.end(), spatial.begin(), spatial.end());
   c.SetOutput(0, out, o);
   return Status::Ok();
 }

@@ -27,6 +27,9 @@ Status ConvOutputShape(const Shape& in_spatial, const std::vector<int64_t>& kern
                        const std::string& auto_pad, bool ceil_mode, std::vector<int64_t>* pads,
                        Shape* out_spatial);
 
+// Conv/ConvInteger/QLinearConv output shape from X and W: ranks, channels per group, geometry.
+Status ConvForwardShape(const Shape& x, const Shape& w, const AttributeMap& attrs, Shape* out);
+
 // numpy matmul output shape (1-D operands promoted and dropped).
 Result<Shape> MatMulOutputShape(const Shape& a, const Shape& b);
 

@@ -24,6 +24,8 @@ Status InferTfIdf(InferContext& c) {
   int64_t width = 0;
   for (int64_t i : idx) width = std::max(width, i + 1);
   if (!x.has_shape) return c.Error("input shape unknown");
+  if (x.shape.empty() || x.shape.size() > 2)
+    return c.Error("X must be of rank 1 or 2, got " + ShapeToString(x.shape));
   if (x.shape.size() == 1)
     c.SetOutput(0, DataType::kFloat, {width});
   else
