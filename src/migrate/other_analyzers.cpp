@@ -249,6 +249,9 @@ FileResult AnalyzeNotebook(const std::string& file, const std::string& text) {
         if (s.is_string()) src += s.get<std::string>();
     } else if (cell["source"].is_string()) {
       src = cell["source"].get<std::string>();
+    } else {
+      r.error = "cell " + std::to_string(index) + ": source is neither text nor a list of lines";
+      return r;
     }
     // Shell (!) and magic (%) lines are shell text; the rest is Python.
     std::string python, shell;

@@ -44,17 +44,28 @@ Kind KindOf(const fs::path& p) {
   return Kind::kNone;
 }
 
-bool IsUtf8(const std::string& s) {
-  size_t i = 0;
+// Source with a stray invalid byte (a Latin-1 comment, a damaged file) is still source: the
+// invalid bytes become U+FFFD and the rest is analysed. Returns how many were replaced.
+size_t RepairUtf8(std::string* text) {
+  const std::string& s = *text;
+  std::string out;
+  size_t replaced = 0, i = 0;
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     const int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (n < 0 || i + n >= s.size()) return false;
-    for (int k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    i += n + 1;
+    bool ok = n >= 0 && i + n < s.size();
+    for (int k = 1; ok && k <= n; ++k) ok = (static_cast<unsigned char>(s[i + k]) >> 6) == 2;
+    if (ok) {
+      out.append(s, i, static_cast<size_t>(n) + 1);
+      i += static_cast<size_t>(n) + 1;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++replaced;
+      ++i;
+    }
   }
-  return true;
+  if (replaced) *text = std::move(out);
+  return replaced;
 }
 
 bool Skipped(const std::string& dir) {
@@ -102,10 +113,9 @@ void AnalyseFile(const fs::path& path, const std::string& shown, Analysis* a) {
     a->warnings.push_back({shown, "skipped: binary file"});
     return;
   }
-  if (!IsUtf8(text)) {
-    a->warnings.push_back({shown, "skipped: not UTF-8 text"});
-    return;
-  }
+  if (const size_t bad = RepairUtf8(&text))
+    a->warnings.push_back(
+        {shown, "not UTF-8 text: " + std::to_string(bad) + " invalid bytes read as U+FFFD"});
   ++a->files;
   FileResult r;
   switch (kind) {

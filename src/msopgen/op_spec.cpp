@@ -1,8 +1,12 @@
 #include "msopgen/op_spec.h"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "base/file.h"
@@ -11,6 +15,101 @@ namespace oc::msopgen {
 namespace {
 
 using json = nlohmann::json;
+
+std::optional<int64_t> ParseInt(const json& v) {
+  if (v.is_number_integer()) return v.get<int64_t>();
+  if (!v.is_string()) return std::nullopt;
+  const std::string t = v.get<std::string>();
+  int64_t out = 0;
+  auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+  if (ec != std::errc() || end != t.data() + t.size() || t.empty()) return std::nullopt;
+  return out;
+}
+
+std::optional<double> ParseFloat(const json& v) {
+  double out = 0;
+  if (v.is_number()) {
+    out = v.get<double>();
+  } else if (v.is_string()) {
+    const std::string t = v.get<std::string>();
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    if (ec != std::errc() || end != t.data() + t.size() || t.empty()) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (!std::isfinite(out) || std::fabs(out) > 3.4e38) return std::nullopt;
+  return out;
+}
+
+std::string FloatLiteral(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
+// A C++ string literal for any bytes: printable ASCII as is, the rest as octal escapes.
+std::string StringLiteral(const std::string& v) {
+  std::string out = "\"";
+  for (unsigned char c : v) {
+    if (c == '"' || c == '\\' || c == '?') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\%03o", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+
+// op.json writes list defaults as JSON lists or as strings holding one ("[1, 2]").
+std::optional<json> ListOf(const json& v) {
+  if (v.is_array()) return v;
+  if (!v.is_string()) return std::nullopt;
+  json parsed = json::parse(v.get<std::string>(), nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_array()) return std::nullopt;
+  return parsed;
+}
+
+std::optional<std::string> DefaultLiteral(const std::string& type, const json& v) {
+  if (type == "int") {
+    auto i = ParseInt(v);
+    return i ? std::optional<std::string>(std::to_string(*i)) : std::nullopt;
+  }
+  if (type == "float") {
+    auto f = ParseFloat(v);
+    return f ? std::optional<std::string>(FloatLiteral(*f)) : std::nullopt;
+  }
+  if (type == "bool") {
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    if (v == "true" || v == "True" || v == "1") return "true";
+    if (v == "false" || v == "False" || v == "0") return "false";
+    return std::nullopt;
+  }
+  if (type == "str") {
+    if (!v.is_string()) return std::nullopt;
+    return StringLiteral(v.get<std::string>());
+  }
+  auto list = ListOf(v);
+  if (!list) return std::nullopt;
+  std::string out;
+  for (const auto& e : *list) {
+    std::optional<std::string> item;
+    if (type == "listInt") {
+      if (auto i = ParseInt(e)) item = std::to_string(*i);
+    } else if (auto f = ParseFloat(e)) {
+      item = FloatLiteral(*f);
+    }
+    if (!item) return std::nullopt;
+    out += (out.empty() ? "" : ", ") + *item;
+  }
+  return out;
+}
 
 // op.json type spellings (CANN accepts several) -> GE names.
 const std::map<std::string, std::string>& TypeNames() {
@@ -118,8 +217,12 @@ class Checker {
       return Bad(field + ".type",
                  "\"" + s.type + "\" must be int, float, bool, str, listInt or listFloat");
     if (a.contains("default_value")) {
-      const auto& d = a["default_value"];
-      s.default_value = d.is_string() ? d.get<std::string>() : d.dump();
+      // The value lands in generated C++: it must be a literal of the attribute's type.
+      auto literal = DefaultLiteral(s.type, a["default_value"]);
+      if (!literal)
+        return Bad(field + ".default_value",
+                   a["default_value"].dump() + " is not a value of type " + s.type);
+      s.default_value = *literal;
     } else if (s.param_type == "optional") {
       return Bad(field + ".default_value", "an optional attribute needs a default value");
     }

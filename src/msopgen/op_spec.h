@@ -19,6 +19,8 @@ struct AttrSpec {
   std::string name;
   std::string param_type = "optional";
   std::string type;  // int, float, bool, str, listInt, listFloat
+  // The default as C++ source for the generated op definition (a checked, normalised literal:
+  // "3", "0.5f", "true", "\"text\"", "1, 2"); empty when there is none.
   std::string default_value;
 };
 

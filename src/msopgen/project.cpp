@@ -460,26 +460,20 @@ Status GenerateOp(const OpSpec& op, const ProjectOptions& o, std::string* cmake)
   }
   for (const auto& a : op.attrs) {
     std::string setter;
+    // default_value is a literal op_spec checked and normalised.
+    const std::string& d = a.default_value;
     if (a.type == "int")
-      setter = ".Int(" + (a.default_value.empty() ? "0" : a.default_value) + ")";
+      setter = ".Int(" + (d.empty() ? "0" : d) + ")";
     else if (a.type == "float")
-      setter = ".Float(" + (a.default_value.empty() ? "0" : a.default_value) + ")";
+      setter = ".Float(" + (d.empty() ? "0.0f" : d) + ")";
     else if (a.type == "bool")
-      setter = ".Bool(" + (a.default_value.empty() ? "false" : a.default_value) + ")";
+      setter = ".Bool(" + (d.empty() ? "false" : d) + ")";
     else if (a.type == "str")
-      setter = ".String(\"" + a.default_value + "\")";
+      setter = ".String(" + (d.empty() ? "\"\"" : d) + ")";
     else if (a.type == "listInt")
-      setter =
-          ".ListInt({" +
-          a.default_value.substr(a.default_value.empty() ? 0 : 1,
-                                 a.default_value.size() >= 2 ? a.default_value.size() - 2 : 0) +
-          "})";
+      setter = ".ListInt({" + d + "})";
     else
-      setter =
-          ".ListFloat({" +
-          a.default_value.substr(a.default_value.empty() ? 0 : 1,
-                                 a.default_value.size() >= 2 ? a.default_value.size() - 2 : 0) +
-          "})";
+      setter = ".ListFloat({" + d + "})";
     params +=
         "    this->Attr(\"" + a.name + "\").AttrType(" + Upper(a.param_type) + ")" + setter + ";\n";
   }

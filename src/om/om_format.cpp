@@ -26,6 +26,9 @@ Result<OmContainer> ParseOmContainer(const uint8_t* data, size_t size) {
     return ParseError("the .om file is truncated or has trailing bytes: header says " +
                       std::to_string(c.header.model_length) + " bytes after the header, file has " +
                       std::to_string(body));
+  if (c.header.length != static_cast<uint32_t>(body))
+    return ParseError("the .om header's length (" + std::to_string(c.header.length) +
+                      ") does not match the " + std::to_string(body) + " bytes after the header");
   // Always verified: a header flag may not switch the check off.
   if (c.header.is_checksum != 0)
     return ParseError("the .om header says it has no checksum: OpenCANN loads checked models only");
@@ -41,9 +44,23 @@ Result<OmContainer> ParseOmContainer(const uint8_t* data, size_t size) {
     std::memcpy(&e, data + kOmHeaderSize + 8 + i * sizeof(OmPartitionEntry), sizeof(e));
     if (e.mem_offset > size - table_end || e.mem_size > size - table_end - e.mem_offset)
       return ParseError("partition " + std::to_string(i) + " lies outside the file (truncated?)");
-    c.partitions.push_back({static_cast<OmPartitionType>(e.type), data + table_end + e.mem_offset,
-                            static_cast<size_t>(e.mem_size)});
+    if (e.type > static_cast<uint64_t>(OmPartitionType::kSoBins))
+      return ParseError("partition " + std::to_string(i) + " has the unknown type " +
+                        std::to_string(e.type));
+    const auto type = static_cast<OmPartitionType>(e.type);
+    if (c.Find(type))
+      return ParseError("the .om has two partitions of type " + std::to_string(e.type));
+    // Partitions may not overlap: one byte belongs to one partition.
+    for (const auto& p : c.partitions) {
+      const uint64_t start = static_cast<uint64_t>(p.data - (data + table_end));
+      if (e.mem_size != 0 && p.size != 0 && e.mem_offset < start + p.size &&
+          start < e.mem_offset + e.mem_size)
+        return ParseError("partition " + std::to_string(i) + " overlaps another");
+    }
+    c.partitions.push_back(
+        {type, data + table_end + e.mem_offset, static_cast<size_t>(e.mem_size)});
   }
+  if (!c.Find(OmPartitionType::kModelDef)) return ParseError("the .om has no ModelDef partition");
   return c;
 }
 

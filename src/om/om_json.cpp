@@ -98,6 +98,7 @@ Result<ge::proto::ModelDef> ReadModelDef(const std::string& path, OmHeader* head
   ge::proto::ModelDef model;
   if (!mp || !model.ParseFromArray(mp->data, static_cast<int>(mp->size)))
     return ParseError("model [" + path + "]: the MODEL_DEF partition cannot be parsed");
+  if (model.graph_size() < 1) return ParseError("model [" + path + "]: the model has no graph");
   if (header) *header = c->header;
   if (weights) *weights = wp ? wp->size : 0;
   return model;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 
 #include "ge_ir.pb.h"
 #include "om/om_format.h"
@@ -111,6 +112,40 @@ Result<AttributeValue> AttrFromDef(const ge::proto::AttrDef& a, int64_t opset) {
   }
 }
 
+// GE's edges ("op:index" in each op's input list) and our value names (_oc_inputs) describe
+// one graph twice: they must agree, or a tool that reads one and a runtime that reads the other
+// would see different models.
+Status CheckEdges(const ge::proto::GraphDef& gd) {
+  std::unordered_map<std::string, std::string> source;  // value name -> "op:index"
+  for (const auto& op : gd.op()) {
+    if (op.type() == "Data" || op.type() == "Const") {
+      source[op.name()] = op.name() + ":0";
+    } else if (op.type() != "NetOutput") {
+      const auto outs = StrList(op.attr(), "_oc_outputs");
+      for (size_t k = 0; k < outs.size(); ++k)
+        if (!outs[k].empty()) source[outs[k]] = op.name() + ":" + std::to_string(k);
+    }
+  }
+  for (const auto& op : gd.op()) {
+    if (op.type() == "Data" || op.type() == "Const") continue;
+    std::vector<std::string> names;
+    for (const auto& in : StrList(op.attr(), "_oc_inputs"))
+      if (!in.empty()) names.push_back(in);
+    if (static_cast<int>(names.size()) != op.input_size())
+      return ParseError("op [" + op.name() + "] has " + std::to_string(op.input_size()) +
+                        " input edges for " + std::to_string(names.size()) + " inputs");
+    for (size_t k = 0; k < names.size(); ++k) {
+      auto it = source.find(names[k]);
+      const std::string& want = it == source.end() ? names[k] : it->second;
+      if (op.input(static_cast<int>(k)) != want)
+        return ParseError("op [" + op.name() + "] input " + std::to_string(k) + " is the edge [" +
+                          op.input(static_cast<int>(k)) + "] but names the value [" + names[k] +
+                          "]");
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const uint8_t* weights,
                            size_t weights_size, std::shared_ptr<const void> holder,
                            MemoryPlan* plan) {
@@ -118,6 +153,7 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
   g.name = gd.name();
   g.opset_version = opset;
   std::vector<std::pair<int64_t, std::string>> inputs;
+  int net_outputs = 0;
   for (const auto& op : gd.op()) {
     const auto& attrs = op.attr();
     if (op.type() == "Data") {
@@ -127,6 +163,8 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
                           InfoFromDesc(op.output_desc(0), "input [" + op.name() + "]", !plan));
       g.values[op.name()] = vi;
       auto it = attrs.find("index");
+      if (it != attrs.end() && it->second.value_case() != ge::proto::AttrDef::kI)
+        return ParseError("Data op [" + op.name() + "] has an index that is not an integer");
       inputs.emplace_back(it == attrs.end() ? static_cast<int64_t>(inputs.size()) : it->second.i(),
                           op.name());
       continue;
@@ -141,6 +179,7 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
       continue;
     }
     if (op.type() == "NetOutput") {
+      if (++net_outputs > 1) return ParseError("the graph has two NetOutput ops");
       g.outputs = StrList(attrs, "_oc_inputs");
       continue;
     }
@@ -183,9 +222,19 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
     g.nodes.push_back(std::move(n));
   }
   std::sort(inputs.begin(), inputs.end());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].first != static_cast<int64_t>(i))
+      return ParseError("the Data ops' indices are not 0.." + std::to_string(inputs.size() - 1) +
+                        " (Data op [" + inputs[i].second + "] says " +
+                        std::to_string(inputs[i].first) + ")");
   for (auto& [i, name] : inputs) g.inputs.push_back(name);
+  if (plan && net_outputs == 0) return ParseError("the graph has no NetOutput op");
+  OC_RETURN_IF_ERROR(CheckEdges(gd));
   // Subgraphs read values of enclosing scopes: only the main graph is self-contained.
-  if (plan) OC_RETURN_IF_ERROR(g.Verify());
+  if (plan) {
+    Status verified = g.Verify();
+    if (!verified.ok()) return ParseError(verified.message());  // the file's fault
+  }
   return g;
 }
 

@@ -39,6 +39,10 @@ Status InferIf(InferContext& c) {
   const Graph* then_g = SubgraphAttr(c.attrs(), "then_branch");
   const Graph* else_g = SubgraphAttr(c.attrs(), "else_branch");
   if (!then_g || !else_g) return c.Error("then_branch and else_branch are required");
+  if (then_g->outputs.size() != c.outputs.size() || else_g->outputs.size() != c.outputs.size())
+    return c.Error("the branches give " + std::to_string(then_g->outputs.size()) + " and " +
+                   std::to_string(else_g->outputs.size()) + " outputs for the node's " +
+                   std::to_string(c.outputs.size()));
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     DataType t = SubgraphOutputType(*then_g, i);
     if (t == DataType::kUndefined) t = SubgraphOutputType(*else_g, i);
@@ -53,6 +57,14 @@ Status InferLoop(InferContext& c) {
   if (!body) return c.Error("body is required");
   const size_t explicit_in = std::min(c.node->OwnInputCount(), c.num_inputs());
   const size_t carried = explicit_in - 2;
+  if (body->inputs.size() != 2 + carried)
+    return c.Error("the body takes " + std::to_string(body->inputs.size()) +
+                   " inputs; a Loop with " + std::to_string(carried) +
+                   " carried values needs 2 + " + std::to_string(carried));
+  if (c.outputs.size() < carried || body->outputs.size() != 1 + c.outputs.size())
+    return c.Error("the body gives " + std::to_string(body->outputs.size()) +
+                   " outputs; the node's " + std::to_string(c.outputs.size()) +
+                   " outputs need 1 + " + std::to_string(c.outputs.size()));
   std::vector<DataType> body_in{DataType::kInt64, DataType::kBool};
   for (size_t i = 0; i < carried; ++i)
     body_in.push_back(c.has_input(2 + i) ? c.in(2 + i).dtype : DataType::kUndefined);
@@ -76,7 +88,12 @@ Status InferScan(InferContext& c) {
   const size_t explicit_in = std::min(c.node->OwnInputCount(), c.num_inputs());
   const size_t first = c.opset < 9 ? 1 : 0;  // opset 8 starts with sequence_lens
   const size_t scans = static_cast<size_t>(c.attrs().GetInt("num_scan_inputs", 0));
+  if (scans < 1 || explicit_in < first + scans)
+    return c.Error("num_scan_inputs must be between 1 and the number of inputs");
   const size_t states = explicit_in - first - scans;
+  if (body->inputs.size() != states + scans || body->outputs.size() != c.outputs.size() ||
+      c.outputs.size() < states)
+    return c.Error("the body's inputs and outputs do not match the Scan's states and scans");
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     DataType t = i < states ? c.in(first + i).dtype : SubgraphOutputType(*body, i);
     if (t == DataType::kUndefined) return c.Error("scan output types are unknown");

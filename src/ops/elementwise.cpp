@@ -39,8 +39,8 @@ Status InferBroadcast(InferContext& ctx, DataType out_type) {
   bool known = false;
   OC_RETURN_IF_ERROR(BroadcastAll(ctx, 0, ctx.num_inputs(), &s, &known));
   for (size_t i = 1; i < ctx.num_inputs(); ++i) {
-    if (ctx.has_input(i) && out_type != DataType::kBool && ctx.in(i).dtype != ctx.in(0).dtype &&
-        ctx.node->op_type != "Pow")
+    if (ctx.has_input(i) && ctx.in(i).dtype != ctx.in(0).dtype && ctx.node->op_type != "Pow" &&
+        ctx.node->op_type != "BitShift" && ctx.node->domain.empty())
       return ctx.Error(std::string("input types differ: ") + DataTypeName(ctx.in(0).dtype) +
                        " and " + DataTypeName(ctx.in(i).dtype));
   }

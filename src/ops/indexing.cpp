@@ -43,8 +43,11 @@ Status InferOneHot(InferContext& c) {
   int64_t axis = c.attrs().GetInt("axis", -1);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return c.Error("axis out of range");
+  if (depth->numel() != 1) return c.Error("depth must hold one value");
+  const double d = depth->GetAsDouble(0);
+  if (!(d >= 1 && d < 9.0e18)) return c.Error("depth must be 1 or more");
   Shape out = c.in(0).shape;
-  out.insert(out.begin() + axis, static_cast<int64_t>(depth->GetAsDouble(0)));
+  out.insert(out.begin() + axis, static_cast<int64_t>(d));
   c.SetOutput(0, c.in(2).dtype, out);
   return Status::Ok();
 }

@@ -25,6 +25,7 @@ Result<Shape> MatMulOutputShape(const Shape& a_in, const Shape& b_in) {
 namespace {
 
 Status InferMatMul(InferContext& c) {
+  if (c.node->domain.empty()) OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
   if (!c.in(0).has_shape || !c.in(1).has_shape) {
     c.SetOutputTypeOnly(0, c.in(0).dtype);
     return Status::Ok();
@@ -36,6 +37,7 @@ Status InferMatMul(InferContext& c) {
 }
 
 Status InferGemm(InferContext& c) {
+  if (c.node->domain.empty()) OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
   if (!c.in(0).has_shape || !c.in(1).has_shape) {
     c.SetOutputTypeOnly(0, c.in(0).dtype);
     return Status::Ok();

@@ -199,6 +199,7 @@ Status InferMaxUnpool(InferContext& c) {
 }
 
 Status InferEinsum(InferContext& c) {
+  OC_RETURN_IF_ERROR(CheckAllSameType(c));
   std::vector<Shape> shapes;
   for (size_t i = 0; i < c.num_inputs(); ++i) {
     if (!c.in(i).has_shape) {

@@ -53,6 +53,7 @@ std::vector<int64_t> IntsOr(const AttributeMap& a, const char* name, size_t n, i
 }
 
 Status InferConv(InferContext& c) {
+  if (c.node->domain.empty()) OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
   const ValueInfo& x = c.in(0);
   const ValueInfo& w = c.in(1);
   if (!x.has_shape || !w.has_shape) {
@@ -140,6 +141,7 @@ Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap&
 namespace {
 
 Status InferConvTranspose(InferContext& c) {
+  if (c.node->domain.empty()) OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
   const ValueInfo& x = c.in(0);
   const ValueInfo& w = c.in(1);
   if (!x.has_shape || !w.has_shape) {
@@ -195,8 +197,19 @@ Status InferGlobalPool(InferContext& c) {
 }
 
 Status InferBatchNorm(InferContext& c) {
+  const ValueInfo& x = c.in(0);
+  if (x.has_shape && x.shape.size() < 2)
+    return c.Error("X must be [N, C, ...], got " + ShapeToString(x.shape));
+  const int64_t channels = x.has_shape ? x.shape[1] : -1;
+  for (size_t i = 1; i < c.num_inputs() && i < 5; ++i) {
+    if (!c.has_input(i) || !c.in(i).has_shape) continue;
+    const Shape& p = c.in(i).shape;
+    if (p.size() != 1 || (channels >= 0 && p[0] >= 0 && p[0] != channels))
+      return c.Error("scale, B, mean and var must be [C] = [" + std::to_string(channels) +
+                     "], input " + std::to_string(i) + " is " + ShapeToString(p));
+  }
   OC_RETURN_IF_ERROR(InferSameAsInput(c));
-  for (size_t i = 1; i < c.outputs.size(); ++i) c.SetOutput(i, c.in(0).dtype, {c.in(0).shape[1]});
+  for (size_t i = 1; i < c.outputs.size(); ++i) c.SetOutput(i, x.dtype, {channels});
   return Status::Ok();
 }
 

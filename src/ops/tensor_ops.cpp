@@ -1,6 +1,7 @@
 // Data movement ops: shape changes, gathers, slices, concatenation, constants.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -184,6 +185,7 @@ Status InferTranspose(InferContext& c) {
 }
 
 Status InferConcat(InferContext& c) {
+  OC_RETURN_IF_ERROR(CheckAllSameType(c));
   if (!c.in(0).has_shape) {
     c.SetOutputTypeOnly(0, c.in(0).dtype);
     return Status::Ok();
@@ -316,6 +318,17 @@ Status InferGather(InferContext& c) {
   auto axis_r = NormalizeAxis(c.attrs().GetInt("axis", 0), static_cast<int64_t>(d.size()));
   if (!axis_r.ok()) return c.Error(axis_r.status().message());
   int64_t axis = axis_r.value();
+  // Constant indices past the axis are the model's error, found before it runs.
+  if (const Tensor* idx = c.constant(1);
+      idx && d[axis] >= 0 &&
+      (idx->dtype() == DataType::kInt64 || idx->dtype() == DataType::kInt32)) {
+    for (int64_t i = 0; i < idx->numel(); ++i) {
+      const int64_t v = idx->GetAsInt(i);
+      if (v < -d[axis] || v >= d[axis])
+        return c.Error("index " + std::to_string(v) + " is out of range for axis " +
+                       std::to_string(axis) + " of size " + std::to_string(d[axis]));
+    }
+  }
   Shape out(d.begin(), d.begin() + axis);
   out.insert(out.end(), c.in(1).shape.begin(), c.in(1).shape.end());
   out.insert(out.end(), d.begin() + axis + 1, d.end());
@@ -442,7 +455,12 @@ Status InferTile(InferContext& c) {
   auto reps = r->ToInt64Vector();
   Shape out = c.in(0).shape;
   if (reps.size() != out.size()) return c.Error("repeats length differs from rank");
-  for (size_t i = 0; i < out.size(); ++i) out[i] = out[i] < 0 ? -1 : out[i] * reps[i];
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (reps[i] < 0) return c.Error("repeats must be 0 or more, got " + std::to_string(reps[i]));
+    if (out[i] >= 0 && reps[i] > 0 && out[i] > std::numeric_limits<int64_t>::max() / reps[i])
+      return c.Error("the tiled dim overflows");
+    out[i] = out[i] < 0 ? -1 : out[i] * reps[i];
+  }
   c.SetOutput(0, c.in(0).dtype, out);
   return Status::Ok();
 }
@@ -453,9 +471,13 @@ Status InferRange(InferContext& c) {
     c.SetOutput(0, c.in(0).dtype, {-1});
     return Status::Ok();
   }
+  if (s->numel() != 1 || l->numel() != 1 || d->numel() != 1)
+    return c.Error("start, limit and delta must each hold one value");
   double start = s->GetAsDouble(0), limit = l->GetAsDouble(0), delta = d->GetAsDouble(0);
   if (delta == 0) return c.Error("delta is 0");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const double count = std::ceil((limit - start) / delta);
+  if (!(count < 9.0e18)) return c.Error("the range has too many elements");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   c.SetOutput(0, c.in(0).dtype, {n});
   return Status::Ok();
 }

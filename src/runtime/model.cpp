@@ -158,6 +158,8 @@ Status Model::BuildInterface() {
           return ParseError("gear value " + std::to_string(v) + " is not a size");
       if (p.inputs.size() != inputs_.size() || p.outputs.size() != outputs_.size())
         return ParseError("gear graphs differ in their inputs or outputs");
+      for (const auto& q : programs_)
+        if (&q != &p && q.gear == p.gear) return ParseError("two gear graphs have the same gear");
     }
     for (size_t i = 0; i < inputs_.size(); ++i)
       if (inputs_[i].name == kDynamicGearInput) gear_input_ = static_cast<int>(i);

@@ -99,6 +99,8 @@ int Fail(const Status& s) {
     std::printf("%s: %s\n", s.cann_code().c_str(), s.message().c_str());
   else if (model_error)
     std::printf("E19005: The model is invalid: %s\n", s.message().c_str());
+  else if (s.code() == StatusCode::kUnsupported)
+    std::printf("E19010: OpenCANN does not support what the model uses: %s\n", s.message().c_str());
   else
     std::printf("E19999: Inner Error! %s\n", s.message().c_str());
   std::fflush(stdout);

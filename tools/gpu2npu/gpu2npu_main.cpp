@@ -159,6 +159,12 @@ int main(int argc, char** argv) {
   const Analysis& a = analysis.value();
   for (const auto& w : a.warnings)
     std::fprintf(stderr, "[WARNING] %s: %s\n", w.file.c_str(), w.message.c_str());
+  if (a.files == 0) {
+    // A verdict over no code would read as "nothing to port".
+    std::fprintf(stderr, "gpu2npu: %s: no source, notebook or build file could be analysed\n",
+                 path.c_str());
+    return 2;
+  }
   const std::string report = format == "json"       ? JsonReport(a)
                              : format == "markdown" ? MarkdownReport(a)
                              : format == "html"     ? HtmlReport(a)

@@ -1,6 +1,7 @@
 #include "frontend/onnx/onnx_importer.h"
 
 #include <onnx/checker.h>
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
@@ -55,7 +56,19 @@ Result<std::string> ReadExternalData(const onnx::TensorProto& tp, const std::str
   return data;
 }
 
+// The newest default-domain opset whose operator changes OpenCANN implements; a later one
+// could change an operator's meaning silently, so it is refused, as ONNX Runtime does.
+constexpr int64_t kNewestOnnxOpset = 18;
+constexpr int kMaxImportRank = 32;  // the .om loader's bound
+
 Result<Tensor> ConvertTensor(const onnx::TensorProto& tp, const std::string& base_dir) {
+  if (!onnx::TensorProto_DataType_IsValid(tp.data_type()) ||
+      tp.data_type() == onnx::TensorProto::UNDEFINED)
+    return ParseError("tensor [" + tp.name() + "] has the invalid data type " +
+                      std::to_string(tp.data_type()));
+  if (tp.dims_size() > kMaxImportRank)
+    return ParseError("tensor [" + tp.name() + "] has rank " + std::to_string(tp.dims_size()) +
+                      " (at most " + std::to_string(kMaxImportRank) + ")");
   if (!IsValidDataType(tp.data_type()) || tp.data_type() == onnx::TensorProto::STRING)
     return Unsupported("tensor [" + tp.name() + "] has unsupported data type " +
                        std::to_string(tp.data_type()));
@@ -155,16 +168,29 @@ Result<Tensor> ConvertTensor(const onnx::TensorProto& tp, const std::string& bas
   return t;
 }
 
-void ConvertType(const onnx::TypeProto& type, ValueInfo* vi) {
-  if (!type.has_tensor_type()) return;
+// A value's declared type. Dims not given are unknown (-1).
+Status ConvertType(const onnx::TypeProto& type, const std::string& name, ValueInfo* vi) {
+  if (!type.has_tensor_type()) return Status::Ok();
   const auto& tt = type.tensor_type();
+  if (!onnx::TensorProto_DataType_IsValid(tt.elem_type()))
+    return ParseError("value [" + name + "] has the invalid elem_type " +
+                      std::to_string(tt.elem_type()));
   vi->dtype = static_cast<DataType>(tt.elem_type());
   if (tt.has_shape()) {
+    if (tt.shape().dim_size() > kMaxImportRank)
+      return ParseError("value [" + name + "] has rank " + std::to_string(tt.shape().dim_size()) +
+                        " (at most " + std::to_string(kMaxImportRank) + ")");
     vi->has_shape = true;
     vi->shape.clear();
-    for (const auto& d : tt.shape().dim())
-      vi->shape.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
+    for (const auto& d : tt.shape().dim()) {
+      // -1 is how some exporters write "unknown"; any other negative dim is invalid.
+      if (d.has_dim_value() && d.dim_value() < -1)
+        return ParseError("value [" + name + "] has the negative dim " +
+                          std::to_string(d.dim_value()));
+      vi->shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    }
   }
+  return Status::Ok();
 }
 
 Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir,
@@ -193,10 +219,27 @@ Result<AttributeValue> ConvertAttribute(const onnx::AttributeProto& a, int64_t o
       OC_ASSIGN_OR_RETURN(Graph g, ConvertGraph(a.g(), opset, base_dir, /*subgraph=*/true));
       return AttributeValue(std::make_shared<Graph>(std::move(g)));
     }
+    case onnx::AttributeProto::UNDEFINED:
+      return ParseError("attribute [" + a.name() + "] has no type");
     default:
       return Unsupported("attribute [" + a.name() + "] has an unsupported kind " +
                          std::to_string(a.type()));
   }
+}
+
+// An attribute of the wrong kind (strides given as a float) would read as its default:
+// ONNX's own schema for the op says which kind each attribute is.
+Status CheckAttributeKind(const onnx::NodeProto& np, const onnx::AttributeProto& a, int64_t opset,
+                          const std::string& node_name) {
+  if (!np.domain().empty() && np.domain() != "ai.onnx") return Status::Ok();
+  const onnx::OpSchema* schema =
+      onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(opset), "");
+  if (!schema) return Status::Ok();
+  auto it = schema->attributes().find(a.name());
+  if (it == schema->attributes().end() || it->second.type == a.type()) return Status::Ok();
+  return ParseError("node [" + node_name + "] (" + np.op_type() + "): attribute [" + a.name() +
+                    "] must be " + onnx::AttributeProto_AttributeType_Name(it->second.type) +
+                    ", the model gives " + onnx::AttributeProto_AttributeType_Name(a.type()));
 }
 
 // Names a subgraph reads from enclosing scopes (used but not defined inside it).
@@ -231,14 +274,21 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
     g.values[init.name()] = vi;
     g.initializers[init.name()] = std::move(t);
   }
+  std::set<std::string> input_names;
   for (const auto& in : gp.input()) {
+    if (!input_names.insert(in.name()).second)
+      return ParseError("two graph inputs are named [" + in.name() + "]");
+    if (in.name().empty()) return ParseError("a graph input has no name");
     if (g.IsInitializer(in.name())) continue;  // old-style initializer listed as input
     ValueInfo vi;
-    ConvertType(in.type(), &vi);
+    OC_RETURN_IF_ERROR(ConvertType(in.type(), in.name(), &vi));
     // Subgraph inputs may be untyped (their types come from the enclosing node).
-    if (!subgraph &&
-        (vi.dtype == DataType::kUndefined || !IsValidDataType(static_cast<int32_t>(vi.dtype))))
-      return Unsupported("graph input [" + in.name() + "] is not a tensor of a supported type");
+    if (!subgraph && vi.dtype == DataType::kUndefined)
+      return ParseError("graph input [" + in.name() + "] has no tensor type");
+    if (!subgraph && !IsValidDataType(static_cast<int32_t>(vi.dtype)))
+      return Unsupported("graph input [" + in.name() + "] is of the type " +
+                         std::to_string(static_cast<int>(vi.dtype)) +
+                         ", which OpenCANN does not support");
     g.values[in.name()] = vi;
     g.inputs.push_back(in.name());
     // Inputs' dims named alike are one dimension (ONNX dim_param): one symbol.
@@ -252,13 +302,14 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
   }
   for (const auto& vi_proto : gp.value_info()) {
     ValueInfo vi;
-    ConvertType(vi_proto.type(), &vi);
+    OC_RETURN_IF_ERROR(ConvertType(vi_proto.type(), vi_proto.name(), &vi));
     if (vi.dtype != DataType::kUndefined) g.values.emplace(vi_proto.name(), vi);
   }
+  if (gp.output_size() == 0) return ParseError("the graph [" + gp.name() + "] has no outputs");
   for (const auto& out : gp.output()) {
     g.outputs.push_back(out.name());
     ValueInfo vi;
-    ConvertType(out.type(), &vi);
+    OC_RETURN_IF_ERROR(ConvertType(out.type(), out.name(), &vi));
     if (vi.dtype != DataType::kUndefined) g.values.emplace(out.name(), vi);
   }
   int counter = 0;
@@ -272,6 +323,9 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
     n.outputs.assign(np.output().begin(), np.output().end());
     for (const auto& a : np.attribute()) {
       if (!a.ref_attr_name().empty()) continue;
+      if (n.attrs.Has(a.name()))
+        return ParseError("node [" + n.name + "] has the attribute [" + a.name() + "] twice");
+      OC_RETURN_IF_ERROR(CheckAttributeKind(np, a, opset, n.name));
       auto v = ConvertAttribute(a, opset, base_dir);
       if (!v.ok()) return v.status().WithContext("node [" + n.name + "]");
       n.attrs.Set(a.name(), std::move(v).value());
@@ -288,6 +342,18 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
     g.nodes.push_back(std::move(n));
   }
   return g;
+}
+
+bool UsesDefaultDomain(const onnx::GraphProto& g) {
+  for (const auto& n : g.node()) {
+    if (n.domain().empty() || n.domain() == "ai.onnx") return true;
+    for (const auto& a : n.attribute()) {
+      if (a.has_g() && UsesDefaultDomain(a.g())) return true;
+      for (const auto& sub : a.graphs())
+        if (UsesDefaultDomain(sub)) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -321,10 +387,21 @@ Result<Graph> ImportOnnxBytes(const std::string& bytes, const std::string& base_
                  << what);
     }
   }
+  if (model.ir_version() <= 0)
+    return ParseError("the model has no valid ir_version (" + std::to_string(model.ir_version()) +
+                      ")");
   int64_t opset = -1;
   for (const auto& o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
-  if (opset < 0) opset = 1;
+  if (opset < 0 && model.ir_version() >= 3 && UsesDefaultDomain(model.graph()))
+    return ParseError(
+        "the model uses ONNX operators but imports no opset of the default domain (opset_import)");
+  if (opset < 0) opset = 1;  // IR 1-2 models predate opset_import
+  if (opset < 1) return ParseError("default-domain opset " + std::to_string(opset) + " is invalid");
+  if (opset > kNewestOnnxOpset)
+    return Unsupported("the model uses ONNX opset " + std::to_string(opset) +
+                       "; OpenCANN knows the ONNX operators up to opset " +
+                       std::to_string(kNewestOnnxOpset));
   OC_ASSIGN_OR_RETURN(Graph g, ConvertGraph(model.graph(), opset, base_dir));
   g.metadata["producer_name"] = model.producer_name();
   g.metadata["producer_version"] = model.producer_version();
