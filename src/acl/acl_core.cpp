@@ -160,12 +160,20 @@ const Backend& State::device_backend() const {
 }
 
 aclError State::Finalize() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   if (!initialized_) {
     return ever_finalized_
                ? Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: already finalized")
                : Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit has not been called");
   }
+  // Work still queued on the application's streams: from here on it fails as uninitialised
+  // (as a device reset drops it on the NPU), what runs finishes, and no stream worker
+  // outlives aclFinalize. The lock is let go meanwhile: the queued work takes it.
+  initialized_ = false;
+  lock.unlock();
+  if (const size_t left = ReleaseStreams())
+    OC_LOG(kWarning, "aclFinalize: " << left << " streams were still alive; destroyed");
+  lock.lock();
   models_.clear();
   if (profiler_) {
     Status s = profiler_->Flush();
@@ -173,7 +181,6 @@ aclError State::Finalize() {
     profiler_.reset();
   }
   dump_ = DumpConfig{};
-  initialized_ = false;
   ever_finalized_ = true;
   return ACL_SUCCESS;
 }

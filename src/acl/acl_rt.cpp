@@ -90,6 +90,28 @@ oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
   return s->worker.get();
 }
 
+size_t ReleaseStreams() {
+  std::set<::Stream*> streams;
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    streams.swap(g_streams);
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    for (auto* s : streams) {
+      g_subscriptions.erase(s);
+      g_closing_streams.insert(s);
+    }
+    g_cb_cv.notify_all();
+  }
+  for (auto* s : streams) {
+    delete s;  // queued work runs (and fails fast: aclFinalize came first), then the join
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    g_closing_streams.erase(s);
+  }
+  return streams.size();
+}
+
 }  // namespace oc::acl
 
 extern "C" {
