@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <sstream>
@@ -49,6 +50,31 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
     return IoError("cannot rename to [" + path + "]: " + std::strerror(errno));
   }
   return Status::Ok();
+}
+
+Status WriteFolderAtomic(const std::string& out_dir, const std::string& tag,
+                         const std::function<Status(const std::string& staging)>& fill) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string out = out_dir;
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  if (fs::exists(out, ec) && (!fs::is_directory(out, ec) || !fs::is_empty(out, ec)))
+    return InvalidArgument("output folder [" + out_dir +
+                           "] already holds files; give an empty or new folder");
+  const fs::path parent = fs::path(out).parent_path();
+  if (!parent.empty()) OC_RETURN_IF_ERROR(CreateDirectories(parent.string()));
+  const std::string staging = out + "." + tag + "-tmp." + std::to_string(getpid());
+  fs::remove_all(staging, ec);
+  fs::create_directory(staging, ec);
+  if (ec) return IoError("cannot create [" + staging + "]: " + ec.message());
+  Status s = fill(staging);
+  if (s.ok()) {
+    if (fs::exists(out, ec)) fs::remove(out, ec);  // the empty folder the user gave
+    fs::rename(staging, out, ec);
+    if (ec) s = IoError("cannot move the result into [" + out + "]: " + ec.message());
+  }
+  if (!s.ok()) fs::remove_all(staging, ec);
+  return s;
 }
 
 bool FileExists(const std::string& path) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,6 +18,11 @@ namespace oc {
 Result<std::string> ReadFile(const std::string& path);
 // Writes `data` to `path` through a temporary file in the same folder.
 Status WriteFileAtomic(const std::string& path, std::string_view data);
+// Fills a folder through a staging sibling (`out` + ".<tag>-tmp.<pid>") renamed into place
+// at the end: a failed or killed run never leaves a folder at `out` that looks complete.
+// `out` must not exist or be an empty folder.
+Status WriteFolderAtomic(const std::string& out, const std::string& tag,
+                         const std::function<Status(const std::string& staging)>& fill);
 bool FileExists(const std::string& path);
 bool IsDirectory(const std::string& path);
 // A regular file (not a folder, FIFO, socket or device, which would block or never end).

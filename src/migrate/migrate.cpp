@@ -270,6 +270,8 @@ bool Inside(const fs::path& a, const fs::path& b) {  // a is b or inside b
   return true;
 }
 
+Status MigrateInto(const fs::path& s, const fs::path& o, Migration* m);
+
 }  // namespace
 
 Result<Migration> MigrateProject(const std::string& src, const std::string& out) {
@@ -281,12 +283,25 @@ Result<Migration> MigrateProject(const std::string& src, const std::string& out)
                            "]");
   if (fs::exists(o, ec) && !fs::is_empty(o, ec))
     return InvalidArgument("the output folder [" + out + "] is not empty");
-  fs::create_directories(o, ec);
+  // The copy is migrated in a staging folder renamed into place at the end: a failed or
+  // killed run leaves no half-migrated copy that looks finished.
+  Migration m;
+  Status written = WriteFolderAtomic(o.string(), "gpu2npu", [&](const std::string& staging) {
+    return MigrateInto(s, staging, &m);
+  });
+  if (!written.ok()) return written;
+  return m;
+}
+
+namespace {
+
+Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
+  Migration& m = *migration;
+  std::error_code ec;
   fs::copy(s, o, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) return IoError("cannot copy [" + src + "] to [" + out + "]: " + ec.message());
+  if (ec) return IoError("cannot copy [" + s.string() + "]: " + ec.message());
   for (const char* vcs : {".git", ".hg", ".svn"}) fs::remove_all(o / vcs, ec);
 
-  Migration m;
   for (auto it = fs::recursive_directory_iterator(o, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
@@ -330,7 +345,8 @@ Result<Migration> MigrateProject(const std::string& src, const std::string& out)
   OC_RETURN_IF_ERROR(WriteFileAtomic(report + "/change_list.csv", changes));
   OC_RETURN_IF_ERROR(WriteFileAtomic(report + "/unmigrated.csv", left));
   OC_RETURN_IF_ERROR(WriteFileAtomic(report + "/migration.diff", m.diff));
-  return m;
+  return Status::Ok();
 }
 
+}  // namespace
 }  // namespace oc::migrate

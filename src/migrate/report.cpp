@@ -275,7 +275,6 @@ std::string HtmlReport(const Analysis& a) {
 }
 
 Status WriteCsvReports(const Analysis& a, const std::string& dir) {
-  OC_RETURN_IF_ERROR(CreateDirectories(dir));
   std::string ops = "File,Api\n", unsupported = "File,Start Line,End Line,OP,Tips\n",
               perf = "File,Start Line,End Line,OP,Tips\n";
   for (const auto& f : a.findings) {
@@ -287,9 +286,14 @@ Status WriteCsvReports(const Analysis& a, const std::string& dir) {
     if (f.severity == Severity::kInfo || f.rule == "data_parallel" || f.rule == "jit.script")
       perf += row;
   }
-  OC_RETURN_IF_ERROR(WriteFileAtomic(dir + "/cuda_op_list.csv", ops));
-  OC_RETURN_IF_ERROR(WriteFileAtomic(dir + "/unsupported_api.csv", unsupported));
-  return WriteFileAtomic(dir + "/api_performance_advice.csv", perf);
+  auto write = [&](const std::string& d) -> Status {
+    OC_RETURN_IF_ERROR(WriteFileAtomic(d + "/cuda_op_list.csv", ops));
+    OC_RETURN_IF_ERROR(WriteFileAtomic(d + "/unsupported_api.csv", unsupported));
+    return WriteFileAtomic(d + "/api_performance_advice.csv", perf);
+  };
+  // A new folder appears whole; one that already holds reports has each replaced whole.
+  if (IsDirectory(dir) && !ListFiles(dir).empty()) return write(dir);
+  return WriteFolderAtomic(dir, "gpu2npu", write);
 }
 
 }  // namespace oc::migrate

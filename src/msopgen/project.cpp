@@ -572,26 +572,11 @@ static Status GenerateInto(const std::vector<OpSpec>& ops, const ProjectOptions&
 // The project is written into a sibling folder and renamed into place at the end, so a
 // failed or interrupted generate leaves nothing that looks like a project.
 Status GenerateProject(const std::vector<OpSpec>& ops, const ProjectOptions& o) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  std::string out = o.out_dir;
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  if (fs::exists(out, ec) && (!fs::is_directory(out, ec) || !fs::is_empty(out, ec)))
-    return InvalidArgument("output folder [" + o.out_dir +
-                           "] already holds files; give an empty or new folder");
-  const fs::path parent = fs::path(out).parent_path();
-  if (!parent.empty()) OC_RETURN_IF_ERROR(CreateDirectories(parent.string()));
-  ProjectOptions staged = o;
-  staged.out_dir = out + ".msopgen-tmp." + std::to_string(::getpid());
-  fs::remove_all(staged.out_dir, ec);
-  Status s = GenerateInto(ops, staged);
-  if (s.ok()) {
-    if (fs::exists(out, ec)) fs::remove(out, ec);  // the empty folder the user gave
-    fs::rename(staged.out_dir, out, ec);
-    if (ec) s = IoError("cannot move the project into [" + out + "]: " + ec.message());
-  }
-  if (!s.ok()) fs::remove_all(staged.out_dir, ec);
-  return s;
+  return WriteFolderAtomic(o.out_dir, "msopgen", [&](const std::string& staging) {
+    ProjectOptions staged = o;
+    staged.out_dir = staging;
+    return GenerateInto(ops, staged);
+  });
 }
 
 }  // namespace oc::msopgen

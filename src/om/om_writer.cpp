@@ -1,4 +1,7 @@
 // IR -> GE ModelDef + weights partition -> .om bytes.
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include <algorithm>
 #include <cstring>
 #include <set>
@@ -242,9 +245,15 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
   SetInt(attrs, "weight_size", static_cast<int64_t>(weights.bytes.size()));
   for (const auto& [k, v] : options.model_attrs) SetStr(attrs, k, v);
   for (const auto& [k, v] : graph.metadata) SetStr(attrs, "_oc_meta_" + k, v);
+  // Deterministic: attribute maps in key order, so one model always gives the same bytes.
   std::string model_bytes;
-  if (!model.SerializeToString(&model_bytes))
-    return Internal("failed to serialise the ModelDef (model over 2 GB?)");
+  {
+    google::protobuf::io::StringOutputStream raw(&model_bytes);
+    google::protobuf::io::CodedOutputStream coded(&raw);
+    coded.SetSerializationDeterministic(true);
+    if (!model.SerializeToCodedStream(&coded) || coded.HadError())
+      return Internal("failed to serialise the ModelDef (model over 2 GB?)");
+  }
 
   std::string out(kOmHeaderSize, '\0');
   uint32_t num = 2, pad = 0;
