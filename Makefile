@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure setup demo test install bench models fuzz test-asan clean
+.PHONY: all build configure setup demo test install bench models fuzz test-asan test-asan-ci test-tsan clean
 
 all: build
 
@@ -57,6 +57,36 @@ test-asan: setup
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure --timeout 1500 -E "e2e_pytest|model_battery|onnx_conformance"
+
+# What CI runs under ASan+UBSan in the time it has (-O1, tools and unit tests only): the
+# hostile-.om and small-rank unit tests, the bad-input corpus through the real tools, the
+# AscendCL stress run (LeakSanitizer included).
+ASAN_CI_BUILD ?= build-asan-ci
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress
+test-asan-ci: setup
+	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || cmake -S . -B $(ASAN_CI_BUILD) \
+	  -DCMAKE_BUILD_TYPE=None -DOC_BUILD_PYTHON=OFF \
+	  -DCMAKE_CXX_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	  -DCMAKE_C_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests atc msame msopgen gpu2npu oc_acl_stress
+	cd $(ASAN_CI_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure --timeout 1500 -R "$(ASAN_CI_TESTS)"
+
+# The runtime, AscendCL and Ascend C emulation tests under ThreadSanitizer, OpenMP regions
+# included (clang, LLVM's OpenMP runtime and its Archer tool: scripts/tsan_env.sh).
+TSAN_BUILD ?= build-tsan
+TSAN_TESTS = Family|Kernels|Backend|Driver|HostileOm|Om\.|AscendC|Aipp|Precision|DumpFile|acl_stress
+test-tsan: setup
+	bash scripts/setup.sh clang libomp-dev
+	@test -f $(TSAN_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOC_BUILD_PYTHON=OFF \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_C_FLAGS="-fsanitize=thread" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread"
+	cmake --build $(TSAN_BUILD) -j $(JOBS)
+	cd $(TSAN_BUILD) && bash $(CURDIR)/scripts/tsan_env.sh $(abspath $(TSAN_BUILD)) \
+	  ctest --output-on-failure --timeout 1500 -R "$(TSAN_TESTS)"
 
 bench: build
 	/usr/bin/python3 bench/model_latency.py --build $(BUILD)

@@ -1,5 +1,7 @@
 #include "ops/op_schema.h"
 
+#include <set>
+
 #include "base/log.h"
 #include "ops/op_families.h"
 #include "ops/symbolic_infer.h"
@@ -190,6 +192,31 @@ Status InferNode(Graph& graph, const Node& node) {
       }
     probe.outputs.assign(node.outputs.size(), ValueInfo{});
     const bool typed = schema->infer(probe).ok();
+    // A contradiction no size resolves is (almost surely) the model's: say so now, though
+    // the node is still settled at run time (the actual sizes decide).
+    if (!typed) {
+      std::set<int64_t> sizes{2, 3, 4, 8, 16};
+      for (const auto* in : ctx.inputs)
+        if (in && in->has_shape)
+          for (int64_t d : in->shape)
+            if (d > 0) sizes.insert(d);
+      bool any_fits = false;
+      for (int64_t v : sizes) {
+        for (size_t i = 0; i < ctx.inputs.size(); ++i)
+          if (ctx.inputs[i] && !IsStatic(ctx.inputs[i]->shape)) {
+            stand_ins[i] = *ctx.inputs[i];
+            for (int64_t& d : stand_ins[i].shape)
+              if (d < 0) d = v;
+          }
+        probe.outputs.assign(node.outputs.size(), ValueInfo{});
+        if ((any_fits = schema->infer(probe).ok())) break;
+      }
+      if (!any_fits)
+        OC_LOG(kWarning, "node [" << node.name << "] (" << node.op_type
+                                  << ") fits none of the sizes tried for its unknown dims, and "
+                                     "will fail at run time unless the actual sizes fit: "
+                                  << inferred.message());
+    }
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       if (node.outputs[i].empty()) continue;
       ValueInfo vi;

@@ -126,3 +126,19 @@ def test_malloc_of_an_impossible_size_fails(acl_session):
     for size in ((1 << 64) - 1, (1 << 64) - 32):
         ptr, ret = acl.rt.malloc(size, 0)
         assert ret != 0 and not ptr, size
+
+
+def test_contradiction_no_size_resolves_is_reported_at_atc(tmp_path):
+    """With a dynamic batch the node is settled at run time, but a check that fails for
+    every size tried is reported when converting, and fails cleanly at execution."""
+    pads = numpy_helper.from_array(np.array([1, 1, 1], np.int64), "p")
+    g = helper.make_graph([helper.make_node("Pad", ["x", "p"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [pads])
+    path = str(tmp_path / "pad.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), path)
+    r = atc(f"--model={path}", "--framework=5", f"--output={tmp_path / 'pad'}",
+            "--soc_version=Ascend910B3", "--input_shape=x:-1,2", "--log=warning")
+    log = r.stdout + r.stderr
+    assert r.returncode == 0, log
+    assert "[Pad_0] (Pad) fits none of the sizes tried" in log and "pads length" in log, log
