@@ -45,10 +45,12 @@ fuzz:
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZERS)
 	bash fuzz/run.sh $(FUZZ_BUILD)/fuzz $(SECONDS)
 
-# Unit and Ascend C tests, the C programs and a few conversions under ASan+UBSan.
+# Every test but the Python suite, the battery and conformance under ASan+UBSan (clang):
+# unit and Ascend C tests, the bad-input corpus, the AscendCL stress run.
 ASAN_BUILD ?= build-asan
 test-asan: setup
-	@test -f $(ASAN_BUILD)/CMakeCache.txt || cmake -S . -B $(ASAN_BUILD) \
+	bash scripts/setup.sh clang libomp-dev
+	@test -f $(ASAN_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_BUILD) \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOC_BUILD_PYTHON=OFF \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
 	  -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
@@ -58,13 +60,15 @@ test-asan: setup
 	cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure --timeout 1500 -E "e2e_pytest|model_battery|onnx_conformance"
 
-# What CI runs under ASan+UBSan in the time it has (-O1, tools and unit tests only): the
+# What CI runs under ASan+UBSan in the time it has (clang, which compiles this tree about
+# three times faster than g++; -O1; tools and unit tests only): the
 # hostile-.om and small-rank unit tests, the bad-input corpus through the real tools, the
 # AscendCL stress run (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
 ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress
 test-asan-ci: setup
-	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || cmake -S . -B $(ASAN_CI_BUILD) \
+	bash scripts/setup.sh clang libomp-dev
+	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \
 	  -DCMAKE_BUILD_TYPE=None -DOC_BUILD_PYTHON=OFF \
 	  -DCMAKE_CXX_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	  -DCMAKE_C_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
