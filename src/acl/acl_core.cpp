@@ -86,9 +86,16 @@ aclError State::Init(const char* config_path) {
       return Fail(ACL_ERROR_PARSE_FILE,
                   "aclInit: config file [" + std::string(config_path) + "] is not a JSON object");
     if (cfg.contains("num_threads")) {
-      if (!cfg["num_threads"].is_number_integer() || cfg["num_threads"].get<int>() < 1)
-        return Fail(ACL_ERROR_INVALID_PARAM, "aclInit: num_threads must be a positive integer");
-      num_threads_ = cfg["num_threads"].get<int>();
+      const auto& n = cfg["num_threads"];
+      int64_t threads = 0;
+      if (n.is_number_unsigned())
+        threads = n.get<uint64_t>() <= 4096 ? static_cast<int64_t>(n.get<uint64_t>()) : 0;
+      else if (n.is_number_integer())
+        threads = n.get<int64_t>();
+      if (threads < 1 || threads > 4096)
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "aclInit: num_threads must be an integer from 1 to 4096");
+      num_threads_ = static_cast<int>(threads);
       setenv("OCANN_NUM_THREADS", std::to_string(num_threads_).c_str(), 1);
     }
     // OpenCANN's own key: which backends run the nodes, in order of preference

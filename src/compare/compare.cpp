@@ -488,11 +488,14 @@ Result<std::shared_ptr<CaptureObserver>> RunOrtReference(const std::string& sour
     Captured c;
     c.shape = h.shape;
     c.dtype = h.dtype;
-    c.op_name = t.value("op", std::string());
-    c.op_type = t.value("op_type", std::string());
+    auto text = [&](const char* key) {
+      return t.contains(key) && t[key].is_string() ? t[key].get<std::string>() : std::string();
+    };
+    c.op_name = text("op");
+    c.op_type = text("op_type");
     c.order = order++;
     c.values = FloatValues(h.dtype, h.bytes.data(), h.bytes.size() / DataTypeSize(h.dtype));
-    capture->tensors[t.value("name", std::string())] = std::move(c);
+    capture->tensors[text("name")] = std::move(c);
   }
   return capture;
 }

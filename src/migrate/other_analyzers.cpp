@@ -241,7 +241,9 @@ FileResult AnalyzeNotebook(const std::string& file, const std::string& text) {
   int index = 0;
   for (const auto& cell : nb["cells"]) {
     ++index;
-    if (!cell.is_object() || cell.value("cell_type", "") != "code" || !cell.contains("source"))
+    // Any field may be of any type in a file from anywhere: compare, never convert.
+    if (!cell.is_object() || !cell.contains("cell_type") || cell["cell_type"] != "code" ||
+        !cell.contains("source"))
       continue;
     std::string src;
     if (cell["source"].is_array()) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -34,8 +35,11 @@ void FillDesc(const std::string& name, DataType dt, const Shape& shape, const st
   for (int64_t v : shape) sh->add_dim(v);
   d->set_layout(layout);
   d->set_real_dim_cnt(static_cast<int64_t>(shape.size()));
-  int64_t n = NumElements(shape);  // -1 when any dim is unknown
-  d->set_size(n < 0 ? -1 : n * static_cast<int64_t>(DataTypeSize(dt)));
+  // -1 when any dim is unknown, or the size overflows (a tampered graph; the loader refuses it)
+  auto bytes = IsStatic(shape) ? TensorBytes(shape, DataTypeSize(dt)) : Result<size_t>(size_t{0});
+  const bool known = IsStatic(shape) && bytes.ok() &&
+                     bytes.value() <= static_cast<size_t>(std::numeric_limits<int64_t>::max());
+  d->set_size(known ? static_cast<int64_t>(bytes.value()) : -1);
 }
 
 void SetInt(google::protobuf::Map<std::string, ge::proto::AttrDef>* m, const std::string& k,
