@@ -58,6 +58,7 @@ test-asan: setup
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure --timeout 1500 -E "e2e_pytest|model_battery|onnx_conformance"
 
 # What CI runs under ASan+UBSan in the time it has (clang, which compiles this tree about
@@ -76,6 +77,7 @@ test-asan-ci: setup
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
 	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests atc msame msopgen gpu2npu oc_acl_stress
 	cd $(ASAN_CI_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure --timeout 1500 -R "$(ASAN_CI_TESTS)"
 
 # The runtime, AscendCL and Ascend C emulation tests under ThreadSanitizer, OpenMP regions

@@ -18,7 +18,7 @@ namespace oc::testing {
 
 inline Tensor FloatTensor(const Shape& shape, const std::vector<float>& values) {
   Tensor t(DataType::kFloat, shape);
-  std::memcpy(t.mutable_data(), values.data(), values.size() * sizeof(float));
+  if (!values.empty()) std::memcpy(t.mutable_data(), values.data(), values.size() * sizeof(float));
   return t;
 }
 
