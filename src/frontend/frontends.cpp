@@ -1,4 +1,5 @@
 // The frontends of this build, one line each.
+#include "frontend/caffe/caffe_frontend.h"
 #include "frontend/frontend.h"
 #include "frontend/onnx/onnx_frontend.h"
 
@@ -7,6 +8,7 @@ namespace oc {
 const FrontendRegistry& FrontendRegistry::Global() {
   static const FrontendRegistry registry = [] {
     FrontendRegistry r;
+    r.Register(CaffeFrontend());
     r.Register(OnnxFrontend());
     return r;
   }();

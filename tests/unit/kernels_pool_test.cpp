@@ -27,6 +27,10 @@ TEST(PoolFamily, MaxAndAverageForms) {
   CheckPool("AveragePool", {1, 3, 9, 9}, {3, 3}, {2, 2}, {1, 1, 1, 1}, 0, 1);
   CheckPool("AveragePool", {1, 2, 10, 10}, {3, 3}, {3, 3}, {}, 1, 0);
   CheckPool("MaxPool", {1, 2, 12}, {3}, {2}, {1, 1}, 0);
+  // ceil_mode's overhang past the padded input is never counted, pads or not (oneDNN
+  // counted it as padding: found by the Caffe frontend's torch comparison).
+  CheckPool("AveragePool", {1, 3, 8, 8}, {3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 1);
+  CheckPool("AveragePool", {1, 3, 8, 8}, {3, 3}, {2, 2}, {1, 1, 1, 1}, 1, 0);
 }
 
 TEST(PoolFamily, GlobalPools) {

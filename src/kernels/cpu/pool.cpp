@@ -134,6 +134,14 @@ class PoolKernel : public Kernel {
           (spatial[i] - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - x.shape[2 + i] - pads[i];
       pr.push_back(std::max<int64_t>(pads[i + n], need));
     }
+    // oneDNN would count the overhang ceil_mode adds as padding: an average that counts pads
+    // then divides by too much at the edge (torch, Caffe and the reference count pads only).
+    bool overhang = false;
+    for (size_t i = 0; i < n; ++i) overhang |= pr[i] > pads[i + n];
+    if (op_ == "AveragePool" && include_pad_ && overhang) {
+      use_ref_ = true;
+      return Status::Ok();
+    }
     auto alg = op_ == "MaxPool" ? dnnl::algorithm::pooling_max
                : include_pad_   ? dnnl::algorithm::pooling_avg_include_padding
                                 : dnnl::algorithm::pooling_avg_exclude_padding;

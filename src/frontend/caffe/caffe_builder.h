@@ -1,0 +1,64 @@
+// What a Caffe layer converter works with: the layer (V1 files upgraded to the V2 message),
+// its weights, and a builder that appends ONNX-semantics nodes to the IR graph. Caffe blobs
+// are names that layers may overwrite in place (a ReLU whose top is its bottom); the builder
+// maps each blob name to its current IR value, so the graph stays in SSA form.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "caffe.pb.h"
+#include "ir/graph.h"
+
+namespace oc::caffe_import {
+
+class Builder {
+ public:
+  Graph& graph() { return graph_; }
+
+  // The current value of a blob; an error naming the layer when nobody produced it.
+  Result<std::string> Bottom(const oc_caffe::LayerParameter& layer, size_t i) const;
+  // Makes `value` the blob's current value.
+  void SetTop(const std::string& blob, const std::string& value) { blobs_[blob] = value; }
+  bool HasBlob(const std::string& blob) const { return blobs_.count(blob) != 0; }
+
+  // A new value name derived from `base`, unique in the graph.
+  std::string Fresh(const std::string& base);
+  // A constant; returns its value name.
+  std::string Constant(const std::string& base, Tensor t);
+  std::string Ints(const std::string& base, const std::vector<int64_t>& values);
+  std::string Floats(const std::string& base, const std::vector<float>& values, Shape shape);
+  // Appends a node; returns its output value names (fresh, derived from the layer's name).
+  std::vector<std::string> Add(const std::string& layer, const std::string& op,
+                               std::vector<std::string> inputs, AttributeMap attrs = {},
+                               size_t outputs = 1);
+  std::string Add1(const std::string& layer, const std::string& op, std::vector<std::string> inputs,
+                   AttributeMap attrs = {}) {
+    return Add(layer, op, std::move(inputs), std::move(attrs)).front();
+  }
+
+ private:
+  Graph graph_;
+  std::map<std::string, std::string> blobs_;
+  std::map<std::string, int> used_names_;
+};
+
+// A layer's weights (from the .caffemodel, else the prototxt), as float tensors.
+struct Weights {
+  std::vector<Tensor> blobs;
+};
+
+// A blob as a float tensor of its declared shape (the legacy num/channels/height/width when
+// it has no shape); an error when its data does not fill the shape.
+Result<Tensor> BlobToTensor(const oc_caffe::BlobProto& blob, const std::string& what);
+
+using LayerConverter = Status (*)(const oc_caffe::LayerParameter& layer, const Weights& w,
+                                  Builder& b);
+// The converter of a V2 layer type name, or nullptr when OpenCANN has none.
+LayerConverter FindConverter(const std::string& type);
+// The type names converters exist for (for messages and the pre-check report).
+std::vector<std::string> SupportedLayerTypes();
+
+}  // namespace oc::caffe_import

@@ -1,0 +1,15 @@
+// Caffe nets: a deploy .prototxt (text) and its trained .caffemodel (binary), both
+// NetParameter, V1 ("layers") and V2 ("layer") formats, lowered into the IR.
+#pragma once
+
+#include <string>
+
+#include "base/status.h"
+#include "ir/graph.h"
+
+namespace oc {
+
+// `caffemodel` may be empty when the prototxt holds every layer's blobs itself.
+Result<Graph> ImportCaffe(const std::string& prototxt, const std::string& caffemodel);
+
+}  // namespace oc
