@@ -56,14 +56,51 @@ def onnx_seeds():
                                 [numpy_helper.from_array(np.array([2], np.int64), "kk")])
 
 
+def caffe_seeds(out_dir):
+    """Small Caffe nets, each as prototxt text, the separator line and the .caffemodel."""
+    import sys
+    import tempfile
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
+    from caffe_nets import NetWriter, caffe_pb2
+    pb = caffe_pb2(tempfile.mkdtemp())
+    rng = np.random.RandomState(0)
+    nets = []
+    w = NetWriter(pb, "conv", [1, 3, 8, 8])
+    w.layer("conv", "Convolution", ["data"], ["conv"], [rng.randn(4, 3, 3, 3), rng.randn(4)],
+            convolution_param=dict(num_output=4, kernel_size=[3], pad=[1]))
+    w.layer("bn", "BatchNorm", ["conv"], ["conv"], [rng.randn(4), rng.rand(4) + 1, [1.0]])
+    w.layer("scale", "Scale", ["conv"], ["conv"], [rng.randn(4), rng.randn(4)],
+            scale_param=dict(bias_term=True))
+    w.layer("relu", "ReLU", ["conv"], ["conv"])
+    w.layer("pool", "Pooling", ["conv"], ["pool"], pooling_param=dict(kernel_size=2, stride=2))
+    w.layer("ip", "InnerProduct", ["pool"], ["ip"], [rng.randn(5, 64), rng.randn(5)],
+            inner_product_param=dict(num_output=5))
+    w.layer("prob", "Softmax", ["ip"], ["prob"])
+    nets.append(("conv", w))
+    w = NetWriter(pb, "mlp", [2, 1, 2, 3], v1=True)
+    w.layer("ip", "INNER_PRODUCT", ["data"], ["ip"], [rng.randn(4, 6), rng.randn(4)],
+            inner_product_param=dict(num_output=4))
+    w.layer("slice", "SLICE", ["ip"], ["a", "b"], slice_param=dict(slice_point=[1]))
+    w.layer("sum", "ELTWISE", ["a", "a"], ["s"], eltwise_param=dict(coeff=[1, -1]))
+    w.layer("cat", "CONCAT", ["s", "b"], ["cat"])
+    nets.append(("mlp_v1", w))
+    from google.protobuf import text_format
+    for name, w in nets:
+        with open(os.path.join(out_dir, name), "wb") as fh:
+            fh.write(text_format.MessageToString(w.net).encode() + b"\n#WEIGHTS\n" +
+                     w.weights.SerializeToString())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
     out = {n: os.path.join(HERE, "corpus", n) for n in
-           ("onnx_import", "om_load", "atc_flags", "op_json", "python_tokenizer", "notebook")}
+           ("onnx_import", "caffe_import", "om_load", "atc_flags", "op_json", "python_tokenizer",
+            "notebook")}
     for d in out.values():
         os.makedirs(d, exist_ok=True)
+    caffe_seeds(out["caffe_import"])
     atc = os.path.join(a.build, "bin", "atc")
     for name, m in onnx_seeds():
         path = os.path.join(out["onnx_import"], name + ".onnx")

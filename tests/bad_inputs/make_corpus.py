@@ -733,6 +733,89 @@ def om_cases(atc, pb):
     model_edit("input_index_out_of_range", "the only Data op says index 5", index_out_of_range)
 
 
+# ---------------------------------------------------------------- Caffe → atc --framework=0
+def caffe_cases():
+    sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
+    from caffe_nets import NetWriter, caffe_pb2
+    from google.protobuf import text_format
+    pb = caffe_pb2(tempfile.mkdtemp())
+    rng = np.random.RandomState(3)
+
+    def base(**conv):
+        w = NetWriter(pb, "c", [1, 3, 8, 8])
+        params = dict(num_output=4, kernel_size=[3], bias_term=False)
+        params.update(conv)
+        w.layer("conv", "Convolution", ["data"], ["conv"], [rng.randn(4, 3, 3, 3)],
+                convolution_param=params)
+        w.layer("relu", "ReLU", ["conv"], ["conv"])
+        return w
+
+    def pair(name, w, code, why, text=None, weights=None):
+        t = text if text is not None else text_format.MessageToString(w.net).encode()
+        b = weights if weights is not None else w.weights.SerializeToString()
+        proto = write(f"caffe/{name}.prototxt", t)
+        model = write(f"caffe/{name}.caffemodel", b)
+        case(proto, "atc_caffe", code, why, weight=model)
+
+    good = base()
+    good_text = text_format.MessageToString(good.net).encode()
+    good_bytes = good.weights.SerializeToString()
+    pair("empty_prototxt", good, "E19005", "an empty prototxt", text=b"")
+    pair("not_prototxt", good, "E19005", "text that is no prototxt", text=b"layer { name: ")
+    pair("binary_prototxt", good, "E19005", "noise as the prototxt", text=rng.bytes(512))
+    pair("caffemodel_noise", good, "E19005", "noise as the .caffemodel", weights=rng.bytes(512))
+    pair("caffemodel_cut", good, "E19005", "a .caffemodel cut short",
+         weights=good_bytes[:len(good_bytes) // 2])
+    pair("caffemodel_empty", good, "E19005", "no weights for the convolution", weights=b"")
+    pair("deep_nesting", good, "E19005", "a prototxt nested 100000 deep",
+         text=b"layer {" * 100000)
+    w = base(num_output=5)
+    pair("num_output_mismatch", w, "E19005", "num_output 5 over 4 filters", weights=good_bytes)
+    w = base(kernel_size=[0])
+    pair("kernel_zero", w, "E19005", "a kernel of 0")
+    w = base(group=3)
+    pair("group_mismatch", w, "E19005", "group 3 for 4 filters")
+    w = base(kernel_size=[3, 3, 3])
+    pair("conv_3d", w, "E19010", "a 3-D kernel")
+    w = base()
+    w.layer("odd", "Interp", ["conv"], ["odd"])
+    pair("unknown_layer", w, "E19010", "a layer type no parser has")
+    w = base()
+    w.layer("late", "ReLU", ["later"], ["late"])
+    w.layer("later", "ReLU", ["conv"], ["later"])
+    pair("reads_later_blob", w, "E19005", "a layer reads a blob a later layer makes")
+    w = base()
+    w.layer("relu", "ReLU", ["conv"], ["conv2"])
+    pair("duplicate_layer_names", w, "E19005", "two layers named relu")
+    w = NetWriter(pb, "neg", [1, -3, 8, 8])
+    w.layer("relu", "ReLU", ["data"], ["r"])
+    pair("negative_input_dim", w, "E19005", "an input dim of -3")
+    w = NetWriter(pb, "huge", [1 << 40, 1 << 30, 1, 1])
+    w.layer("relu", "ReLU", ["data"], ["r"])
+    pair("huge_input", w, "E10001", "an input of 2^70 elements")
+    w = base()
+    w.layer("s", "Slice", ["conv"], ["a", "b"], slice_param=dict(axis=1, slice_point=[9]))
+    pair("slice_point_past_axis", w, "E19005", "a slice point past the channels")
+    w = base()
+    w.layer("e", "Eltwise", ["conv", "conv"], ["e"], eltwise_param=dict(coeff=[1, 2, 3]))
+    pair("eltwise_coeff_count", w, "E19005", "three coefficients for two bottoms")
+    w = base()
+    w.layer("ip", "InnerProduct", ["conv"], ["ip"], [rng.randn(7)],
+            inner_product_param=dict(num_output=3))
+    pair("inner_product_size", w, "E19005", "7 weights for 3 outputs")
+    w = base()
+    w.layer("bn", "BatchNorm", ["conv"], ["conv"], [rng.randn(4), rng.randn(3), [1.0]])
+    pair("batchnorm_blobs", w, "E19005", "4 means and 3 variances")
+    w = NetWriter(pb, "blob", [1, 3, 8, 8])
+    l = w.layer("conv", "Convolution", ["data"], ["conv"], [rng.randn(4, 3, 3, 3)],
+                convolution_param=dict(num_output=4, kernel_size=[3], bias_term=False))
+    w.weights.layer[0].blobs[0].shape.dim[0] = 1 << 40
+    pair("blob_shape_lies", w, "E19005", "a blob whose shape claims 2^40 filters")
+    w = base()
+    w.layer("l", "LRN", ["conv"], ["l"], lrn_param=dict(norm_region=1))
+    pair("lrn_within_channel", w, "E19010", "LRN WITHIN_CHANNEL")
+
+
 # ---------------------------------------------------------------- atc flags
 def flag_cases():
     flags = {
@@ -867,7 +950,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
-    for sub in ("onnx", "om", "atc_flags", "op_json", "gpu2npu"):
+    for sub in ("onnx", "om", "caffe", "atc_flags", "op_json", "gpu2npu"):
         shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
     tmp = tempfile.mkdtemp()
     try:
@@ -876,6 +959,7 @@ def main():
         om_cases(os.path.join(a.build, "bin", "atc"), pb)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    caffe_cases()
     flag_cases()
     op_json_cases()
     gpu2npu_cases()

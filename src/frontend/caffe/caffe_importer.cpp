@@ -106,13 +106,14 @@ bool InTestPhase(const LayerParameter& l) {
 
 Status Invalid(const std::string& msg) { return Status(StatusCode::kParseError, msg, "E19005"); }
 
-Result<NetParameter> ReadPrototxt(const std::string& path) {
-  OC_ASSIGN_OR_RETURN(std::string text, ReadFile(path));
+Result<NetParameter> ParsePrototxt(const std::string& text, const std::string& path) {
   NetParameter net;
   google::protobuf::TextFormat::Parser parser;
   // Fields of Caffe forks and training-only settings: skipped, the layer type decides.
   parser.AllowUnknownField(true);
   parser.AllowUnknownExtension(true);
+  // Nesting deeper than any net needs would otherwise recurse off the stack.
+  parser.SetRecursionLimit(64);
   struct Collector : google::protobuf::io::ErrorCollector {
     std::string first;
     void AddError(int line, int column, const std::string& message) override {
@@ -128,8 +129,7 @@ Result<NetParameter> ReadPrototxt(const std::string& path) {
   return net;
 }
 
-Result<NetParameter> ReadCaffemodel(const std::string& path) {
-  OC_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
+Result<NetParameter> ParseCaffemodel(const std::string& bytes, const std::string& path) {
   NetParameter net;
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream in(&raw);
@@ -183,10 +183,22 @@ Status NetInputs(const NetParameter& net, Builder& b) {
 }  // namespace
 
 Result<Graph> ImportCaffe(const std::string& prototxt, const std::string& caffemodel) {
-  OC_ASSIGN_OR_RETURN(NetParameter net, ReadPrototxt(prototxt));
-  NetParameter trained;
+  OC_ASSIGN_OR_RETURN(std::string text, ReadFile(prototxt));
+  std::string bytes;
   if (!caffemodel.empty()) {
-    OC_ASSIGN_OR_RETURN(trained, ReadCaffemodel(caffemodel));
+    auto read = ReadFile(caffemodel);
+    if (!read.ok()) return Invalid("the weight file [" + caffemodel + "] cannot be read");
+    bytes = std::move(read).value();
+  }
+  return ImportCaffeBuffers(text, bytes, prototxt);
+}
+
+Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& bytes,
+                                 const std::string& prototxt) {
+  OC_ASSIGN_OR_RETURN(NetParameter net, ParsePrototxt(text, prototxt));
+  NetParameter trained;
+  if (!bytes.empty()) {
+    OC_ASSIGN_OR_RETURN(trained, ParseCaffemodel(bytes, "weights of " + prototxt));
   }
   // Weights by layer name; a prototxt's own blobs count when the .caffemodel has none.
   std::map<std::string, const google::protobuf::RepeatedPtrField<oc_caffe::BlobProto>*>

@@ -11,5 +11,8 @@ namespace oc {
 
 // `caffemodel` may be empty when the prototxt holds every layer's blobs itself.
 Result<Graph> ImportCaffe(const std::string& prototxt, const std::string& caffemodel);
+// The same from the files' contents (`name` stands for the prototxt in messages).
+Result<Graph> ImportCaffeBuffers(const std::string& prototxt_text,
+                                 const std::string& caffemodel_bytes, const std::string& name);
 
 }  // namespace oc
