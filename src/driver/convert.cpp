@@ -73,6 +73,13 @@ Result<Graph> ImportModel(const ConvertOptions& options) {
   return graph;
 }
 
+Result<std::vector<OpSurvey>> SurveyModel(const ConvertOptions& o) {
+  const Frontend* frontend = FrontendRegistry::Global().Find(o.framework);
+  if (!frontend || !frontend->survey || !IsRegularFile(o.model))
+    return InvalidArgument("no survey for this model");
+  return frontend->survey({o.model, o.weight});
+}
+
 Result<Conversion> Convert(const ConvertOptions& o) {
   // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
   OC_RETURN_IF_ERROR(LoadCustomOpPackages());

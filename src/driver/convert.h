@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "frontend/frontend.h"
 #include "om/om_model.h"
 
 namespace oc {
@@ -37,6 +38,8 @@ struct Conversion {
 
 // Runs the frontend for options.framework; E10001 when this build has none for it.
 Result<Graph> ImportModel(const ConvertOptions& options);
+// The source model's ops and whether OpenCANN converts each (atc --mode=3).
+Result<std::vector<OpSurvey>> SurveyModel(const ConvertOptions& options);
 // Imports and compiles the model per the options (custom op packages on
 // ASCEND_CUSTOM_OPP_PATH are loaded first).
 Result<Conversion> Convert(const ConvertOptions& options);

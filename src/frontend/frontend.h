@@ -17,11 +17,20 @@ struct FrontendInput {
   std::string weight;  // --weight (Caffe's .caffemodel); empty when not given
 };
 
+// One op of a source model as atc's pre-check (--mode=3) reports it.
+struct OpSurvey {
+  std::string name, type;
+  bool supported = false;
+  std::string reason;  // why not, when not
+};
+
 struct Frontend {
   std::string framework;  // --framework value: "0" Caffe, "1" MindSpore, "3" TensorFlow, "5" ONNX
   std::string name;       // "ONNX"
   bool needs_weight = false;  // --weight required (E10008 without it)
   std::function<Result<Graph>(const FrontendInput&)> import;
+  // Every op of the model and whether OpenCANN converts it (no weights read).
+  std::function<Result<std::vector<OpSurvey>>(const FrontendInput&)> survey;
 };
 
 class FrontendRegistry {

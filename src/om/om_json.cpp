@@ -111,6 +111,19 @@ Result<std::string> OmToJson(const std::string& path) {
   return MessageToJson(model).dump(2) + "\n";
 }
 
+Result<std::string> GraphToJson(const Graph& graph) {
+  OmWriteOptions options;
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(graph, MemoryPlan{}, options));
+  OC_ASSIGN_OR_RETURN(
+      OmContainer c,
+      ParseOmContainer(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  const OmPartitionView* mp = c.Find(OmPartitionType::kModelDef);
+  ge::proto::ModelDef model;
+  if (!mp || !model.ParseFromArray(mp->data, static_cast<int>(mp->size)))
+    return Internal("the graph's ModelDef does not parse back");
+  return MessageToJson(model).dump(2) + "\n";
+}
+
 Result<std::string> OmInfo(const std::string& path) {
   OmHeader h{};
   size_t weights = 0;

@@ -72,6 +72,8 @@ Result<OmModel> LoadOmFile(const std::string& path);
 
 // atc --mode=1: the ModelDef as GE-style JSON.
 Result<std::string> OmToJson(const std::string& path);
+// A source model's graph (as a frontend imported it) in the same GE JSON form.
+Result<std::string> GraphToJson(const Graph& graph);
 // atc --mode=6: human-readable summary.
 Result<std::string> OmInfo(const std::string& path);
 

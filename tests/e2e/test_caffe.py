@@ -238,3 +238,45 @@ def test_refusals(tmp_path, pb):
     assert r.returncode == 1 and "E10008" in r.stdout, r.stdout
     # A --weight that is not there.
     refused(tmp_path, proto, str(tmp_path / "none.caffemodel"), "E10001", ["--weight"])
+
+
+def test_precheck_lists_every_op(tmp_path, pb):
+    """--mode=3 reports each op of the source, supported or not and why (Caffe and ONNX)."""
+    import json
+
+    import onnx
+    from onnx import TensorProto, helper
+    w = small_net(pb)
+    w.layer("odd", "Interp", ["conv"], ["odd"])
+    proto, weights = w.save(str(tmp_path / "interp"))
+    report = tmp_path / "caffe_check.json"
+    r = atc("--mode=3", f"--model={proto}", f"--weight={weights}", "--framework=0", SOC,
+            f"--check_report={report}")
+    assert r.returncode == 1 and "1 not supported" in r.stdout, r.stdout
+    j = json.loads(report.read_text())
+    assert j["result"] == "failed" and j["summary"] == {"ops": 4, "supported": 3,
+                                                        "unsupported": 1}
+    assert [(o["name"], o["supported"]) for o in j["ops"]] == [
+        ("data", True), ("conv", True), ("relu", True), ("odd", False)]
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["r"]),
+                           helper.make_node("Frobnicate", ["r"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    src = str(tmp_path / "odd.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), src)
+    report = tmp_path / "onnx_check.json"
+    r = atc("--mode=3", f"--model={src}", "--framework=5", SOC, f"--check_report={report}")
+    j = json.loads(report.read_text())
+    assert r.returncode == 1 and j["summary"]["unsupported"] == 1, r.stdout
+    assert [o["type"] for o in j["ops"] if not o["supported"]] == ["Frobnicate"]
+
+
+def test_mode1_dumps_source_models_as_ge_json(tmp_path, pb):
+    import json
+    proto, weights = small_net(pb).save(str(tmp_path / "small"))
+    out = tmp_path / "small.json"
+    r = atc("--mode=1", f"--om={proto}", f"--weight={weights}", "--framework=0",
+            f"--json={out}")
+    assert r.returncode == 0, r.stdout
+    ops = [op["type"] for g in json.loads(out.read_text())["graph"] for op in g["op"]]
+    assert ops.count("Conv") == 1 and ops.count("Relu") == 1 and "Data" in ops, ops

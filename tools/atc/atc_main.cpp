@@ -420,7 +420,18 @@ Status Build(const Flags& f) {
 Status DumpJson(const Flags& f) {
   if (f.Get("om").empty()) return InvalidArgument("Value for --om is empty.", "E10004");
   if (f.Get("json").empty()) return InvalidArgument("Value for --json is empty.", "E10004");
-  OC_ASSIGN_OR_RETURN(std::string json, OmToJson(f.Get("om")));
+  if (!f.Has("framework")) {
+    OC_ASSIGN_OR_RETURN(std::string json, OmToJson(f.Get("om")));
+    return WriteFileAtomic(f.Get("json"), json);
+  }
+  // With --framework, --om names a source model (a prototxt, an ONNX file): its graph as
+  // the frontend reads it, in the same GE JSON form.
+  ConvertOptions o;
+  o.framework = f.Get("framework");
+  o.model = f.Get("om");
+  o.weight = f.Get("weight");
+  OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(o));
+  OC_ASSIGN_OR_RETURN(std::string json, GraphToJson(graph));
   return WriteFileAtomic(f.Get("json"), json);
 }
 
@@ -452,6 +463,32 @@ Status PreCheck(const Flags& f) {
   json["model"] = f.Get("model");
   json["result"] = result;
   json["detail"] = detail;
+  // Every op of the source model, supported or not and why: the list a port plans with.
+  if (o.ok()) {
+    auto survey = SurveyModel(o.value());
+    if (survey.ok()) {
+      size_t unsupported = 0;
+      auto& ops = json["ops"] = nlohmann::ordered_json::array();
+      for (const auto& op : survey.value()) {
+        nlohmann::ordered_json j;
+        j["name"] = op.name;
+        j["type"] = op.type;
+        j["supported"] = op.supported;
+        if (!op.supported) {
+          j["reason"] = op.reason;
+          ++unsupported;
+          std::printf("[ERROR] op [%s] (%s) is not supported: %s\n", op.name.c_str(),
+                      op.type.c_str(), op.reason.c_str());
+        }
+        ops.push_back(std::move(j));
+      }
+      json["summary"] = {{"ops", survey->size()},
+                         {"supported", survey->size() - unsupported},
+                         {"unsupported", unsupported}};
+      std::printf("pre-check: %zu ops, %zu supported, %zu not supported (report: %s)\n",
+                  survey->size(), survey->size() - unsupported, unsupported, report.c_str());
+    }
+  }
   OC_RETURN_IF_ERROR(WriteFileAtomic(report, json.dump(2) + "\n"));
   return s;
 }

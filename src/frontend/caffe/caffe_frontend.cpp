@@ -20,6 +20,7 @@ Frontend CaffeFrontend() {
     if (!graph.ok()) return graph.status().WithContext("model [" + in.model + "]");
     return graph;
   };
+  f.survey = [](const FrontendInput& in) { return SurveyCaffe(in.model); };
   return f;
 }
 

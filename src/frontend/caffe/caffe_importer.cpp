@@ -182,6 +182,22 @@ Status NetInputs(const NetParameter& net, Builder& b) {
 
 }  // namespace
 
+Result<std::vector<OpSurvey>> SurveyCaffe(const std::string& prototxt) {
+  OC_ASSIGN_OR_RETURN(std::string text, ReadFile(prototxt));
+  OC_ASSIGN_OR_RETURN(NetParameter net, ParsePrototxt(text, prototxt));
+  std::vector<OpSurvey> out;
+  for (const auto& l : Layers(net)) {
+    if (!InTestPhase(l)) continue;
+    OpSurvey s;
+    s.name = l.name();
+    s.type = l.type();
+    s.supported = l.type() == "Input" || caffe_import::FindConverter(l.type()) != nullptr;
+    if (!s.supported) s.reason = "no parser is registered for this layer type (E19010)";
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 Result<Graph> ImportCaffe(const std::string& prototxt, const std::string& caffemodel) {
   OC_ASSIGN_OR_RETURN(std::string text, ReadFile(prototxt));
   std::string bytes;
