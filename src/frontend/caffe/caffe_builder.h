@@ -10,39 +10,20 @@
 
 #include "base/status.h"
 #include "caffe.pb.h"
-#include "ir/graph.h"
+#include "frontend/graph_builder.h"
 
 namespace oc::caffe_import {
 
-class Builder {
+class Builder : public GraphBuilder {
  public:
-  Graph& graph() { return graph_; }
-
   // The current value of a blob; an error naming the layer when nobody produced it.
   Result<std::string> Bottom(const oc_caffe::LayerParameter& layer, size_t i) const;
   // Makes `value` the blob's current value.
   void SetTop(const std::string& blob, const std::string& value) { blobs_[blob] = value; }
   bool HasBlob(const std::string& blob) const { return blobs_.count(blob) != 0; }
 
-  // A new value name derived from `base`, unique in the graph.
-  std::string Fresh(const std::string& base);
-  // A constant; returns its value name.
-  std::string Constant(const std::string& base, Tensor t);
-  std::string Ints(const std::string& base, const std::vector<int64_t>& values);
-  std::string Floats(const std::string& base, const std::vector<float>& values, Shape shape);
-  // Appends a node; returns its output value names (fresh, derived from the layer's name).
-  std::vector<std::string> Add(const std::string& layer, const std::string& op,
-                               std::vector<std::string> inputs, AttributeMap attrs = {},
-                               size_t outputs = 1);
-  std::string Add1(const std::string& layer, const std::string& op, std::vector<std::string> inputs,
-                   AttributeMap attrs = {}) {
-    return Add(layer, op, std::move(inputs), std::move(attrs)).front();
-  }
-
  private:
-  Graph graph_;
   std::map<std::string, std::string> blobs_;
-  std::map<std::string, int> used_names_;
 };
 
 // A layer's weights (from the .caffemodel, else the prototxt), as float tensors.

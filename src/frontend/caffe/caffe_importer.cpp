@@ -276,12 +276,7 @@ Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& byt
     for (const auto& out : n.outputs)
       if (!read.count(out)) g.outputs.push_back(out);
   if (g.outputs.empty()) return Invalid("the net [" + prototxt + "] computes nothing");
-  // Values only this import's shape probing filled: the compiler infers them again.
-  for (auto it = g.values.begin(); it != g.values.end();) {
-    const bool keep = g.IsInitializer(it->first) ||
-                      std::find(g.inputs.begin(), g.inputs.end(), it->first) != g.inputs.end();
-    it = keep ? std::next(it) : g.values.erase(it);
-  }
+  b.ForgetInferredValues();
   g.metadata["producer_name"] = "caffe";
   return std::move(g);
 }

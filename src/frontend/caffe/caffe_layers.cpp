@@ -22,15 +22,9 @@ Status Unsupported(const LayerParameter& l, const std::string& what) {
                 "E19010");
 }
 
-int64_t Rank(Builder& b, const std::string& v) {
-  const ValueInfo* vi = b.graph().FindValue(v);
-  return vi && vi->has_shape ? static_cast<int64_t>(vi->shape.size()) : -1;
-}
+int64_t Rank(Builder& b, const std::string& v) { return b.Rank(v); }
 
-const Shape* KnownShape(Builder& b, const std::string& v) {
-  const ValueInfo* vi = b.graph().FindValue(v);
-  return vi && vi->has_shape && IsStatic(vi->shape) ? &vi->shape : nullptr;
-}
+const Shape* KnownShape(Builder& b, const std::string& v) { return b.KnownShape(v); }
 
 Status NeedBlobs(const LayerParameter& l, const Weights& w, size_t n) {
   if (w.blobs.size() < n)
