@@ -15,6 +15,9 @@ std::vector<std::unique_ptr<Pass>> BuildPipeline(const CompileOptions& options =
   // need (BatchNorm parameters, Clip bounds, MatMul biases must be constant).
   p.push_back(CreateFoldConstantsPass(std::move(backends)));
   p.push_back(CreateEliminateIdentityPass());
+  // Layout round trips a frontend left (NHWC models around NCHW ops) cancel before fusion
+  // looks for Conv -> activation chains.
+  p.push_back(CreateCancelTransposesPass());
   // BatchNorm must fold before activation fusion: Conv -> BN -> Relu becomes Conv -> Relu.
   p.push_back(CreateFoldBatchNormIntoConvPass());
   p.push_back(CreateFuseConvActivationPass());

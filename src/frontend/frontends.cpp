@@ -2,6 +2,7 @@
 #include "frontend/caffe/caffe_frontend.h"
 #include "frontend/frontend.h"
 #include "frontend/onnx/onnx_frontend.h"
+#include "frontend/tensorflow/tf_frontend.h"
 
 namespace oc {
 
@@ -9,6 +10,7 @@ const FrontendRegistry& FrontendRegistry::Global() {
   static const FrontendRegistry registry = [] {
     FrontendRegistry r;
     r.Register(CaffeFrontend());
+    r.Register(TensorFlowFrontend());
     r.Register(OnnxFrontend());
     return r;
   }();

@@ -1,0 +1,202 @@
+"""atc --framework=3: frozen TensorFlow GraphDefs, written with OpenCANN's own tf_graph.proto
+(no TensorFlow needed), in TF's NHWC layout; torch computes the same net as the reference."""
+import importlib
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from acl_helpers import OmModel
+from conftest import atc
+
+PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src",
+                         "frontend", "tensorflow")
+SOC = "--soc_version=Ascend910B3"
+
+
+@pytest.fixture(scope="module")
+def tf(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("tf_proto"))
+    subprocess.run(["protoc", f"--proto_path={PROTO_DIR}", f"--python_out={out}",
+                    "tf_graph.proto"], check=True)
+    sys.path.insert(0, out)
+    return importlib.import_module("tf_graph_pb2")
+
+
+class G:
+    """A GraphDef under construction."""
+
+    def __init__(self, pb):
+        self.pb, self.g = pb, pb.GraphDef()
+
+    def node(self, name, op, inputs=(), **attrs):
+        n = self.g.node.add(name=name, op=op, input=list(inputs))
+        for k, v in attrs.items():
+            a = n.attr[k]
+            if isinstance(v, bool):
+                a.b = v
+            elif isinstance(v, int):
+                a.i = v
+            elif isinstance(v, float):
+                a.f = v
+            elif isinstance(v, str):
+                a.s = v.encode()
+            elif isinstance(v, list):
+                a.list.i.extend(v)
+            elif isinstance(v, tuple) and v[0] == "type":
+                a.type = v[1]
+            else:
+                raise TypeError(k)
+        return name
+
+    def const(self, name, array):
+        arr = np.asarray(array)
+        dt = {np.float32: self.pb.DT_FLOAT, np.int32: self.pb.DT_INT32,
+              np.int64: self.pb.DT_INT64}[arr.dtype.type]
+        n = self.g.node.add(name=name, op="Const")
+        t = n.attr["value"].tensor
+        t.dtype = dt
+        t.tensor_shape.dim.extend([self.pb.TensorShapeProto.Dim(size=d) for d in arr.shape])
+        t.tensor_content = arr.tobytes()
+        n.attr["dtype"].type = dt
+        return name
+
+    def placeholder(self, name, shape):
+        n = self.g.node.add(name=name, op="Placeholder")
+        n.attr["dtype"].type = self.pb.DT_FLOAT
+        n.attr["shape"].shape.dim.extend([self.pb.TensorShapeProto.Dim(size=d) for d in shape])
+        return name
+
+    def save(self, path):
+        with open(path, "wb") as f:
+            f.write(self.g.SerializeToString())
+        return path
+
+
+def run_pb(tmp_path, pb_path, x):
+    r = atc(f"--model={pb_path}", "--framework=3", f"--output={tmp_path / 'net'}", SOC)
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = OmModel(str(tmp_path / "net.om"))
+    try:
+        return m.run([x])
+    finally:
+        m.close()
+
+
+def same_pad(x, k, s):
+    """TF SAME padding on an NCHW torch tensor: the odd pixel at the end."""
+    pads = []
+    for dim in (3, 2):
+        size = x.shape[dim]
+        out = -(-size // s)
+        total = max((out - 1) * s + k - size, 0)
+        pads += [total // 2, total - total // 2]
+    return F.pad(x, pads)
+
+
+def test_nhwc_cnn(acl_session, tmp_path, tf):
+    rng = np.random.RandomState(0)
+    w1 = rng.randn(3, 3, 3, 8).astype(np.float32) * 0.3   # HWIO
+    b1 = rng.randn(8).astype(np.float32)
+    scale, offset = rng.rand(8).astype(np.float32) + 0.5, rng.randn(8).astype(np.float32)
+    mean, var = rng.randn(8).astype(np.float32) * 0.1, rng.rand(8).astype(np.float32) + 0.5
+    dw = rng.randn(3, 3, 8, 2).astype(np.float32) * 0.3   # H W C M
+    fc = rng.randn(16, 5).astype(np.float32) * 0.3
+    fcb = rng.randn(5).astype(np.float32)
+    g = G(tf)
+    x = g.placeholder("x", [2, 12, 12, 3])
+    c1 = g.node("conv1", "Conv2D", [x, g.const("w1", w1)], strides=[1, 1, 1, 1], padding="SAME",
+                data_format="NHWC")
+    c1 = g.node("bias1", "BiasAdd", [c1, g.const("b1", b1)])
+    bn = g.node("bn", "FusedBatchNormV3", [c1, g.const("scale", scale), g.const("offset", offset),
+                                           g.const("mean", mean), g.const("var", var)],
+                epsilon=1e-3, is_training=False)
+    r6 = g.node("relu6", "Relu6", [bn])
+    d = g.node("dw", "DepthwiseConv2dNative", [r6, g.const("dwk", dw)], strides=[1, 2, 2, 1],
+               padding="SAME")
+    d = g.node("relu", "Relu", [d])
+    p = g.node("pool", "MaxPool", [d], ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    p = g.node("avg", "AvgPool", [p], ksize=[1, 3, 3, 1], strides=[1, 1, 1, 1], padding="SAME")
+    m = g.node("mean_hw", "Mean", [p, g.const("axes", np.array([1, 2], np.int32))],
+               keep_dims=False)
+    y = g.node("fc", "MatMul", [m, g.const("fcw", fc)])
+    y = g.node("fcb", "BiasAdd", [y, g.const("fcbv", fcb)])
+    g.node("prob", "Softmax", [y])
+    xin = rng.randn(2, 12, 12, 3).astype(np.float32)
+    got = run_pb(tmp_path, g.save(str(tmp_path / "cnn.pb")), xin)[0]
+
+    t = torch.from_numpy
+    h = t(xin).permute(0, 3, 1, 2)
+    h = F.conv2d(same_pad(h, 3, 1), t(w1).permute(3, 2, 0, 1), t(b1))
+    h = (h - t(mean)[:, None, None]) / torch.sqrt(t(var)[:, None, None] + 1e-3)
+    h = h * t(scale)[:, None, None] + t(offset)[:, None, None]
+    h = torch.clamp(h, 0, 6)
+    dwk = t(dw).reshape(3, 3, 1, 16).permute(3, 2, 0, 1)
+    h = torch.relu(F.conv2d(same_pad(h, 3, 2), dwk, stride=2, groups=8))
+    h = F.max_pool2d(h, 2, 2)
+    # TF's SAME average excludes the padding: divide window sums by the valid counts.
+    ones = torch.ones_like(h[:, :1])
+    s = F.avg_pool2d(same_pad(h, 3, 1), 3, 1, divisor_override=1)
+    cnt = F.avg_pool2d(same_pad(ones, 3, 1), 3, 1, divisor_override=1)
+    h = s / cnt
+    h = h.mean((2, 3))
+    want = torch.softmax(h @ t(fc) + t(fcb), 1).numpy()
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_layernorm_mlp_with_shape_ops(acl_session, tmp_path, tf):
+    rng = np.random.RandomState(1)
+    w = rng.randn(6, 4).astype(np.float32)
+    g = G(tf)
+    x = g.placeholder("x", [3, 2, 3])
+    flat = g.node("flat", "Reshape", [x, g.const("shape", np.array([3, 6], np.int32))])
+    mu = g.node("mu", "Mean", [flat, g.const("ax", np.array([1], np.int32))], keep_dims=True)
+    var = g.node("var", "Mean", [g.node("sqd", "SquaredDifference", [flat, mu]),
+                                 g.const("ax2", np.array([1], np.int32))], keep_dims=True)
+    inv = g.node("inv", "Rsqrt", [g.node("veps", "AddV2", [var, g.const("eps", np.float32(1e-5))])])
+    norm = g.node("norm", "Mul", [g.node("centered", "Sub", [flat, mu]), inv])
+    h = g.node("mm", "MatMul", [norm, g.const("w", w)])
+    h = g.node("tanh", "Tanh", [h])
+    first = g.node("first", "StridedSlice",
+                   [h, g.const("b", np.array([0, 0], np.int32)), g.const("e", np.array([0, 2], np.int32)),
+                    g.const("s", np.array([1, 1], np.int32))], begin_mask=1, end_mask=1)
+    sq = g.node("sq", "Square", [h])
+    cat = g.node("cat", "ConcatV2", [first, sq, g.const("axis", np.array(1, np.int32))])
+    g.node("out", "Transpose", [cat, g.const("perm", np.array([1, 0], np.int32))])
+    xin = rng.randn(3, 2, 3).astype(np.float32)
+    got = run_pb(tmp_path, g.save(str(tmp_path / "mlp.pb")), xin)[0]
+    f = torch.from_numpy(xin).reshape(3, 6)
+    n = (f - f.mean(1, keepdim=True)) / torch.sqrt(f.var(1, unbiased=False, keepdim=True) + 1e-5)
+    h = torch.tanh(n @ torch.from_numpy(w))
+    want = torch.cat([h[:, :2], h * h], 1).t().numpy()
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_refusals_and_precheck(tmp_path, tf):
+    g = G(tf)
+    x = g.placeholder("x", [1, 4])
+    g.node("odd", "FrobnicateV7", [x])
+    pb = g.save(str(tmp_path / "odd.pb"))
+    r = atc(f"--model={pb}", "--framework=3", f"--output={tmp_path / 'o'}", SOC)
+    assert r.returncode == 1 and "E19010" in r.stdout and "FrobnicateV7" in r.stdout, r.stdout
+    report = tmp_path / "check.json"
+    r = atc("--mode=3", f"--model={pb}", "--framework=3", SOC, f"--check_report={report}")
+    j = json.loads(report.read_text())
+    assert j["summary"] == {"ops": 2, "supported": 1, "unsupported": 1}, j
+    (tmp_path / "noise.pb").write_bytes(np.random.RandomState(0).bytes(300))
+    r = atc(f"--model={tmp_path / 'noise.pb'}", "--framework=3", f"--output={tmp_path / 'o'}", SOC)
+    assert r.returncode == 1 and "E19005" in r.stdout, r.stdout
+    g = G(tf)
+    a = g.placeholder("a", [2])
+    g.node("loop1", "Relu", ["loop2"])
+    g.node("loop2", "Relu", ["loop1"])
+    g.node("y", "AddV2", [a, "loop2"])
+    r = atc(f"--model={g.save(str(tmp_path / 'cycle.pb'))}", "--framework=3",
+            f"--output={tmp_path / 'o'}", SOC)
+    assert r.returncode == 1 and "E19005" in r.stdout and "cycle" in r.stdout, r.stdout
+    assert not (tmp_path / "o.om").exists()
