@@ -91,16 +91,62 @@ def caffe_seeds(out_dir):
                      w.weights.SerializeToString())
 
 
+def tf_seeds(out_dir):
+    """Small frozen GraphDefs written with OpenCANN's tf_graph.proto."""
+    import importlib
+    import sys
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    subprocess.run(["protoc", f"--proto_path={os.path.join(HERE, '..', 'src', 'frontend', 'tensorflow')}",
+                    f"--python_out={tmp}", "tf_graph.proto"], check=True)
+    sys.path.insert(0, tmp)
+    pb = importlib.import_module("tf_graph_pb2")
+    g = pb.GraphDef()
+
+    def node(name, op, inputs=(), **attrs):
+        n = g.node.add(name=name, op=op, input=list(inputs))
+        for k, v in attrs.items():
+            if isinstance(v, list):
+                n.attr[k].list.i.extend(v)
+            elif isinstance(v, str):
+                n.attr[k].s = v.encode()
+            elif isinstance(v, bool):
+                n.attr[k].b = v
+        return n
+
+    def const(name, arr):
+        n = node(name, "Const")
+        t = n.attr["value"].tensor
+        t.dtype = pb.DT_FLOAT if arr.dtype == np.float32 else pb.DT_INT32
+        t.tensor_shape.dim.extend([pb.TensorShapeProto.Dim(size=d) for d in arr.shape])
+        t.tensor_content = arr.tobytes()
+    x = node("x", "Placeholder")
+    x.attr["dtype"].type = pb.DT_FLOAT
+    x.attr["shape"].shape.dim.extend([pb.TensorShapeProto.Dim(size=d) for d in (1, 6, 6, 3)])
+    const("w", np.ones((3, 3, 3, 4), np.float32))
+    node("conv", "Conv2D", ["x", "w"], strides=[1, 1, 1, 1], padding="SAME")
+    node("relu", "Relu6", ["conv"])
+    node("pool", "MaxPool", ["relu"], ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    const("axes", np.array([1, 2], np.int32))
+    node("mean", "Mean", ["pool", "axes"])
+    const("shape", np.array([1, -1], np.int32))
+    node("flat", "Reshape", ["mean", "shape"])
+    node("prob", "Softmax", ["flat"])
+    with open(os.path.join(out_dir, "cnn.pb"), "wb") as fh:
+        fh.write(g.SerializeToString())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
     out = {n: os.path.join(HERE, "corpus", n) for n in
-           ("onnx_import", "caffe_import", "om_load", "atc_flags", "op_json", "python_tokenizer",
+           ("onnx_import", "caffe_import", "tf_import", "om_load", "atc_flags", "op_json", "python_tokenizer",
             "notebook")}
     for d in out.values():
         os.makedirs(d, exist_ok=True)
     caffe_seeds(out["caffe_import"])
+    tf_seeds(out["tf_import"])
     atc = os.path.join(a.build, "bin", "atc")
     for name, m in onnx_seeds():
         path = os.path.join(out["onnx_import"], name + ".onnx")

@@ -37,6 +37,25 @@ TEST(MatMulFamily, GemmTransposesScalesAndBias) {
     }
 }
 
+// K = 0: the product is empty and the result is beta * C (the CPU kernel returned zeros and
+// wrote through a null pointer: a Caffe fuzzer finding).
+TEST(MatMulFamily, GemmWithEmptyInnerDimensionIsBetaTimesC) {
+  for (bool constant_c : {true, false}) {
+    OracleCase c;
+    c.FloatInput("a", {3, 0}, 1);
+    c.b.Const("b", FloatTensor({0, 4}, {}));
+    if (constant_c)
+      c.b.Const("c", FloatTensor({4}, Pseudo(4, 3)));
+    else
+      c.FloatInput("c", {4}, 3);
+    Node& n = c.b.Add("Gemm", {"a", "b", "c"}, {"y"});
+    n.attrs.Set("alpha", 0.5f);
+    n.attrs.Set("beta", 2.0f);
+    c.b.Output("y");
+    c.ExpectAgree(1e-6f);
+  }
+}
+
 TEST(MatMulFamily, FusedBiasAndGelu) {
   // MatMul + Add(bias) + Gelu: the compiler's oc.MatMul with a post-op.
   OracleCase c;

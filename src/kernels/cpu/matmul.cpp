@@ -223,7 +223,8 @@ class GemmKernel : public Kernel {
     dnnl::memory::desc c_md({m_, n_}, dt::f32, tag::ab);
     dnnl::memory::desc bias_md;
     const void* bias_data = nullptr;
-    if (ctx.has_input(2) && beta_ != 0.0f && m_ > 0 && n_ > 0 && k_ > 0) {
+    // C is set up for K = 0 too: the result is then beta * C alone.
+    if (ctx.has_input(2) && beta_ != 0.0f && m_ > 0 && n_ > 0) {
       Shape cs = ctx.inputs[2].shape;
       while (cs.size() < 2) cs.insert(cs.begin(), 1);
       c_shape_ = cs;
@@ -250,7 +251,7 @@ class GemmKernel : public Kernel {
       return Status::Ok();
     }
     if (k_ == 0 || alpha == 0.0f) {  // result is beta*C only
-      if (scaled_c_.numel() > 0 && alpha != 0.0f) {
+      if (scaled_c_.data() != nullptr && alpha != 0.0f) {
         float* c = scaled_c_.mutable_data_as<float>();
         for (int64_t i = 0; i < scaled_c_.numel(); ++i) c[i] *= alpha;  // back to beta*C
       }
