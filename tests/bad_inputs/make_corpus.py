@@ -816,6 +816,93 @@ def caffe_cases():
     pair("lrn_within_channel", w, "E19010", "LRN WITHIN_CHANNEL")
 
 
+# ---------------------------------------------------------------- TensorFlow → atc --framework=3
+def tf_cases():
+    tmp = tempfile.mkdtemp()
+    subprocess.run(["protoc", f"--proto_path={os.path.join(ROOT, 'src', 'frontend', 'tensorflow')}",
+                    f"--python_out={tmp}", "tf_graph.proto"], check=True)
+    sys.path.insert(0, tmp)
+    pb = importlib.import_module("tf_graph_pb2")
+
+    def graph():
+        g = pb.GraphDef()
+        x = g.node.add(name="x", op="Placeholder")
+        x.attr["dtype"].type = pb.DT_FLOAT
+        x.attr["shape"].shape.dim.extend([pb.TensorShapeProto.Dim(size=d) for d in (1, 4)])
+        return g
+
+    def const(g, name, arr, dtype=None):
+        n = g.node.add(name=name, op="Const")
+        t = n.attr["value"].tensor
+        t.dtype = dtype or (pb.DT_FLOAT if arr.dtype == np.float32 else pb.DT_INT32)
+        t.tensor_shape.dim.extend([pb.TensorShapeProto.Dim(size=d) for d in arr.shape])
+        t.tensor_content = arr.tobytes()
+        return n
+
+    def tf_case(name, data, code, why):
+        case(write(f"tensorflow/{name}.pb", data if isinstance(data, bytes) else
+                   data.SerializeToString()), "atc_tf", code, why)
+
+    good = graph()
+    good.node.add(name="y", op="Relu", input=["x"])
+    good_bytes = good.SerializeToString()
+    tf_case("empty_file", b"", "E19005", "zero-length file")
+    tf_case("noise", np.random.RandomState(4).bytes(1024), "E19005", "noise")
+    tf_case("truncated", good_bytes[:len(good_bytes) // 2], "E19005", "a GraphDef cut in half")
+    g = graph()
+    g.node.add(name="y", op="FrobnicateV7", input=["x"])
+    tf_case("unknown_op", g, "E19010", "an op no parser has")
+    g = graph()
+    g.node.add(name="a", op="Relu", input=["b"])
+    g.node.add(name="b", op="Relu", input=["a"])
+    tf_case("cycle", g, "E19005", "a -> b -> a")
+    g = graph()
+    g.node.add(name="y", op="Relu", input=["ghost"])
+    tf_case("dangling_input", g, "E19005", "an input no node makes")
+    g = graph()
+    g.node.add(name="x", op="Relu", input=[])
+    tf_case("duplicate_names", g, "E19005", "two nodes named x")
+    g = graph()
+    n = const(g, "c", np.ones(4, np.float32))
+    n.attr["value"].tensor.tensor_content = b"\0" * 5
+    g.node.add(name="y", op="AddV2", input=["x", "c"])
+    tf_case("const_content_size", g, "E19005", "5 bytes for 4 floats")
+    g = graph()
+    n = const(g, "c", np.ones(4, np.float32))
+    n.attr["value"].tensor.tensor_shape.dim[0].size = 1 << 40
+    n.attr["value"].tensor.ClearField("tensor_content")
+    g.node.add(name="y", op="AddV2", input=["x", "c"])
+    tf_case("const_huge_shape", g, "E19005", "a constant of 2^40 elements without data")
+    g = graph()
+    g.node[0].attr["shape"].shape.dim[1].size = -5
+    g.node.add(name="y", op="Relu", input=["x"])
+    tf_case("placeholder_dim", g, "E19005", "a placeholder dim of -5")
+    g = graph()
+    g.node[0].attr["dtype"].type = pb.DT_STRING
+    g.node.add(name="y", op="Relu", input=["x"])
+    tf_case("placeholder_string", g, "E19010", "a string placeholder")
+    g = graph()
+    const(g, "b", np.array([0, 0], np.int32))
+    const(g, "e", np.array([1, 2], np.int32))
+    const(g, "s", np.array([1, 0], np.int32))
+    g.node.add(name="y", op="StridedSlice", input=["x", "b", "e", "s"])
+    tf_case("strided_slice_stride_0", g, "E19005", "a stride of 0")
+    g = graph()
+    g.node.add(name="y", op="ConcatV2", input=["x", "x", "x"])
+    tf_case("concat_axis_not_const", g, "E19010", "a ConcatV2 axis that is not a constant")
+    g = graph()
+    const(g, "w", np.ones((3, 3, 4, 2), np.float32))
+    n = g.node.add(name="y", op="Conv2D", input=["x", "w"])
+    n.attr["strides"].list.i.extend([1, 1, 1])
+    n.attr["padding"].s = b"SAME"
+    tf_case("conv_strides_length", g, "E19005", "three strides for a 4-D conv")
+    g = graph()
+    n = g.node.add(name="y", op="FusedBatchNormV3", input=["x", "x", "x", "x", "x"])
+    tf_case("batchnorm_not_const", g, "E19010", "statistics that are not constants")
+    g = graph()
+    tf_case("no_compute", g, "E19005", "a graph of one placeholder")
+
+
 # ---------------------------------------------------------------- atc flags
 def flag_cases():
     flags = {
@@ -950,7 +1037,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
-    for sub in ("onnx", "om", "caffe", "atc_flags", "op_json", "gpu2npu"):
+    for sub in ("onnx", "om", "caffe", "tensorflow", "atc_flags", "op_json", "gpu2npu"):
         shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
     tmp = tempfile.mkdtemp()
     try:
@@ -960,6 +1047,7 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     caffe_cases()
+    tf_cases()
     flag_cases()
     op_json_cases()
     gpu2npu_cases()

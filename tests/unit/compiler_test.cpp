@@ -56,6 +56,32 @@ TEST(Compiler, FusionsKeepResults) {
   EXPECT_EQ(names, (std::vector<std::string>{"Conv_0", "BatchNormalization_1", "Add_3", "Relu_4"}));
 }
 
+// NHWC -> NCHW -> NHWC round trips (what a TensorFlow import leaves between two NCHW ops)
+// cancel; a Transpose that does change the layout stays.
+TEST(Compiler, CancelsTransposePairs) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {1, 4, 5, 3});
+  auto& t1 = b.Add("Transpose", {"x"}, {"a"});
+  t1.attrs.Set("perm", std::vector<int64_t>{0, 3, 1, 2});
+  auto& t2 = b.Add("Transpose", {"a"}, {"b"});
+  t2.attrs.Set("perm", std::vector<int64_t>{0, 2, 3, 1});
+  b.Add("Relu", {"b"}, {"r"});
+  auto& t3 = b.Add("Transpose", {"r"}, {"y"});
+  t3.attrs.Set("perm", std::vector<int64_t>{0, 3, 1, 2});
+  b.Output("y");
+  auto x = Pseudo(60, 4);
+  CompileOptions off;
+  for (const auto& p : PipelinePassNames()) off.disabled_passes.insert(p);
+  Graph plain, compiled;
+  auto ref = CompileAndRun(b.g, {x}, off, &plain);
+  ASSERT_TRUE(ref.ok()) << ref.status().ToString();
+  auto got = CompileAndRun(b.g, {x}, {}, &compiled);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(ref.value()[0], got.value()[0]);
+  EXPECT_EQ(CountOps(plain, "Transpose"), 3u);
+  EXPECT_EQ(CountOps(compiled, "Transpose"), 1u) << GraphToString(compiled);
+}
+
 TEST(Compiler, FoldsShapeSubgraphs) {
   // Reshape(x, Concat(Shape(x)[0], -1)) folds to a constant shape.
   GraphBuilder b;

@@ -1,0 +1,10 @@
+
+2
+xPlaceholder*
+dtype0*
+shape
+:
+
+aRelub
+
+bRelua

@@ -1,0 +1,8 @@
+
+2
+xPlaceholder*
+shape
+:*
+dtype0
+	
+xRelu

@@ -1,0 +1,7 @@
+
+;
+xPlaceholder*
+shape:ûÿÿÿÿÿÿÿÿ*
+dtype0
+
+yRelux

@@ -1,0 +1,8 @@
+
+2
+xPlaceholder*
+dtype0*
+shape
+:
+
+yRelux

@@ -1,0 +1,4 @@
+
+2
+xPlaceholder*
+dtype0*
