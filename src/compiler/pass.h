@@ -25,6 +25,7 @@ std::unique_ptr<Pass> CreateInferShapesPass(bool allow_dynamic_inputs = false);
 // Folding evaluates nodes on the first of `backends` that supports each one.
 std::unique_ptr<Pass> CreateFoldConstantsPass(std::vector<const Backend*> backends);
 std::unique_ptr<Pass> CreateEliminateIdentityPass();
+std::unique_ptr<Pass> CreateSinkTransposesPass();
 std::unique_ptr<Pass> CreateCancelTransposesPass();
 std::unique_ptr<Pass> CreateEliminateDeadCodePass();
 std::unique_ptr<Pass> CreateFoldBatchNormIntoConvPass();

@@ -17,6 +17,7 @@ std::vector<std::unique_ptr<Pass>> BuildPipeline(const CompileOptions& options =
   p.push_back(CreateEliminateIdentityPass());
   // Layout round trips a frontend left (NHWC models around NCHW ops) cancel before fusion
   // looks for Conv -> activation chains.
+  p.push_back(CreateSinkTransposesPass());
   p.push_back(CreateCancelTransposesPass());
   // BatchNorm must fold before activation fusion: Conv -> BN -> Relu becomes Conv -> Relu.
   p.push_back(CreateFoldBatchNormIntoConvPass());
