@@ -25,7 +25,7 @@ class CancelTransposesPass : public Pass {
     for (size_t i = 0; i < graph.nodes.size(); ++i) {
       const Node& n = graph.nodes[i];
       if (!n.domain.empty() || n.op_type != "Transpose" || !n.HasInput(0)) continue;
-      if (IsGraphOutput(graph, n.outputs[0]) || !n.attrs.Has("perm")) continue;
+      if (!n.attrs.Has("perm")) continue;
       const std::vector<int64_t> outer = n.attrs.GetInts("perm");
       std::string source;
       if (IsIdentity(outer)) {
@@ -49,9 +49,17 @@ class CancelTransposesPass : public Pass {
         if (!valid || !IsIdentity(composed)) continue;
         source = inner.inputs[0];
       }
+      changed = true;
+      if (IsGraphOutput(graph, n.outputs[0])) {
+        // A graph output keeps its name: a copy instead of a layout change.
+        Node& copy = graph.nodes[i];
+        copy.op_type = "Identity";
+        copy.attrs = AttributeMap{};
+        copy.inputs = {source};
+        continue;
+      }
       ReplaceAllUses(graph, n.outputs[0], source);
       dead[i] = true;
-      changed = true;
     }
     RemoveNodes(graph, dead);
     return changed;
