@@ -200,3 +200,53 @@ def test_refusals_and_precheck(tmp_path, tf):
             f"--output={tmp_path / 'o'}", SOC)
     assert r.returncode == 1 and "E19005" in r.stdout and "cycle" in r.stdout, r.stdout
     assert not (tmp_path / "o.om").exists()
+
+
+def test_resnet_block_with_explicit_pad(acl_session, tmp_path, tf):
+    """Pad + VALID stride-2 conv (how Keras writes ResNet's stem), BN, a residual AddV2, Relu,
+    a SAME MaxPool, and a GlobalAveragePool-style Mean with keep_dims."""
+    rng = np.random.RandomState(5)
+    stem = rng.randn(3, 3, 4, 8).astype(np.float32) * 0.3
+    w1 = rng.randn(3, 3, 8, 8).astype(np.float32) * 0.2
+    w2 = rng.randn(3, 3, 8, 8).astype(np.float32) * 0.2
+    bn = [(rng.rand(8).astype(np.float32) + 0.5, rng.randn(8).astype(np.float32) * 0.1,
+           rng.randn(8).astype(np.float32) * 0.1, rng.rand(8).astype(np.float32) + 0.5)
+          for _ in range(2)]
+    g = G(tf)
+    x = g.placeholder("x", [1, 10, 10, 4])
+    p = g.node("pad", "Pad", [x, g.const("pads", np.array([[0, 0], [1, 1], [1, 1], [0, 0]],
+                                                          np.int32))])
+    h = g.node("stem", "Conv2D", [p, g.const("ws", stem)], strides=[1, 2, 2, 1], padding="VALID")
+    h = g.node("stem_relu", "Relu", [h])
+    r = h
+    for i, w in enumerate((w1, w2)):
+        r = g.node(f"c{i}", "Conv2D", [r, g.const(f"w{i}", w)], strides=[1, 1, 1, 1],
+                   padding="SAME")
+        s, o, m, v = bn[i]
+        r = g.node(f"bn{i}", "FusedBatchNormV3",
+                   [r, g.const(f"s{i}", s), g.const(f"o{i}", o), g.const(f"m{i}", m),
+                    g.const(f"v{i}", v)], epsilon=1e-3)
+        if i == 0:
+            r = g.node("r0", "Relu", [r])
+    h = g.node("res", "AddV2", [h, r])
+    h = g.node("relu", "Relu", [h])
+    h = g.node("pool", "MaxPool", [h], ksize=[1, 3, 3, 1], strides=[1, 2, 2, 1], padding="SAME")
+    g.node("gap", "Mean", [h, g.const("hw", np.array([1, 2], np.int32))], keep_dims=True)
+    xin = rng.randn(1, 10, 10, 4).astype(np.float32)
+    got = run_pb(tmp_path, g.save(str(tmp_path / "res.pb")), xin)[0]
+
+    t = torch.from_numpy
+    hh = F.pad(t(xin).permute(0, 3, 1, 2), [1, 1, 1, 1])
+    hh = torch.relu(F.conv2d(hh, t(stem).permute(3, 2, 0, 1), stride=2))
+    rr = hh
+    for i, w in enumerate((w1, w2)):
+        rr = F.conv2d(same_pad(rr, 3, 1), t(w).permute(3, 2, 0, 1))
+        s, o, m, v = (t(a)[:, None, None] for a in bn[i])
+        rr = (rr - m) / torch.sqrt(v + 1e-3) * s + o
+        if i == 0:
+            rr = torch.relu(rr)
+    hh = torch.relu(hh + rr)
+    # TF SAME max pooling: 5 -> 3 needs 2 pixels, one each side, of -inf.
+    hh = F.max_pool2d(F.pad(hh, [1, 1, 1, 1], value=-float("inf")), 3, 2)
+    want = hh.mean((2, 3), keepdim=True).permute(0, 2, 3, 1).numpy()
+    np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
