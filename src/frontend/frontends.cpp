@@ -1,4 +1,5 @@
 // The frontends of this build, one line each.
+#include "frontend/air/air_frontend.h"
 #include "frontend/caffe/caffe_frontend.h"
 #include "frontend/frontend.h"
 #include "frontend/onnx/onnx_frontend.h"
@@ -10,6 +11,7 @@ const FrontendRegistry& FrontendRegistry::Global() {
   static const FrontendRegistry registry = [] {
     FrontendRegistry r;
     r.Register(CaffeFrontend());
+    r.Register(AirFrontend());
     r.Register(TensorFlowFrontend());
     r.Register(OnnxFrontend());
     return r;

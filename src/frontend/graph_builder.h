@@ -13,6 +13,7 @@ namespace oc {
 class GraphBuilder {
  public:
   Graph& graph() { return graph_; }
+  const Graph& graph() const { return graph_; }
 
   // A new value name derived from `base`, unique in the graph.
   std::string Fresh(const std::string& base);
