@@ -136,17 +136,52 @@ def tf_seeds(out_dir):
         fh.write(g.SerializeToString())
 
 
+def air_seeds(out_dir):
+    """A small AIR model (GE ModelDef, GE operator types) through OpenCANN's ge_ir.proto."""
+    import importlib
+    import sys
+    import tempfile
+    tmp = tempfile.mkdtemp()
+    subprocess.run(["protoc", f"--proto_path={os.path.join(HERE, '..', 'src', 'om')}",
+                    f"--python_out={tmp}", "ge_ir.proto"], check=True)
+    sys.path.insert(0, tmp)
+    pb = importlib.import_module("ge_ir_pb2")
+    m = pb.ModelDef(name="air")
+    g = m.graph.add(name="main")
+    d = g.op.add(name="x", type="Data")
+    d.attr["index"].i = 0
+    d.output_desc.add(dtype=1, layout="NCHW").shape.dim.extend([1, 3, 6, 6])
+    w = g.op.add(name="w", type="Const")
+    w.attr["value"].t.desc.dtype = 1
+    w.attr["value"].t.desc.shape.dim.extend([4, 3, 3, 3])
+    w.attr["value"].t.data = np.ones((4, 3, 3, 3), np.float32).tobytes()
+    c = g.op.add(name="conv", type="Conv2D", input=["x:0", "w:0"])
+    for k, v in (("strides", [1, 1, 1, 1]), ("pads", [1, 1, 1, 1])):
+        c.attr[k].list.i.extend(v)
+    c.attr["data_format"].s = b"NCHW"
+    g.op.add(name="relu", type="Relu", input=["conv:0"])
+    p = g.op.add(name="pool", type="MaxPool", input=["relu:0"])
+    for k, v in (("ksize", [1, 1, 2, 2]), ("strides", [1, 1, 2, 2])):
+        p.attr[k].list.i.extend(v)
+    p.attr["padding"].s = b"VALID"
+    p.attr["data_format"].s = b"NCHW"
+    g.op.add(name="out", type="NetOutput", input=["pool:0"])
+    with open(os.path.join(out_dir, "cnn.air"), "wb") as fh:
+        fh.write(m.SerializeToString())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
     out = {n: os.path.join(HERE, "corpus", n) for n in
-           ("onnx_import", "caffe_import", "tf_import", "om_load", "atc_flags", "op_json", "python_tokenizer",
+           ("onnx_import", "caffe_import", "tf_import", "air_import", "om_load", "atc_flags", "op_json", "python_tokenizer",
             "notebook")}
     for d in out.values():
         os.makedirs(d, exist_ok=True)
     caffe_seeds(out["caffe_import"])
     tf_seeds(out["tf_import"])
+    air_seeds(out["air_import"])
     atc = os.path.join(a.build, "bin", "atc")
     for name, m in onnx_seeds():
         path = os.path.join(out["onnx_import"], name + ".onnx")

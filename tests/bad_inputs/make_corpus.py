@@ -903,6 +903,65 @@ def tf_cases():
     tf_case("no_compute", g, "E19005", "a graph of one placeholder")
 
 
+# ---------------------------------------------------------------- AIR → atc --framework=1
+def air_cases(pb):
+    def model():
+        m = pb.ModelDef(name="air")
+        g = m.graph.add(name="main")
+        d = g.op.add(name="x", type="Data")
+        d.attr["index"].i = 0
+        desc = d.output_desc.add(dtype=1, layout="NCHW")
+        desc.shape.dim.extend([1, 3, 4, 4])
+        return m, g
+
+    def air_case(name, data, code, why):
+        case(write(f"air/{name}.air", data if isinstance(data, bytes) else
+                   data.SerializeToString()), "atc_air", code, why)
+
+    m, g = model()
+    g.op.add(name="r", type="Relu", input=["x:0"])
+    g.op.add(name="out", type="NetOutput", input=["r:0"])
+    good = m.SerializeToString()
+    air_case("empty_file", b"", "E19005", "zero-length file")
+    air_case("noise", np.random.RandomState(8).bytes(700), "E19005", "noise")
+    air_case("truncated", good[:len(good) // 2], "E19005", "a ModelDef cut in half")
+    m, g = model()
+    g.op.add(name="r", type="FrobnicateGE", input=["x:0"])
+    g.op.add(name="out", type="NetOutput", input=["r:0"])
+    air_case("unknown_op", m, "E19010", "a GE operator no parser has")
+    m, g = model()
+    g.op.add(name="r", type="Relu", input=["ghost:0"])
+    g.op.add(name="out", type="NetOutput", input=["r:0"])
+    air_case("dangling_edge", m, "E19005", "an edge from an op that does not exist")
+    m, g = model()
+    g.op.add(name="r", type="Relu", input=["x:0"])
+    air_case("no_netoutput", m, "E19005", "no NetOutput")
+    m, g = model()
+    c = g.op.add(name="w", type="Const")
+    c.attr["value"].t.desc.dtype = 1
+    c.attr["value"].t.desc.shape.dim.extend([2, 3, 1, 1])
+    c.attr["value"].t.data = b"\0" * 7
+    g.op.add(name="conv", type="Conv2D", input=["x:0", "w:0"])
+    g.op.add(name="out", type="NetOutput", input=["conv:0"])
+    air_case("const_size", m, "E19005", "7 bytes for 6 floats")
+    m, g = model()
+    c = g.op.add(name="w", type="Const")
+    c.attr["value"].t.desc.dtype = 1
+    c.attr["value"].t.desc.shape.dim.extend([2, 3, 1, 1])
+    c.attr["value"].t.data = b"\0" * 24
+    conv = g.op.add(name="conv", type="Conv2D", input=["x:0", "w:0"])
+    conv.attr["pads"].list.i.extend([0, 0, 0, 0])
+    g.op.add(name="out", type="NetOutput", input=["conv:0"])
+    air_case("conv_no_strides", m, "E19005", "Conv2D without its required strides")
+    m, g = model()
+    m.graph.add(name="second")
+    air_case("two_graphs", m, "E19005", "two graphs")
+    m, g = model()
+    g.op[0].output_desc[0].shape.dim[1] = -9
+    g.op.add(name="out", type="NetOutput", input=["x:0"])
+    air_case("data_dim", m, "E19005", "a Data dim of -9")
+
+
 # ---------------------------------------------------------------- atc flags
 def flag_cases():
     flags = {
@@ -1037,13 +1096,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
-    for sub in ("onnx", "om", "caffe", "tensorflow", "atc_flags", "op_json", "gpu2npu"):
+    for sub in ("onnx", "om", "caffe", "tensorflow", "air", "atc_flags", "op_json", "gpu2npu"):
         shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
     tmp = tempfile.mkdtemp()
     try:
         pb = load_ge_proto(tmp)
         onnx_cases()
         om_cases(os.path.join(a.build, "bin", "atc"), pb)
+        air_cases(pb)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     caffe_cases()

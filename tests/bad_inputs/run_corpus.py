@@ -31,6 +31,9 @@ def command(c, tool_dir, work):
         return [os.path.join(tool_dir, "atc"), f"--model={path}",
                 f"--weight={os.path.join(HERE, c['weight'])}", "--framework=0",
                 f"--output={os.path.join(work, 'out')}", "--soc_version=Ascend910B3"]
+    if tool == "atc_air":
+        return [os.path.join(tool_dir, "atc"), f"--model={path}", "--framework=1",
+                f"--output={os.path.join(work, 'out')}", "--soc_version=Ascend910B3"]
     if tool == "atc_tf":
         return [os.path.join(tool_dir, "atc"), f"--model={path}", "--framework=3",
                 f"--output={os.path.join(work, 'out')}", "--soc_version=Ascend910B3"]

@@ -1,6 +1,6 @@
 
 2
-xPlaceholder*
-dtype0*
+xPlaceholder*
 shape
-:
+:*
+dtype0

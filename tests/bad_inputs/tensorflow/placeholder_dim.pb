@@ -1,7 +1,7 @@
 
 ;
-xPlaceholder*
-shape:ûÿÿÿÿÿÿÿÿ*
-dtype0
+xPlaceholder*
+dtype0*
+shape:ûÿÿÿÿÿÿÿÿ
 
 yRelux

@@ -1,4 +1,5 @@
 
 2
-xPlaceholder*
-dtype0*
+xPlaceholder*
+shape
+:
