@@ -6,6 +6,8 @@
 //   E(T(x))            -> T(E(x))                 E unary and elementwise
 //   E(T(x), c)         -> T(E(x, c'))             c a constant, c' = c permuted back
 //   E(T(a), T(b))      -> T(E(a, b))              the same permutation on both
+//   R(T(x), axes)      -> R(x, perm[axes])        a reduction without keepdims, when the
+//                                                 dims left keep their order
 #include <cstring>
 #include <set>
 
@@ -86,7 +88,48 @@ class SinkTransposesPass : public Pass {
     return n.domain.empty() && n.op_type == "Transpose" && n.HasInput(0) && n.attrs.Has("perm");
   }
 
+  // R(T(x), axes) with keepdims=0 -> R(x, perm[axes]) when the dims left come out in the same
+  // order either way (a global pool over NHWC's H and W leaves [N, C] both ways).
+  bool AbsorbIntoReduction(Graph& g) {
+    static const std::set<std::string> ops = {"ReduceMean", "ReduceMax", "ReduceMin",
+                                              "ReduceProd", "ReduceL1",  "ReduceSumSquare"};
+    for (Node& op : g.nodes) {
+      if (!op.domain.empty() || !ops.count(op.op_type) || !op.HasInput(0) || op.inputs.size() != 1)
+        continue;
+      if (op.attrs.GetInt("keepdims", 1) != 0 || !op.attrs.Has("axes")) continue;
+      size_t t_index = 0;
+      const Node* t = Producer(g, op.inputs[0], &t_index);
+      if (!t || !IsPlainTranspose(*t) || Uses(g, t->outputs[0]) != 1) continue;
+      const std::vector<int64_t> perm = t->attrs.GetInts("perm");
+      const int64_t rank = static_cast<int64_t>(perm.size());
+      std::vector<int64_t> axes = op.attrs.GetInts("axes");
+      std::vector<bool> reduced(perm.size(), false);
+      bool valid = true;
+      for (int64_t& a : axes) {
+        if (a < 0) a += rank;
+        if (a < 0 || a >= rank) valid = false;
+        if (valid) reduced[static_cast<size_t>(a)] = true;
+      }
+      if (!valid) continue;
+      std::vector<int64_t> mapped, kept_t, kept_x;
+      for (int64_t a : axes) mapped.push_back(perm[static_cast<size_t>(a)]);
+      for (int64_t i = 0; i < rank; ++i)
+        if (!reduced[static_cast<size_t>(i)]) kept_t.push_back(perm[static_cast<size_t>(i)]);
+      std::vector<bool> reduced_x(perm.size(), false);
+      for (int64_t a : mapped) reduced_x[static_cast<size_t>(a)] = true;
+      for (int64_t j = 0; j < rank; ++j)
+        if (!reduced_x[static_cast<size_t>(j)]) kept_x.push_back(j);
+      if (kept_t != kept_x) continue;
+      op.inputs[0] = t->inputs[0];
+      op.attrs.Set("axes", mapped);
+      (void)InferNode(g, op);
+      return true;
+    }
+    return false;
+  }
+
   bool SinkOne(Graph& g) {
+    if (AbsorbIntoReduction(g)) return true;
     for (size_t e = 0; e < g.nodes.size(); ++e) {
       Node& op = g.nodes[e];
       if (op.outputs.size() != 1 || op.outputs[0].empty()) continue;
