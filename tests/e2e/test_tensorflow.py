@@ -250,3 +250,22 @@ def test_resnet_block_with_explicit_pad(acl_session, tmp_path, tf):
     hh = F.max_pool2d(F.pad(hh, [1, 1, 1, 1], value=-float("inf")), 3, 2)
     want = hh.mean((2, 3), keepdim=True).permute(0, 2, 3, 1).numpy()
     np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-5)
+
+
+def test_input_format_defaults_to_nhwc(tmp_path, tf):
+    """As CANN's atc: a TensorFlow model's inputs are NHWC unless --input_format says otherwise
+    (the .om's input description carries it); channels-last is refused for Caffe and ONNX."""
+    g = G(tf)
+    x = g.placeholder("x", [1, 4, 4, 3])
+    g.node("y", "Relu", [x])
+    pb = g.save(str(tmp_path / "relu.pb"))
+    r = atc(f"--model={pb}", "--framework=3", f"--output={tmp_path / 'r'}", SOC)
+    assert r.returncode == 0, r.stdout
+    info = atc("--mode=1", f"--om={tmp_path / 'r.om'}", f"--json={tmp_path / 'r.json'}")
+    assert info.returncode == 0, info.stdout
+    data = [op for op in json.loads((tmp_path / "r.json").read_text())["graph"][0]["op"]
+            if op["type"] == "Data"][0]
+    assert data["output_desc"][0]["layout"] == "NHWC", data
+    r = atc("--model=m.prototxt", "--weight=m.caffemodel", "--framework=0",
+            f"--output={tmp_path / 'c'}", SOC, "--input_format=NHWC")
+    assert r.returncode == 1 and "E10001" in r.stdout and "Caffe" in r.stdout, r.stdout

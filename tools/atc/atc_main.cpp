@@ -360,14 +360,17 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
   for (const char* flag : {"out_nodes", "input_fp16_nodes", "output_type"})
     if (f.Has(flag) && f.Get(flag).empty())
       return InvalidArgument(std::string("Value for --") + flag + " is empty.", "E10004");
-  o.input_format = f.Get("input_format", "NCHW");
+  // As CANN's atc: TensorFlow inputs are NHWC unless told otherwise, the others NCHW.
+  o.input_format = f.Get("input_format", fw == "3" ? "NHWC" : "NCHW");
   const std::string& fmt = o.input_format;
   if (fmt != "NCHW" && fmt != "NHWC" && fmt != "ND" && fmt != "NCDHW" && fmt != "NDHWC")
     return Invalid(fmt, "input_format", "the value must be NCHW, NHWC, ND, NCDHW or NDHWC.");
   // ONNX models are channels-first: a channels-last format would only relabel the inputs.
-  if (fw == "5" && (fmt == "NHWC" || fmt == "NDHWC"))
+  // ONNX and Caffe models are channels-first: a channels-last format would only relabel them.
+  if ((fw == "5" || fw == "0") && (fmt == "NHWC" || fmt == "NDHWC"))
     return Invalid(fmt, "input_format",
-                   "for ONNX models (--framework=5) the value must be NCHW, ND or NCDHW.");
+                   std::string("for ") + (fw == "5" ? "ONNX" : "Caffe") +
+                       " models (--framework=" + fw + ") the value must be NCHW, ND or NCDHW.");
   OC_RETURN_IF_ERROR(CheckPrecisionFlags(f, o.soc_version, &o.compile.precision));
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
