@@ -12,9 +12,10 @@ std::string GraphBuilder::Fresh(const std::string& base) {
   int& n = used_names_[name];
   std::string out = n == 0 ? name : name + "_" + std::to_string(n);
   ++n;
-  while (graph_.values.count(out) || graph_.initializers.count(out))
+  // Every name handed out counts, whether or not inference has described it yet.
+  while (issued_.count(out) || graph_.values.count(out) || graph_.initializers.count(out))
     out = name + "_" + std::to_string(n++);
-  graph_.values[out];  // reserve the name
+  issued_.insert(out);
   return out;
 }
 
@@ -41,14 +42,11 @@ std::vector<std::string> GraphBuilder::Add(const std::string& layer, const std::
                                            size_t outputs) {
   Node n;
   n.name = Fresh(layer + (op.empty() ? "" : "/" + op));
-  graph_.values.erase(n.name);  // node names need no value
   n.op_type = op;
   n.inputs = std::move(inputs);
   n.attrs = std::move(attrs);
   for (size_t i = 0; i < outputs; ++i) {
-    std::string out = Fresh(layer + (outputs > 1 ? "_" + std::to_string(i) : ""));
-    graph_.values.erase(out);
-    n.outputs.push_back(out);
+    n.outputs.push_back(Fresh(layer + (outputs > 1 ? "_" + std::to_string(i) : "")));
   }
   // Shapes as the net is built, so converters can use ranks (a Scale's broadcast, a
   // Flatten's end axis). Errors are the compiler's to report, with the node named.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,7 @@ class GraphBuilder {
  private:
   Graph graph_;
   std::map<std::string, int> used_names_;
+  std::set<std::string> issued_;
 };
 
 }  // namespace oc

@@ -10,6 +10,7 @@
 //                                                 dims left keep their order
 #include <cstring>
 #include <set>
+#include <unordered_map>
 
 #include "compiler/pass.h"
 #include "ops/op_schema.h"
@@ -67,22 +68,26 @@ class SinkTransposesPass : public Pass {
   }
 
  private:
-  static const Node* Producer(const Graph& g, const std::string& v, size_t* index) {
-    for (size_t i = 0; i < g.nodes.size(); ++i)
-      for (const auto& o : g.nodes[i].outputs)
-        if (o == v) {
-          *index = i;
-          return &g.nodes[i];
-        }
-    return nullptr;
-  }
-
-  static size_t Uses(const Graph& g, const std::string& v) {
-    size_t n = 0;
-    for (const auto& node : g.nodes)
-      for (const auto& in : node.inputs) n += in == v;
-    return n + (IsGraphOutput(g, v) ? 1 : 0);
-  }
+  // Who makes each value and how often it is read (a graph output counts as a read), built
+  // once per move: the scan below is then linear in the graph.
+  struct Index {
+    std::unordered_map<std::string, size_t> producer, uses;
+    explicit Index(const Graph& g) {
+      for (size_t i = 0; i < g.nodes.size(); ++i) {
+        for (const auto& o : g.nodes[i].outputs) producer[o] = i;
+        for (const auto& in : g.nodes[i].inputs) ++uses[in];
+      }
+      for (const auto& o : g.outputs) ++uses[o];
+    }
+    const Node* Producer(const Graph& g, const std::string& v) const {
+      auto it = producer.find(v);
+      return it == producer.end() ? nullptr : &g.nodes[it->second];
+    }
+    size_t Uses(const std::string& v) const {
+      auto it = uses.find(v);
+      return it == uses.end() ? 0 : it->second;
+    }
+  };
 
   static bool IsPlainTranspose(const Node& n) {
     return n.domain.empty() && n.op_type == "Transpose" && n.HasInput(0) && n.attrs.Has("perm");
@@ -90,17 +95,17 @@ class SinkTransposesPass : public Pass {
 
   // R(T(x), axes) with keepdims=0 -> R(x, perm[axes]) when the dims left come out in the same
   // order either way (a global pool over NHWC's H and W leaves [N, C] both ways).
-  bool AbsorbIntoReduction(Graph& g) {
+  bool AbsorbIntoReduction(Graph& g, const Index& index) {
     static const std::set<std::string> ops = {"ReduceMean", "ReduceMax", "ReduceMin",
                                               "ReduceProd", "ReduceL1",  "ReduceSumSquare"};
     for (Node& op : g.nodes) {
       if (!op.domain.empty() || !ops.count(op.op_type) || !op.HasInput(0) || op.inputs.size() != 1)
         continue;
       if (op.attrs.GetInt("keepdims", 1) != 0 || !op.attrs.Has("axes")) continue;
-      size_t t_index = 0;
-      const Node* t = Producer(g, op.inputs[0], &t_index);
-      if (!t || !IsPlainTranspose(*t) || Uses(g, t->outputs[0]) != 1) continue;
+      const Node* t = index.Producer(g, op.inputs[0]);
+      if (!t || !IsPlainTranspose(*t) || index.Uses(t->outputs[0]) != 1) continue;
       const std::vector<int64_t> perm = t->attrs.GetInts("perm");
+      if (!IsPermutation(perm)) continue;
       const int64_t rank = static_cast<int64_t>(perm.size());
       std::vector<int64_t> axes = op.attrs.GetInts("axes");
       std::vector<bool> reduced(perm.size(), false);
@@ -128,32 +133,42 @@ class SinkTransposesPass : public Pass {
     return false;
   }
 
+  static bool IsPermutation(const std::vector<int64_t>& perm) {
+    std::vector<bool> seen(perm.size(), false);
+    for (int64_t p : perm) {
+      if (p < 0 || p >= static_cast<int64_t>(perm.size()) || seen[static_cast<size_t>(p)])
+        return false;
+      seen[static_cast<size_t>(p)] = true;
+    }
+    return true;
+  }
+
   bool SinkOne(Graph& g) {
-    if (AbsorbIntoReduction(g)) return true;
+    const Index index(g);
+    if (AbsorbIntoReduction(g, index)) return true;
     for (size_t e = 0; e < g.nodes.size(); ++e) {
       Node& op = g.nodes[e];
       if (op.outputs.size() != 1 || op.outputs[0].empty()) continue;
       const bool unary = IsUnaryElementwise(op);
       if (!unary && !IsBinaryElementwise(op)) continue;
-      size_t t_index = 0;
-      const Node* t = op.HasInput(0) ? Producer(g, op.inputs[0], &t_index) : nullptr;
-      if (!t || !IsPlainTranspose(*t) || Uses(g, t->outputs[0]) != 1) continue;
+      const Node* t = op.HasInput(0) ? index.Producer(g, op.inputs[0]) : nullptr;
+      if (!t || !IsPlainTranspose(*t) || index.Uses(t->outputs[0]) != 1) continue;
       const std::vector<int64_t> perm = t->attrs.GetInts("perm");
+      if (!IsPermutation(perm)) continue;
       std::vector<int64_t> inverse(perm.size());
-      for (size_t i = 0; i < perm.size(); ++i) {
-        if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(perm.size())) return false;
+      for (size_t i = 0; i < perm.size(); ++i)
         inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
-      }
       std::vector<std::string> new_inputs = op.inputs;
       new_inputs[0] = t->inputs[0];
       if (unary) {
-        // Clip's bounds are scalars: nothing to permute.
+        // Clip's bounds are scalars: nothing to permute (computed bounds: left alone).
+        bool constant_bounds = true;
         for (size_t i = 1; i < op.inputs.size(); ++i)
-          if (op.HasInput(i) && !g.IsInitializer(op.inputs[i])) return false;
+          if (op.HasInput(i) && !g.IsInitializer(op.inputs[i])) constant_bounds = false;
+        if (!constant_bounds) continue;
       } else {
         const std::string& other = op.inputs[1];
-        size_t o_index = 0;
-        const Node* ot = Producer(g, other, &o_index);
+        const Node* ot = index.Producer(g, other);
         if (const Tensor* c = g.FindInitializer(other)) {
           if (c->shape().size() > perm.size()) continue;
           const std::string name = other + "_perm" + std::to_string(e);
@@ -161,7 +176,7 @@ class SinkTransposesPass : public Pass {
           g.values[name] = ValueInfo{c->dtype(), g.initializers[name].shape(), true};
           new_inputs[1] = name;
         } else if (ot && IsPlainTranspose(*ot) && ot->attrs.GetInts("perm") == perm &&
-                   Uses(g, other) == 1) {
+                   index.Uses(other) == 1) {
           new_inputs[1] = ot->inputs[0];
         } else {
           continue;
