@@ -393,6 +393,11 @@ Result<Graph> ImportAirBytes(const std::string& bytes, const std::string& path) 
   if (!has_output || a.b.graph().outputs.empty())
     return Invalid("the AIR graph [" + path + "] has no NetOutput");
   std::sort(inputs.begin(), inputs.end());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].first != static_cast<int64_t>(i))
+      return Invalid("the Data ops' indices are not 0.." + std::to_string(inputs.size() - 1) +
+                     " (Data op [" + inputs[i].second + "] says " +
+                     std::to_string(inputs[i].first) + ")");
   for (const auto& [index, name] : inputs) a.b.graph().inputs.push_back(name);
   a.b.ForgetInferredValues();
   a.b.graph().metadata["producer_name"] = "mindspore_air";

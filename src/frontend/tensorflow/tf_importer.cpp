@@ -305,7 +305,9 @@ Result<Graph> ImportTensorFlowBytes(const std::string& bytes, const std::string&
       if (n->op() == "PlaceholderWithDefault")
         return tf_import::NodeUnsupported(*n, "PlaceholderWithDefault");
       ValueInfo vi;
-      vi.dtype = tf_import::FromTfType(static_cast<int>(tf_import::AttrInt(*n, "dtype", 0)));
+      const int64_t tf_type = tf_import::AttrInt(*n, "dtype", 0);
+      if (tf_type == 0) return tf_import::NodeError(*n, "has no dtype");
+      vi.dtype = tf_import::FromTfType(static_cast<int>(tf_type));
       if (vi.dtype == DataType::kUndefined) return tf_import::NodeUnsupported(*n, "its dtype");
       auto it = n->attr().find("shape");
       if (it != n->attr().end() && it->second.has_shape() && !it->second.shape().unknown_rank()) {

@@ -189,7 +189,7 @@ Status Elementwise(const NodeDef& n, Context& c) {
   static const std::map<std::string, const char*> ops = {
       {"Add", "Add"},     {"AddV2", "Add"},       {"Sub", "Sub"},     {"Mul", "Mul"},
       {"RealDiv", "Div"}, {"Maximum", "Max"},     {"Minimum", "Min"}, {"Pow", "Pow"},
-      {"Less", "Less"},   {"Greater", "Greater"}, {"Equal", "Equal"}, {"FloorDiv", "Div"}};
+      {"Less", "Less"},   {"Greater", "Greater"}, {"Equal", "Equal"}};
   return Binary(n, c, ops.at(n.op()));
 }
 
