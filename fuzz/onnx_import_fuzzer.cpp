@@ -4,23 +4,14 @@
 #include <cstdint>
 #include <string>
 
-#include "base/log.h"
-#include "compiler/compiler.h"
 #include "frontend/onnx/onnx_importer.h"
+#include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const bool quiet = [] {
-    oc::SetLogLevel(oc::LogLevel::kNull);
-    return true;
-  }();
-  (void)quiet;
-  std::string bytes(reinterpret_cast<const char*>(data), size);
+  oc::fuzz::QuietLogs();
   oc::OnnxImportOptions options;
   options.run_checker = false;  // the importer must stand on its own
-  auto graph = oc::ImportOnnxBytes(bytes, "/nonexistent", options);
-  if (!graph.ok()) return 0;
-  oc::CompileOptions compile;
-  compile.dynamic_inputs = true;
-  (void)oc::CompileGraph(std::move(graph).value(), compile);
+  oc::fuzz::CompileIfImported(oc::ImportOnnxBytes(
+      std::string(reinterpret_cast<const char*>(data), size), "/nonexistent", options));
   return 0;
 }
