@@ -84,6 +84,22 @@ def caffe_seeds(out_dir):
     w.layer("sum", "ELTWISE", ["a", "a"], ["s"], eltwise_param=dict(coeff=[1, -1]))
     w.layer("cat", "CONCAT", ["s", "b"], ["cat"])
     nets.append(("mlp_v1", w))
+    w = NetWriter(pb, "ssd", [1, 3, 8, 8])
+    w.layer("conv", "Convolution", ["data"], ["conv"], [rng.randn(8, 3, 3, 3)],
+            convolution_param=dict(num_output=8, kernel_size=[3], pad=[1], bias_term=False))
+    w.layer("norm", "Normalize", ["conv"], ["conv"], [rng.rand(8)],
+            norm_param=dict(across_spatial=False, channel_shared=False))
+    w.layer("up", "Upsample", ["conv"], ["up"], upsample_param=dict(scale=2))
+    w.layer("interp", "Interp", ["up"], ["interp"], interp_param=dict(shrink_factor=2))
+    w.layer("prior", "PriorBox", ["interp", "data"], ["prior"],
+            prior_box_param=dict(min_size=[2.0], aspect_ratio=[2.0], flip=False,
+                                 variance=[0.1, 0.1, 0.2, 0.2]))
+    w.layer("perm", "Permute", ["interp"], ["perm"], permute_param=dict(order=[0, 2, 3, 1]))
+    w.layer("flat", "Flatten", ["perm"], ["flat"])
+    w.layer("det", "DetectionOutput", ["flat", "flat", "prior"], ["det"],
+            detection_output_param=dict(num_classes=4, nms_param=dict(top_k=10), keep_top_k=5,
+                                        code_type=2))
+    nets.append(("ssd", w))
     from google.protobuf import text_format
     for name, w in nets:
         with open(os.path.join(out_dir, name), "wb") as fh:

@@ -39,8 +39,9 @@ std::string GraphBuilder::Floats(const std::string& base, const std::vector<floa
 
 std::vector<std::string> GraphBuilder::Add(const std::string& layer, const std::string& op,
                                            std::vector<std::string> inputs, AttributeMap attrs,
-                                           size_t outputs) {
+                                           size_t outputs, const std::string& domain) {
   Node n;
+  n.domain = domain;
   n.name = Fresh(layer + (op.empty() ? "" : "/" + op));
   n.op_type = op;
   n.inputs = std::move(inputs);

@@ -25,7 +25,7 @@ class GraphBuilder {
   // Appends a node; returns its output value names (fresh, derived from `base`).
   std::vector<std::string> Add(const std::string& base, const std::string& op,
                                std::vector<std::string> inputs, AttributeMap attrs = {},
-                               size_t outputs = 1);
+                               size_t outputs = 1, const std::string& domain = "");
   std::string Add1(const std::string& base, const std::string& op, std::vector<std::string> inputs,
                    AttributeMap attrs = {}) {
     return Add(base, op, std::move(inputs), std::move(attrs)).front();

@@ -1,4 +1,5 @@
-// Detection and sampling ops: NonMaxSuppression, GridSample, RoiAlign.
+// Detection and sampling ops: NonMaxSuppression, GridSample, RoiAlign, and oc.DetectionOutput
+// (Caffe SSD's decode + per-class NMS + keep_top_k, kernels/cpu/detection_output.cpp).
 #include "ops/op_families.h"
 #include "ops/schema_helpers.h"
 
@@ -37,6 +38,45 @@ Status InferRoiAlign(InferContext& c) {
   return Status::Ok();
 }
 
+// oc.DetectionOutput: loc [N, P*L*4], conf [N, P*C] (anything after the batch axis is
+// flattened, as Caffe does), prior [1, 2, P*4] (boxes, then variances). Output as Caffe's:
+// [1, 1, D, 7] rows of (image, label, score, xmin, ymin, xmax, ymax), D decided by the values.
+Status InferDetectionOutput(InferContext& c) {
+  const AttributeMap& a = c.attrs();
+  const int64_t classes = a.GetInt("num_classes", 0);
+  if (classes < 1 || classes > (int64_t{1} << 20)) return c.Error("num_classes must be 1..2^20");
+  if (a.GetFloat("nms_threshold", 0.3f) < 0) return c.Error("nms_threshold must not be negative");
+  const float eta = a.GetFloat("eta", 1.0f);
+  if (!(eta > 0 && eta <= 1)) return c.Error("eta must be in (0, 1]");
+  const int64_t code = a.GetInt("code_type", 1);
+  if (code < 1 || code > 3) return c.Error("code_type must be 1 (CORNER), 2 (CENTER_SIZE) or 3");
+  for (size_t i = 0; i < 3; ++i)
+    if (c.in(i).dtype != DataType::kFloat) return c.Error("loc, conf and prior must be float32");
+  const ValueInfo &loc = c.in(0), &conf = c.in(1), &prior = c.in(2);
+  if (prior.has_shape && (prior.shape.size() != 3 || prior.shape[1] != 2 || prior.shape[2] % 4))
+    return c.Error("prior must be [1, 2, P*4]");
+  auto per_image = [](const ValueInfo& v) -> int64_t {
+    if (!v.has_shape || v.shape.size() < 2 || !IsStatic(v.shape)) return -1;
+    int64_t n = 1;
+    for (size_t i = 1; i < v.shape.size(); ++i) n *= v.shape[i];
+    return n;
+  };
+  const int64_t p = prior.has_shape && IsStatic(prior.shape) ? prior.shape[2] / 4 : -1;
+  const int64_t loc_classes = a.GetInt("share_location", 1) ? 1 : classes;
+  if (p >= 0 && per_image(loc) >= 0 && per_image(loc) != p * loc_classes * 4)
+    return c.Error("loc holds " + std::to_string(per_image(loc)) + " values per image, " +
+                   std::to_string(p) + " priors need " + std::to_string(p * loc_classes * 4));
+  if (p >= 0 && per_image(conf) >= 0 && per_image(conf) != p * classes)
+    return c.Error("conf holds " + std::to_string(per_image(conf)) + " values per image, " +
+                   std::to_string(p) + " priors of " + std::to_string(classes) + " classes need " +
+                   std::to_string(p * classes));
+  if (loc.has_shape && conf.has_shape && !loc.shape.empty() && !conf.shape.empty() &&
+      loc.shape[0] >= 0 && conf.shape[0] >= 0 && loc.shape[0] != conf.shape[0])
+    return c.Error("loc and conf differ in batch");
+  c.SetOutput(0, DataType::kFloat, {1, 1, -1, 7});
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterVisionSchemas(OpRegistry& r) {
@@ -44,6 +84,8 @@ void RegisterVisionSchemas(OpRegistry& r) {
   r.SetTraits("", "NonMaxSuppression", ValuesDecideOutputShapes());
   r.Register({"GridSample", "", 2, 2, 1, 1, InferGridSample});
   r.Register({"RoiAlign", "", 3, 3, 1, 1, InferRoiAlign});
+  r.Register({"DetectionOutput", kOcDomain, 3, 3, 1, 1, InferDetectionOutput});
+  r.SetTraits(kOcDomain, "DetectionOutput", ValuesDecideOutputShapes());
 }
 
 }  // namespace oc

@@ -778,7 +778,7 @@ def caffe_cases():
     w = base(kernel_size=[3, 3, 3])
     pair("conv_3d", w, "E19010", "a 3-D kernel")
     w = base()
-    w.layer("odd", "Interp", ["conv"], ["odd"])
+    w.layer("odd", "ROIPooling", ["conv"], ["odd"])
     pair("unknown_layer", w, "E19010", "a layer type no parser has")
     w = base()
     w.layer("late", "ReLU", ["later"], ["late"])
@@ -814,6 +814,35 @@ def caffe_cases():
     w = base()
     w.layer("l", "LRN", ["conv"], ["l"], lrn_param=dict(norm_region=1))
     pair("lrn_within_channel", w, "E19010", "LRN WITHIN_CHANNEL")
+    w = NetWriter(pb, "prior", [1, 1, 1 << 15, 1 << 15])
+    w.layer("p", "PriorBox", ["data", "data"], ["p"], prior_box_param=dict(min_size=[2.0]))
+    pair("priorbox_too_many", w, "E19005", "a PriorBox of 2^32 box values")
+    w = base()
+    w.layer("p", "PriorBox", ["conv", "data"], ["p"],
+            prior_box_param=dict(min_size=[float("nan")]))
+    pair("priorbox_nan_size", w, "E19005", "a PriorBox min_size of NaN")
+    w = base()
+    w.layer("p", "PriorBox", ["conv", "data"], ["p"],
+            prior_box_param=dict(min_size=[2.0], aspect_ratio=[0.0]))
+    pair("priorbox_zero_ratio", w, "E19005", "a PriorBox aspect ratio of 0")
+    w = base()
+    w.layer("p", "PriorBox", ["conv", "data"], ["p"], prior_box_param=dict(min_size=[2.0]))
+    w.layer("f", "Flatten", ["conv"], ["f"])
+    w.layer("d", "DetectionOutput", ["f", "f", "p"], ["d"],
+            detection_output_param=dict(num_classes=2, nms_param=dict(eta=0.0)))
+    pair("detection_eta_zero", w, "E19005", "DetectionOutput with eta 0")
+    w = base()
+    w.layer("p", "PriorBox", ["conv", "data"], ["p"], prior_box_param=dict(min_size=[2.0]))
+    w.layer("f", "Flatten", ["conv"], ["f"])
+    w.layer("d", "DetectionOutput", ["f", "f", "p"], ["d"],
+            detection_output_param=dict(num_classes=7))
+    pair("detection_sizes", w, "E19005", "DetectionOutput conf of the wrong size")
+    w = base()
+    w.layer("u", "Upsample", ["conv"], ["u"], upsample_param=dict(scale=-2))
+    pair("upsample_negative", w, "E19005", "an Upsample scale of -2")
+    w = base()
+    w.layer("i", "Interp", ["conv"], ["i"], interp_param=dict(height=-4, width=3))
+    pair("interp_negative", w, "E19005", "an Interp height of -4")
 
 
 # ---------------------------------------------------------------- TensorFlow → atc --framework=3

@@ -225,9 +225,9 @@ def test_refusals(tmp_path, pb):
     refused(tmp_path, proto2, weights, "E19005", ["[conv]"])
     # A layer type OpenCANN has no parser for.
     w = small_net(pb)
-    w.layer("odd", "Interp", ["conv"], ["odd"])
-    p3, w3 = w.save(str(tmp_path / "interp"))
-    refused(tmp_path, p3, w3, "E19010", ["odd", "Interp"])
+    w.layer("odd", "ROIPooling", ["conv"], ["odd"])
+    p3, w3 = w.save(str(tmp_path / "roi"))
+    refused(tmp_path, p3, w3, "E19010", ["odd", "ROIPooling"])
     # A blob nobody produces.
     w = small_net(pb)
     w.layer("lost", "ReLU", ["ghost"], ["lost"])
@@ -247,8 +247,8 @@ def test_precheck_lists_every_op(tmp_path, pb):
     import onnx
     from onnx import TensorProto, helper
     w = small_net(pb)
-    w.layer("odd", "Interp", ["conv"], ["odd"])
-    proto, weights = w.save(str(tmp_path / "interp"))
+    w.layer("odd", "ROIPooling", ["conv"], ["odd"])
+    proto, weights = w.save(str(tmp_path / "roi"))
     report = tmp_path / "caffe_check.json"
     r = atc("--mode=3", f"--model={proto}", f"--weight={weights}", "--framework=0", SOC,
             f"--check_report={report}")

@@ -37,6 +37,7 @@ KernelTable MakeCpuKernels() {
   RegisterQuantizeKernels(t);
   RegisterRecurrentKernels(t);
   RegisterVisionKernels(t);
+  RegisterDetectionOutputKernels(t);
   RegisterTrainingKernels(t);
   RegisterSpectralKernels(t);
   RegisterControlFlowKernels(t);

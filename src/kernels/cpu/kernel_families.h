@@ -29,6 +29,7 @@ void RegisterAippKernels(KernelTable& r);
 void RegisterQuantizeKernels(KernelTable& r);
 void RegisterRecurrentKernels(KernelTable& r);
 void RegisterVisionKernels(KernelTable& r);
+void RegisterDetectionOutputKernels(KernelTable& r);
 void RegisterTrainingKernels(KernelTable& r);
 void RegisterSpectralKernels(KernelTable& r);
 void RegisterControlFlowKernels(KernelTable& r);

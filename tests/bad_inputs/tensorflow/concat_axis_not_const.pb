@@ -1,8 +1,8 @@
 
 2
-xPlaceholder*
+xPlaceholder*
+dtype0*
 shape
-:*
-dtype0
+:
 
 yConcatV2xxx

@@ -1,8 +1,8 @@
 
 2
-xPlaceholder*
-dtype0*
+xPlaceholder*
 shape
-:
+:*
+dtype0
 	
 xRelu

@@ -1,5 +1,4 @@
 
 2
-xPlaceholder*
-shape
-:
+xPlaceholder*
+dtype0*
