@@ -181,7 +181,20 @@ def air_seeds(out_dir):
         p.attr[k].list.i.extend(v)
     p.attr["padding"].s = b"VALID"
     p.attr["data_format"].s = b"NCHW"
-    g.op.add(name="out", type="NetOutput", input=["pool:0"])
+    bn_in = ["pool:0"]
+    for name, val in (("s", 1.0), ("o", 0.0), ("mu", 0.1), ("var", 1.0)):
+        c = g.op.add(name=name, type="Const")
+        c.attr["value"].t.desc.dtype = 1
+        c.attr["value"].t.desc.shape.dim.extend([4])
+        c.attr["value"].t.data = np.full(4, val, np.float32).tobytes()
+        bn_in.append(name + ":0")
+    bn = g.op.add(name="bn", type="BatchNorm", input=bn_in)
+    bn.attr["is_training"].b = False
+    bn.attr["data_format"].s = b"NCHW"
+    g.op.add(name="hs", type="HSwish", input=["bn:0"])
+    cat = g.op.add(name="cat", type="ConcatD", input=["hs:0", "pool:0"])
+    cat.attr["concat_dim"].i = 1
+    g.op.add(name="out", type="NetOutput", input=["cat:0"])
     with open(os.path.join(out_dir, "cnn.air"), "wb") as fh:
         fh.write(m.SerializeToString())
 

@@ -983,6 +983,28 @@ def air_cases(pb):
     g.op.add(name="out", type="NetOutput", input=["conv:0"])
     air_case("conv_no_strides", m, "E19005", "Conv2D without its required strides")
     m, g = model()
+    w = g.op.add(name="w", type="Const")
+    w.attr["value"].t.desc.dtype = 1
+    w.attr["value"].t.desc.shape.dim.extend([1, 5, 3, 3])
+    w.attr["value"].t.data = b"\0" * 180
+    dw = g.op.add(name="dw", type="DepthwiseConv2D", input=["x:0", "w:0"])
+    dw.attr["strides"].list.i.extend([1, 1, 0, 1])
+    dw.attr["pads"].list.i.extend([0, 0, 0, 0])
+    dw.attr["data_format"].s = b"NCHW"
+    g.op.add(name="out", type="NetOutput", input=["dw:0"])
+    air_case("depthwise_zero_stride", m, "E19005", "DepthwiseConv2D with a stride of 0")
+    m, g = model()
+    p = g.op.add(name="p", type="PadD", input=["x:0"])
+    for row in ([0, 0], [0, 0], [1, -1], [0, 0]):
+        p.attr["paddings"].list_list_int.list_list_i.add(list_i=row)
+    g.op.add(name="out", type="NetOutput", input=["p:0"])
+    air_case("pad_negative", m, "E19005", "PadD with a negative padding")
+    m, g = model()
+    g.op.add(name="ln", type="LayerNorm", input=["x:0", "x:0", "x:0"]).attr[
+        "begin_norm_axis"].i = 9
+    g.op.add(name="out", type="NetOutput", input=["ln:0"])
+    air_case("layernorm_axis", m, "E19005", "LayerNorm begin_norm_axis 9 on rank 4")
+    m, g = model()
     m.graph.add(name="second")
     air_case("two_graphs", m, "E19005", "two graphs")
     m, g = model()

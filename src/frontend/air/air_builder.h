@@ -1,0 +1,55 @@
+// What an AIR op converter works with: the GE op (type, "op:index" inputs, GE attributes),
+// and a builder mapping GE outputs to IR values. Attribute helpers follow GE's prototypes: a
+// required attribute that is missing, or one of the wrong kind, is an error naming the op.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "frontend/graph_builder.h"
+#include "ge_ir.pb.h"
+
+namespace oc::air_import {
+
+using ge::proto::AttrDef;
+using ge::proto::OpDef;
+
+Status Invalid(const std::string& msg);
+Status OpError(const OpDef& op, const std::string& msg);
+Status OpUnsupported(const OpDef& op, const std::string& what);
+
+const AttrDef* Find(const OpDef& op, const std::string& key);
+Result<std::vector<int64_t>> Ints(const OpDef& op, const std::string& key, bool required,
+                                  std::vector<int64_t> def = {});
+int64_t Int(const OpDef& op, const std::string& key, int64_t def);
+Result<int64_t> RequiredInt(const OpDef& op, const std::string& key);
+float Float(const OpDef& op, const std::string& key, float def);
+bool Bool(const OpDef& op, const std::string& key, bool def);
+std::string Str(const OpDef& op, const std::string& key, const std::string& def);
+
+class AirBuilder {
+ public:
+  GraphBuilder b;
+  std::map<std::string, std::string> values;  // "op:k" -> IR value
+
+  // Data inputs (control edges "op:-1" left out).
+  size_t NumInputs(const OpDef& op) const;
+  Result<std::string> In(const OpDef& op, size_t i) const;
+  // The value of input i when it is a constant, else nullptr.
+  const Tensor* Const(const OpDef& op, size_t i) const;
+  void Out(const OpDef& op, const std::string& value, int k = 0) {
+    values[op.name() + ":" + std::to_string(k)] = value;
+  }
+};
+
+AttributeMap Perm(std::vector<int64_t> p);
+
+using AirConverter = Status (*)(const OpDef& op, AirBuilder& a);
+
+// The converter of a GE operator type, or nullptr when OpenCANN has none.
+AirConverter FindConverter(const std::string& type);
+std::vector<std::string> SupportedOpTypes();
+
+}  // namespace oc::air_import
