@@ -269,3 +269,95 @@ def test_input_format_defaults_to_nhwc(tmp_path, tf):
     r = atc("--model=m.prototxt", "--weight=m.caffemodel", "--framework=0",
             f"--output={tmp_path / 'c'}", SOC, "--input_format=NHWC")
     assert r.returncode == 1 and "E10001" in r.stdout and "Caffe" in r.stdout, r.stdout
+
+
+# --- the rest of the op list, one small graph each ------------------------------------------
+
+def resize_case(op, size, torch_mode, **attrs):
+    def build(g, x, xin):
+        g.node("out", op, [x, g.const("size", np.array(size, np.int32))], **attrs)
+        h = torch.from_numpy(xin).permute(0, 3, 1, 2)
+        kw = {"align_corners": attrs.get("align_corners", False)} if torch_mode == "bilinear" else {}
+        return F.interpolate(h, size=size, mode=torch_mode, **kw).permute(0, 2, 3, 1).numpy()
+    return build
+
+
+def elementwise(g, x, xin):
+    e = g.node("elu", "Elu", [x])
+    s = g.node("sig", "Sigmoid", [g.node("id", "Identity", [x])])
+    hi = g.node("hi", "Maximum", [e, s])
+    lo = g.node("lo", "Minimum", [e, s])
+    q = g.node("q", "RealDiv", [hi, g.node("den", "Add", [g.node("abs", "Abs", [lo]),
+                                                          g.const("two", np.float32(2))])])
+    g.node("out", "Sub", [g.node("erf", "Erf", [q]), lo])
+    t = torch.from_numpy(xin)
+    e, s = F.elu(t), torch.sigmoid(t)
+    hi, lo = torch.maximum(e, s), torch.minimum(e, s)
+    return (torch.erf(hi / (lo.abs() + 2)) - lo).numpy()
+
+
+def reductions(g, x, xin):
+    s = g.node("sum", "Sum", [x, g.const("a1", np.array([3], np.int32))], keep_dims=False)
+    m = g.node("max", "Max", [s, g.const("a2", np.array([1], np.int32))], keep_dims=True)
+    am = g.node("argmax", "ArgMax", [s, g.const("a3", np.array(1, np.int32))],
+                output_type=("type", 3))  # DT_INT32
+    amf = g.node("amf", "Cast", [am], DstT=("type", 1))
+    g.node("out", "AddV2", [m, g.node("amf3", "ExpandDims", [amf, g.const("ea", np.array(1, np.int32))])])
+    t = torch.from_numpy(xin).sum(3)
+    return (t.amax(1, keepdim=True) + t.argmax(1).float().unsqueeze(1)).numpy()
+
+
+def shapes(g, x, xin):
+    # [2,4,6,3] -> unstack the batch, stack on the last axis: [4,6,3,2]
+    u = g.node("unpack", "Unpack", [x], num=2, axis=0)
+    p = g.node("pack", "Pack", [f"{u}:1", f"{u}:0"], axis=-1, N=2)
+    sl = g.node("slice", "Slice", [p, g.const("b", np.array([1, 0, 0, 0], np.int32)),
+                                   g.const("sz", np.array([2, -1, 1, 2], np.int32))])
+    sq = g.node("squeeze", "Squeeze", [sl], squeeze_dims=[2])           # [2,6,2]
+    ga = g.node("gather", "GatherV2", [sq, g.const("idx", np.array([5, 0, 3], np.int32)),
+                                       g.const("gax", np.array(1, np.int32))])  # [2,3,2]
+    shp = g.node("shape", "Shape", [ga])                                 # [2,3,2] int32
+    fill = g.node("fill", "Fill", [shp, g.const("v", np.float32(0.5))])
+    rng = g.node("range", "Range", [g.const("r0", np.float32(0)), g.const("r1", np.float32(2)),
+                                    g.const("r2", np.float32(1))])     # [0, 1]
+    g.node("out", "Mul", [g.node("plus", "AddV2", [ga, fill]), rng])
+    t = torch.from_numpy(xin)
+    p = torch.stack([t[1], t[0]], -1)
+    sq = p[1:3, :, 0:1, :].squeeze(2)
+    ga = sq[:, [5, 0, 3], :]
+    return ((ga + 0.5) * torch.tensor([0.0, 1.0])).numpy()
+
+
+def batch_matmul(g, x, xin):
+    r = g.node("r", "Reshape", [x, g.const("s", np.array([2, 4, 18], np.int32))])
+    w = np.random.RandomState(9).randn(1, 5, 18).astype(np.float32)
+    g.node("out", "BatchMatMulV2", [r, g.const("w", w)], adj_x=False, adj_y=True)
+    return (torch.from_numpy(xin).reshape(2, 4, 18) @ torch.from_numpy(w).transpose(1, 2)).numpy()
+
+
+@pytest.mark.parametrize("build", [
+    resize_case("ResizeBilinear", [8, 12], "bilinear", half_pixel_centers=True),
+    resize_case("ResizeBilinear", [7, 11], "bilinear", align_corners=True),
+    resize_case("ResizeNearestNeighbor", [8, 12], "nearest"),
+    resize_case("ResizeNearestNeighbor", [9, 13], "nearest-exact", half_pixel_centers=True),
+    elementwise, reductions, shapes, batch_matmul,
+], ids=["bilinear_half_pixel", "bilinear_align_corners", "nearest", "nearest_half_pixel",
+        "elementwise", "reductions_argmax_cast", "unpack_pack_slice_squeeze_gather_shape_fill_range",
+        "batch_matmul_adj_y"])
+def test_more_ops_against_torch(acl_session, tmp_path, tf, build):
+    g = G(tf)
+    x = g.placeholder("x", [2, 4, 6, 3])
+    xin = np.random.RandomState(8).randn(2, 4, 6, 3).astype(np.float32)
+    want = build(g, x, xin)
+    got = run_pb(tmp_path, g.save(str(tmp_path / "net.pb")), xin)[0]
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_unpack_num_must_match(tmp_path, tf):
+    g = G(tf)
+    x = g.placeholder("x", [2, 3])
+    g.node("u", "Unpack", [x], num=3, axis=0)
+    r = atc(f"--model={g.save(str(tmp_path / 'u.pb'))}", "--framework=3",
+            f"--output={tmp_path / 'o'}", SOC)
+    assert r.returncode == 1 and "E19005" in r.stdout and "[num]" in r.stdout, r.stdout

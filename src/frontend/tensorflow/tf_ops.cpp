@@ -335,6 +335,30 @@ Status Pack(const NodeDef& n, Context& c) {
   return Status::Ok();
 }
 
+// Unpack (tf.unstack): `num` slices along `axis`, each without that axis; output k is "name:k".
+Status Unpack(const NodeDef& n, Context& c) {
+  OC_ASSIGN_OR_RETURN(std::string x, c.Input(n, 0));
+  const int64_t num = AttrInt(n, "num", -1);
+  int64_t axis = AttrInt(n, "axis", 0);
+  if (num < 1 || num > 4096) return NodeError(n, "[num] must be 1..4096");
+  if (const Shape* s = c.b().KnownShape(x)) {
+    const int64_t rank = static_cast<int64_t>(s->size());
+    if (axis < -rank || axis >= rank) return NodeError(n, "[axis] is out of range");
+    if (axis < 0) axis += rank;
+    if ((*s)[axis] != num)
+      return NodeError(
+          n, "[num] is " + std::to_string(num) + ", the axis holds " + std::to_string((*s)[axis]));
+  }
+  AttributeMap a;
+  a.Set("axis", axis);
+  const auto parts = c.b().Add(n.name(), "Split", {x}, a, static_cast<size_t>(num));
+  for (size_t k = 0; k < parts.size(); ++k)
+    c.SetOutput(
+        n, static_cast<int>(k),
+        c.b().Add1(n.name(), "Squeeze", {parts[k], c.b().Ints(n.name() + "_axis", {axis})}));
+  return Status::Ok();
+}
+
 Status Pad(const NodeDef& n, Context& c) {
   OC_ASSIGN_OR_RETURN(std::string x, c.Input(n, 0));
   OC_ASSIGN_OR_RETURN(std::vector<int64_t> p, c.IntsInput(n, 1));
@@ -559,6 +583,7 @@ const std::map<std::string, OpConverter>& Converters() {
       {"Transpose", Transpose},
       {"ConcatV2", ConcatV2},
       {"Pack", Pack},
+      {"Unpack", Unpack},
       {"Pad", Pad},
       {"PadV2", Pad},
       {"Shape", ShapeOp},
