@@ -299,3 +299,16 @@ def test_more_refusals(tmp_path, ge, build, code, words):
     r = atc(f"--model={path}", "--framework=1", f"--output={tmp_path / 'o'}", SOC)
     assert r.returncode == 1 and code in r.stdout and words in r.stdout, r.stdout
     assert not (tmp_path / "o.om").exists()
+
+
+def test_mode1_dumps_the_air_as_ge_json(tmp_path, ge):
+    m = Air(ge)
+    x = m.data("x", [2, 3])
+    m.output(m.op("hs", "HSwish", [x]))
+    out = tmp_path / "air.json"
+    r = atc("--mode=1", f"--om={m.save(str(tmp_path / 'm.air'))}", "--framework=1",
+            f"--json={out}")
+    assert r.returncode == 0, r.stdout
+    j = json.loads(out.read_text())
+    ops = [op["type"] for gr in j["graph"] for op in gr["op"]]
+    assert "Data" in ops and "Clip" in ops and "Mul" in ops, ops

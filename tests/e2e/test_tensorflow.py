@@ -361,3 +361,15 @@ def test_unpack_num_must_match(tmp_path, tf):
     r = atc(f"--model={g.save(str(tmp_path / 'u.pb'))}", "--framework=3",
             f"--output={tmp_path / 'o'}", SOC)
     assert r.returncode == 1 and "E19005" in r.stdout and "[num]" in r.stdout, r.stdout
+
+
+def test_mode1_dumps_the_graphdef_as_ge_json(tmp_path, tf):
+    g = G(tf)
+    x = g.placeholder("x", [1, 4])
+    g.node("r", "Relu", [g.node("s", "Sigmoid", [x])])
+    out = tmp_path / "tf.json"
+    r = atc("--mode=1", f"--om={g.save(str(tmp_path / 'g.pb'))}", "--framework=3",
+            f"--json={out}")
+    assert r.returncode == 0, r.stdout
+    ops = [op["type"] for gr in json.loads(out.read_text())["graph"] for op in gr["op"]]
+    assert "Data" in ops and ops.count("Sigmoid") == 1 and ops.count("Relu") == 1, ops
