@@ -85,6 +85,7 @@ constexpr uint32_t C0() {
 
 template <typename T>
 void CheckIn(const LocalTensor<T>& t, Memory m, const char* api, const char* which) {
+  RequireCore(AIC, api);  // L1, L0A/B/C and the cube unit are on the cube core
   if (MemoryOf(t.GetPosition()) != m)
     Fault(api, std::string(which) + " must be in " + MemoryName(m) + ", it is in " +
                    MemoryName(MemoryOf(t.GetPosition())));

@@ -20,6 +20,8 @@ void CheckLocalRange(const LocalTensor<T>& t, uint64_t first_byte, uint64_t byte
                    " bytes is accessed up to byte " + std::to_string(first_byte + bytes) +
                    " (overflows the buffer)");
   const Memory m = MemoryOf(t.GetPosition());
+  // UB is on the vector cores; L1 and L0 on the cube core.
+  RequireCore(m == Memory::kUB ? AIV : AIC, api);
   const uintptr_t addr =
       reinterpret_cast<uintptr_t>(t.GetPhyAddr()) - reinterpret_cast<uintptr_t>(LocalBase(m));
   const uint32_t align = CurrentSoc().alignment[static_cast<int>(m)];

@@ -59,7 +59,24 @@ void AddCycles(Pipe pipe, double cycles);
 
 int64_t BlockIdx();
 int64_t BlockNum();
-void BlockBarrier();  // SyncAll
+// The running block's core type (AIC or AIV), its index among the AIVs of its AI core, and
+// how many cores of its type the launch runs per blockDim unit (GetTaskRation).
+int32_t CoreType();
+int64_t SubBlockIdx();
+int64_t TaskRatio();
+// KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE: the launch reads them before it starts the
+// blocks (the kernel's first statements), so the right cores run.
+void DeclareKernelType(int type);
+void DeclareKernelTypeForKey(uint64_t key, int type);
+// Faults when an instruction runs on a core type that has no unit for it.
+void RequireCore(int32_t core, const char* api);
+// A Matmul object registered on the cube core of a mix launch: that core serves the vector
+// cores' requests and has nothing else to run (never returns).
+bool IsMixCube();
+[[noreturn]] void EndBlock();
+void BlockBarrier(bool aiv_only);  // SyncAll
+void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag);
+void CrossCoreWait(int mode, pipe_t pipe, uint16_t flag);
 uint8_t* SystemWorkspace();
 bool AtomicAddEnabled();
 void SetAtomic(bool add, int dtype_size, bool is_float);
@@ -80,8 +97,26 @@ void Print(const char* text);
 // Platform queries available in kernels.
 inline int64_t GetBlockIdx() { return detail::BlockIdx(); }
 inline int64_t GetBlockNum() { return detail::BlockNum(); }
+inline int64_t GetSubBlockIdx() { return detail::SubBlockIdx(); }
+inline int64_t GetSubBlockNum() { return detail::TaskRatio(); }
+inline int64_t GetTaskRatio() { return detail::TaskRatio(); }
+inline int64_t GetTaskRation() { return detail::TaskRatio(); }
 inline GM_ADDR GetSysWorkSpacePtr() { return detail::SystemWorkspace(); }
-inline void SyncAll() { detail::BlockBarrier(); }
+// Hard SyncAll: every vector core of the launch (isAIVOnly), or every core of a mix launch.
+template <bool isAIVOnly = true>
+inline void SyncAll() {
+  detail::BlockBarrier(isAIVOnly);
+}
+// Cross-core flags: mode 0 syncs all cores of one type, 1 the two vector cores of an AI core,
+// 2 the cube core with the vector cores of its AI core.
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId) {
+  detail::CrossCoreSet(modeId, pipe, flagId);
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(uint16_t flagId) {
+  detail::CrossCoreWait(modeId, pipe, flagId);
+}
 template <pipe_t pipe>
 inline void PipeBarrier() {}  // the emulation runs each block's pipes in program order
 inline void pipe_barrier(pipe_t) {}
@@ -122,6 +157,15 @@ inline void PRINTF(const char* fmt, Args... args) {
 }
 
 }  // namespace AscendC
+
+// In CPU debug the core type is known only at run time: these are plain conditions.
+#define ASCEND_IS_AIV (::AscendC::detail::CoreType() == ::AscendC::AIV)
+#define ASCEND_IS_AIC (::AscendC::detail::CoreType() == ::AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (::AscendC::detail::CoreType() != ::AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (::AscendC::detail::CoreType() != ::AscendC::AIC)
+#define KERNEL_TASK_TYPE_DEFAULT(type) ::AscendC::detail::DeclareKernelType(static_cast<int>(type))
+#define KERNEL_TASK_TYPE(key, type) \
+  ::AscendC::detail::DeclareKernelTypeForKey(static_cast<uint64_t>(key), static_cast<int>(type))
 
 #define TILING_KEY_IS(k) (::AscendC::detail::TilingKey() == static_cast<uint64_t>(k))
 

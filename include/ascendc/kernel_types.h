@@ -125,6 +125,9 @@ enum class HardEvent : uint8_t {
   FIX_S,
   M_S,
   FIX_MTE3,
+  MTE1_FIX,
+  FIX_MTE1,
+  FIX_FIX,
   MAX
 };
 
@@ -152,7 +155,14 @@ enum class RoundMode : uint8_t {
 enum class CMPMODE : uint8_t { LT, GT, EQ, LE, GE, NE };
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class MaskMode : uint8_t { NORMAL, COUNTER };
-enum class KernelMode { AIV_MODE, AIC_MODE, MIX_MODE };
+// CPU debug's launch layout (SetKernelMode), in CANN's order.
+enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
+// Core types, as g_coreType holds them: ASCEND_IS_AIC / ASCEND_IS_AIV compare with these.
+inline constexpr int32_t MIX = 0;
+inline constexpr int32_t AIC = 1;
+inline constexpr int32_t AIV = 2;
+// Event ids of SetFlag / WaitFlag (0-7 on Atlas A2).
+using TEventID = int8_t;
 enum class CubeFormat { ND, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 
 // Strides of the repeat forms, in 32-byte blocks.
@@ -205,3 +215,49 @@ struct DataCopyPadExtParams {
 
 using AscendC::bfloat16_t;
 using AscendC::half;
+
+// Names CANN's compiler provides at global scope: pipes, event ids, kernel types.
+using AscendC::PIPE_ALL;
+using AscendC::PIPE_FIX;
+using AscendC::PIPE_M;
+using AscendC::PIPE_MTE1;
+using AscendC::PIPE_MTE2;
+using AscendC::PIPE_MTE3;
+using AscendC::PIPE_S;
+using AscendC::pipe_t;
+using AscendC::PIPE_V;
+enum event_t : uint8_t {
+  EVENT_ID0,
+  EVENT_ID1,
+  EVENT_ID2,
+  EVENT_ID3,
+  EVENT_ID4,
+  EVENT_ID5,
+  EVENT_ID6,
+  EVENT_ID7
+};
+// KERNEL_TASK_TYPE_DEFAULT(...) values: the core types a launch runs on.
+enum KernelMetaType : uint8_t {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE,
+  KERNEL_TYPE_MAX
+};
+namespace AscendC {
+using ::EVENT_ID0;
+using ::EVENT_ID1;
+using ::EVENT_ID2;
+using ::EVENT_ID3;
+using ::EVENT_ID4;
+using ::EVENT_ID5;
+using ::EVENT_ID6;
+using ::EVENT_ID7;
+using ::event_t;
+}  // namespace AscendC

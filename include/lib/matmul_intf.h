@@ -216,8 +216,19 @@ inline void RegistMatmul(TPipe*, GM_ADDR) {}
 template <typename MM, typename... Rest>
 void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* tiling,
                   Rest&&... rest) {
-  mm.Init(tiling, pipe);
+  // In a mix launch the Matmul calls come from the vector cores and the cube core serves
+  // them; the emulation computes them where they are called, so the cube core is done.
+  if (IsMixCube()) EndBlock();
+  if (tiling) mm.Init(tiling, pipe);
   RegistMatmul(pipe, workspace, rest...);
+}
+// REGIST_MATMUL_OBJ(&pipe, workspace, mm): the tiling comes later through mm.Init.
+template <typename MM>
+void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
+  if (IsMixCube()) EndBlock();
+  (void)pipe;
+  (void)workspace;
+  (void)mm;
 }
 }  // namespace detail
 

@@ -1,7 +1,10 @@
 // The Ascend C emulation's runtime: blocks as threads, per-core local memory, checks and
 // the cost counters, and the launch report.
 #include <algorithm>
+#include <array>
 #include <barrier>
+#include <chrono>
+#include <condition_variable>
 #include <csetjmp>
 #include <csignal>
 #include <cstdlib>
@@ -53,19 +56,78 @@ const SocFacts* FindSocFacts(const char* name) {
 }
 
 const SocFacts* g_soc = nullptr;
+// Without SetKernelMode or a declared kernel type a kernel runs on vector cores only (CANN's
+// CPU debug defaults to MIX_MODE; docs/ascendc.md says why OpenCANN does not).
 KernelMode g_mode = KernelMode::AIV_MODE;
+bool g_mode_set = false;
 uint64_t g_tiling_key = 0;
+
+// A kernel type's cores per blockDim unit (an "AI core" group): cube cores, vector cores.
+struct GroupShape {
+  int aic = 0, aiv = 1;
+};
+
+const char* KernelTypeName(int t) {
+  static const char* const names[] = {"KERNEL_TYPE_AIV_ONLY",    "KERNEL_TYPE_AIC_ONLY",
+                                      "KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0",
+                                      "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2",
+                                      "KERNEL_TYPE_AICORE",      "KERNEL_TYPE_VECTORCORE",
+                                      "KERNEL_TYPE_MIX_AICORE",  "KERNEL_TYPE_MIX_VECTOR_CORE"};
+  return t >= 0 && t < KERNEL_TYPE_MAX ? names[t] : "an unknown kernel type";
+}
+
+int TypeOfMode(KernelMode m) {
+  return m == KernelMode::AIV_MODE   ? KERNEL_TYPE_AIV_ONLY
+         : m == KernelMode::AIC_MODE ? KERNEL_TYPE_AIC_ONLY
+                                     : KERNEL_TYPE_MIX_AIC_1_2;  // 1 cube : 2 vector on 910B
+}
+
+bool IsMixType(int t) {
+  return t == KERNEL_TYPE_MIX_AIV_1_0 || t == KERNEL_TYPE_MIX_AIC_1_0 ||
+         t == KERNEL_TYPE_MIX_AIC_1_1 || t == KERNEL_TYPE_MIX_AIC_1_2;
+}
+
+GroupShape ShapeOf(int t) {
+  switch (t) {
+    case KERNEL_TYPE_AIC_ONLY:
+    case KERNEL_TYPE_MIX_AIC_1_0:
+      return {1, 0};
+    case KERNEL_TYPE_MIX_AIC_1_1:
+      return {1, 1};
+    case KERNEL_TYPE_MIX_AIC_1_2:
+      return {1, 2};
+    default:
+      return {0, 1};
+  }
+}
+
+// Thrown to end a block normally (the cube core of a mix Matmul) and to end the launch's
+// look at the kernel's first statements (KERNEL_TASK_TYPE_DEFAULT).
+struct BlockEnd {};
+struct ProbeEnd {};
 
 std::mutex g_gm_mutex;
 std::map<uintptr_t, uint64_t> g_gm;  // start -> bytes
+
+struct Block;
 
 struct LaunchState {
   std::string name = "kernel";
   uint32_t block_dim = 1;
   uint64_t tiling_key = 0;
-  KernelMode mode = KernelMode::AIV_MODE;
+  int kernel_type = KERNEL_TYPE_AIV_ONLY;
+  GroupShape shape;
   const SocFacts* soc = nullptr;  // null: the process-wide chip (SetSoc, OCANN_SOC)
-  std::unique_ptr<std::barrier<>> barrier;
+  // What the kernel's first statements declared (read before the blocks start).
+  int declared_type = -1;
+  std::map<uint64_t, int> declared_for_key;
+  std::unique_ptr<std::barrier<>> barrier;      // SyncAll<true>: the vector cores
+  std::unique_ptr<std::barrier<>> all_barrier;  // SyncAll<false>: every core
+  std::vector<Block*> blocks;
+  // Cross-core flags: counts of sets per (mode, scope, flag, setter).
+  std::mutex flag_mutex;
+  std::condition_variable flag_cv;
+  std::map<std::array<int64_t, 4>, int64_t> flag_sets;
   std::mutex mutex;
   std::vector<std::string> errors, warnings;
   std::set<std::string> warned;
@@ -76,6 +138,11 @@ struct LaunchState {
 struct Block {
   LaunchState* launch = nullptr;
   int64_t idx = 0;
+  int32_t core = AIV;
+  int64_t sub = 0, group = 0;  // index among its group's vector cores; its group (AI core)
+  bool probe = false;          // reading the kernel type only
+  bool finished = false;       // under launch->flag_mutex
+  std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
   std::vector<uint8_t> local[kMem];
   uint32_t used[kMem] = {};
@@ -87,16 +154,23 @@ struct Block {
 // The chip of a launch: its own (a model's --soc_version) or the process-wide one.
 const SocFacts& SocOf(const LaunchState& l) { return l.soc ? *l.soc : CurrentSoc(); }
 
+// How many blockDim units run at once: one per AI core when the type has cube cores, one
+// per vector core otherwise.
 int CoresFor(const LaunchState& l) {
-  return l.mode == KernelMode::AIV_MODE ? SocOf(l).vector_cores : SocOf(l).ai_cores;
+  return l.shape.aic ? SocOf(l).ai_cores : SocOf(l).vector_cores;
 }
+
+bool IsMixLaunch(const LaunchState& l) { return l.shape.aic > 0 && l.shape.aiv > 0; }
 
 LaunchState g_host_launch;  // API calls outside ICPU_RUN_KF (tests of single calls)
 thread_local Block* t_block = nullptr;
 thread_local std::unique_ptr<Block> t_host_block;
 
 Block& Current() {
-  if (t_block) return *t_block;
+  if (t_block) {
+    if (t_block->probe) throw ProbeEnd{};  // the kernel's declarations are over
+    return *t_block;
+  }
   if (!t_host_block) {
     t_host_block = std::make_unique<Block>();
     t_host_block->launch = &g_host_launch;
@@ -104,9 +178,14 @@ Block& Current() {
   return *t_host_block;
 }
 
+std::string BlockLabel(const Block& b) {
+  if (!IsMixLaunch(*b.launch)) return "[block " + std::to_string(b.idx) + "]";
+  return "[block " + std::to_string(b.idx) + (b.core == AIC ? " AIC" : " AIV") + "]";
+}
+
 std::string Where(const char* api) {
   Block& b = Current();
-  return "[kernel " + b.launch->name + "][block " + std::to_string(b.idx) + "] " + api + ": ";
+  return "[kernel " + b.launch->name + "]" + BlockLabel(b) + " " + api + ": ";
 }
 
 }  // namespace
@@ -237,17 +316,185 @@ void AddCycles(Pipe pipe, double cycles) { Current().cycles[static_cast<int>(pip
 int64_t BlockIdx() { return Current().idx; }
 int64_t BlockNum() { return Current().launch->block_dim; }
 
-void BlockBarrier() {
+int32_t CoreType() { return t_block && !t_block->probe ? t_block->core : AIV; }
+int64_t SubBlockIdx() { return Current().sub; }
+int64_t TaskRatio() {
   Block& b = Current();
-  const int cores = CoresFor(*b.launch);
+  return b.core == AIV ? std::max(b.launch->shape.aiv, 1) : 1;
+}
+
+void DeclareKernelType(int type) {
+  if (t_block && t_block->probe) t_block->launch->declared_type = type;
+}
+void DeclareKernelTypeForKey(uint64_t key, int type) {
+  if (t_block && t_block->probe) t_block->launch->declared_for_key[key] = type;
+}
+
+void RequireCore(int32_t core, const char* api) {
+  if (!t_block) return;  // single API calls outside a launch (tests) have no core
+  Block& b = Current();
+  if (b.core == core) return;
+  if (core == AIV)
+    Fault(api, "this runs on a vector (AIV) core, and the block is a cube (AIC) core of a " +
+                   std::string(KernelTypeName(b.launch->kernel_type)) +
+                   " launch: guard vector code with `if ASCEND_IS_AIV`");
+  Fault(api, "this runs on a cube (AIC) core, and the block is a vector (AIV) core of a " +
+                 std::string(KernelTypeName(b.launch->kernel_type)) +
+                 " launch: guard cube code with `if ASCEND_IS_AIC` (or launch with a type that "
+                 "has cube cores)");
+}
+
+bool IsMixCube() {
+  Block& b = Current();
+  return b.core == AIC && b.launch->shape.aiv > 0;
+}
+void EndBlock() { throw BlockEnd{}; }
+
+void BlockBarrier(bool aiv_only) {
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  const int cores = CoresFor(l);
   // All blocks must be resident at once for SyncAll; more blocks than cores run in waves
   // on the NPU and the barrier never completes.
-  if (b.launch->block_dim > static_cast<uint32_t>(cores))
-    Fault("SyncAll", "blockDim " + std::to_string(b.launch->block_dim) + " is more than the " +
-                         std::to_string(cores) + " cores of " + SocOf(*b.launch).name +
-                         ": the blocks would wait for each other forever");
-  if (b.launch->barrier) b.launch->barrier->arrive_and_wait();
+  if (l.block_dim > static_cast<uint32_t>(cores))
+    Fault("SyncAll", "blockDim " + std::to_string(l.block_dim) + " is more than the " +
+                         std::to_string(cores) + (l.shape.aic ? " AI" : " vector") + " cores of " +
+                         SocOf(l).name + ": the blocks would wait for each other forever");
+  if (aiv_only && b.core == AIC && l.shape.aiv > 0)
+    Fault("SyncAll",
+          "SyncAll<true> syncs the vector cores, and this is a cube core of a mix "
+          "launch: guard it with `if ASCEND_IS_AIV`, or use SyncAll<false> for every "
+          "core");
+  std::barrier<>* barrier = aiv_only || !IsMixLaunch(l) ? l.barrier.get() : l.all_barrier.get();
+  if (barrier) barrier->arrive_and_wait();
   AddCycles(Pipe::kScalar, 100);
+}
+
+namespace {
+
+const char* ModeName(int mode) {
+  return mode == 0   ? "mode 0 (all cores of one type)"
+         : mode == 1 ? "mode 1 (the two vector cores of an AI core)"
+                     : "mode 2 (a cube core and its vector cores)";
+}
+
+// Whether the cross-core flag a block waits for has been set often enough, and whether
+// anyone who could still set it is running.
+struct FlagWait {
+  bool satisfied = false, hopeless = false;
+};
+
+FlagWait CheckFlag(const LaunchState& l, const Block& b, int mode, uint16_t flag, int64_t need) {
+  FlagWait w;
+  auto sets = [&](int64_t scope, int64_t kind) {
+    auto it = l.flag_sets.find({mode, scope, flag, kind});
+    return it == l.flag_sets.end() ? int64_t{0} : it->second;
+  };
+  bool setter_alive = false;
+  if (mode == 0) {
+    int64_t of_type = 0;
+    for (const Block* o : l.blocks)
+      if (o->core == b.core) {
+        ++of_type;
+        if (o != &b && !o->finished) setter_alive = true;
+      }
+    w.satisfied = sets(b.core, 0) >= need * of_type;
+  } else if (mode == 1) {
+    w.satisfied = sets(b.group, 1 - b.sub) >= need;
+    for (const Block* o : l.blocks)
+      if (o->core == AIV && o->group == b.group && o->sub != b.sub && !o->finished)
+        setter_alive = true;
+  } else if (b.core == AIV) {
+    w.satisfied = sets(b.group, 100) >= need;
+    for (const Block* o : l.blocks)
+      if (o->core == AIC && o->group == b.group && !o->finished) setter_alive = true;
+  } else {
+    w.satisfied = true;
+    for (int s = 0; s < l.shape.aiv; ++s) w.satisfied = w.satisfied && sets(b.group, s) >= need;
+    for (const Block* o : l.blocks)
+      if (o->core == AIV && o->group == b.group && !o->finished) setter_alive = true;
+  }
+  w.hopeless = !w.satisfied && !setter_alive;
+  return w;
+}
+
+void CheckCrossCore(const char* api, int mode, uint16_t flag) {
+  Block& b = Current();
+  const LaunchState& l = *b.launch;
+  if (mode < 0 || mode > 2)
+    Fault(api, "mode " + std::to_string(mode) + " is not one of 0, 1, 2 (Atlas A2/A3)");
+  if (flag > 15) Fault(api, "flagId " + std::to_string(flag) + " is out of 0..15");
+  if (!IsMixType(l.kernel_type))
+    Fault(api, std::string("cross-core flags need a mix kernel type, and this launch is ") +
+                   KernelTypeName(l.kernel_type) +
+                   " (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2) or "
+                   "SetKernelMode(KernelMode::MIX_MODE))");
+  if (mode > 0 && !IsMixLaunch(l))
+    Fault(api, std::string(ModeName(mode)) + " needs KERNEL_TYPE_MIX_AIC_1_1 or _1_2, not " +
+                   KernelTypeName(l.kernel_type));
+  if (mode == 1 && (b.core != AIV || l.shape.aiv < 2))
+    Fault(api, std::string(ModeName(mode)) + " pairs the two vector cores of a 1:2 launch");
+  if (mode == 0 && l.block_dim > static_cast<uint32_t>(CoresFor(l)))
+    Fault(api, "mode 0 waits for every core of the launch, and blockDim " +
+                   std::to_string(l.block_dim) + " is more than the cores that run at once");
+}
+
+}  // namespace
+
+void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag) {
+  const char* api = "CrossCoreSetFlag";
+  CheckCrossCore(api, mode, flag);
+  if (pipe == PIPE_S || pipe == PIPE_ALL)
+    Fault(api, "the pipe must be PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3 or PIPE_FIX");
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  std::lock_guard<std::mutex> lock(l.flag_mutex);
+  const int64_t scope = mode == 0 ? b.core : b.group;
+  const int64_t kind = mode == 0 ? 0 : (mode == 2 && b.core == AIC) ? 100 : b.sub;
+  const int64_t n = ++l.flag_sets[{mode, scope, flag, kind}];
+  // The hardware keeps one 4-bit counter per flag: sets nobody has waited for pile up.
+  if (mode > 0) {
+    int64_t least_waited = INT64_MAX;
+    for (const Block* o : l.blocks) {
+      const bool consumer = mode == 1 ? (o->core == AIV && o->group == b.group && o != &b)
+                                      : (o->group == b.group && o->core != b.core);
+      if (!consumer) continue;
+      auto it = o->flag_waits.find({mode, flag});
+      least_waited = std::min(least_waited, it == o->flag_waits.end() ? 0 : it->second);
+    }
+    if (least_waited != INT64_MAX && n - least_waited > 15)
+      Fault(api, "flag " + std::to_string(flag) + " was set " + std::to_string(n - least_waited) +
+                     " times without a wait: its hardware counter holds 15");
+  }
+  l.flag_cv.notify_all();
+}
+
+void CrossCoreWait(int mode, pipe_t, uint16_t flag) {
+  const char* api = "CrossCoreWaitFlag";
+  CheckCrossCore(api, mode, flag);
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  const char* env = std::getenv("OCANN_ASCENDC_SYNC_TIMEOUT_S");
+  const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  std::unique_lock<std::mutex> lock(l.flag_mutex);
+  int64_t& waits = b.flag_waits[{mode, flag}];
+  for (;;) {
+    const FlagWait w = CheckFlag(l, b, mode, flag, waits + 1);
+    if (w.satisfied) break;
+    if (w.hopeless)
+      Fault(api, "flag " + std::to_string(flag) + " (" + ModeName(mode) +
+                     ") is never set: the cores that could set it have finished (on the NPU "
+                     "this core would hang)");
+    if (l.flag_cv.wait_until(lock, deadline) == std::cv_status::timeout &&
+        !CheckFlag(l, b, mode, flag, waits + 1).satisfied)
+      Fault(api, "waited " + std::to_string(timeout_s) + " s for flag " + std::to_string(flag) +
+                     " (" + ModeName(mode) +
+                     "): the cores that set it are waiting too "
+                     "(a deadlock; OCANN_ASCENDC_SYNC_TIMEOUT_S sets the wait)");
+  }
+  ++waits;
 }
 
 uint8_t* SystemWorkspace() {
@@ -418,6 +665,17 @@ struct CrashGuard {
   }
 };
 
+// "8 blocks", or for mix launches "2 blocks (2 AIC + 4 AIV)".
+std::string LaunchShape(const LaunchState& l) {
+  std::string s = std::to_string(l.block_dim) + " blocks";
+  if (IsMixLaunch(l))
+    s += " (" + std::to_string(l.block_dim * l.shape.aic) + " AIC + " +
+         std::to_string(l.block_dim * l.shape.aiv) + " AIV, " + KernelTypeName(l.kernel_type) + ")";
+  else if (l.shape.aic)
+    s += " (AIC)";
+  return s;
+}
+
 // The cost estimate of a finished launch: per-pipe maximum over blocks, waves, bound pipe.
 void Estimate(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks,
               LaunchResult* r) {
@@ -444,10 +702,10 @@ void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
   for (int p = 1; p < kPipes; ++p)
     if (worst[p] > worst[bound]) bound = p;
   std::printf(
-      "[OpenCANN] %s: %u blocks on %s (%d %s cores, %.0f MHz). Cost ESTIMATE from a "
+      "[OpenCANN] %s: %s on %s (%d %s cores, %.0f MHz). Cost ESTIMATE from a "
       "simple model, not a measurement:\n",
-      l.name.c_str(), l.block_dim, soc.name, cores,
-      l.mode == KernelMode::AIV_MODE ? "vector" : "AI", soc.mhz);
+      l.name.c_str(), LaunchShape(l).c_str(), soc.name, cores, l.shape.aic ? "AI" : "vector",
+      soc.mhz);
   std::printf("  %-7s %16s %14s\n", "pipe", "cycles/block", "time (us)");
   std::ostringstream json;
   json << "{\n  \"kernel\": \"" << JsonEscape(l.name) << "\",\n  \"soc\": \"" << soc.name
@@ -485,6 +743,70 @@ void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
 
 }  // namespace
 
+namespace {
+
+// Runs the kernel's first statements on this thread until its first API call, to read what
+// KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE declare. Nothing else runs: the first other
+// API call ends the look.
+void ReadDeclarations(LaunchState& l, const std::function<void()>& body) {
+  Block probe;
+  probe.launch = &l;
+  probe.probe = true;
+  Block* saved = t_block;
+  t_block = &probe;
+  {
+    CrashGuard guard;
+    if (sigsetjmp(guard.jump, 1) == 0) {
+      guard.Arm();
+      try {
+        body();
+      } catch (...) {  // ProbeEnd, or anything the real run will report
+      }
+    }
+    guard.Disarm();
+  }
+  t_block = saved;
+}
+
+// Errors that differ only in the block are printed once, with the blocks listed.
+std::vector<std::string> Collapse(const std::vector<std::string>& lines) {
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::string>> blocks;
+  for (const auto& line : lines) {
+    std::string key = line, which;
+    const size_t at = line.find("[block ");
+    if (at != std::string::npos) {
+      const size_t close = line.find(']', at);
+      which = line.substr(at + 7, close - at - 7);
+      key = line.substr(0, at) + "[block *]" + line.substr(close + 1);
+    }
+    if (!blocks.count(key)) keys.push_back(key);
+    blocks[key].push_back(which);
+  }
+  std::vector<std::string> out;
+  for (const auto& key : keys) {
+    auto& b = blocks[key];
+    std::stable_sort(b.begin(), b.end(), [](const std::string& x, const std::string& y) {
+      return std::atoll(x.c_str()) < std::atoll(y.c_str());
+    });
+    if (b.size() == 1) {
+      out.push_back(b[0].empty() ? key
+                                 : key.substr(0, key.find("[block *]")) + "[block " + b[0] + "]" +
+                                       key.substr(key.find("[block *]") + 9));
+      continue;
+    }
+    std::string list;
+    for (size_t i = 0; i < b.size() && i < 8; ++i) list += (i ? ", " : "") + b[i];
+    if (b.size() > 8) list += ", ...";
+    const size_t at = key.find("[block *]");
+    out.push_back(key.substr(0, at) + "[blocks " + list + "]" + key.substr(at + 9) + " (" +
+                  std::to_string(b.size()) + " blocks)");
+  }
+  return out;
+}
+
+}  // namespace
+
 LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<void()>& body,
                     const LaunchOptions& options) {
   LaunchResult result;
@@ -492,59 +814,98 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   l.name = name;
   l.block_dim = block_dim;
   l.tiling_key = options.tiling_key ? *options.tiling_key : g_tiling_key;
-  l.mode = options.mode ? *options.mode : g_mode;
+  const bool mode_given = options.mode.has_value() || g_mode_set;
+  const KernelMode mode = options.mode ? *options.mode : g_mode;
+  auto refuse = [&](const std::string& msg) {
+    result.errors.push_back("[kernel " + l.name + "] " + msg);
+    if (options.report) {
+      std::printf("[ERROR] %s\n[FAILED] %s: the launch did not run\n", result.errors.back().c_str(),
+                  name);
+      std::fflush(stdout);
+    }
+    return result;
+  };
   if (options.soc && *options.soc) {
     l.soc = FindSocFacts(options.soc);
     if (!l.soc) {
       std::string known;
       for (const auto& s : EmulatedSocs())
         known += (known.empty() ? "" : ", ") + std::string(s.name);
-      result.errors.push_back("[kernel " + l.name + "] the model is built for " + options.soc +
-                              ", which the Ascend C emulation does not model (it models " + known +
-                              ")");
-      if (options.report) std::printf("[ERROR] %s\n", result.errors.back().c_str());
-      return result;
+      return refuse(std::string("the model is built for ") + options.soc +
+                    ", which the Ascend C emulation does not model (it models " + known + ")");
     }
   }
-  if (block_dim == 0 || block_dim > 65535) {
-    result.errors.push_back("[kernel " + l.name + "] blockDim " + std::to_string(block_dim) +
-                            " must be 1..65535");
-    if (options.report) std::printf("[ERROR] %s\n", result.errors.back().c_str());
-    return result;
-  }
-  // Blocks run as the NPU runs them: at most one per core at a time, in waves.
-  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresFor(l)));
-  l.barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(resident));
+  if (block_dim == 0 || block_dim > 65535)
+    return refuse("blockDim " + std::to_string(block_dim) + " must be 1..65535");
+  // The kernel type: what the kernel declares, else SetKernelMode's layout.
+  ReadDeclarations(l, body);
+  auto keyed = l.declared_for_key.find(l.tiling_key);
+  const int declared = keyed != l.declared_for_key.end() ? keyed->second : l.declared_type;
+  l.kernel_type = declared >= 0 ? declared : TypeOfMode(mode);
+  if (l.kernel_type >= KERNEL_TYPE_AICORE)
+    return refuse(std::string(KernelTypeName(l.kernel_type)) +
+                  " is a kernel type of coupled-architecture chips (Atlas 300I/310P), which "
+                  "the emulation does not model; on Atlas A2 use KERNEL_TYPE_AIV_ONLY, "
+                  "_AIC_ONLY or a MIX_AIC type");
+  l.shape = ShapeOf(l.kernel_type);
+  if (declared >= 0 && mode_given && TypeOfMode(mode) != declared &&
+      !(mode == KernelMode::MIX_MODE && IsMixType(declared)))
+    l.warnings.push_back("[kernel " + l.name + "] the kernel declares " + KernelTypeName(declared) +
+                         "; SetKernelMode's layout (" + KernelTypeName(TypeOfMode(mode)) +
+                         ") is not used");
+  // Blocks: per blockDim unit, its cube core (index = unit) and its vector cores (index =
+  // unit * vector cores per unit + sub-block), as the NPU numbers them.
   std::vector<std::unique_ptr<Block>> blocks;
-  for (uint32_t i = 0; i < block_dim; ++i) {
-    blocks.push_back(std::make_unique<Block>());
-    blocks.back()->launch = &l;
-    blocks.back()->idx = i;
+  for (uint32_t g = 0; g < block_dim; ++g) {
+    for (int c = 0; c < l.shape.aic; ++c) {
+      blocks.push_back(std::make_unique<Block>());
+      blocks.back()->core = AIC;
+      blocks.back()->idx = g;
+    }
+    for (int v = 0; v < l.shape.aiv; ++v) {
+      blocks.push_back(std::make_unique<Block>());
+      blocks.back()->core = AIV;
+      blocks.back()->idx = int64_t{g} * l.shape.aiv + v;
+      blocks.back()->sub = v;
+    }
+    for (size_t k = blocks.size() - l.shape.aic - l.shape.aiv; k < blocks.size(); ++k) {
+      blocks[k]->launch = &l;
+      blocks[k]->group = g;
+      l.blocks.push_back(blocks[k].get());
+    }
   }
-  auto run_block = [&](uint32_t i) {
-    t_block = blocks[i].get();
+  // Blocks run as the NPU runs them: at most one unit per core at a time, in waves.
+  const uint32_t resident = std::min<uint32_t>(block_dim, static_cast<uint32_t>(CoresFor(l)));
+  const int per_unit = l.shape.aic + l.shape.aiv;
+  const int synced = l.shape.aiv ? l.shape.aiv : l.shape.aic;
+  l.barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(resident) * synced);
+  l.all_barrier =
+      std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(resident) * per_unit);
+  const bool one_wave = block_dim <= resident;
+  auto run_block = [&](Block* blk) {
+    t_block = blk;
     // A hardware fault (a wild pointer outside the checked API) ends this block, not the
     // process: the signal handler jumps back here.
     CrashGuard guard;
     if (sigsetjmp(guard.jump, 1) != 0) {
       std::lock_guard<std::mutex> lock(l.mutex);
-      l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) + "] " +
-                         guard.Describe() +
+      l.errors.push_back("[kernel " + l.name + "]" + BlockLabel(*blk) + " " + guard.Describe() +
                          " (the kernel touched memory outside the Ascend C API's checks)");
-      t_block->faulted = true;
+      blk->faulted = true;
       t_block = nullptr;
       return;
     }
     guard.Arm();
     try {
       body();
+    } catch (const BlockEnd&) {
     } catch (const KernelFault& f) {
       std::lock_guard<std::mutex> lock(l.mutex);
       l.errors.push_back(f.what());
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(l.mutex);
-      l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) +
-                         "] C++ exception: " + e.what());
+      l.errors.push_back("[kernel " + l.name + "]" + BlockLabel(*blk) +
+                         " C++ exception: " + e.what());
     }
     guard.Disarm();
     t_block = nullptr;
@@ -552,18 +913,27 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   for (uint32_t first = 0; first < block_dim; first += resident) {
     const uint32_t last = std::min(block_dim, first + resident);
     std::vector<std::thread> threads;
-    for (uint32_t i = first; i < last; ++i) {
+    for (Block* blk : l.blocks) {
+      if (blk->group < first || blk->group >= last) continue;
       try {
-        threads.emplace_back([&, i] {
-          run_block(i);
+        threads.emplace_back([&, blk] {
+          run_block(blk);
+          {
+            std::lock_guard<std::mutex> lock(l.flag_mutex);
+            blk->finished = true;
+          }
+          l.flag_cv.notify_all();
           // A finished (or failed) block no longer takes part in SyncAll.
-          if (block_dim <= resident) l.barrier->arrive_and_drop();
+          if (one_wave) {
+            if (blk->core == AIV || !l.shape.aiv) l.barrier->arrive_and_drop();
+            l.all_barrier->arrive_and_drop();
+          }
         });
       } catch (const std::system_error& e) {
         // No thread for this block: the launch fails and says why.
         std::lock_guard<std::mutex> lock(l.mutex);
-        l.errors.push_back("[kernel " + l.name + "][block " + std::to_string(i) +
-                           "] could not start a thread: " + e.what());
+        l.errors.push_back("[kernel " + l.name + "]" + BlockLabel(*blk) +
+                           " could not start a thread: " + e.what());
       }
     }
     for (auto& t : threads) t.join();
@@ -573,11 +943,12 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   result.ok = l.errors.empty();
   Estimate(l, blocks, &result);
   if (options.report) {
-    for (const auto& w : l.warnings) std::printf("[WARNING] %s\n", w.c_str());
-    for (const auto& e : l.errors) std::printf("[ERROR] %s\n", e.c_str());
-    Report(l, blocks);
+    for (const auto& w : Collapse(l.warnings)) std::printf("[WARNING] %s\n", w.c_str());
+    for (const auto& e : Collapse(l.errors)) std::printf("[ERROR] %s\n", e.c_str());
+    // The cost of a launch that failed says nothing: only launches that ran get one.
+    if (result.ok) Report(l, blocks);
     if (result.ok)
-      std::printf("[SUCCESS] %s: %u blocks exit success\n", name, block_dim);
+      std::printf("[SUCCESS] %s: %s exit success\n", name, LaunchShape(l).c_str());
     else
       std::printf("[FAILED] %s: %zu errors\n", name, l.errors.size());
     std::fflush(stdout);
@@ -629,6 +1000,9 @@ void GmFree(void* ptr) {
   std::free(ptr);
 }
 
-void SetKernelMode(KernelMode mode) { detail::g_mode = mode; }
+void SetKernelMode(KernelMode mode) {
+  detail::g_mode = mode;
+  detail::g_mode_set = true;
+}
 
 }  // namespace AscendC

@@ -173,8 +173,24 @@ TEST(AscendCCube, HighLevelMatmulOnSeveralCoresWithTailsAndBias) {
 }
 
 TEST(AscendCCube, RulesOfTheCubePath) {
+  // Cube instructions on a vector core: the vector cores have no cube unit.
   testing::internal::CaptureStdout();
-  bool ok = detail::RunKernel("mmad_wrong_place", 1, [] {
+  SetKernelMode(KernelMode::AIV_MODE);
+  bool ok = detail::RunKernel("mmad_on_vector_core", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(c1, 4096);
+    LocalTensor<float> f = c1.Get<float>();
+    Mmad(f, f, f, MmadParams(16, 16, 16, false, 0, false, false, false));
+  });
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("Mmad: this runs on a cube (AIC) core, and the block is a vector (AIV) core"),
+            std::string::npos)
+      << out;
+  testing::internal::CaptureStdout();
+  SetKernelMode(KernelMode::AIC_MODE);
+  ok = detail::RunKernel("mmad_wrong_place", 1, [] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> ub;
     pipe.InitBuffer(ub, 4096);
@@ -182,8 +198,9 @@ TEST(AscendCCube, RulesOfTheCubePath) {
     LocalTensor<float> f = ub.Get<float>();
     Mmad(f, h, h, MmadParams(16, 16, 16, false, 0, false, false, false));
   });
-  std::string out = testing::internal::GetCapturedStdout();
+  out = testing::internal::GetCapturedStdout();
   EXPECT_FALSE(ok);
+  SetKernelMode(KernelMode::AIV_MODE);
   EXPECT_NE(out.find("Mmad: destination must be in L0C, it is in UB"), std::string::npos) << out;
   // A tiling whose base block does not fit L0A.
   TCubeTiling big;
