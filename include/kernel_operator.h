@@ -10,3 +10,4 @@
 #include "ascendc/kernel_types.h"
 #include "ascendc/kernel_vector.h"
 #include "ascendc/kernel_cube.h"
+#include "ascendc/kernel_debug.h"

@@ -91,8 +91,51 @@ struct MaskState {
 MaskState& Mask();
 uint64_t TilingKey();
 void Print(const char* text);
+// The running block's emulated time so far, in cycles of the SoC clock.
+double ElapsedCycles();
+// assert() in a kernel: prints CANN's message and fails the block (outside a launch: aborts).
+[[noreturn]] void AssertFailed(const char* expr, const char* file, int line,
+                               const std::string& msg);
 
 }  // namespace detail
+
+// Sizes and helpers kernels use.
+inline constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of a C0 block
+inline constexpr uint64_t MASK_PLACEHOLDER = 0;  // mask argument when SetVectorMask set it
+inline constexpr uint32_t TOTAL_VEC_LOCAL_SIZE = 192 * 1024;  // UB of an Atlas A2 vector core
+inline constexpr uint32_t ONE_BLK_SIZE = 32;
+inline constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t CeilDivision(int32_t a, int32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+template <typename T>
+constexpr T DivCeil(T a, T b) {
+  return b == 0 ? 0 : (a + b - 1) / b;
+}
+template <typename T>
+constexpr T Ceil(T a, T b) {
+  return DivCeil(a, b);
+}
+template <typename T>
+constexpr T ConstCeil(T a, T b) {
+  return DivCeil(a, b);
+}
+template <typename T>
+constexpr T AlignUp(T a, T b) {
+  return DivCeil(a, b) * b;
+}
+namespace Std {
+template <typename T>
+constexpr const T& max(const T& a, const T& b) {
+  return a < b ? b : a;
+}
+template <typename T>
+constexpr const T& min(const T& a, const T& b) {
+  return b < a ? b : a;
+}
+template <typename T>
+constexpr T abs(T a) {
+  return a < T(0) ? T(-a) : a;
+}
+}  // namespace Std
 
 // Platform queries available in kernels.
 inline int64_t GetBlockIdx() { return detail::BlockIdx(); }
@@ -102,6 +145,14 @@ inline int64_t GetSubBlockNum() { return detail::TaskRatio(); }
 inline int64_t GetTaskRatio() { return detail::TaskRatio(); }
 inline int64_t GetTaskRation() { return detail::TaskRatio(); }
 inline GM_ADDR GetSysWorkSpacePtr() { return detail::SystemWorkspace(); }
+inline int64_t GetUBSizeInBytes() {
+  return detail::CurrentSoc().capacity[static_cast<int>(detail::Memory::kUB)];
+}
+inline int64_t GetDataBlockSizeInBytes() { return 32; }
+// The system counter (50 MHz on Atlas A2), from the emulated time of the block.
+inline int64_t GetSystemCycle() {
+  return static_cast<int64_t>(detail::ElapsedCycles() * 50.0 / detail::CurrentSoc().mhz);
+}
 // Hard SyncAll: every vector core of the launch (isAIVOnly), or every core of a mix launch.
 template <bool isAIVOnly = true>
 inline void SyncAll() {
@@ -156,6 +207,16 @@ inline void PRINTF(const char* fmt, Args... args) {
   AscendC::printf(fmt, args...);
 }
 
+namespace detail {
+inline std::string AssertText() { return ""; }
+template <typename... Args>
+std::string AssertText(const char* fmt, Args... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), fmt, args...);
+  return buf;
+}
+}  // namespace detail
+
 }  // namespace AscendC
 
 // In CPU debug the core type is known only at run time: these are plain conditions.
@@ -166,6 +227,20 @@ inline void PRINTF(const char* fmt, Args... args) {
 #define KERNEL_TASK_TYPE_DEFAULT(type) ::AscendC::detail::DeclareKernelType(static_cast<int>(type))
 #define KERNEL_TASK_TYPE(key, type) \
   ::AscendC::detail::DeclareKernelTypeForKey(static_cast<uint64_t>(key), static_cast<int>(type))
+
+// assert(expr) and assert(expr, fmt, ...) in kernels, as CANN's: a failed one prints
+// "[ASSERT] file:line: : Assertion `expr' failed." and fails the block. Disabled by NDEBUG.
+#include <cassert>
+#undef assert
+#ifdef NDEBUG
+#define assert(...) ((void)0)
+#else
+#define assert(expr, ...)                                              \
+  ((expr) ? (void)0                                                    \
+          : ::AscendC::detail::AssertFailed(#expr, __FILE__, __LINE__, \
+                                            ::AscendC::detail::AssertText(__VA_ARGS__)))
+#endif
+#define ascendc_assert assert
 
 #define TILING_KEY_IS(k) (::AscendC::detail::TilingKey() == static_cast<uint64_t>(k))
 

@@ -47,6 +47,13 @@ class GlobalTensor {
     ptr_[i] = v;
   }
   uint64_t GetSize() const { return size_; }
+  // An L2 cache hint: it changes how fast, never what, so the emulation only checks it.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode) {
+    if (mode != CacheMode::CACHE_MODE_DISABLE && mode != CacheMode::CACHE_MODE_NORMAL &&
+        mode != CacheMode::CACHE_MODE_PERSISTENT)
+      detail::Fault("GlobalTensor::SetL2CacheHint", "unknown CacheMode");
+  }
   __gm__ T* GetPhyAddr() const { return ptr_; }
   __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
   T& operator()(uint64_t i) const {
@@ -73,6 +80,20 @@ class LocalTensor {
   LocalTensor() = default;
   LocalTensor(T* ptr, uint32_t count, TPosition pos, detail::QueueSlot* slot)
       : ptr_(ptr), size_(count), pos_(pos), slot_(slot) {}
+  // A static tensor: tileSize elements at byte offset addr of the position's memory.
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : size_(tileSize), pos_(pos) {
+    const detail::Memory m = detail::MemoryOf(pos);
+    const char* api = "LocalTensor(pos, addr, tileSize)";
+    if (m == detail::Memory::kGM) detail::Fault(api, "a LocalTensor cannot be in GM");
+    const uint64_t cap = detail::CurrentSoc().capacity[static_cast<int>(m)];
+    if (uint64_t{addr} + uint64_t{tileSize} * sizeof(T) > cap)
+      detail::Fault(api, std::to_string(tileSize) + " elements at byte " + std::to_string(addr) +
+                             " run past the " + std::to_string(cap) + " bytes of " +
+                             detail::MemoryName(m));
+    if (addr % 32)
+      detail::Fault(api, "address " + std::to_string(addr) + " is not 32-byte aligned");
+    ptr_ = reinterpret_cast<T*>(detail::LocalBase(m) + addr);
+  }
 
   LocalTensor operator[](uint32_t offset) const {
     if (offset > size_)
@@ -199,6 +220,18 @@ class TBuf {
     if (!data_) detail::Fault("TBuf::Get", "the TBuf has no memory: call TPipe::InitBuffer first");
     return LocalTensor<T>(reinterpret_cast<T*>(data_), bytes_ / sizeof(T), pos, nullptr);
   }
+  // `count` elements from byte offset `offset` of the buffer (32-byte aligned).
+  template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t count, uint32_t offset) const {
+    const char* api = "TBuf::GetWithOffset";
+    if (!data_) detail::Fault(api, "the TBuf has no memory: call TPipe::InitBuffer first");
+    if (offset % 32)
+      detail::Fault(api, "offset " + std::to_string(offset) + " is not 32-byte aligned");
+    if (uint64_t{offset} + uint64_t{count} * sizeof(T) > bytes_)
+      detail::Fault(api, std::to_string(count) + " elements at byte " + std::to_string(offset) +
+                             " run past the " + std::to_string(bytes_) + "-byte TBuf");
+    return LocalTensor<T>(reinterpret_cast<T*>(data_ + offset), count, pos, nullptr);
+  }
   template <typename T>
   LocalTensor<T> Get(uint32_t count) const {
     if (count * sizeof(T) > bytes_)
@@ -244,6 +277,55 @@ class TPipe {
   }
   void Destroy() {}
   void Reset() { detail::ResetLocal(); }
+  // Event ids for SetFlag/WaitFlag, 0-7 per event type, as TPipe hands them out.
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    uint8_t& used = event_ids_[static_cast<int>(evt)];
+    for (int id = 0; id < 8; ++id)
+      if (!(used & (1u << id))) {
+        used = static_cast<uint8_t>(used | (1u << id));
+        return static_cast<TEventID>(id);
+      }
+    detail::Fault("TPipe::AllocEventID",
+                  "all 8 event ids of this event type are in use: "
+                  "ReleaseEventID one first");
+  }
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) {
+    if (id < 0 || id > 7 || !(event_ids_[static_cast<int>(evt)] & (1u << id)))
+      detail::Fault("TPipe::ReleaseEventID",
+                    "event id " + std::to_string(id) + " was not allocated for this event type");
+    event_ids_[static_cast<int>(evt)] &= static_cast<uint8_t>(~(1u << id));
+  }
+  template <HardEvent evt>
+  TEventID FetchEventID() {
+    return FetchEventID(evt);
+  }
+  TEventID FetchEventID(HardEvent evt) {
+    const uint8_t used = event_ids_[static_cast<int>(evt)];
+    for (int id = 0; id < 8; ++id)
+      if (!(used & (1u << id))) return static_cast<TEventID>(id);
+    detail::Fault("TPipe::FetchEventID", "all 8 event ids of this event type are in use");
+  }
+
+ private:
+  uint8_t event_ids_[static_cast<int>(HardEvent::MAX)] = {};
 };
+
+// Fills `size` elements of global memory with `value` (InitGlobalMemory is its old name).
+template <typename T>
+void Fill(GlobalTensor<T>& gm, const uint64_t size, const T value) {
+  const char* api = "Fill";
+  if (size > gm.GetSize())
+    detail::Fault(api, std::to_string(size) + " elements do not fit the GlobalTensor of " +
+                           std::to_string(gm.GetSize()));
+  detail::CheckGlobal(gm.GetPhyAddr(), size * sizeof(T), api);
+  for (uint64_t i = 0; i < size; ++i) gm.GetPhyAddr()[i] = value;
+  detail::AddCycles(detail::Pipe::kMTE3, 200.0 + 10.0 + double(size * sizeof(T)) / 64.0);
+}
+template <typename T>
+void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const T value) {
+  Fill(gm, size, value);
+}
 
 }  // namespace AscendC

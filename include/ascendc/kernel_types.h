@@ -155,6 +155,14 @@ enum class RoundMode : uint8_t {
 enum class CMPMODE : uint8_t { LT, GT, EQ, LE, GE, NE };
 enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
 enum class MaskMode : uint8_t { NORMAL, COUNTER };
+// GlobalTensor::SetL2CacheHint's arguments.
+enum class CacheMode : uint8_t {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_PERSISTENT = 4
+};
+enum class CacheRwMode : uint8_t { READ = 1, WRITE = 2, RW = 3 };
+
 // CPU debug's launch layout (SetKernelMode), in CANN's order.
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 // Core types, as g_coreType holds them: ASCEND_IS_AIC / ASCEND_IS_AIV compare with these.

@@ -90,15 +90,20 @@ class Matmul {
   }
   void ClearBias() { has_bias_ = false; }
 
-  // The whole block: C[rows x cols] (row stride N of the original shape).
-  void IterateAll(const GlobalTensor<C>& gm, uint8_t enAtomic = 0) {
+  // The whole block: C[rows x cols] (row stride N of the original shape). `sync` (and the
+  // async forms' later wait) make no difference on the CPU: results are ready on return.
+  template <bool sync = true>
+  void IterateAll(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool = false, bool = false,
+                  bool = false) {
     Compute("Matmul::IterateAll");
     for (int m = 0; m < rows_; ++m) Store(gm, m, 0, cols_, enAtomic, "Matmul::IterateAll");
     detail::AddCycles(detail::Pipe::kMTE3,
                       detail::MteCycles(uint64_t(rows_) * cols_ * sizeof(C), rows_));
   }
 
+  void WaitIterateAll() {}
   // One base block (baseM x baseN, M direction first) per call; false when done.
+  template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     (void)enPartialSum;
     if (!computed_) {
@@ -115,6 +120,7 @@ class Matmul {
     return true;
   }
   // The current block to its place in C (GM) ...
+  template <bool sync = true>
   void GetTensorC(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
     const char* api = "Matmul::GetTensorC";
     if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
@@ -132,6 +138,7 @@ class Matmul {
                       detail::MteCycles(uint64_t(r1 - r0) * (c1 - c0) * sizeof(C), r1 - r0));
   }
   // ... or into a local tensor, row-major baseM x baseN.
+  template <bool sync = true>
   void GetTensorC(const LocalTensor<C>& dst, uint8_t = 0, bool = false) {
     const char* api = "Matmul::GetTensorC";
     if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
@@ -143,6 +150,15 @@ class Matmul {
             Convert(acc_[m * cols_ + n]);
   }
   void End() { computed_ = false; }
+  // A VECCALC scratch the NPU's Matmul would use; the emulation needs none, but it must be
+  // a UB tensor as on the NPU.
+  void SetLocalWorkspace(const LocalTensor<uint8_t>& tmp) {
+    if (detail::MemoryOf(tmp.GetPosition()) != detail::Memory::kUB)
+      detail::Fault("Matmul::SetLocalWorkspace", "the workspace must be a UB (VECCALC) tensor");
+  }
+  void SetWorkspace(GM_ADDR, int) {}
+  template <typename T>
+  void SetWorkspace(const GlobalTensor<T>&) {}
 
  private:
   static C Convert(float v) { return static_cast<C>(v); }
@@ -234,8 +250,15 @@ void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
 
 }  // namespace AscendC
 
+using AscendC::CubeFormat;
 using AscendC::Matmul;
 using AscendC::MatmulType;
+// CANN's samples name the types through namespace matmul too.
+namespace matmul {
+using AscendC::Matmul;
+using AscendC::MatmulConfig;
+using AscendC::MatmulType;
+}  // namespace matmul
 
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
   ::AscendC::detail::RegistMatmul(tpipe, workspace, __VA_ARGS__)

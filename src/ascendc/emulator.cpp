@@ -142,6 +142,10 @@ struct Block {
   int64_t sub = 0, group = 0;  // index among its group's vector cores; its group (AI core)
   bool probe = false;          // reading the kernel type only
   bool finished = false;       // under launch->flag_mutex
+  bool started = false;        // under launch->flag_mutex
+  bool flag_waiting = false;   // in CrossCoreWaitFlag, under launch->flag_mutex
+  uint16_t wait_flag = 0;      // what it waits for
+  int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
   std::vector<uint8_t> local[kMem];
@@ -418,6 +422,19 @@ FlagWait CheckFlag(const LaunchState& l, const Block& b, int mode, uint16_t flag
   return w;
 }
 
+FlagWait AnyModeWait(const LaunchState& l, const Block& b, uint16_t flag, int64_t need) {
+  FlagWait any;
+  any.hopeless = true;
+  for (int m = 0; m <= 2; ++m) {
+    if (m > 0 && !IsMixLaunch(l)) continue;
+    if (m == 1 && (b.core != AIV || l.shape.aiv < 2)) continue;
+    const FlagWait w = CheckFlag(l, b, m, flag, need);
+    any.satisfied = any.satisfied || w.satisfied;
+    any.hopeless = any.hopeless && w.hopeless;
+  }
+  return any;
+}
+
 void CheckCrossCore(const char* api, int mode, uint16_t flag) {
   Block& b = Current();
   const LaunchState& l = *b.launch;
@@ -459,7 +476,7 @@ void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag) {
       const bool consumer = mode == 1 ? (o->core == AIV && o->group == b.group && o != &b)
                                       : (o->group == b.group && o->core != b.core);
       if (!consumer) continue;
-      auto it = o->flag_waits.find({mode, flag});
+      auto it = o->flag_waits.find({0, flag});
       least_waited = std::min(least_waited, it == o->flag_waits.end() ? 0 : it->second);
     }
     if (least_waited != INT64_MAX && n - least_waited > 15)
@@ -469,6 +486,9 @@ void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag) {
   l.flag_cv.notify_all();
 }
 
+// On Atlas A2 a wait ignores its template arguments: it waits on the core's own counter for
+// the flag, which sets of any mode aimed at this core raise. So a wait completes when the
+// sets of any mode that reach this core have come.
 void CrossCoreWait(int mode, pipe_t, uint16_t flag) {
   const char* api = "CrossCoreWaitFlag";
   CheckCrossCore(api, mode, flag);
@@ -479,20 +499,41 @@ void CrossCoreWait(int mode, pipe_t, uint16_t flag) {
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
   std::unique_lock<std::mutex> lock(l.flag_mutex);
-  int64_t& waits = b.flag_waits[{mode, flag}];
+  int64_t& waits = b.flag_waits[{0, flag}];
+  auto state = [&] { return AnyModeWait(l, b, flag, waits + 1); };
+  // Every running block waiting for a flag that has not come: nobody is left to set one.
+  auto all_waiting = [&] {
+    for (const Block* o : l.blocks) {
+      if (!o->started || o->finished) continue;
+      if (!o->flag_waiting || AnyModeWait(l, *o, o->wait_flag, o->wait_need).satisfied)
+        return false;
+    }
+    return true;
+  };
+  struct Waiting {
+    Block& b;
+    explicit Waiting(Block& blk, uint16_t f, int64_t need) : b(blk) {
+      b.flag_waiting = true;
+      b.wait_flag = f;
+      b.wait_need = need;
+    }
+    ~Waiting() { b.flag_waiting = false; }
+  } waiting(b, flag, waits + 1);
   for (;;) {
-    const FlagWait w = CheckFlag(l, b, mode, flag, waits + 1);
+    const FlagWait w = state();
     if (w.satisfied) break;
+    if (all_waiting())
+      Fault(api, "flag " + std::to_string(flag) + " (waited in " + ModeName(mode) +
+                     "): every running core is waiting for a cross-core flag, so none will be "
+                     "set (a deadlock: on the NPU the kernel hangs)");
     if (w.hopeless)
-      Fault(api, "flag " + std::to_string(flag) + " (" + ModeName(mode) +
+      Fault(api, "flag " + std::to_string(flag) + " (waited in " + ModeName(mode) +
                      ") is never set: the cores that could set it have finished (on the NPU "
                      "this core would hang)");
-    if (l.flag_cv.wait_until(lock, deadline) == std::cv_status::timeout &&
-        !CheckFlag(l, b, mode, flag, waits + 1).satisfied)
+    if (l.flag_cv.wait_until(lock, deadline) == std::cv_status::timeout && !state().satisfied)
       Fault(api, "waited " + std::to_string(timeout_s) + " s for flag " + std::to_string(flag) +
-                     " (" + ModeName(mode) +
-                     "): the cores that set it are waiting too "
-                     "(a deadlock; OCANN_ASCENDC_SYNC_TIMEOUT_S sets the wait)");
+                     ": the cores that set it are waiting too (a deadlock; "
+                     "OCANN_ASCENDC_SYNC_TIMEOUT_S sets the wait)");
   }
   ++waits;
 }
@@ -511,6 +552,25 @@ void UnlockAtomics() { Current().launch->atomic_mutex.unlock(); }
 MaskState& Mask() { return Current().mask; }
 uint64_t TilingKey() { return t_block ? t_block->launch->tiling_key : g_tiling_key; }
 void SetTilingKey(uint64_t key) { g_tiling_key = key; }
+
+double ElapsedCycles() {
+  double total = 0;
+  for (double c : Current().cycles) total += c;
+  return total;
+}
+
+void AssertFailed(const char* expr, const char* file, int line, const std::string& msg) {
+  std::string text = std::string("[ASSERT] ") + file + ":" + std::to_string(line) +
+                     ": : Assertion `" + expr + "' failed.";
+  if (!msg.empty()) text += " " + msg;
+  if (!t_block) {
+    std::fprintf(stderr, "%s\n", text.c_str());
+    std::abort();
+  }
+  std::printf("%s\n", text.c_str());
+  std::fflush(stdout);
+  Fault("assert", text);
+}
 
 void Print(const char* text) {
   Block& b = Current();
@@ -913,6 +973,12 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   for (uint32_t first = 0; first < block_dim; first += resident) {
     const uint32_t last = std::min(block_dim, first + resident);
     std::vector<std::thread> threads;
+    {
+      // The whole wave counts as running before any of it starts (deadlock detection).
+      std::lock_guard<std::mutex> lock(l.flag_mutex);
+      for (Block* blk : l.blocks)
+        if (blk->group >= first && blk->group < last) blk->started = true;
+    }
     for (Block* blk : l.blocks) {
       if (blk->group < first || blk->group >= last) continue;
       try {
@@ -931,6 +997,10 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
         });
       } catch (const std::system_error& e) {
         // No thread for this block: the launch fails and says why.
+        {
+          std::lock_guard<std::mutex> lock(l.flag_mutex);
+          blk->finished = true;
+        }
         std::lock_guard<std::mutex> lock(l.mutex);
         l.errors.push_back("[kernel " + l.name + "]" + BlockLabel(*blk) +
                            " could not start a thread: " + e.what());
