@@ -93,3 +93,71 @@ extern "C" __global__ __aicore__ void matmul_half(GM_ADDR a, GM_ADDR b, GM_ADDR 
   mm.IterateAll(gc[mIdx * tiling.singleCoreM * tiling.N + nIdx * tiling.singleCoreN]);
   mm.End();
 }
+
+// ---------- Matmul + LeakyReLU in mix mode (1 cube : 2 vector cores) ----------
+// C = LeakyReLU(A x B + bias), half inputs, float bias and output. Launched with blockDim =
+// the number of cube cores; the tiling splits C over 2 x blockDim vector cores, which issue
+// the Matmul calls (the cube core serves them) and apply LeakyReLU to each base block in UB.
+struct MatmulLeakyReluKernel {
+  using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using BType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using CType = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
+  using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  Matmul<AType, BType, CType, BiasType> mm;
+  TCubeTiling tiling;
+  GlobalTensor<half> a, b;
+  GlobalTensor<float> bias, c;
+  TQue<QuePosition::VECOUT, 1> out;
+  float alpha = 0.001f;
+
+  void Init(GM_ADDR ga, GM_ADDR gb, GM_ADDR gbias, GM_ADDR gc, TPipe* pipe) {
+    a.SetGlobalBuffer((__gm__ half*)ga, tiling.M * tiling.Ka);
+    b.SetGlobalBuffer((__gm__ half*)gb, tiling.Kb * tiling.N);
+    bias.SetGlobalBuffer((__gm__ float*)gbias, tiling.N);
+    c.SetGlobalBuffer((__gm__ float*)gc, tiling.M * tiling.N);
+    pipe->InitBuffer(out, 1, tiling.baseM * tiling.baseN * sizeof(float));
+  }
+
+  void Process() {
+    const int mCores = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+    const int core = static_cast<int>(GetBlockIdx());
+    if (core >= tiling.usedCoreNum) return;
+    const int mIdx = core % mCores, nIdx = core / mCores;
+    const int m0 = mIdx * tiling.singleCoreM, n0 = nIdx * tiling.singleCoreN;
+    const int rows = std::min(tiling.singleCoreM, tiling.M - m0);
+    const int cols = std::min(tiling.singleCoreN, tiling.N - n0);
+    mm.SetTensorA(a[m0 * tiling.Ka]);
+    mm.SetTensorB(b[n0]);
+    mm.SetBias(bias[n0]);
+    mm.SetTail(rows, cols);
+    const int mRounds = (rows + tiling.baseM - 1) / tiling.baseM;
+    int round = 0;
+    while (mm.template Iterate<true>()) {
+      LocalTensor<float> t = out.AllocTensor<float>();
+      mm.template GetTensorC<true>(t, false, true);
+      LeakyRelu(t, t, alpha, tiling.baseM * tiling.baseN);
+      out.EnQue(t);
+      LocalTensor<float> r = out.DeQue<float>();
+      // The base block back to its place in C: baseM rows of baseN floats.
+      const int bm = round % mRounds, bn = round / mRounds;
+      const uint32_t gap = (tiling.N - tiling.baseN) * sizeof(float) / 32;
+      DataCopy(c[(m0 + bm * tiling.baseM) * tiling.N + n0 + bn * tiling.baseN], r,
+               DataCopyParams(tiling.baseM, tiling.baseN * sizeof(float) / 32, 0, gap));
+      out.FreeTensor(r);
+      ++round;
+    }
+    mm.End();
+  }
+};
+
+extern "C" __global__ __aicore__ void matmul_leakyrelu_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias,
+                                                              GM_ADDR c, GM_ADDR workspace,
+                                                              GM_ADDR tilingGm) {
+  (void)workspace;
+  TPipe pipe;
+  MatmulLeakyReluKernel op;
+  std::memcpy(&op.tiling, tilingGm, sizeof(op.tiling));
+  op.Init(a, b, bias, c, &pipe);
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), op.mm, &op.tiling);
+  op.Process();
+}

@@ -13,6 +13,8 @@ extern "C" void add_custom(uint8_t*, uint8_t*, uint8_t*);
 extern "C" void leaky_relu_custom(uint8_t*, uint8_t*, uint8_t*);
 extern "C" void row_sum_custom(uint8_t*, uint8_t*, uint32_t, uint32_t);
 extern "C" void matmul_half(uint8_t*, uint8_t*, uint8_t*, uint8_t*);
+extern "C" void matmul_leakyrelu_custom(uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint8_t*,
+                                        uint8_t*);
 
 namespace {
 
@@ -83,6 +85,32 @@ int main(int argc, char** argv) {
     AscendC::SetKernelMode(KernelMode::AIC_MODE);
     ok &= ICPU_RUN_KF(matmul_half, tiling.usedCoreNum, a, b, c, tg);
     Save("mm_c.bin", c, M * N * 2);
+  }
+  {  // matmul + leaky relu in mix mode: (128 x 64) x (64 x 128) + bias, 2 cube cores
+    const int M = 128, N = 128, K = 64;
+    uint8_t *a = Load("mml_a.bin", M * K * 2), *b = Load("mml_b.bin", K * N * 2);
+    uint8_t* bias = Load("mml_bias.bin", N * 4);
+    auto* c = static_cast<uint8_t*>(AscendC::GmAlloc(M * N * 4));
+    const uint32_t blockDim = 2;  // cube cores; 4 vector cores share the work
+    matmul_tiling::MultiCoreMatmulTiling tiler;
+    tiler.SetDim(2 * blockDim);
+    tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetCType(matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    tiler.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    tiler.SetShape(M, N, K);
+    tiler.SetOrgShape(M, N, K);
+    tiler.SetBias(true);
+    tiler.SetFixSplit(32, 64, -1);
+    TCubeTiling tiling;
+    if (tiler.GetTiling(tiling) != 0) return 3;
+    auto* tg = static_cast<uint8_t*>(AscendC::GmAlloc(sizeof(tiling)));
+    std::memcpy(tg, &tiling, sizeof(tiling));
+    auto* ws = static_cast<uint8_t*>(AscendC::GmAlloc(1024));
+    AscendC::SetKernelMode(KernelMode::MIX_MODE);
+    ok &= ICPU_RUN_KF(matmul_leakyrelu_custom, blockDim, a, b, bias, c, ws, tg);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    Save("mml_c.bin", c, M * N * 4);
   }
   std::printf("%s\n", ok ? "all kernels ran" : "a kernel failed");
   return ok ? 0 : 1;

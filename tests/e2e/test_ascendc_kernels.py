@@ -25,8 +25,12 @@ def test_example_kernels_match_numpy(tmp_path):
     sum_x = rng.standard_normal((37, 512)).astype(np.float32)
     mm_a = (rng.standard_normal((300, 200)) / 4).astype(np.float16)
     mm_b = (rng.standard_normal((200, 170)) / 4).astype(np.float16)
+    mml_a = (rng.standard_normal((128, 64)) / 4).astype(np.float16)
+    mml_b = (rng.standard_normal((64, 128)) / 4).astype(np.float16)
+    mml_bias = rng.standard_normal(128).astype(np.float32)
     for name, arr in [("add_x", add_x), ("add_y", add_y), ("leaky_x", leaky_x), ("sum_x", sum_x),
-                      ("mm_a", mm_a), ("mm_b", mm_b)]:
+                      ("mm_a", mm_a), ("mm_b", mm_b), ("mml_a", mml_a), ("mml_b", mml_b),
+                      ("mml_bias", mml_bias)]:
         arr.tofile(d / f"{name}.bin")
     r = run([str(b / "run_kernels"), str(d)], cwd=str(tmp_path))
     assert r.returncode == 0 and "all kernels ran" in r.stdout, r.stdout[-3000:] + r.stderr
@@ -39,5 +43,11 @@ def test_example_kernels_match_numpy(tmp_path):
     want = (mm_a.astype(np.float32) @ mm_b.astype(np.float32)).astype(np.float16)
     got = np.fromfile(d / "mm_c.bin", np.float16).reshape(300, 170)
     np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=2e-3)
+    # Mix mode: 2 cube cores and 4 vector cores computed every base block of C.
+    h = mml_a.astype(np.float32) @ mml_b.astype(np.float32) + mml_bias
+    want = np.where(h >= 0, h, np.float32(0.001) * h)
+    got = np.fromfile(d / "mml_c.bin", np.float32).reshape(128, 128)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    assert "2 blocks (2 AIC + 4 AIV, KERNEL_TYPE_MIX_AIC_1_2) exit success" in r.stdout
     # Each launch printed its cost estimate; the matmul is cube work.
-    assert r.stdout.count("Cost ESTIMATE") == 4
+    assert r.stdout.count("Cost ESTIMATE") == 5
