@@ -5,6 +5,7 @@
 #ifndef OPENCANN_ACL_ACL_KERNEL_LAUNCH_H_
 #define OPENCANN_ACL_ACL_KERNEL_LAUNCH_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "acl/acl_base.h"
@@ -21,6 +22,17 @@ extern "C" {
 ACL_FUNC_VISIBILITY aclError OcLaunchKernel(const char *kernelName, void *function,
                                             uint32_t blockDim, aclrtStream stream, void **args,
                                             uint32_t numArgs);
+
+/* The general form the generated headers use: argument i is a device pointer (argSizes[i]
+ * == 0, checked as above) or a value passed by value (argSizes[i] bytes at args[i], copied
+ * at the launch, so the caller's variable may change before the stream runs it). `call`
+ * unpacks the array into the kernel's parameters. Every failure is also printed on stderr
+ * with its reason. */
+typedef void (*OcKernelCall)(void *const *args);
+ACL_FUNC_VISIBILITY aclError OcLaunchKernelArgs(const char *kernelName, OcKernelCall call,
+                                                uint32_t blockDim, aclrtStream stream,
+                                                void **args, const size_t *argSizes,
+                                                uint32_t numArgs);
 
 #ifdef __cplusplus
 }
