@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -96,6 +97,13 @@ double ElapsedCycles();
 // assert() in a kernel: prints CANN's message and fails the block (outside a launch: aborts).
 [[noreturn]] void AssertFailed(const char* expr, const char* file, int line,
                                const std::string& msg);
+
+// The chip a tikicpulib::<soc> target names (cmake/tikicpulibConfig.cmake), unless
+// OCANN_SOC says otherwise at run time.
+bool SetSoc(const char* name);
+inline bool SelectBuildSoc(const char* name) {
+  return std::getenv("OCANN_SOC") ? false : SetSoc(name);
+}
 
 }  // namespace detail
 
@@ -252,3 +260,13 @@ std::string AssertText(const char* fmt, Args... args) {
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
   type var;                                            \
   std::memcpy(&var, reinterpret_cast<const void*>(tiling), sizeof(var))
+
+#ifdef OCANN_TIKICPU_UNMODELLED_SOC
+#error "tikicpulib: OpenCANN's Ascend C emulation models Ascend910B1-B4 (split cube/vector cores); the chip this target names is not modelled (see OCANN_TIKICPU_UNMODELLED_SOC)"
+#endif
+#ifdef OCANN_TIKICPU_SOC
+namespace {
+[[maybe_unused]] const bool oc_tikicpu_soc_selected =
+    ::AscendC::detail::SelectBuildSoc(OCANN_TIKICPU_SOC);
+}  // namespace
+#endif

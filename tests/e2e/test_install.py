@@ -204,3 +204,135 @@ def test_launch_with_a_struct_and_a_scalar_by_value(tmp_path):
     assert "launch 0 sync 0 bad 0 refused 100000" in r.stdout, r.stdout + r.stderr
     assert "ACLRT_LAUNCH_KERNEL(scale_custom): argument 0 is a pointer to memory that is not " \
            "device memory" in r.stderr, r.stderr
+
+
+CPU_LIB_CMAKE = r"""
+if(NOT DEFINED ENV{CMAKE_PREFIX_PATH})
+  set(CMAKE_PREFIX_PATH ${ASCEND_CANN_PACKAGE_PATH}/tools/tikicpulib/lib/cmake)
+endif()
+find_package(tikicpulib REQUIRED)
+add_library(ascendc_kernels_${RUN_MODE} SHARED ${KERNEL_FILES})
+target_link_libraries(ascendc_kernels_${RUN_MODE} PUBLIC tikicpulib::${SOC_VERSION})
+target_compile_definitions(ascendc_kernels_${RUN_MODE} PRIVATE ASCENDC_CPU_DEBUG)
+target_compile_options(ascendc_kernels_${RUN_MODE} PRIVATE -g -O0 -std=c++17)
+"""
+
+CPU_PROJECT = r"""
+cmake_minimum_required(VERSION 3.16)
+project(Ascend_c)
+set(RUN_MODE "cpu" CACHE STRING "cpu/sim/npu")
+set(SOC_VERSION "Ascend910B3" CACHE STRING "system on chip type")
+set(ASCEND_CANN_PACKAGE_PATH "/usr/local/Ascend/ascend-toolkit/latest" CACHE PATH "ASCEND CANN package")
+file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/add_custom.cpp)
+include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/cpu_lib.cmake)
+add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
+target_compile_options(ascendc_kernels_bbit PRIVATE -O2 -std=c++17)
+target_link_libraries(ascendc_kernels_bbit PRIVATE ascendc_kernels_${RUN_MODE} dl)
+"""
+
+CPU_KERNEL = r"""
+#include "kernel_operator.h"
+constexpr int32_t TOTAL = 8 * 2048, BLOCKS = 8, TILE = 256;
+class KernelAdd {
+ public:
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    const int32_t per = TOTAL / BLOCKS;
+    xGm.SetGlobalBuffer((__gm__ half*)x + per * AscendC::GetBlockIdx(), per);
+    yGm.SetGlobalBuffer((__gm__ half*)y + per * AscendC::GetBlockIdx(), per);
+    zGm.SetGlobalBuffer((__gm__ half*)z + per * AscendC::GetBlockIdx(), per);
+    pipe.InitBuffer(inX, 2, TILE * sizeof(half));
+    pipe.InitBuffer(inY, 2, TILE * sizeof(half));
+    pipe.InitBuffer(outZ, 2, TILE * sizeof(half));
+  }
+  __aicore__ inline void Process() {
+    for (int32_t i = 0; i < TOTAL / BLOCKS / TILE; ++i) {
+      AscendC::LocalTensor<half> x = inX.AllocTensor<half>(), y = inY.AllocTensor<half>();
+      AscendC::DataCopy(x, xGm[i * TILE], TILE);
+      AscendC::DataCopy(y, yGm[i * TILE], TILE);
+      inX.EnQue(x);
+      inY.EnQue(y);
+      x = inX.DeQue<half>();
+      y = inY.DeQue<half>();
+      AscendC::LocalTensor<half> z = outZ.AllocTensor<half>();
+      AscendC::Add(z, x, y, TILE);
+      outZ.EnQue<half>(z);
+      inX.FreeTensor(x);
+      inY.FreeTensor(y);
+      z = outZ.DeQue<half>();
+      AscendC::DataCopy(zGm[i * TILE], z, TILE);
+      outZ.FreeTensor(z);
+    }
+  }
+ private:
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::QuePosition::VECIN, 2> inX, inY;
+  AscendC::TQue<AscendC::QuePosition::VECOUT, 2> outZ;
+  AscendC::GlobalTensor<half> xGm, yGm, zGm;
+};
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  KernelAdd op;
+  op.Init(x, y, z);
+  op.Process();
+}
+"""
+
+CPU_MAIN = r"""
+#include <cstdio>
+#ifdef ASCENDC_CPU_DEBUG
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z);
+#endif
+int main() {
+  const size_t n = 8 * 2048, bytes = n * sizeof(uint16_t);
+  uint8_t* x = (uint8_t*)AscendC::GmAlloc(bytes);
+  uint8_t* y = (uint8_t*)AscendC::GmAlloc(bytes);
+  uint8_t* z = (uint8_t*)AscendC::GmAlloc(bytes);
+  for (size_t i = 0; i < n; ++i) {
+    ((half*)x)[i] = half(float(i % 100));
+    ((half*)y)[i] = half(1.5f);
+  }
+  AscendC::SetKernelMode(KernelMode::AIV_MODE);
+  ICPU_RUN_KF(add_custom, 8, x, y, z);
+  int bad = 0;
+  for (size_t i = 0; i < n; ++i) bad += float(((half*)z)[i]) != float(i % 100) + 1.5f;
+  std::printf("bad %d\n", bad);
+  AscendC::GmFree(x);
+  AscendC::GmFree(y);
+  AscendC::GmFree(z);
+  return bad != 0;
+}
+"""
+
+
+def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path):
+    prefix = tmp_path / "toolkit"
+    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+    assert (prefix / "tools" / "tikicpulib" / "lib" / "cmake" / "tikicpulib" /
+            "tikicpulibConfig.cmake").exists()
+    src = tmp_path / "src"
+    (src / "cmake").mkdir(parents=True)
+    (src / "cmake" / "cpu_lib.cmake").write_text(CPU_LIB_CMAKE)
+    (src / "CMakeLists.txt").write_text(CPU_PROJECT)
+    (src / "add_custom.cpp").write_text(CPU_KERNEL)
+    (src / "main.cpp").write_text(CPU_MAIN)
+    env = {k: v for k, v in os.environ.items() if k not in ("CMAKE_PREFIX_PATH", "OCANN_SOC")}
+
+    def build(soc):
+        b = tmp_path / f"build_{soc}"
+        r = subprocess.run(["cmake", "-S", str(src), "-B", str(b),
+                            f"-DASCEND_CANN_PACKAGE_PATH={prefix}", f"-DSOC_VERSION={soc}"],
+                           env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return b, subprocess.run(["cmake", "--build", str(b)], env=env, capture_output=True,
+                                 text=True, timeout=600)
+
+    b, r = build("Ascend910B2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([str(b / "ascendc_kernels_bbit")], env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0 and "bad 0" in r.stdout, r.stdout + r.stderr
+    # The target's chip is the one modelled.
+    assert "on Ascend910B2" in r.stdout and "[SUCCESS] add_custom: 8 blocks" in r.stdout
+    # A chip the emulation does not model configures, then fails to compile with the reason.
+    _, r = build("Ascend310P3")
+    assert r.returncode != 0 and "emulation models Ascend910B1-B4" in r.stdout + r.stderr
