@@ -29,8 +29,9 @@ struct LaunchOptions {
 struct LaunchResult {
   bool ok = false;
   std::vector<std::string> errors, warnings;
-  double cycles[6] = {}, us[6] = {};  // MTE2, MTE3, MTE1, Vector, Cube, Scalar
-  std::string bound;
+  double cycles[6] = {}, us[6] = {};  // busy per pipe: MTE2, MTE3, MTE1, Vector, Cube, Scalar
+  double total_cycles = 0, total_us = 0;  // the slowest block, pipes overlapping (x waves)
+  std::string bound;  // the pipe with the most time on the critical path
 };
 LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<void()>& body,
                     const LaunchOptions& options);

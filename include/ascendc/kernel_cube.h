@@ -89,6 +89,7 @@ void CheckIn(const LocalTensor<T>& t, Memory m, const char* api, const char* whi
   if (MemoryOf(t.GetPosition()) != m)
     Fault(api, std::string(which) + " must be in " + MemoryName(m) + ", it is in " +
                    MemoryName(MemoryOf(t.GetPosition())));
+  NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T), which[0] == 'd', api);
 }
 
 template <typename T>

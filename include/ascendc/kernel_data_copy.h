@@ -28,6 +28,9 @@ void CheckLocalRange(const LocalTensor<T>& t, uint64_t first_byte, uint64_t byte
   if (align && addr % align)
     Fault(api, std::string(which) + " LocalTensor address " + std::to_string(addr) + " in " +
                    MemoryName(m) + " is not " + std::to_string(align) + "-byte aligned");
+  if (bytes)
+    NoteLocal(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes, which[0] == 'd',
+              api);
 }
 
 template <typename T>

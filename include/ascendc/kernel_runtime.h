@@ -55,8 +55,20 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api);
 void RegisterGlobal(const void* p, uint64_t bytes);
 void UnregisterGlobal(const void* p);
 
-// Cost counters of the current block.
+// The cost model: each instruction is issued to its pipe with its duration; its local-memory
+// operands (noted by the checks as they pass) order it after the instructions that wrote
+// what it reads or read what it overwrites, so pipes overlap as far as the data allows
+// (double buffering shows its gain). docs/ascendc.md has the model.
 void AddCycles(Pipe pipe, double cycles);
+// A local-memory operand of the instruction about to be issued.
+void NoteLocal(const void* p, uint64_t bytes, bool write, const char* api);
+// Vector cycles of the instruction about to be issued, UB bank conflicts counted: operands
+// read or written contiguously (count forms), or with block and repeat strides in 32-byte
+// blocks for [destination, source 0, source 1] (repeat forms).
+double ContiguousVectorCycles(uint64_t bytes);
+double StridedVectorCycles(int64_t repeats, const uint32_t blk[3], const uint32_t rep[3]);
+// PipeBarrier<PIPE_ALL>: what follows waits for everything before.
+void BarrierAllPipes();
 
 int64_t BlockIdx();
 int64_t BlockNum();
@@ -176,9 +188,15 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId) {
   detail::CrossCoreWait(modeId, pipe, flagId);
 }
+// A barrier on one pipe orders nothing the data dependences do not already order in the
+// emulation; PIPE_ALL makes everything after wait for everything before.
 template <pipe_t pipe>
-inline void PipeBarrier() {}  // the emulation runs each block's pipes in program order
-inline void pipe_barrier(pipe_t) {}
+inline void PipeBarrier() {
+  if (pipe == PIPE_ALL) detail::BarrierAllPipes();
+}
+inline void pipe_barrier(pipe_t pipe) {
+  if (pipe == PIPE_ALL) detail::BarrierAllPipes();
+}
 template <HardEvent event>
 inline void SetFlag(int32_t) {}
 template <HardEvent event>
@@ -262,7 +280,8 @@ std::string AssertText(const char* fmt, Args... args) {
   std::memcpy(&var, reinterpret_cast<const void*>(tiling), sizeof(var))
 
 #ifdef OCANN_TIKICPU_UNMODELLED_SOC
-#error "tikicpulib: OpenCANN's Ascend C emulation models Ascend910B1-B4 (split cube/vector cores); the chip this target names is not modelled (see OCANN_TIKICPU_UNMODELLED_SOC)"
+#error \
+    "tikicpulib: OpenCANN's Ascend C emulation models Ascend910B1-B4 (split cube/vector cores); the chip this target names is not modelled (see OCANN_TIKICPU_UNMODELLED_SOC)"
 #endif
 #ifdef OCANN_TIKICPU_SOC
 namespace {

@@ -104,11 +104,13 @@ class LocalTensor {
   }
   T GetValue(uint32_t i) const {
     Check(i, "LocalTensor::GetValue");
+    detail::NoteLocal(ptr_ + i, sizeof(T), false, "LocalTensor::GetValue");
     detail::AddCycles(detail::Pipe::kScalar, 1);
     return ptr_[i];
   }
   void SetValue(uint32_t i, T v) const {
     Check(i, "LocalTensor::SetValue");
+    detail::NoteLocal(ptr_ + i, sizeof(T), true, "LocalTensor::SetValue");
     detail::AddCycles(detail::Pipe::kScalar, 1);
     ptr_[i] = v;
   }
@@ -173,6 +175,7 @@ class QueueBase {
   const char* name_;
   std::vector<QueueSlot> slots_;
   std::vector<QueueSlot*> queued_;
+  size_t next_ = 0;  // the buffer AllocTensor tries first
 };
 
 }  // namespace detail

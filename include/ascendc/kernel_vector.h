@@ -38,9 +38,12 @@ void CheckVector(const LocalTensor<T>& t, uint64_t elems, const char* api, const
     Fault(api, std::string(which) + " tensor is in " + MemoryName(m) +
                    "; vector instructions work on UB (VECIN/VECOUT/VECCALC)");
   CheckLocalRange(t, 0, elems * sizeof(T), api, which);
+  // Repeat forms check each element later: the tensor is the operand.
+  if (elems == 0)
+    NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T), which[0] == 'd', api);
 }
 
-inline void CountCycles(uint64_t bytes) { AddCycles(Pipe::kVector, 1.0 * ((bytes + 255) / 256)); }
+inline void CountCycles(uint64_t bytes) { AddCycles(Pipe::kVector, ContiguousVectorCycles(bytes)); }
 
 // Selected element positions of one repeat, from the mask (continuous or bits) or the
 // counter mode's remaining count.
@@ -106,7 +109,7 @@ void ForRepeats(const MaskSel<T>& sel, int64_t repeats, const uint32_t blk[3],
     }
     if (counter) remaining -= std::min<uint64_t>(remaining, per);
   }
-  AddCycles(Pipe::kVector, static_cast<double>(repeats));
+  AddCycles(Pipe::kVector, StridedVectorCycles(repeats, blk, rep));
 }
 
 template <typename T>

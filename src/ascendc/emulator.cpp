@@ -111,6 +111,38 @@ std::map<uintptr_t, uint64_t> g_gm;  // start -> bytes
 
 struct Block;
 
+// One issued instruction of the cost model.
+struct Issued {
+  double start, dur;
+  int32_t pred;  // the instruction this one waited for (critical path), -1 for none
+  uint8_t pipe;
+  const char* api;
+};
+
+// A block's pipes as timelines: when each pipe is free, when the scalar unit issues the next
+// instruction, and per 32-byte block of each local memory when it was last written and
+// read (and by which instruction).
+struct Timeline {
+  double pipe_free[kPipes] = {};
+  int32_t last_on_pipe[kPipes] = {-1, -1, -1, -1, -1, -1};
+  double issue = 0, end = 0;
+  int32_t last_issue = -1, last_end = -1;
+  struct Marks {
+    std::vector<double> written, read;
+    std::vector<int32_t> writer, reader;
+  };
+  Marks marks[kMem];
+  std::vector<Issued> issued;
+  bool truncated = false;  // too many instructions to keep them all (critical path approximate)
+};
+
+struct Access {
+  const uint8_t* p;
+  uint64_t bytes;
+  bool write;
+  const char* api;
+};
+
 struct LaunchState {
   std::string name = "kernel";
   uint32_t block_dim = 1;
@@ -150,7 +182,9 @@ struct Block {
   bool faulted = false;
   std::vector<uint8_t> local[kMem];
   uint32_t used[kMem] = {};
-  double cycles[kPipes] = {};
+  double cycles[kPipes] = {};  // busy cycles per pipe
+  Timeline timeline;
+  std::vector<Access> pending;  // operands of the instruction about to be issued
   bool atomic_add = false;
   MaskState mask;
 };
@@ -315,7 +349,158 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
   if (!problem.empty()) Fault(api, problem);
 }
 
-void AddCycles(Pipe pipe, double cycles) { Current().cycles[static_cast<int>(pipe)] += cycles; }
+namespace {
+
+constexpr size_t kMaxIssued = 4u << 20;  // instructions kept per block for the critical path
+
+// Which local memory of the block `p` lies in, and its byte offset; kGM when none.
+Memory Locate(Block& b, const uint8_t* p, uint64_t* offset) {
+  for (int m = 1; m < kMem; ++m) {
+    const auto& mem = b.local[m];
+    if (!mem.empty() && p >= mem.data() && p < mem.data() + mem.size()) {
+      *offset = static_cast<uint64_t>(p - mem.data());
+      return static_cast<Memory>(m);
+    }
+  }
+  return Memory::kGM;
+}
+
+void Schedule(Block& b, Pipe pipe, double cycles) {
+  Timeline& t = b.timeline;
+  const int p = static_cast<int>(pipe);
+  double start = t.issue;
+  int32_t pred = t.last_issue;
+  auto wait = [&](double when, int32_t who) {
+    if (when > start) start = when, pred = who;
+  };
+  if (pipe != Pipe::kScalar) wait(t.pipe_free[p], t.last_on_pipe[p]);
+  struct Span {
+    Timeline::Marks* marks;
+    uint64_t first, last;
+    bool write;
+  };
+  Span spans[8];
+  size_t n = 0;
+  for (const Access& a : b.pending) {
+    uint64_t off = 0;
+    const Memory m = Locate(b, a.p, &off);
+    if (m == Memory::kGM || n == 8) continue;
+    Timeline::Marks& mk = t.marks[static_cast<int>(m)];
+    if (mk.written.empty()) {
+      const size_t blocks = b.local[static_cast<int>(m)].size() / 32 + 1;
+      mk.written.assign(blocks, 0);
+      mk.read.assign(blocks, 0);
+      mk.writer.assign(blocks, -1);
+      mk.reader.assign(blocks, -1);
+    }
+    const uint64_t first = off / 32,
+                   last = std::min<uint64_t>((off + a.bytes + 31) / 32, mk.written.size());
+    for (uint64_t k = first; k < last; ++k) {
+      wait(mk.written[k], mk.writer[k]);            // read after write, write after write
+      if (a.write) wait(mk.read[k], mk.reader[k]);  // write after read
+    }
+    spans[n++] = {&mk, first, last, a.write};
+  }
+  const double end = start + cycles;
+  const int32_t id = static_cast<int32_t>(t.issued.size());
+  if (t.issued.size() < kMaxIssued)
+    t.issued.push_back({start, cycles, pred, static_cast<uint8_t>(p),
+                        b.pending.empty() ? kPipeNames[p] : b.pending.front().api});
+  else
+    t.truncated = true;
+  const int32_t me = t.truncated ? -1 : id;
+  for (size_t i = 0; i < n; ++i)
+    for (uint64_t k = spans[i].first; k < spans[i].last; ++k) {
+      Timeline::Marks& mk = *spans[i].marks;
+      if (spans[i].write) {
+        mk.written[k] = end;
+        mk.writer[k] = me;
+      } else if (end > mk.read[k]) {
+        mk.read[k] = end;
+        mk.reader[k] = me;
+      }
+    }
+  if (pipe == Pipe::kScalar) {
+    t.issue = end;  // the scalar unit issues in order: what follows comes after it
+    t.last_issue = me;
+  } else {
+    t.pipe_free[p] = end;
+    t.last_on_pipe[p] = me;
+  }
+  if (end >= t.end) t.end = end, t.last_end = me;
+  b.pending.clear();
+}
+
+// Cycles of one repeat: each of the 16 UB bank groups serves one 32-byte row per cycle for
+// reads and one for writes; a group asked for k rows takes k cycles.
+struct RepeatRows {
+  int reads[16] = {}, writes[16] = {};
+  void Add(uint64_t ub_offset, bool write) { (write ? writes : reads)[(ub_offset / 32) % 16]++; }
+  int Cycles() const {
+    int c = 1;
+    for (int g = 0; g < 16; ++g) c = std::max({c, reads[g], writes[g]});
+    return c;
+  }
+};
+
+}  // namespace
+
+void AddCycles(Pipe pipe, double cycles) {
+  Block& b = Current();
+  b.cycles[static_cast<int>(pipe)] += cycles;
+  Schedule(b, pipe, cycles);
+}
+
+void NoteLocal(const void* p, uint64_t bytes, bool write, const char* api) {
+  Block& b = Current();
+  if (b.pending.size() < 8)
+    b.pending.push_back({static_cast<const uint8_t*>(p), bytes, write, api});
+}
+
+void BarrierAllPipes() {
+  Timeline& t = Current().timeline;
+  for (int p = 0; p < kPipes; ++p)
+    if (t.pipe_free[p] > t.issue) t.issue = t.pipe_free[p], t.last_issue = t.last_on_pipe[p];
+}
+
+double ContiguousVectorCycles(uint64_t bytes) {
+  Block& b = Current();
+  const uint64_t repeats = (bytes + 255) / 256;
+  std::vector<std::pair<uint64_t, const Access*>> ub;  // UB operands: offset, access
+  for (const Access& a : b.pending) {
+    uint64_t off = 0;
+    if (Locate(b, a.p, &off) == Memory::kUB) ub.emplace_back(off, &a);
+  }
+  if (ub.empty()) return static_cast<double>(repeats);
+  double cycles = 0;
+  for (uint64_t r = 0; r < repeats; ++r) {
+    RepeatRows rows;
+    for (const auto& [off, a] : ub)
+      for (uint64_t k = 0; k < 8 && r * 256 + k * 32 < a->bytes; ++k)
+        rows.Add(off + r * 256 + k * 32, a->write);
+    cycles += rows.Cycles();
+  }
+  return cycles;
+}
+
+double StridedVectorCycles(int64_t repeats, const uint32_t blk[3], const uint32_t rep[3]) {
+  Block& b = Current();
+  // The repeat forms note [destination, source 0(, source 1)] in that order.
+  uint64_t base[3] = {};
+  bool ub[3] = {};
+  const size_t n = std::min<size_t>(b.pending.size(), 3);
+  for (size_t k = 0; k < n; ++k) ub[k] = Locate(b, b.pending[k].p, &base[k]) == Memory::kUB;
+  double cycles = 0;
+  for (int64_t r = 0; r < repeats; ++r) {
+    RepeatRows rows;
+    for (size_t k = 0; k < n; ++k)
+      if (ub[k])
+        for (uint64_t j = 0; j < 8; ++j)
+          rows.Add(base[k] + (uint64_t(r) * rep[k] + j * blk[k]) * 32, k == 0);
+    cycles += rows.Cycles();
+  }
+  return cycles;
+}
 
 int64_t BlockIdx() { return Current().idx; }
 int64_t BlockNum() { return Current().launch->block_dim; }
@@ -553,11 +738,7 @@ MaskState& Mask() { return Current().mask; }
 uint64_t TilingKey() { return t_block ? t_block->launch->tiling_key : g_tiling_key; }
 void SetTilingKey(uint64_t key) { g_tiling_key = key; }
 
-double ElapsedCycles() {
-  double total = 0;
-  for (double c : Current().cycles) total += c;
-  return total;
-}
+double ElapsedCycles() { return Current().timeline.issue; }
 
 void AssertFailed(const char* expr, const char* file, int line, const std::string& msg) {
   std::string text = std::string("[ASSERT] ") + file + ":" + std::to_string(line) +
@@ -606,11 +787,16 @@ void QueueBase::Init(uint8_t num, uint32_t bytes, const char* api) {
 
 QueueSlot* QueueBase::Alloc(const char* api) {
   if (slots_.empty()) Fault(api, "the queue has no buffers: call TPipe::InitBuffer first");
-  for (auto& s : slots_)
+  // Buffers are handed out in turn, as TQue does: with two, tile i+1 gets the other buffer
+  // even when tile i's is already free, which is what lets the copies overlap the compute.
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    QueueSlot& s = slots_[(next_ + k) % slots_.size()];
     if (s.state == QueueSlot::kFree) {
       s.state = QueueSlot::kAllocated;
+      next_ = (next_ + k + 1) % slots_.size();
       return &s;
     }
+  }
   Fault(api, "all " + std::to_string(slots_.size()) +
                  " buffers of the queue are in use: FreeTensor one before allocating again");
 }
@@ -736,53 +922,117 @@ std::string LaunchShape(const LaunchState& l) {
   return s;
 }
 
-// The cost estimate of a finished launch: per-pipe maximum over blocks, waves, bound pipe.
+// Time per pipe on a block's critical path: from its last instruction back through what
+// each one waited for.
+void CriticalPath(const Timeline& t, double on_path[kPipes]) {
+  for (int p = 0; p < kPipes; ++p) on_path[p] = 0;
+  for (int32_t i = t.last_end; i >= 0 && i < static_cast<int32_t>(t.issued.size());
+       i = t.issued[i].pred)
+    on_path[t.issued[i].pipe] += t.issued[i].dur;
+}
+
+// The cost estimate of a finished launch: the slowest block's time with its pipes
+// overlapping, times the waves; busy cycles per pipe; the pipe that bounds it (the most time
+// on the critical path).
+struct Estimated {
+  double busy[kPipes] = {}, path[kPipes] = {};
+  double cycles = 0, us = 0;
+  int bound = 0;
+  const Block* slowest = nullptr;
+};
+
+Estimated EstimateOf(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
+  Estimated e;
+  for (const auto& b : blocks) {
+    for (int p = 0; p < kPipes; ++p) e.busy[p] = std::max(e.busy[p], b->cycles[p]);
+    if (!e.slowest || b->timeline.end > e.slowest->timeline.end) e.slowest = b.get();
+  }
+  const double waves = std::ceil(static_cast<double>(l.block_dim) / CoresFor(l));
+  if (e.slowest) {
+    e.cycles = e.slowest->timeline.end;
+    if (!e.slowest->timeline.truncated) CriticalPath(e.slowest->timeline, e.path);
+  }
+  e.us = e.cycles * waves / SocOf(l).mhz;
+  const double* by = e.slowest && !e.slowest->timeline.truncated ? e.path : e.busy;
+  for (int p = 1; p < kPipes; ++p)
+    if (by[p] > by[e.bound]) e.bound = p;
+  return e;
+}
+
 void Estimate(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks,
               LaunchResult* r) {
-  const int cores = CoresFor(l);
-  const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
-  int bound = 0;
+  const Estimated e = EstimateOf(l, blocks);
+  const double waves = std::ceil(static_cast<double>(l.block_dim) / CoresFor(l));
   for (int p = 0; p < kPipes; ++p) {
-    r->cycles[p] = 0;
-    for (const auto& b : blocks) r->cycles[p] = std::max(r->cycles[p], b->cycles[p]);
-    r->us[p] = r->cycles[p] * waves / SocOf(l).mhz;
-    if (r->cycles[p] > r->cycles[bound]) bound = p;
+    r->cycles[p] = e.busy[p];
+    r->us[p] = e.busy[p] * waves / SocOf(l).mhz;
   }
-  r->bound = kPipeNames[bound];
+  r->total_cycles = e.cycles;
+  r->total_us = e.us;
+  r->bound = kPipeNames[e.bound];
+}
+
+// The pipe timelines as Chrome trace JSON (chrome://tracing, Perfetto): a process per block,
+// a thread per pipe, an event per instruction.
+void WriteTrace(const LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks,
+                const std::string& path) {
+  std::ofstream out(path);
+  const double mhz = SocOf(l).mhz;
+  out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [";
+  bool first = true;
+  size_t written = 0;
+  const size_t limit = 500000;
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    const Block& b = *blocks[bi];
+    out << (first ? "" : ",") << "\n{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " << bi
+        << ", \"args\": {\"name\": \"block " << b.idx << (b.core == AIC ? " AIC" : " AIV")
+        << "\"}}";
+    first = false;
+    for (int p = 0; p < kPipes; ++p)
+      out << ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " << bi << ", \"tid\": " << p
+          << ", \"args\": {\"name\": \"" << kPipeNames[p] << "\"}}";
+    for (const Issued& i : b.timeline.issued) {
+      if (written++ >= limit) break;
+      out << ",\n{\"ph\": \"X\", \"name\": \"" << JsonEscape(i.api) << "\", \"pid\": " << bi
+          << ", \"tid\": " << int(i.pipe) << ", \"ts\": " << i.start / mhz
+          << ", \"dur\": " << i.dur / mhz << "}";
+    }
+  }
+  out << "\n]}\n";
+  if (!out) std::printf("[WARNING] trace %s could not be written\n", path.c_str());
 }
 
 void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
   const SocFacts& soc = SocOf(l);
   const int cores = CoresFor(l);
   const double waves = std::ceil(static_cast<double>(l.block_dim) / cores);
-  double worst[kPipes] = {};
-  for (const auto& b : blocks)
-    for (int p = 0; p < kPipes; ++p) worst[p] = std::max(worst[p], b->cycles[p]);
-  int bound = 0;
-  for (int p = 1; p < kPipes; ++p)
-    if (worst[p] > worst[bound]) bound = p;
+  const Estimated e = EstimateOf(l, blocks);
   std::printf(
       "[OpenCANN] %s: %s on %s (%d %s cores, %.0f MHz). Cost ESTIMATE from a "
       "simple model, not a measurement:\n",
       l.name.c_str(), LaunchShape(l).c_str(), soc.name, cores, l.shape.aic ? "AI" : "vector",
       soc.mhz);
-  std::printf("  %-7s %16s %14s\n", "pipe", "cycles/block", "time (us)");
+  std::printf("  %-7s %16s %14s %16s\n", "pipe", "busy cycles", "busy (us)", "critical path");
   std::ostringstream json;
   json << "{\n  \"kernel\": \"" << JsonEscape(l.name) << "\",\n  \"soc\": \"" << soc.name
-       << "\",\n  \"block_dim\": " << l.block_dim << ",\n  \"cores\": " << cores
-       << ",\n  \"mhz\": " << soc.mhz << ",\n  \"estimate\": true,\n  \"pipes\": {";
+       << "\",\n  \"block_dim\": " << l.block_dim << ",\n  \"kernel_type\": \""
+       << KernelTypeName(l.kernel_type) << "\",\n  \"cores\": " << cores
+       << ",\n  \"mhz\": " << soc.mhz << ",\n  \"estimate\": true,\n  \"cycles\": " << e.cycles
+       << ",\n  \"us\": " << e.us << ",\n  \"pipes\": {";
   for (int p = 0; p < kPipes; ++p) {
-    const double us = worst[p] * waves / soc.mhz;
-    std::printf("  %-7s %16.1f %14.3f\n", kPipeNames[p], worst[p], us);
-    json << (p ? "," : "") << "\n    \"" << kPipeNames[p] << "\": {\"cycles\": " << worst[p]
-         << ", \"us\": " << us << "}";
+    const double us = e.busy[p] * waves / soc.mhz;
+    std::printf("  %-7s %16.1f %14.3f %16.1f\n", kPipeNames[p], e.busy[p], us, e.path[p]);
+    json << (p ? "," : "") << "\n    \"" << kPipeNames[p] << "\": {\"cycles\": " << e.busy[p]
+         << ", \"us\": " << us << ", \"critical_path_cycles\": " << e.path[p] << "}";
   }
-  std::printf("  bound by %s\n", kPipeNames[bound]);
-  json << "\n  },\n  \"bound\": \"" << kPipeNames[bound] << "\",\n  \"per_block\": [";
+  std::printf("  time %.1f cycles per block with the pipes overlapping%s: %.3f us; bound by %s\n",
+              e.cycles, waves > 1 ? (" x " + std::to_string(int(waves)) + " waves").c_str() : "",
+              e.us, kPipeNames[e.bound]);
+  json << "\n  },\n  \"bound\": \"" << kPipeNames[e.bound] << "\",\n  \"per_block\": [";
   for (size_t i = 0; i < blocks.size(); ++i) {
-    json << (i ? "," : "") << "\n    {";
+    json << (i ? "," : "") << "\n    {\"cycles\": " << blocks[i]->timeline.end;
     for (int p = 0; p < kPipes; ++p)
-      json << (p ? ", " : "") << "\"" << kPipeNames[p] << "\": " << blocks[i]->cycles[p];
+      json << ", \"" << kPipeNames[p] << "\": " << blocks[i]->cycles[p];
     json << "}";
   }
   json << "\n  ],\n  \"errors\": [";
@@ -792,13 +1042,15 @@ void Report(LaunchState& l, const std::vector<std::unique_ptr<Block>>& blocks) {
   for (size_t i = 0; i < l.warnings.size(); ++i)
     json << (i ? "," : "") << "\n    \"" << JsonEscape(l.warnings[i]) << "\"";
   json << "]\n}\n";
-  // The JSON report is written only where asked: never into the working folder by default.
+  // The JSON report and the trace are written only where asked: never into the working
+  // folder by default.
   const char* dir = std::getenv("OCANN_ASCENDC_REPORT_DIR");
   if (!dir || !*dir) return;
   const std::string path = std::string(dir) + "/" + l.name + "_cost.json";
   std::ofstream out(path);
   out << json.str();
   if (!out) std::printf("[WARNING] cost report %s could not be written\n", path.c_str());
+  WriteTrace(l, blocks, std::string(dir) + "/" + l.name + "_trace.json");
 }
 
 }  // namespace
