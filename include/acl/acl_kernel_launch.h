@@ -19,8 +19,8 @@ extern "C" {
  * be device memory (aclrtMalloc) or NULL; the kernel's accesses are checked against their
  * allocations. A failing kernel returns ACL_ERROR_RT_AICORE_EXCEPTION (507015) now or from
  * aclrtSynchronizeStream, with the emulation's report in aclGetRecentErrMsg(). */
-ACL_FUNC_VISIBILITY aclError OcLaunchKernel(const char *kernelName, void *function,
-                                            uint32_t blockDim, aclrtStream stream, void **args,
+ACL_FUNC_VISIBILITY aclError OcLaunchKernel(const char* kernelName, void* function,
+                                            uint32_t blockDim, aclrtStream stream, void** args,
                                             uint32_t numArgs);
 
 /* The general form the generated headers use: argument i is a device pointer (argSizes[i]
@@ -28,11 +28,10 @@ ACL_FUNC_VISIBILITY aclError OcLaunchKernel(const char *kernelName, void *functi
  * at the launch, so the caller's variable may change before the stream runs it). `call`
  * unpacks the array into the kernel's parameters. Every failure is also printed on stderr
  * with its reason. */
-typedef void (*OcKernelCall)(void *const *args);
-ACL_FUNC_VISIBILITY aclError OcLaunchKernelArgs(const char *kernelName, OcKernelCall call,
-                                                uint32_t blockDim, aclrtStream stream,
-                                                void **args, const size_t *argSizes,
-                                                uint32_t numArgs);
+typedef void (*OcKernelCall)(void* const* args);
+ACL_FUNC_VISIBILITY aclError OcLaunchKernelArgs(const char* kernelName, OcKernelCall call,
+                                                uint32_t blockDim, aclrtStream stream, void** args,
+                                                const size_t* argSizes, uint32_t numArgs);
 
 #ifdef __cplusplus
 }

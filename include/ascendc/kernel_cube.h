@@ -89,7 +89,8 @@ void CheckIn(const LocalTensor<T>& t, Memory m, const char* api, const char* whi
   if (MemoryOf(t.GetPosition()) != m)
     Fault(api, std::string(which) + " must be in " + MemoryName(m) + ", it is in " +
                    MemoryName(MemoryOf(t.GetPosition())));
-  NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T), which[0] == 'd', api);
+  NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T),
+            which[0] == 'd' ? Use::kWrite : Use::kRead, api);
 }
 
 template <typename T>

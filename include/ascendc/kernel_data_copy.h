@@ -28,8 +28,12 @@ void CheckLocalRange(const LocalTensor<T>& t, uint64_t first_byte, uint64_t byte
   if (align && addr % align)
     Fault(api, std::string(which) + " LocalTensor address " + std::to_string(addr) + " in " +
                    MemoryName(m) + " is not " + std::to_string(align) + "-byte aligned");
+  CheckSlotAccess(t.slot(), t.generation(), which[0] == 'd', api);
   if (bytes)
-    NoteLocal(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes, which[0] == 'd',
+    NoteLocal(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes,
+              which[0] == 'd'   ? Use::kWrite
+              : which[0] == 's' ? Use::kReadChecked
+                                : Use::kRead,
               api);
 }
 
@@ -42,6 +46,8 @@ void CheckGlobalRange(const GlobalTensor<T>& t, uint64_t first_byte, uint64_t by
                    " bytes is accessed up to byte " + std::to_string(first_byte + bytes) +
                    " (outside SetGlobalBuffer's size)");
   CheckGlobal(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes, api);
+  if (which[0] == 'd' || which[0] == 'C')
+    NoteGlobalWrite(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes);
 }
 
 // The hardware moves whole 32-byte blocks: a length that is not a multiple of 32 bytes is

@@ -60,8 +60,21 @@ void UnregisterGlobal(const void* p);
 // what it reads or read what it overwrites, so pipes overlap as far as the data allows
 // (double buffering shows its gain). docs/ascendc.md has the model.
 void AddCycles(Pipe pipe, double cycles);
-// A local-memory operand of the instruction about to be issued.
-void NoteLocal(const void* p, uint64_t bytes, bool write, const char* api);
+// A local-memory operand of the instruction about to be issued: read (kReadChecked: its bytes
+// must have been written before), or written.
+enum class Use : uint8_t { kRead, kReadChecked, kWrite };
+void NoteLocal(const void* p, uint64_t bytes, Use use, const char* api);
+// Global memory a block writes (overlaps between blocks are reported at the launch's end).
+void NoteGlobalWrite(const void* p, uint64_t bytes);
+// A queue tensor used through the API: not after FreeTensor (its generation is gone), not
+// written after EnQue.
+struct QueueSlot;
+void CheckSlotAccess(const QueueSlot* slot, uint32_t generation, bool write, const char* api);
+// SetFlag / WaitFlag between pipes, and the flags a queue hand-over implies.
+void SetFlagEvent(HardEvent event, int32_t id, const char* api);
+void WaitFlagEvent(HardEvent event, int32_t id, const char* api);
+void SyncAllPipes();
+HardEvent EventOf(pipe_t src, pipe_t dst);
 // Vector cycles of the instruction about to be issued, UB bank conflicts counted: operands
 // read or written contiguously (count forms), or with block and repeat strides in 32-byte
 // blocks for [destination, source 0, source 1] (repeat forms).
@@ -197,12 +210,27 @@ inline void PipeBarrier() {
 inline void pipe_barrier(pipe_t pipe) {
   if (pipe == PIPE_ALL) detail::BarrierAllPipes();
 }
+// SetFlag/WaitFlag order one pipe after another; the race checks use them (docs/ascendc.md).
 template <HardEvent event>
-inline void SetFlag(int32_t) {}
+inline void SetFlag(int32_t id) {
+  detail::SetFlagEvent(event, id, "SetFlag");
+}
 template <HardEvent event>
-inline void WaitFlag(int32_t) {}
-inline void SetFlag(HardEvent, int32_t) {}
-inline void WaitFlag(HardEvent, int32_t) {}
+inline void WaitFlag(int32_t id) {
+  detail::WaitFlagEvent(event, id, "WaitFlag");
+}
+inline void SetFlag(HardEvent event, int32_t id) { detail::SetFlagEvent(event, id, "SetFlag"); }
+inline void WaitFlag(HardEvent event, int32_t id) { detail::WaitFlagEvent(event, id, "WaitFlag"); }
+// TQueSync<src, dst>: the same, named by pipes.
+template <pipe_t src, pipe_t dst>
+struct TQueSync {
+  void SetFlag(TEventID id) {
+    detail::SetFlagEvent(detail::EventOf(src, dst), id, "TQueSync::SetFlag");
+  }
+  void WaitFlag(TEventID id) {
+    detail::WaitFlagEvent(detail::EventOf(src, dst), id, "TQueSync::WaitFlag");
+  }
+};
 
 template <typename T>
 inline void SetAtomicAdd() {

@@ -43,6 +43,7 @@ class GlobalTensor {
   }
   void SetValue(uint64_t i, T v) {
     Check(i, "GlobalTensor::SetValue");
+    detail::NoteGlobalWrite(ptr_ + i, sizeof(T));
     detail::AddCycles(detail::Pipe::kScalar, 1);
     ptr_[i] = v;
   }
@@ -78,8 +79,9 @@ class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
-  LocalTensor(T* ptr, uint32_t count, TPosition pos, detail::QueueSlot* slot)
-      : ptr_(ptr), size_(count), pos_(pos), slot_(slot) {}
+  LocalTensor(T* ptr, uint32_t count, TPosition pos, detail::QueueSlot* slot,
+              uint32_t generation = 0)
+      : ptr_(ptr), size_(count), pos_(pos), slot_(slot), gen_(generation) {}
   // A static tensor: tileSize elements at byte offset addr of the position's memory.
   LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : size_(tileSize), pos_(pos) {
     const detail::Memory m = detail::MemoryOf(pos);
@@ -100,17 +102,19 @@ class LocalTensor {
       detail::Fault("LocalTensor::operator[]", "offset " + std::to_string(offset) +
                                                    " is past the tensor of " +
                                                    std::to_string(size_) + " elements");
-    return LocalTensor(ptr_ + offset, size_ - offset, pos_, slot_);
+    return LocalTensor(ptr_ + offset, size_ - offset, pos_, slot_, gen_);
   }
   T GetValue(uint32_t i) const {
     Check(i, "LocalTensor::GetValue");
-    detail::NoteLocal(ptr_ + i, sizeof(T), false, "LocalTensor::GetValue");
+    detail::CheckSlotAccess(slot_, gen_, false, "LocalTensor::GetValue");
+    detail::NoteLocal(ptr_ + i, sizeof(T), detail::Use::kReadChecked, "LocalTensor::GetValue");
     detail::AddCycles(detail::Pipe::kScalar, 1);
     return ptr_[i];
   }
   void SetValue(uint32_t i, T v) const {
     Check(i, "LocalTensor::SetValue");
-    detail::NoteLocal(ptr_ + i, sizeof(T), true, "LocalTensor::SetValue");
+    detail::CheckSlotAccess(slot_, gen_, true, "LocalTensor::SetValue");
+    detail::NoteLocal(ptr_ + i, sizeof(T), detail::Use::kWrite, "LocalTensor::SetValue");
     detail::AddCycles(detail::Pipe::kScalar, 1);
     ptr_[i] = v;
   }
@@ -127,9 +131,10 @@ class LocalTensor {
   template <typename U>
   LocalTensor<U> ReinterpretCast() const {
     return LocalTensor<U>(reinterpret_cast<U*>(ptr_),
-                          static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_, slot_);
+                          static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_, slot_, gen_);
   }
   detail::QueueSlot* slot() const { return slot_; }
+  uint32_t generation() const { return gen_; }
   bool empty() const { return ptr_ == nullptr; }
 
  private:
@@ -143,6 +148,7 @@ class LocalTensor {
   uint32_t size_ = 0;
   TPosition pos_ = TPosition::VECCALC;
   detail::QueueSlot* slot_ = nullptr;
+  uint32_t gen_ = 0;
 };
 
 namespace detail {
@@ -150,6 +156,7 @@ namespace detail {
 // One buffer of a queue: allocated (AllocTensor) -> queued (EnQue) -> dequeued -> free.
 struct QueueSlot {
   enum State { kFree, kAllocated, kQueued, kDequeued } state = kFree;
+  uint32_t generation = 0;  // one more at each FreeTensor: older tensors are stale
   uint8_t* data = nullptr;
   uint32_t bytes = 0;
   const void* owner = nullptr;
@@ -187,20 +194,24 @@ class TQue {
   template <typename T>
   LocalTensor<T> AllocTensor() {
     detail::QueueSlot* s = q_.Alloc("TQue::AllocTensor");
-    return LocalTensor<T>(reinterpret_cast<T*>(s->data), s->bytes / sizeof(T), pos, s);
+    return LocalTensor<T>(reinterpret_cast<T*>(s->data), s->bytes / sizeof(T), pos, s,
+                          s->generation);
   }
   template <typename T>
   bool EnQue(const LocalTensor<T>& t) {
+    detail::CheckSlotAccess(t.slot(), t.generation(), false, "TQue::EnQue");
     q_.Enqueue(t.slot(), "TQue::EnQue");
     return true;
   }
   template <typename T>
   LocalTensor<T> DeQue() {
     detail::QueueSlot* s = q_.Dequeue("TQue::DeQue");
-    return LocalTensor<T>(reinterpret_cast<T*>(s->data), s->bytes / sizeof(T), pos, s);
+    return LocalTensor<T>(reinterpret_cast<T*>(s->data), s->bytes / sizeof(T), pos, s,
+                          s->generation);
   }
   template <typename T>
   void FreeTensor(LocalTensor<T>& t) {
+    detail::CheckSlotAccess(t.slot(), t.generation(), false, "TQue::FreeTensor");
     q_.Free(t.slot(), "TQue::FreeTensor");
   }
   bool VacantInQue() const { return true; }
@@ -323,6 +334,7 @@ void Fill(GlobalTensor<T>& gm, const uint64_t size, const T value) {
     detail::Fault(api, std::to_string(size) + " elements do not fit the GlobalTensor of " +
                            std::to_string(gm.GetSize()));
   detail::CheckGlobal(gm.GetPhyAddr(), size * sizeof(T), api);
+  detail::NoteGlobalWrite(gm.GetPhyAddr(), size * sizeof(T));
   for (uint64_t i = 0; i < size; ++i) gm.GetPhyAddr()[i] = value;
   detail::AddCycles(detail::Pipe::kMTE3, 200.0 + 10.0 + double(size * sizeof(T)) / 64.0);
 }

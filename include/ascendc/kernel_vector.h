@@ -40,7 +40,8 @@ void CheckVector(const LocalTensor<T>& t, uint64_t elems, const char* api, const
   CheckLocalRange(t, 0, elems * sizeof(T), api, which);
   // Repeat forms check each element later: the tensor is the operand.
   if (elems == 0)
-    NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T), which[0] == 'd', api);
+    NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T),
+              which[0] == 'd' ? Use::kWrite : Use::kRead, api);
 }
 
 inline void CountCycles(uint64_t bytes) { AddCycles(Pipe::kVector, ContiguousVectorCycles(bytes)); }
@@ -152,20 +153,21 @@ void BinaryRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& a, const Loca
 
 template <typename T, typename Op>
 void UnaryCount(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, Op op,
-                const char* api) {
+                const char* api, bool reads_source = true) {
   if (count < 0) Fault(api, "count " + std::to_string(count) + " is negative");
   CheckVector(dst, count, api, "destination");
-  CheckVector(src, count, api, "source");
+  if (reads_source) CheckVector(src, count, api, "source");
   for (int32_t i = 0; i < count; ++i) dst.GetPhyAddr()[i] = op(src.GetPhyAddr()[i]);
   CountCycles(uint64_t(count) * sizeof(T));
 }
 
 template <typename T, typename Op>
 void UnaryRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MaskSel<T>& sel,
-                 const Repeat& repeat, const UnaryRepeatParams& p, Op op, const char* api) {
+                 const Repeat& repeat, const UnaryRepeatParams& p, Op op, const char* api,
+                 bool reads_source = true) {
   const int64_t n = CheckRepeat(repeat, api);
   CheckVector(dst, 0, api, "destination");
-  CheckVector(src, 0, api, "source");
+  if (reads_source) CheckVector(src, 0, api, "source");
   const uint32_t blk[3] = {p.dstBlkStride, p.srcBlkStride, 0};
   const uint32_t rep[3] = {p.dstRepStride, p.srcRepStride, 0};
   ForRepeats(sel, n, blk, rep, [&](uint64_t d, uint64_t s, uint64_t) {
@@ -299,7 +301,7 @@ template <typename T, typename U>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count) {
   const T v = static_cast<T>(scalarValue);
   detail::UnaryCount(
-      dst, dst, count, [v](T) { return v; }, "Duplicate");
+      dst, dst, count, [v](T) { return v; }, "Duplicate", false);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask,
@@ -308,7 +310,7 @@ void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask,
   detail::UnaryRepeat(
       dst, dst, detail::ContinuousMask<T>(mask, "Duplicate"), repeatTimes,
       UnaryRepeatParams(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride),
-      [v](T) { return v; }, "Duplicate");
+      [v](T) { return v; }, "Duplicate", false);
 }
 
 }  // namespace AscendC

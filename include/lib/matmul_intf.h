@@ -144,10 +144,16 @@ class Matmul {
     if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
     const int r0 = bm_ * t_.baseM, c0 = bn_ * t_.baseN;
     const int r1 = std::min(rows_, r0 + t_.baseM), c1 = std::min(cols_, c0 + t_.baseN);
-    for (int m = r0; m < r1; ++m)
-      for (int n = c0; n < c1; ++n)
-        detail::At(dst, uint64_t(m - r0) * t_.baseN + (n - c0), api, "destination") =
-            Convert(acc_[m * cols_ + n]);
+    // The whole base block arrives (past a tail the cube's zero padding), and the call
+    // returns when it is there (sync), so what follows needs no flag.
+    const uint64_t bytes = uint64_t(t_.baseM) * t_.baseN * sizeof(C);
+    detail::CheckLocalRange(dst, 0, bytes, api, "destination");
+    for (int m = 0; m < t_.baseM; ++m)
+      for (int n = 0; n < t_.baseN; ++n)
+        dst.GetPhyAddr()[uint64_t(m) * t_.baseN + n] =
+            r0 + m < r1 && c0 + n < c1 ? Convert(acc_[(r0 + m) * cols_ + c0 + n]) : C(0);
+    detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(bytes, t_.baseM));
+    detail::SyncAllPipes();
   }
   void End() { computed_ = false; }
   // A VECCALC scratch the NPU's Matmul would use; the emulation needs none, but it must be
@@ -165,7 +171,7 @@ class Matmul {
 
   void Store(const GlobalTensor<C>& gm, int m, int c0, int c1, uint8_t atomic, const char* api) {
     detail::CheckGlobalRange(gm, (uint64_t(m) * org_n_ + c0) * sizeof(C),
-                             uint64_t(c1 - c0) * sizeof(C), api, "C");
+                             uint64_t(c1 - c0) * sizeof(C), api, atomic ? "atomic C" : "C");
     C* row = gm.GetPhyAddr() + uint64_t(m) * org_n_;
     if (atomic) detail::LockAtomics();
     for (int n = c0; n < c1; ++n) {

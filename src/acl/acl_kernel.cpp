@@ -20,9 +20,8 @@ aclError Refuse(aclError code, const std::string& message) {
   return Fail(code, message);
 }
 
-aclError Launch(const char* kernelName, std::function<void(void* const*)> call,
-                uint32_t blockDim, aclrtStream stream, void** args, const size_t* sizes,
-                uint32_t numArgs) {
+aclError Launch(const char* kernelName, std::function<void(void* const*)> call, uint32_t blockDim,
+                aclrtStream stream, void** args, const size_t* sizes, uint32_t numArgs) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(kernelName);
   const std::string what = std::string("ACLRT_LAUNCH_KERNEL(") + kernelName + ")";
@@ -66,8 +65,8 @@ aclError Launch(const char* kernelName, std::function<void(void* const*)> call,
     for (auto [p, n] : regions) AscendC::detail::RegisterGlobal(p, n);
     AscendC::detail::LaunchOptions options;
     options.report = std::getenv("OCANN_ASCENDC_REPORT") != nullptr;
-    auto result = AscendC::detail::Launch(name.c_str(), blockDim, [&] { call(argv.data()); },
-                                          options);
+    auto result = AscendC::detail::Launch(
+        name.c_str(), blockDim, [&] { call(argv.data()); }, options);
     for (auto [p, n] : regions) AscendC::detail::UnregisterGlobal(p);
     if (result.ok) return oc::Status::Ok();
     std::string msg = "kernel [" + name + "] failed:";
@@ -101,9 +100,9 @@ extern "C" aclError OcLaunchKernel(const char* kernelName, void* function, uint3
       blockDim, stream, args, nullptr, numArgs);
 }
 
-extern "C" aclError OcLaunchKernelArgs(const char* kernelName, OcKernelCall call,
-                                       uint32_t blockDim, aclrtStream stream, void** args,
-                                       const size_t* argSizes, uint32_t numArgs) {
+extern "C" aclError OcLaunchKernelArgs(const char* kernelName, OcKernelCall call, uint32_t blockDim,
+                                       aclrtStream stream, void** args, const size_t* argSizes,
+                                       uint32_t numArgs) {
   OC_ACL_CHECK_NULL(call);
   return Launch(kernelName, call, blockDim, stream, args, argSizes, numArgs);
 }

@@ -29,6 +29,9 @@ namespace {
 constexpr int kMem = static_cast<int>(Memory::kCount);
 constexpr int kPipes = static_cast<int>(Pipe::kCount);
 const char* const kPipeNames[kPipes] = {"MTE2", "MTE3", "MTE1", "Vector", "Cube", "Scalar"};
+constexpr int kScalarPipe = static_cast<int>(Pipe::kScalar);
+// The pipes as HardEvent names them (Fixpipe runs on MTE3 here).
+const char* const kEventPipeNames[kPipes] = {"MTE2", "MTE3", "MTE1", "V", "M", "S"};
 
 // The emulated chips' facts, from the one SoC table; alignments per memory from the
 // reference (GM unchecked here).
@@ -130,7 +133,17 @@ struct Timeline {
   struct Marks {
     std::vector<double> written, read;
     std::vector<int32_t> writer, reader;
+    // The race checks: per 32-byte block, the pipe and pipe-instruction number of the last
+    // write and read, and the API that did it; per byte, whether anything wrote it.
+    std::vector<int8_t> wpipe, rpipe;
+    std::vector<uint32_t> wcount, rcount;
+    std::vector<const char*> wapi, rapi;
+    std::vector<uint8_t> init;
   };
+  // Instructions per pipe so far, and per pipe what it is known to come after: known[q][p]
+  // = how many of pipe p's instructions pipe q is ordered after (flags, queues, barriers).
+  uint32_t count[kPipes] = {};
+  uint32_t known[kPipes][kPipes] = {};
   Marks marks[kMem];
   std::vector<Issued> issued;
   bool truncated = false;  // too many instructions to keep them all (critical path approximate)
@@ -139,7 +152,7 @@ struct Timeline {
 struct Access {
   const uint8_t* p;
   uint64_t bytes;
-  bool write;
+  Use use;
   const char* api;
 };
 
@@ -185,6 +198,9 @@ struct Block {
   double cycles[kPipes] = {};  // busy cycles per pipe
   Timeline timeline;
   std::vector<Access> pending;  // operands of the instruction about to be issued
+  std::map<std::pair<int, int32_t>, std::array<uint32_t, kPipes>> flags;  // set, not waited
+  std::vector<std::pair<uintptr_t, uintptr_t>> gm_writes;  // [start, end), merged in order
+  std::set<std::string> reported;  // race and init errors, once per kind and API
   bool atomic_add = false;
   MaskState mask;
 };
@@ -291,7 +307,9 @@ void Error(const char* api, const std::string& what) {
 uint8_t* LocalBase(Memory m) {
   Block& b = Current();
   auto& mem = b.local[static_cast<int>(m)];
-  if (mem.empty()) mem.resize(std::max<uint32_t>(CurrentSoc().capacity[static_cast<int>(m)], 32));
+  // Poisoned (NaN for float and half): on the NPU memory nothing wrote holds garbage.
+  if (mem.empty())
+    mem.assign(std::max<uint32_t>(CurrentSoc().capacity[static_cast<int>(m)], 32), 0xFF);
   return mem.data();
 }
 
@@ -365,6 +383,34 @@ Memory Locate(Block& b, const uint8_t* p, uint64_t* offset) {
   return Memory::kGM;
 }
 
+// A pipe as HardEvent names it: Fixpipe is FIX (the cost model runs it on MTE3).
+std::string EventToken(int pipe, const std::string& api) {
+  return api.rfind("Fixpipe", 0) == 0 ? "FIX" : kEventPipeNames[pipe];
+}
+
+// The reports of the checks below, once per kind and API pair in a block.
+bool FirstReport(Block& b, const std::string& key) { return b.reported.insert(key).second; }
+
+void Race(Block& b, const char* kind, const char* api, int pipe, const char* other, int other_pipe,
+          Memory m, uint64_t offset) {
+  const std::string who = other ? other : "an earlier instruction";
+  if (!FirstReport(b, std::string("race ") + kind + api + who)) return;
+  Error(api, std::string("race (") + kind + ") on " + MemoryName(m) + " byte " +
+                 std::to_string(offset) + ": " + kPipeNames[pipe] + " here, " + who + " on " +
+                 kPipeNames[other_pipe] +
+                 " before, with nothing ordering them (SetFlag/WaitFlag"
+                 "<HardEvent::" +
+                 EventToken(other_pipe, who) + "_" + EventToken(pipe, api) +
+                 ">, a queue, or PipeBarrier<PIPE_ALL>): correct here, a race on the NPU");
+}
+
+void Uninitialized(Block& b, const char* api, Memory m, uint64_t off, uint64_t end, uint64_t at) {
+  if (!FirstReport(b, std::string("init ") + api)) return;
+  Error(api, "reads " + std::to_string(end - off) + " bytes of " + MemoryName(m) + " at offset " +
+                 std::to_string(off) + ", of which byte " + std::to_string(at) +
+                 " was never written (uninitialized: garbage on the NPU, NaN here)");
+}
+
 void Schedule(Block& b, Pipe pipe, double cycles) {
   Timeline& t = b.timeline;
   const int p = static_cast<int>(pipe);
@@ -378,28 +424,69 @@ void Schedule(Block& b, Pipe pipe, double cycles) {
     Timeline::Marks* marks;
     uint64_t first, last;
     bool write;
+    uint64_t byte0, byte1;
+    const char* api;
   };
   Span spans[8];
   size_t n = 0;
+  ++t.count[p];
   for (const Access& a : b.pending) {
     uint64_t off = 0;
     const Memory m = Locate(b, a.p, &off);
     if (m == Memory::kGM || n == 8) continue;
+    const bool write = a.use == Use::kWrite;
     Timeline::Marks& mk = t.marks[static_cast<int>(m)];
     if (mk.written.empty()) {
-      const size_t blocks = b.local[static_cast<int>(m)].size() / 32 + 1;
+      const size_t bytes = b.local[static_cast<int>(m)].size();
+      const size_t blocks = bytes / 32 + 1;
       mk.written.assign(blocks, 0);
       mk.read.assign(blocks, 0);
       mk.writer.assign(blocks, -1);
       mk.reader.assign(blocks, -1);
+      mk.wpipe.assign(blocks, -1);
+      mk.rpipe.assign(blocks, -1);
+      mk.wcount.assign(blocks, 0);
+      mk.rcount.assign(blocks, 0);
+      mk.wapi.assign(blocks, nullptr);
+      mk.rapi.assign(blocks, nullptr);
+      mk.init.assign(bytes, 0);
     }
+    const uint64_t end_byte = std::min<uint64_t>(off + a.bytes, mk.init.size());
+    if (a.use == Use::kReadChecked)
+      for (uint64_t i = off; i < end_byte; ++i)
+        if (!mk.init[i]) {
+          Uninitialized(b, a.api, m, off, end_byte, i);
+          break;
+        }
     const uint64_t first = off / 32,
                    last = std::min<uint64_t>((off + a.bytes + 31) / 32, mk.written.size());
     for (uint64_t k = first; k < last; ++k) {
-      wait(mk.written[k], mk.writer[k]);            // read after write, write after write
-      if (a.write) wait(mk.read[k], mk.reader[k]);  // write after read
+      wait(mk.written[k], mk.writer[k]);          // read after write, write after write
+      if (write) wait(mk.read[k], mk.reader[k]);  // write after read
+      // Two pipes on the same bytes need an order between them (a flag, a queue, a barrier).
+      // Scalar accesses are left out: CANN's compiler orders those itself.
+      const int wp = mk.wpipe[k], rp = mk.rpipe[k];
+      if (p == kScalarPipe) continue;
+      if (wp >= 0 && wp != p && wp != kScalarPipe && t.known[p][wp] < mk.wcount[k])
+        Race(b, write ? "write after write" : "read after write", a.api, p, mk.wapi[k], wp, m,
+             k * 32);
+      else if (write && rp >= 0 && rp != p && rp != kScalarPipe && t.known[p][rp] < mk.rcount[k])
+        Race(b, "write after read", a.api, p, mk.rapi[k], rp, m, k * 32);
     }
-    spans[n++] = {&mk, first, last, a.write};
+    spans[n++] = {&mk, first, last, write, off, end_byte, a.api};
+  }
+  // Every operand is checked against the state before this instruction; then it takes effect.
+  for (size_t i = 0; i < n; ++i) {
+    Timeline::Marks& mk = *spans[i].marks;
+    if (spans[i].write)
+      std::fill(mk.init.begin() + spans[i].byte0, mk.init.begin() + spans[i].byte1, 1);
+    for (uint64_t k = spans[i].first; k < spans[i].last; ++k) {
+      if (spans[i].write) {
+        mk.wpipe[k] = static_cast<int8_t>(p), mk.wcount[k] = t.count[p], mk.wapi[k] = spans[i].api;
+      } else {
+        mk.rpipe[k] = static_cast<int8_t>(p), mk.rcount[k] = t.count[p], mk.rapi[k] = spans[i].api;
+      }
+    }
   }
   const double end = start + cycles;
   const int32_t id = static_cast<int32_t>(t.issued.size());
@@ -451,13 +538,129 @@ void AddCycles(Pipe pipe, double cycles) {
   Schedule(b, pipe, cycles);
 }
 
-void NoteLocal(const void* p, uint64_t bytes, bool write, const char* api) {
+void NoteLocal(const void* p, uint64_t bytes, Use use, const char* api) {
   Block& b = Current();
-  if (b.pending.size() < 8)
-    b.pending.push_back({static_cast<const uint8_t*>(p), bytes, write, api});
+  if (b.pending.size() < 8) b.pending.push_back({static_cast<const uint8_t*>(p), bytes, use, api});
+}
+
+void NoteGlobalWrite(const void* p, uint64_t bytes) {
+  if (!t_block || t_block->probe || bytes == 0) return;
+  Block& b = *t_block;
+  if (b.atomic_add) return;  // atomic accumulation from many blocks is the point
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (!b.gm_writes.empty() && b.gm_writes.back().second == a)
+    b.gm_writes.back().second = a + bytes;
+  else
+    b.gm_writes.emplace_back(a, a + bytes);
+}
+
+void CheckSlotAccess(const QueueSlot* slot, uint32_t generation, bool write, const char* api) {
+  if (!slot) return;
+  if (slot->generation != generation || slot->state == QueueSlot::kFree)
+    Fault(api,
+          "the tensor was freed (FreeTensor) and is used again: after FreeTensor its "
+          "buffer belongs to the queue (AllocTensor or DeQue a new one)");
+  if (write && slot->state == QueueSlot::kQueued)
+    Fault(api,
+          "the tensor is written after EnQue: it belongs to the queue until DeQue, and "
+          "on the NPU its consumer may already be reading it");
+}
+
+namespace {
+
+// HardEvent's names in declaration order, and the pipes of each.
+const char* const kEventNames[] = {
+    "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1",   "MTE2_V",    "V_MTE2",    "MTE3_V",
+    "V_MTE3",    "M_V",       "V_M",    "V_V",      "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",
+    "MTE2_M",    "M_MTE2",    "V_MTE1", "M_FIX",    "FIX_M",     "MTE3_MTE2", "MTE2_MTE3",
+    "S_V",       "V_S",       "S_MTE2", "MTE2_S",   "S_MTE3",    "MTE3_S",    "MTE2_FIX",
+    "FIX_MTE2",  "FIX_S",     "M_S",    "FIX_MTE3", "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX"};
+constexpr int kEvents = sizeof(kEventNames) / sizeof(kEventNames[0]);
+static_assert(kEvents == static_cast<int>(HardEvent::MAX), "HardEvent names");
+
+int PipeOfToken(const std::string& t) {
+  if (t == "MTE2") return static_cast<int>(Pipe::kMTE2);
+  if (t == "MTE3" || t == "FIX") return static_cast<int>(Pipe::kMTE3);
+  if (t == "MTE1") return static_cast<int>(Pipe::kMTE1);
+  if (t == "V") return static_cast<int>(Pipe::kVector);
+  if (t == "M") return static_cast<int>(Pipe::kCube);
+  return static_cast<int>(Pipe::kScalar);
+}
+
+std::pair<int, int> PipesOf(HardEvent e, const char* api) {
+  const int i = static_cast<int>(e);
+  if (i < 0 || i >= kEvents) Fault(api, "unknown HardEvent " + std::to_string(i));
+  const std::string name = kEventNames[i];
+  const size_t cut = name.find('_');
+  return {PipeOfToken(name.substr(0, cut)), PipeOfToken(name.substr(cut + 1))};
+}
+
+}  // namespace
+
+HardEvent EventOf(pipe_t src, pipe_t dst) {
+  auto token = [](pipe_t p) {
+    switch (p) {
+      case PIPE_MTE1:
+        return "MTE1";
+      case PIPE_MTE2:
+        return "MTE2";
+      case PIPE_MTE3:
+        return "MTE3";
+      case PIPE_V:
+        return "V";
+      case PIPE_M:
+        return "M";
+      case PIPE_FIX:
+        return "FIX";
+      default:
+        return "S";
+    }
+  };
+  const std::string name = std::string(token(src)) + "_" + token(dst);
+  for (int i = 0; i < kEvents; ++i)
+    if (name == kEventNames[i]) return static_cast<HardEvent>(i);
+  Fault("TQueSync", "there is no HardEvent from " + std::string(token(src)) + " to " + token(dst));
+}
+
+void SetFlagEvent(HardEvent e, int32_t id, const char* api) {
+  Block& b = Current();
+  const int src = PipesOf(e, api).first;
+  if (id < 0 || id > 7) Fault(api, "event id " + std::to_string(id) + " is out of 0..7");
+  const std::string name = std::string(api) + "<HardEvent::" + kEventNames[static_cast<int>(e)] +
+                           ">(" + std::to_string(id) + ")";
+  const auto key = std::make_pair(static_cast<int>(e), id);
+  if (b.flags.count(key) && FirstReport(b, "set twice " + name))
+    Warn(api, name + " again before its WaitFlag: two sets of one flag are undefined on the NPU");
+  std::array<uint32_t, kPipes> snapshot{};
+  Timeline& t = b.timeline;
+  for (int q = 0; q < kPipes; ++q) snapshot[q] = t.known[src][q];
+  snapshot[src] = t.count[src];
+  b.flags[key] = snapshot;
+}
+
+void WaitFlagEvent(HardEvent e, int32_t id, const char* api) {
+  Block& b = Current();
+  const int dst = PipesOf(e, api).second;
+  if (id < 0 || id > 7) Fault(api, "event id " + std::to_string(id) + " is out of 0..7");
+  auto it = b.flags.find({static_cast<int>(e), id});
+  if (it == b.flags.end())
+    Fault(api, std::string("WaitFlag<HardEvent::") + kEventNames[static_cast<int>(e)] + ">(" +
+                   std::to_string(id) +
+                   ") has no SetFlag before it: on the NPU the pipe would wait forever");
+  Timeline& t = b.timeline;
+  for (int q = 0; q < kPipes; ++q) t.known[dst][q] = std::max(t.known[dst][q], it->second[q]);
+  b.flags.erase(it);
+}
+
+void SyncAllPipes() {
+  if (!t_block || t_block->probe) return;
+  Timeline& t = t_block->timeline;
+  for (int q = 0; q < kPipes; ++q)
+    for (int p = 0; p < kPipes; ++p) t.known[q][p] = t.count[p];
 }
 
 void BarrierAllPipes() {
+  SyncAllPipes();
   Timeline& t = Current().timeline;
   for (int p = 0; p < kPipes; ++p)
     if (t.pipe_free[p] > t.issue) t.issue = t.pipe_free[p], t.last_issue = t.last_on_pipe[p];
@@ -477,7 +680,7 @@ double ContiguousVectorCycles(uint64_t bytes) {
     RepeatRows rows;
     for (const auto& [off, a] : ub)
       for (uint64_t k = 0; k < 8 && r * 256 + k * 32 < a->bytes; ++k)
-        rows.Add(off + r * 256 + k * 32, a->write);
+        rows.Add(off + r * 256 + k * 32, a->use == Use::kWrite);
     cycles += rows.Cycles();
   }
   return cycles;
@@ -556,6 +759,7 @@ void BlockBarrier(bool aiv_only) {
           "core");
   std::barrier<>* barrier = aiv_only || !IsMixLaunch(l) ? l.barrier.get() : l.all_barrier.get();
   if (barrier) barrier->arrive_and_wait();
+  SyncAllPipes();
   AddCycles(Pipe::kScalar, 100);
 }
 
@@ -794,6 +998,7 @@ QueueSlot* QueueBase::Alloc(const char* api) {
     if (s.state == QueueSlot::kFree) {
       s.state = QueueSlot::kAllocated;
       next_ = (next_ + k + 1) % slots_.size();
+      SyncAllPipes();  // FreeTensor/AllocTensor's flags: the next producer after the consumer
       return &s;
     }
   }
@@ -818,6 +1023,7 @@ QueueSlot* QueueBase::Dequeue(const char* api) {
   QueueSlot* s = queued_.front();
   queued_.erase(queued_.begin());
   s->state = QueueSlot::kDequeued;
+  SyncAllPipes();  // the flags EnQue/DeQue insert: the consumer comes after the producer
   return s;
 }
 
@@ -828,6 +1034,7 @@ void QueueBase::Free(QueueSlot* slot, const char* api) {
   if (slot->state == QueueSlot::kQueued)
     Fault(api, "the tensor is still enqueued: DeQue it before FreeTensor");
   slot->state = QueueSlot::kFree;
+  ++slot->generation;
 }
 
 // ----- launch -----
@@ -1080,6 +1287,55 @@ void ReadDeclarations(LaunchState& l, const std::function<void()>& body) {
   t_block = saved;
 }
 
+// The end of a block that ran to its end: flags set and never waited for (synccheck).
+void FinishBlock(Block& b) {
+  for (const auto& [key, snapshot] : b.flags)
+    Warn("SetFlag", std::string("SetFlag<HardEvent::") + kEventNames[key.first] + ">(" +
+                        std::to_string(key.second) +
+                        ") has no WaitFlag: an unpaired flag (on the NPU a later PipeBarrier "
+                        "or SetFlag of it hangs)");
+}
+
+// Two blocks writing the same global bytes without atomics: which value lands is undefined
+// on the NPU (the emulation runs blocks as threads, so here too).
+void CheckGlobalOverlaps(LaunchState& l) {
+  struct Write {
+    uintptr_t start, end;
+    const Block* block;
+  };
+  std::vector<Write> all;
+  for (const Block* b : l.blocks)
+    for (const auto& [start, end] : b->gm_writes) all.push_back({start, end, b});
+  std::sort(all.begin(), all.end(),
+            [](const Write& a, const Write& b) { return a.start < b.start; });
+  const Write* reach = nullptr;
+  int reported = 0;
+  for (const Write& w : all) {
+    if (reach && w.start < reach->end && w.block != reach->block && reported < 4) {
+      ++reported;
+      const uintptr_t from = w.start, to = std::min(w.end, reach->end);
+      std::string where;
+      {
+        std::lock_guard<std::mutex> lock(g_gm_mutex);
+        auto it = g_gm.upper_bound(from);
+        if (it != g_gm.begin()) {
+          --it;
+          if (from < it->first + it->second)
+            where = " (bytes " + std::to_string(from - it->first) + ".." +
+                    std::to_string(to - it->first) + " of an allocation of " +
+                    std::to_string(it->second) + ")";
+        }
+      }
+      l.errors.push_back("[kernel " + l.name + "]" + BlockLabel(*reach->block) + " and" +
+                         BlockLabel(*w.block) + " both write " + std::to_string(to - from) +
+                         " bytes of global memory" + where +
+                         " without atomics: on the NPU which block's value lands is undefined "
+                         "(give each block its own range, or SetAtomicAdd)");
+    }
+    if (!reach || w.end > reach->end) reach = &w;
+  }
+}
+
 // Errors that differ only in the block are printed once, with the blocks listed.
 std::vector<std::string> Collapse(const std::vector<std::string>& lines) {
   std::vector<std::string> keys;
@@ -1210,6 +1466,7 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
     guard.Arm();
     try {
       body();
+      FinishBlock(*blk);
     } catch (const BlockEnd&) {
     } catch (const KernelFault& f) {
       std::lock_guard<std::mutex> lock(l.mutex);
@@ -1260,6 +1517,7 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
     }
     for (auto& t : threads) t.join();
   }
+  CheckGlobalOverlaps(l);
   result.errors = l.errors;
   result.warnings = l.warnings;
   result.ok = l.errors.empty();

@@ -148,6 +148,8 @@ TEST(AscendCApi, DataCopyPadAndAtomicAdd) {
     // Two bursts of 5 floats (20 bytes), each padded to a 32-byte block with -1.
     DataCopyPad(t, gx, DataCopyExtParams(2, 20, 0, 0, 0),
                 DataCopyPadExtParams<float>(true, 0, 3, -1.0f));
+    SetFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_MTE3>(EVENT_ID0);
     if (GetBlockIdx() == 0) {
       EXPECT_EQ(t.GetValue(4), 5.0f);
       EXPECT_EQ(t.GetValue(5), -1.0f);
@@ -202,7 +204,11 @@ TEST(AscendCApi, CostEstimateMatchesTheModel) {
     g.SetGlobalBuffer(x, 512);
     LocalTensor<float> t = b.Get<float>();
     DataCopy(t, g, 512);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
     for (int i = 0; i < 8; ++i) Add(t, t, t, 512);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     DataCopy(g, t, 512);
     t.GetValue(0);
   });

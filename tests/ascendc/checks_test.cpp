@@ -81,7 +81,10 @@ TEST(AscendCChecks, DataCopyLengthNotMultipleOf32WarnsAndTruncates) {
     gy.SetGlobalBuffer(y, 64);
     LocalTensor<float> t = b.Get<float>();
     Duplicate(t, 0.0f, 64);
+    SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
     DataCopy(t, gx, 10);  // 40 bytes: the hardware moves one 32-byte block
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy, t, 16);
   });
   EXPECT_TRUE(ok) << out;
@@ -259,6 +262,8 @@ TEST(AscendCChecks, MoreBlocksThanCoresRunInWaves) {
     pipe.InitBuffer(b, 32);
     LocalTensor<int32_t> one = b.Get<int32_t>();
     Duplicate(one, GetBlockIdx() + 1, 8);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID1);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
     GlobalTensor<int32_t> g;
     g.SetGlobalBuffer(counter, 8);
     SetAtomicAdd<int32_t>();

@@ -55,6 +55,8 @@ extern "C" __global__ __aicore__ void mmad_basic(GM_ADDR a, GM_ADDR b, GM_ADDR c
                     lb2 = b2.Get<half>();
   DataCopy(la1, ga, Nd2NzParams(1, kM, kK, 0, kK, kM, 1, 0));
   DataCopy(lb1, gb, Nd2NzParams(1, kK, kN, 0, kN, kK, 1, 0));
+  SetFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);  // the pipes hand over through flags
+  WaitFlag<HardEvent::MTE2_MTE1>(EVENT_ID0);
   const int mb = kM / 16, kb = kK / 16, nb = kN / 16;
   for (int i = 0; i < mb; ++i) {  // each row of A fractals, as the NPU samples do
     LoadData2DParams p;
@@ -72,7 +74,11 @@ extern "C" __global__ __aicore__ void mmad_basic(GM_ADDR a, GM_ADDR b, GM_ADDR c
     LoadData(lb2[i * nb * 256], lb1, p);
   }
   LocalTensor<float> lc = c1.Get<float>();
+  SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
   Mmad(lc, la2, lb2, MmadParams(kM, kN, kK, false, 0, false, false, false));
+  SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+  WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
   FixpipeParamsV220 fp;
   fp.mSize = kM;
   fp.nSize = kN;

@@ -141,8 +141,12 @@ extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, ScaleTi
   pipe.InitBuffer(b, tiling.perBlock * sizeof(float));
   LocalTensor<float> t = b.Get<float>();
   DataCopy(t, gx, tiling.perBlock);
+  SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+  WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
   Muls(t, t, tiling.scale, tiling.perBlock);
   Adds(t, t, static_cast<float>(offset), tiling.perBlock);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
   DataCopy(gy, t, tiling.perBlock);
 }
 """
