@@ -11,3 +11,4 @@
 #include "ascendc/kernel_vector.h"
 #include "ascendc/kernel_cube.h"
 #include "ascendc/kernel_debug.h"
+#include "ascendc/kernel_gather_pad.h"

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ascendc/kernel_types.h"
+#include "securec.h"
 
 namespace AscendC {
 namespace detail {
@@ -303,6 +304,13 @@ std::string AssertText(const char* fmt, Args... args) {
 #define GET_TILING_DATA(var, tiling) \
   ::optiling::OcTilingDataOf var;    \
   std::memcpy(&var, reinterpret_cast<const void*>(tiling), sizeof(var))
+// REGISTER_TILING_DEFAULT(Struct): kernels of standard C++ tiling structs; GET_TILING_DATA
+// then reads that struct.
+#define REGISTER_TILING_DEFAULT(type) \
+  namespace optiling {                \
+  using OcTilingDataOf = type;        \
+  }                                   \
+  static_assert(std::is_trivially_copyable_v<type>, "a tiling struct is copied as bytes")
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
   type var;                                            \
   std::memcpy(&var, reinterpret_cast<const void*>(tiling), sizeof(var))

@@ -2,7 +2,14 @@
 // with matmul_tiling (tiling/tiling_api.h), the kernel's Matmul reads it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+
+// set_<field>/get_<field> as the host's optiling::TCubeTiling (BEGIN_TILING_DATA_DEF) has.
+#define OC_TILING_FIELD_ACCESS(field)        \
+  void set_##field(int32_t v) { field = v; } \
+  int32_t get_##field() const { return field; }
 
 struct TCubeTiling {
   int32_t usedCoreNum = 1;
@@ -14,8 +21,57 @@ struct TCubeTiling {
   int32_t transLength = 0, iterateOrder = 0;
   int32_t shareL1Size = 0, shareL0CSize = 0, shareUbSize = 0;
   int32_t dbL0A = 2, dbL0B = 2, dbL0C = 1;
+  OC_TILING_FIELD_ACCESS(usedCoreNum)
+  OC_TILING_FIELD_ACCESS(M)
+  OC_TILING_FIELD_ACCESS(N)
+  OC_TILING_FIELD_ACCESS(Ka)
+  OC_TILING_FIELD_ACCESS(Kb)
+  OC_TILING_FIELD_ACCESS(singleCoreM)
+  OC_TILING_FIELD_ACCESS(singleCoreN)
+  OC_TILING_FIELD_ACCESS(singleCoreK)
+  OC_TILING_FIELD_ACCESS(baseM)
+  OC_TILING_FIELD_ACCESS(baseN)
+  OC_TILING_FIELD_ACCESS(baseK)
+  OC_TILING_FIELD_ACCESS(depthA1)
+  OC_TILING_FIELD_ACCESS(depthB1)
+  OC_TILING_FIELD_ACCESS(stepM)
+  OC_TILING_FIELD_ACCESS(stepN)
+  OC_TILING_FIELD_ACCESS(stepKa)
+  OC_TILING_FIELD_ACCESS(stepKb)
+  OC_TILING_FIELD_ACCESS(isBias)
+  OC_TILING_FIELD_ACCESS(transLength)
+  OC_TILING_FIELD_ACCESS(iterateOrder)
+  OC_TILING_FIELD_ACCESS(shareL1Size)
+  OC_TILING_FIELD_ACCESS(shareL0CSize)
+  OC_TILING_FIELD_ACCESS(shareUbSize)
+  OC_TILING_FIELD_ACCESS(dbL0A)
+  OC_TILING_FIELD_ACCESS(dbL0B)
+  OC_TILING_FIELD_ACCESS(dbL0C)
+  size_t GetDataSize() const { return sizeof(TCubeTiling); }
+  // Copies the tiling into a buffer of `capacity` bytes (false, nothing written, when short).
+  bool SaveToBuffer(void* data, size_t capacity) const {
+    if (!data || capacity < sizeof(TCubeTiling)) return false;
+    std::memcpy(data, this, sizeof(TCubeTiling));
+    return true;
+  }
+};
+
+// Pad / UnPad tilings (fields in CANN's order; the emulation uses the shape fields).
+struct PadTiling {
+  uint32_t srcHeight = 0, srcWidth = 0, srcOriWidth = 0, widthWithoutLastBlock = 0,
+           blocksPerRow = 0, heightTiling = 0, heightFractal = 0, heightFractalTail = 0,
+           mainLoopOffset = 0, tailBlockOffset = 0, tmpBuffer1BlockNum = 0, tmpBuffer1RowNum = 0,
+           tmpBuffer2Offset = 0, widthTiling = 0, widthFractal = 0, widthFractalTail = 0,
+           widthFractalTailAlingned = 0, brcbTiling = 0, brcbFractal = 0, brcbFractalTail = 0,
+           maxRepeatTimes = 0;
+};
+struct UnPadTiling {
+  uint32_t srcHeight = 0, srcWidth = 0, tmpBuffer1BlockNum = 0, tmpBuffer1RowNum = 0,
+           tmpBuffer2Offset = 0, widthTiling = 0, widthFractal = 0, widthFractalTail = 0;
 };
 
 namespace optiling {
 using TCubeTiling = ::TCubeTiling;
+using PadTiling = ::PadTiling;
+using UnPadTiling = ::UnPadTiling;
 }  // namespace optiling

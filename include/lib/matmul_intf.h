@@ -115,8 +115,9 @@ class Matmul {
       computed_ = false;
       return false;
     }
-    bm_ = block_ % mb;
-    bn_ = block_ / mb;
+    // iterateOrder 0: M first; 1: N first (the host's SetTraverse(FIRSTN)).
+    bm_ = t_.iterateOrder == 1 ? block_ / nb : block_ % mb;
+    bn_ = t_.iterateOrder == 1 ? block_ % nb : block_ / mb;
     return true;
   }
   // The current block to its place in C (GM) ...

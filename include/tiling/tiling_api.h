@@ -4,10 +4,68 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "kernel_tiling/kernel_tiling.h"
+#include "securec.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace ge {
+// A tensor shape as host tiling code passes it (ge::Shape).
+class Shape {
+ public:
+  Shape() = default;
+  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
+  size_t GetDimNum() const { return dims_.size(); }
+  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+  std::vector<int64_t> GetDims() const { return dims_; }
+  int64_t GetShapeSize() const {
+    int64_t n = 1;
+    for (int64_t d : dims_) n *= d;
+    return dims_.empty() ? 0 : n;
+  }
+
+ private:
+  std::vector<int64_t> dims_;
+};
+}  // namespace ge
+
+namespace AscendC {
+// Pad / UnPad host tiling: the kernel side (kernel_gather_pad.h) reads the shape fields. The
+// emulation needs no scratch; the sizes returned are one row block per row, so kernels that
+// allocate what these say keep working.
+inline void GetPadMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize, uint32_t& maxValue,
+                                uint32_t& minValue) {
+  const uint64_t rows = srcShape.GetDim(0), row = (srcShape.GetDim(1) * typeSize + 31) / 32 * 32;
+  maxValue = minValue = static_cast<uint32_t>(std::max<uint64_t>(rows * row, 32));
+}
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape,
+                          uint32_t stackBufferSize, uint32_t typeSize, optiling::PadTiling& t) {
+  (void)stackBufferSize;
+  t.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+  t.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+  t.srcOriWidth = static_cast<uint32_t>(oriSrcShape.GetDim(1));
+  t.blocksPerRow = static_cast<uint32_t>((t.srcWidth * typeSize + 31) / 32);
+  t.widthWithoutLastBlock = t.blocksPerRow ? (t.blocksPerRow - 1) * 32 / typeSize : 0;
+}
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC&,
+                                  const ge::Shape& srcShape, uint32_t typeSize, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+  GetPadMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
+}
+inline void UnPadTilingFunc(const ge::Shape srcShape, uint32_t stackBufferSize, uint32_t typeSize,
+                            optiling::UnPadTiling& t) {
+  (void)stackBufferSize;
+  (void)typeSize;
+  t.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+  t.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+}
+}  // namespace AscendC
 
 namespace matmul_tiling {
+
+// The order Matmul::Iterate walks the base blocks: M first (the default) or N first.
+enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
 enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, B1, A2, B2, CO1, CO2, TSCM };
 enum class CubeFormat { ND, NZ, ND_ALIGN, SCALAR, VECTOR };
@@ -19,7 +77,13 @@ inline int32_t SizeOf(DataType t) {
 
 class MatmulApiTiling {
  public:
+  MatmulApiTiling() = default;
+  explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC&) {}
   virtual ~MatmulApiTiling() = default;
+  int32_t SetTraverse(MatrixTraverse traverse) {
+    traverse_ = traverse;
+    return 0;
+  }
   int32_t SetAType(TPosition, CubeFormat, DataType t, bool isTrans = false) {
     a_ = t;
     trans_a_ = isTrans;
@@ -74,7 +138,7 @@ class MatmulApiTiling {
     t->baseK = fix_k_ > 0 ? fix_k_ : std::min(64, round16(k_));
     t->usedCoreNum = m_cores * n_cores;
     t->isBias = bias_ ? 1 : 0;
-    t->iterateOrder = 0;
+    t->iterateOrder = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
   }
   bool Check(const TCubeTiling& t) const {
     return int64_t(t.baseM) * t.baseK * SizeOf(a_) <= 64 * 1024 &&
@@ -85,11 +149,13 @@ class MatmulApiTiling {
   bool trans_a_ = false, trans_b_ = false, bias_ = false;
   int32_t m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
   int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
+  MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
 };
 
 // Splits M and N over up to `dim` cores (each core computes singleCoreM x singleCoreN).
 class MultiCoreMatmulTiling : public MatmulApiTiling {
  public:
+  using MatmulApiTiling::MatmulApiTiling;
   int32_t SetDim(int32_t dim) {
     dim_ = std::max(1, dim);
     return 0;

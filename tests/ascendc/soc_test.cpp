@@ -54,7 +54,8 @@ TEST(SocTable, LaunchUsesTheModelsChip) {
     EXPECT_EQ(r.ok, b1) << soc;
     if (!b1) {
       ASSERT_FALSE(r.errors.empty());
-      EXPECT_NE(r.errors[0].find("40 cores of Ascend910B3"), std::string::npos) << r.errors[0];
+      EXPECT_NE(r.errors[0].find("40 vector cores of Ascend910B3"), std::string::npos)
+          << r.errors[0];
     }
   }
   detail::LaunchOptions bad;

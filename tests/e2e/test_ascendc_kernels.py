@@ -51,3 +51,40 @@ def test_example_kernels_match_numpy(tmp_path):
     assert "2 blocks (2 AIC + 4 AIV, KERNEL_TYPE_MIX_AIC_1_2) exit success" in r.stdout
     # Each launch printed its cost estimate; the matmul is cube work.
     assert r.stdout.count("Cost ESTIMATE") == 5
+
+
+def test_pad_gathermask_and_a_caught_race(tmp_path):
+    """examples/ascendc_checks: Pad and GatherMask against numpy; a racy TBuf kernel is
+    reported, its synced twin is clean."""
+    prefix = tmp_path / "prefix"
+    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+    b = tmp_path / "build"
+    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "ascendc_checks"), "-B", str(b),
+             f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(b)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    rng = np.random.default_rng(1)
+    d = tmp_path / "data"
+    d.mkdir()
+    pad_x = rng.standard_normal((8, 13)).astype(np.float16)
+    pos_x = rng.standard_normal(1024).astype(np.float32)
+    scale_x = rng.standard_normal(4096).astype(np.float32)
+    for name, arr in [("pad_x", pad_x), ("pos_x", pos_x), ("scale_x", scale_x)]:
+        arr.tofile(d / f"{name}.bin")
+    r = run([str(b / "run_checks"), str(d)], cwd=str(tmp_path))
+    assert r.returncode == 0 and "checks example ran as expected" in r.stdout, \
+        r.stdout[-4000:] + r.stderr
+    want = np.pad(pad_x, ((0, 0), (1, 2)), constant_values=-1)
+    np.testing.assert_array_equal(np.fromfile(d / "pad_y.bin", np.float16).reshape(8, 16), want)
+    positive = pos_x[pos_x > 0]
+    count = int(np.fromfile(d / "pos_count.bin", np.int32)[0])
+    assert count == positive.size
+    got = np.fromfile(d / "pos_y.bin", np.float32)
+    np.testing.assert_array_equal(got[:count], positive)
+    assert not got[count:].any()
+    np.testing.assert_array_equal(np.fromfile(d / "scale_y.bin", np.float32), 2 * scale_x)
+    assert "racy_scale_custom][blocks 0, 1, 2, 3] Muls: race (read after write) on UB byte 0" \
+        in r.stdout, r.stdout[-4000:]
+    assert "[FAILED] racy_scale_custom" in r.stdout
+    assert "[SUCCESS] synced_scale_custom" in r.stdout

@@ -63,4 +63,19 @@ class PlatformAscendC {
   const opencann::SocSpec* soc_ = nullptr;
 };
 
+// The process's platform for host programs without a tiling context (CPU-only hosts): the
+// first call decides the chip (a SoC name, else OCANN_SOC or Ascend910B3).
+class PlatformAscendCManager {
+ public:
+  static PlatformAscendC* GetInstance() { return GetInstance(nullptr); }
+  static PlatformAscendC* GetInstance(const char* customSocVersion) {
+    static PlatformAscendC* instance = [&] {
+      const opencann::SocSpec* soc =
+          customSocVersion ? opencann::FindSocSpec(customSocVersion) : nullptr;
+      return new PlatformAscendC(soc && soc->ascendc_emulated ? soc : nullptr);
+    }();
+    return instance;
+  }
+};
+
 }  // namespace platform_ascendc

@@ -1,0 +1,187 @@
+// GatherMask (keep the elements a bit pattern selects, packed) and Pad/UnPad (the width axis
+// of a [height, width] tensor in UB), as CANN's vector APIs define them.
+#pragma once
+
+#include <string>
+
+#include "ascendc/kernel_vector.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace AscendC {
+
+struct GatherMaskParams {
+  uint8_t src0BlockStride = 1;
+  uint16_t repeatTimes = 1;
+  uint16_t src0RepeatStride = 8;
+  uint8_t src1RepeatStride = 8;
+  GatherMaskParams() = default;
+  GatherMaskParams(uint8_t blk, uint16_t repeats, uint16_t rep0, uint8_t rep1)
+      : src0BlockStride(blk),
+        repeatTimes(repeats),
+        src0RepeatStride(rep0),
+        src1RepeatStride(rep1) {}
+};
+enum class GatherMaskMode : uint8_t { V1, V2 };
+inline constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::V1;
+
+namespace detail {
+
+// Walks the elements of GatherMask's repeats: normal mode 256 bytes a repeat, counter mode
+// `mask` elements a repeat; keep(r, e) says whether element e of repeat r stays.
+template <typename T, typename Keep>
+uint64_t GatherWalk(const LocalTensor<T>& dst, const LocalTensor<T>& src, bool counter,
+                    uint32_t mask, const GatherMaskParams& p, Keep keep, const char* api) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask takes 16- or 32-bit elements");
+  if (p.repeatTimes > 255)
+    Fault(api, "repeatTimes " + std::to_string(p.repeatTimes) + " is out of 0..255");
+  constexpr uint32_t per = 256 / sizeof(T), pb = 32 / sizeof(T);
+  if (counter && (mask == 0 || mask > per))
+    Fault(api, "in counter mode mask is the elements per repeat, 1.." + std::to_string(per));
+  CheckVector(dst, 0, api, "destination");
+  CheckVector(src, 0, api, "source");
+  const uint32_t n = counter ? mask : per;
+  uint64_t out = 0;
+  for (uint32_t r = 0; r < p.repeatTimes; ++r)
+    for (uint32_t e = 0; e < n; ++e) {
+      if (!keep(r, e)) continue;
+      const uint64_t i =
+          (uint64_t(r) * p.src0RepeatStride + uint64_t(e / pb) * p.src0BlockStride) * pb + e % pb;
+      CheckIndex(src, i, api, "source");
+      CheckIndex(dst, out, api, "destination");
+      dst.GetPhyAddr()[out++] = src.GetPhyAddr()[i];
+    }
+  AddCycles(Pipe::kVector, static_cast<double>(p.repeatTimes));
+  return out;
+}
+
+}  // namespace detail
+
+// A pattern tensor: bit e of repeat r's pattern keeps element e (uint16_t patterns for
+// 16-bit data, uint32_t for 32-bit); src1RepeatStride (32-byte blocks) moves the pattern.
+template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
+void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                const LocalTensor<U>& src1Pattern, const bool reduceMode, const uint32_t mask,
+                const GatherMaskParams& p, uint64_t& rsvdCnt) {
+  const char* api = "GatherMask";
+  static_assert(sizeof(U) == sizeof(T), "the pattern's type is as wide as the data's");
+  detail::CheckVector(src1Pattern, 0, api, "source 1 (pattern)");
+  constexpr uint32_t bits = 8 * sizeof(U);
+  rsvdCnt = detail::GatherWalk(
+      dst, src0, reduceMode, mask, p,
+      [&](uint32_t r, uint32_t e) {
+        const uint64_t word = uint64_t(r) * p.src1RepeatStride * 32 / sizeof(U) + e / bits;
+        detail::CheckIndex(src1Pattern, word, api, "pattern");
+        return ((src1Pattern.GetPhyAddr()[word] >> (e % bits)) & 1) != 0;
+      },
+      api);
+}
+
+// A fixed pattern: 1 even elements, 2 odd, 3..6 the first..fourth of every 4, 7 all.
+template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
+void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t src1Pattern,
+                const bool reduceMode, const uint32_t mask, const GatherMaskParams& p,
+                uint64_t& rsvdCnt) {
+  const char* api = "GatherMask";
+  if (src1Pattern < 1 || src1Pattern > 7)
+    detail::Fault(api, "fixed pattern " + std::to_string(src1Pattern) + " is out of 1..7");
+  rsvdCnt = detail::GatherWalk(
+      dst, src0, reduceMode, mask, p,
+      [&](uint32_t, uint32_t e) {
+        switch (src1Pattern) {
+          case 1:
+            return e % 2 == 0;
+          case 2:
+            return e % 2 == 1;
+          case 7:
+            return true;
+          default:
+            return e % 4 == static_cast<uint32_t>(src1Pattern - 3);
+        }
+      },
+      api);
+}
+
+struct PadParams {
+  uint16_t leftPad = 0, rightPad = 0;
+  int32_t padValue = 0;
+};
+struct UnPadParams {
+  uint16_t leftPad = 0, rightPad = 0;
+};
+
+namespace detail {
+
+template <typename T>
+void PadImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const PadParams& p,
+             const PadTiling& t) {
+  const char* api = "Pad";
+  const uint64_t h = t.srcHeight, w = t.srcWidth, ow = t.srcOriWidth ? t.srcOriWidth : w;
+  if (h == 0 || w == 0) Fault(api, "the tiling has no source shape (was PadTilingFunc called?)");
+  if (ow > w) Fault(api, "srcOriWidth " + std::to_string(ow) + " is more than srcWidth");
+  const uint64_t row_bytes = w * sizeof(T), aligned = (row_bytes + 31) / 32 * 32;
+  uint64_t out_w = w;
+  if (row_bytes % 32) {
+    // Case 1: rows not 32-byte aligned are padded out, left and right, up to the block.
+    out_w = p.leftPad + w + p.rightPad;
+    if (out_w * sizeof(T) > aligned)
+      Fault(api, "leftPad " + std::to_string(p.leftPad) + " + width " + std::to_string(w) +
+                     " + rightPad " + std::to_string(p.rightPad) + " is wider than the row's " +
+                     std::to_string(aligned / sizeof(T)) + "-element 32-byte block");
+  } else {
+    // Case 2: aligned rows with unused tail columns: only those, on the right, are padded.
+    if (p.leftPad) Fault(api, "rows already 32-byte aligned take no leftPad");
+    if (ow + p.rightPad > w)
+      Fault(api, "srcOriWidth " + std::to_string(ow) + " + rightPad " + std::to_string(p.rightPad) +
+                     " is more than the width " + std::to_string(w));
+  }
+  CheckVector(src, h * w, api, "source");
+  CheckVector(dst, h * out_w, api, "destination");
+  const T pad = static_cast<T>(p.padValue);
+  std::vector<T> row(static_cast<size_t>(out_w));
+  for (uint64_t r = 0; r < h; ++r) {
+    const T* s = src.GetPhyAddr() + r * w;
+    if (row_bytes % 32) {
+      for (uint64_t c = 0; c < out_w; ++c)
+        row[c] = c < p.leftPad || c >= p.leftPad + w ? pad : s[c - p.leftPad];
+    } else {
+      for (uint64_t c = 0; c < w; ++c) row[c] = c >= ow && c < ow + p.rightPad ? pad : s[c];
+    }
+    std::copy(row.begin(), row.end(), dst.GetPhyAddr() + r * out_w);
+  }
+  CountCycles(h * aligned * 2);
+}
+
+}  // namespace detail
+
+template <typename T>
+void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& p,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, PadTiling& tiling) {
+  detail::CheckVector(sharedTmpBuffer, 0, "Pad", "work");
+  detail::PadImpl(dst, src, p, tiling);
+}
+template <typename T>
+void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& p, PadTiling& tiling) {
+  detail::PadImpl(dst, src, p, tiling);
+}
+
+// UnPad: drops rightPad (< 32 bytes) columns from each row of a [height, width] tensor.
+template <typename T>
+void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& p,
+           LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& t) {
+  const char* api = "UnPad";
+  detail::CheckVector(sharedTmpBuffer, 0, api, "work");
+  const uint64_t h = t.srcHeight, w = t.srcWidth;
+  if (h == 0 || w == 0) detail::Fault(api, "the tiling has no source shape");
+  if (p.rightPad * sizeof(T) >= 32 || p.rightPad >= w)
+    detail::Fault(api, "rightPad " + std::to_string(p.rightPad) +
+                           " must be under one 32-byte block and the width");
+  const uint64_t out_w = w - p.rightPad;
+  detail::CheckVector(src, h * w, api, "source");
+  detail::CheckVector(dst, h * out_w, api, "destination");
+  for (uint64_t r = 0; r < h; ++r)
+    std::copy(src.GetPhyAddr() + r * w, src.GetPhyAddr() + r * w + out_w,
+              dst.GetPhyAddr() + r * out_w);
+  detail::CountCycles(h * w * sizeof(T) * 2);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,217 @@
+// GatherMask, Pad/UnPad and the host helpers around them, against values worked out by hand.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+#include "tikicpulib.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+namespace {
+
+template <typename F>
+bool RunOne(const char* name, F body) {
+  detail::LaunchOptions o;
+  o.report = false;
+  o.mode = KernelMode::AIV_MODE;
+  auto r = detail::Launch(name, 1, body, o);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  return r.ok;
+}
+
+TEST(AscendCGatherMask, PatternTensorAndFixedPatterns) {
+  // 2 repeats of 64 floats (256 bytes each), values 0..127.
+  std::vector<float> got;
+  uint64_t kept = 0, kept_even = 0, kept_third = 0, kept_counter = 0;
+  std::vector<float> even, third, counter;
+  ASSERT_TRUE(RunOne("gather", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> src, pat, dst;
+    pipe.InitBuffer(src, 512);
+    pipe.InitBuffer(pat, 64);
+    pipe.InitBuffer(dst, 512);
+    LocalTensor<float> s = src.Get<float>(), d = dst.Get<float>();
+    LocalTensor<uint32_t> p = pat.Get<uint32_t>();
+    for (int i = 0; i < 128; ++i) s.SetValue(i, static_cast<float>(i));
+    // Repeat 0 keeps elements 0, 5 and 63; repeat 1 (pattern 32 bytes on) keeps 1 and 40.
+    for (int i = 0; i < 16; ++i) p.SetValue(i, 0);
+    p.SetValue(0, (1u << 0) | (1u << 5));
+    p.SetValue(1, 1u << 31);
+    p.SetValue(8, 1u << 1);
+    p.SetValue(9, 1u << 8);
+    GatherMask(d, s, p, false, 0, GatherMaskParams(1, 2, 8, 1), kept);
+    for (uint64_t i = 0; i < kept; ++i) got.push_back(d.GetValue(i));
+    GatherMask(d, s, static_cast<uint8_t>(1), false, 0, GatherMaskParams(1, 2, 8, 0), kept_even);
+    for (uint64_t i = 0; i < 4; ++i) even.push_back(d.GetValue(i));
+    GatherMask(d, s, static_cast<uint8_t>(5), false, 0, GatherMaskParams(1, 1, 8, 0), kept_third);
+    for (uint64_t i = 0; i < kept_third; ++i) third.push_back(d.GetValue(i));
+    // Counter mode: 10 elements a repeat, all kept: 0..9 then 64..73.
+    GatherMask(d, s, static_cast<uint8_t>(7), true, 10, GatherMaskParams(1, 2, 8, 0), kept_counter);
+    for (uint64_t i = 0; i < kept_counter; ++i) counter.push_back(d.GetValue(i));
+  }));
+  EXPECT_EQ(kept, 5u);
+  EXPECT_EQ(got, (std::vector<float>{0, 5, 63, 65, 104}));
+  EXPECT_EQ(kept_even, 64u);
+  EXPECT_EQ(even, (std::vector<float>{0, 2, 4, 6}));
+  EXPECT_EQ(kept_third, 16u);  // pattern 5: the third of every 4 (index 2, 6, ...)
+  EXPECT_EQ(third.front(), 2.0f);
+  EXPECT_EQ(third.back(), 62.0f);
+  std::vector<float> want(10);
+  std::iota(want.begin(), want.end(), 0.0f);
+  for (int i = 0; i < 10; ++i) want.push_back(64.0f + i);
+  EXPECT_EQ(counter, want);
+}
+
+TEST(AscendCPad, UnalignedRowsPadLeftAndRightAlignedRowsOverwriteTheTail) {
+  // 3 rows of 13 halves (26 bytes, not 32-byte aligned): 1 left and 2 right of -1 make 16.
+  optiling::PadTiling t1;
+  PadTilingFunc(ge::Shape({3, 13}), ge::Shape({3, 13}), 0, 2, t1);
+  uint32_t max_tmp = 0, min_tmp = 0;
+  GetPadMaxMinTmpSize(ge::Shape({3, 13}), 2, max_tmp, min_tmp);
+  EXPECT_GE(min_tmp, 32u);
+  std::vector<float> out1, out2, out3;
+  ASSERT_TRUE(RunOne("pad", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> src, dst, tmp;
+    pipe.InitBuffer(src, 512);
+    pipe.InitBuffer(dst, 512);
+    pipe.InitBuffer(tmp, min_tmp);
+    LocalTensor<half> s = src.Get<half>(), d = dst.Get<half>();
+    for (int i = 0; i < 39; ++i) s.SetValue(i, half(static_cast<float>(i)));
+    PadParams p{1, 2, -1};
+    Pad(d, s, p, tmp.Get<uint8_t>(), t1);
+    for (int i = 0; i < 48; ++i) out1.push_back(float(d.GetValue(i)));
+    // 2 rows of 16 halves (aligned) of which 12 are data: 3 right columns of 7.
+    optiling::PadTiling t2;
+    PadTilingFunc(ge::Shape({2, 16}), ge::Shape({2, 12}), 0, 2, t2);
+    PadParams q{0, 3, 7};
+    Pad(d, s, q, t2);
+    for (int i = 0; i < 32; ++i) out2.push_back(float(d.GetValue(i)));
+    // UnPad: 2 rows of 16 back to 2 rows of 13.
+    optiling::UnPadTiling u;
+    UnPadTilingFunc(ge::Shape({2, 16}), 0, 2, u);
+    UnPadParams up{0, 3};
+    LocalTensor<uint8_t> scratch = tmp.Get<uint8_t>();
+    UnPad(s, d, up, scratch, u);
+    for (int i = 0; i < 26; ++i) out3.push_back(float(s.GetValue(i)));
+  }));
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 16; ++c)
+      EXPECT_EQ(out1[r * 16 + c], c == 0 || c >= 14 ? -1.0f : float(r * 13 + c - 1)) << r << c;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 16; ++c)
+      EXPECT_EQ(out2[r * 16 + c], c >= 12 && c < 15 ? 7.0f : float(r * 16 + c)) << r << c;
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 13; ++c) EXPECT_EQ(out3[r * 13 + c], out2[r * 16 + c]) << r << c;
+}
+
+TEST(AscendCPad, PadsThatDoNotFitAreRefused) {
+  detail::LaunchOptions o;
+  o.report = false;
+  o.mode = KernelMode::AIV_MODE;
+  auto r = detail::Launch(
+      "pad_too_wide", 1,
+      [] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> src, dst;
+        pipe.InitBuffer(src, 512);
+        pipe.InitBuffer(dst, 512);
+        optiling::PadTiling t;
+        PadTilingFunc(ge::Shape({2, 13}), ge::Shape({2, 13}), 0, 2, t);
+        PadParams p{2, 2, 0};  // 17 halves: past the 16-half block
+        LocalTensor<half> s = src.Get<half>(), d = dst.Get<half>();
+        Duplicate(s, half(0), 32);
+        Pad(d, s, p, t);
+      },
+      o);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("is wider than the row's 16-element 32-byte block"), std::string::npos)
+      << r.errors[0];
+}
+
+TEST(AscendCHost, PlatformManagerTilingSettersAndSecureCopies) {
+  auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance();
+  ASSERT_NE(platform, nullptr);
+  EXPECT_EQ(platform, platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1"));
+  EXPECT_EQ(platform->GetCoreNumAic() * 2, platform->GetCoreNumAiv());
+  matmul_tiling::MultiCoreMatmulTiling tiler(*platform);
+  tiler.SetDim(2);
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(64, 64, 32);
+  tiler.SetOrgShape(64, 64, 32);
+  tiler.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTN);
+  optiling::TCubeTiling t;
+  ASSERT_EQ(tiler.GetTiling(t), 0);
+  EXPECT_EQ(t.get_iterateOrder(), 1);
+  t.set_usedCoreNum(7);
+  t.set_stepM(2);
+  EXPECT_EQ(t.usedCoreNum, 7);
+  EXPECT_EQ(t.get_stepM(), 2);
+  std::vector<uint8_t> raw(t.GetDataSize());
+  EXPECT_TRUE(t.SaveToBuffer(raw.data(), raw.size()));
+  EXPECT_FALSE(t.SaveToBuffer(raw.data(), raw.size() - 1));
+  TCubeTiling back;
+  ASSERT_EQ(memcpy_s(&back, sizeof(back), raw.data(), raw.size()), 0);
+  EXPECT_EQ(back.usedCoreNum, 7);
+  char small[4];
+  EXPECT_NE(memcpy_s(small, sizeof(small), raw.data(), 8), 0);  // does not fit: refused
+}
+
+TEST(AscendCHost, IterateWalksNFirstWhenTheTilingSaysSo) {
+  // C = A x B, 32 x 32 in 16 x 16 base blocks; A's rows are (row block + 1), B's columns
+  // (10 x column block + 1), so a base block's value says which it is: 16 (0,0), 176 (0,1),
+  // 32 (1,0), 352 (1,1). N first visits (0,0), (0,1), (1,0), (1,1).
+  const int M = 32, N = 32, K = 16;
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  for (int i = 0; i < M * K; ++i) a[i] = half(float(i / K / 16 + 1));
+  for (int i = 0; i < K * N; ++i) b[i] = half(float(10 * (i % N / 16) + 1));
+  auto order = [&](matmul_tiling::MatrixTraverse traverse) {
+    matmul_tiling::MultiCoreMatmulTiling tiler;
+    tiler.SetDim(1);
+    tiler.SetShape(M, N, K);
+    tiler.SetOrgShape(M, N, K);
+    tiler.SetFixSplit(16, 16, 16);
+    tiler.SetTraverse(traverse);
+    TCubeTiling t;
+    EXPECT_EQ(tiler.GetTiling(t), 0);
+    std::vector<float> seen;
+    EXPECT_TRUE(RunOne("iterate_order", [&] {
+      GlobalTensor<half> ga, gb;
+      ga.SetGlobalBuffer(a, M * K);
+      gb.SetGlobalBuffer(b, K * N);
+      Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+             MatmulType<TPosition::GM, CubeFormat::ND, half>,
+             MatmulType<TPosition::VECIN, CubeFormat::ND, float>>
+          mm;
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> ub;
+      pipe.InitBuffer(ub, 16 * 16 * 4);
+      REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+      mm.SetTensorA(ga);
+      mm.SetTensorB(gb);
+      LocalTensor<float> block = ub.Get<float>();
+      while (mm.template Iterate<true>()) {
+        mm.template GetTensorC<true>(block, false, true);
+        seen.push_back(block.GetValue(0));
+      }
+      mm.End();
+    }));
+    return seen;
+  };
+  EXPECT_EQ(order(matmul_tiling::MatrixTraverse::FIRSTN), (std::vector<float>{16, 176, 32, 352}));
+  EXPECT_EQ(order(matmul_tiling::MatrixTraverse::FIRSTM), (std::vector<float>{16, 32, 176, 352}));
+  GmFree(a);
+  GmFree(b);
+}
+
+}  // namespace
