@@ -41,10 +41,20 @@ template <typename T>
 void CheckGlobalRange(const GlobalTensor<T>& t, uint64_t first_byte, uint64_t bytes,
                       const char* api, const char* which) {
   if (!t.GetPhyAddr()) Fault(api, std::string(which) + " GlobalTensor has no buffer");
-  if (first_byte + bytes > t.GetSize() * sizeof(T))
-    Fault(api, std::string(which) + " GlobalTensor of " + std::to_string(t.GetSize() * sizeof(T)) +
-                   " bytes is accessed up to byte " + std::to_string(first_byte + bytes) +
-                   " (outside SetGlobalBuffer's size)");
+  if (first_byte + bytes > t.GetSize() * sizeof(T)) {
+    // Say where the view sits in the buffer SetGlobalBuffer gave, so an offset past its end
+    // reads as that, not as a tensor of 0 bytes.
+    const uint64_t start = t.ViewOffset() * sizeof(T) + first_byte;
+    const uint64_t total = t.BufferSize() * sizeof(T);
+    Fault(
+        api,
+        std::string(which) + " GlobalTensor: bytes " + std::to_string(start) + ".." +
+            std::to_string(start + bytes) + " of a " + std::to_string(total) +
+            "-byte SetGlobalBuffer are accessed, " +
+            std::to_string(start + bytes - std::min(total, start + bytes)) + " bytes past its end" +
+            (t.ViewOffset() ? " (the view starts at element " + std::to_string(t.ViewOffset()) + ")"
+                            : ""));
+  }
   CheckGlobal(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes, api);
   if (which[0] == 'd' || which[0] == 'C')
     NoteGlobalWrite(reinterpret_cast<const uint8_t*>(t.GetPhyAddr()) + first_byte, bytes);

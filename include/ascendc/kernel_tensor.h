@@ -20,11 +20,13 @@ class GlobalTensor {
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t count) {
     detail::CheckGlobal(buffer, count * sizeof(T), "GlobalTensor::SetGlobalBuffer");
     ptr_ = buffer;
-    size_ = count;
+    size_ = total_ = count;
+    offset_ = 0;
   }
   void SetGlobalBuffer(__gm__ T* buffer) {
     ptr_ = buffer;
-    size_ = ~0ull >> 8;  // unknown: only the allocation bounds apply
+    size_ = total_ = ~0ull >> 8;  // unknown: only the allocation bounds apply
+    offset_ = 0;
   }
   GlobalTensor operator[](uint64_t offset) const {
     if (offset > size_)
@@ -34,6 +36,8 @@ class GlobalTensor {
     GlobalTensor t;
     t.ptr_ = ptr_ + offset;
     t.size_ = size_ - offset;
+    t.total_ = total_;
+    t.offset_ = offset_ + offset;
     return t;
   }
   T GetValue(uint64_t i) const {
@@ -48,6 +52,10 @@ class GlobalTensor {
     ptr_[i] = v;
   }
   uint64_t GetSize() const { return size_; }
+  // Where this view starts in the buffer SetGlobalBuffer gave, and that buffer's elements
+  // (for messages).
+  uint64_t ViewOffset() const { return offset_; }
+  uint64_t BufferSize() const { return total_; }
   // An L2 cache hint: it changes how fast, never what, so the emulation only checks it.
   template <CacheRwMode rwMode = CacheRwMode::RW>
   void SetL2CacheHint(CacheMode mode) {
@@ -71,7 +79,7 @@ class GlobalTensor {
     detail::CheckGlobal(ptr_ + i, sizeof(T), api);
   }
   T* ptr_ = nullptr;
-  uint64_t size_ = 0;
+  uint64_t size_ = 0, total_ = 0, offset_ = 0;
 };
 
 template <typename T>

@@ -110,7 +110,8 @@ struct BlockEnd {};
 struct ProbeEnd {};
 
 std::mutex g_gm_mutex;
-std::map<uintptr_t, uint64_t> g_gm;  // start -> bytes
+std::map<uintptr_t, uint64_t> g_gm;         // start -> bytes
+std::map<uintptr_t, uint64_t> g_gm_padded;  // start -> bytes GmAlloc reserved (rounded up)
 
 struct Block;
 
@@ -349,20 +350,34 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
   std::string problem;
   {
     std::lock_guard<std::mutex> lock(g_gm_mutex);
-    auto it = g_gm.upper_bound(a);
-    if (it != g_gm.end() && a + bytes > it->first)
-      problem = "global memory access of " + std::to_string(bytes) + " bytes starts " +
-                std::to_string(it->first - a) + " bytes before an allocation of " +
-                std::to_string(it->second) + " bytes and runs into it";
-    if (problem.empty() && it != g_gm.begin()) {
-      --it;
-      // Inside a known allocation: the access must end inside it too. Pointers outside
-      // every allocation are memory the emulation does not know: accepted.
-      if (a < it->first + it->second && a + bytes > it->first + it->second)
-        problem = "global memory access of " + std::to_string(bytes) + " bytes at offset " +
-                  std::to_string(a - it->first) + " runs past the end of its allocation of " +
-                  std::to_string(it->second) + " bytes";
+    auto next = g_gm.upper_bound(a);
+    const bool into_next = next != g_gm.end() && a + bytes > next->first;
+    if (next != g_gm.begin()) {
+      auto prev = std::prev(next);
+      const uint64_t size = prev->second;
+      auto pad = g_gm_padded.find(prev->first);
+      const uint64_t padded = pad == g_gm_padded.end() ? size : pad->second;
+      if (a < prev->first + size) {
+        // Inside a known allocation: the access must end inside it too.
+        if (a + bytes > prev->first + size)
+          problem = "global memory access of " + std::to_string(bytes) + " bytes at offset " +
+                    std::to_string(a - prev->first) + " runs past the end of its allocation of " +
+                    std::to_string(size) + " bytes";
+      } else if (a < prev->first + padded) {
+        // In the padding GmAlloc adds: past the end of that allocation, whatever follows.
+        problem = "global memory access of " + std::to_string(bytes) + " bytes starts at offset " +
+                  std::to_string(a - prev->first) + ", " + std::to_string(a - prev->first - size) +
+                  " bytes past the end of an allocation of " + std::to_string(size) + " bytes" +
+                  (into_next ? " (and runs into the next allocation)" : "");
+      }
     }
+    // Pointers outside every allocation are memory the emulation does not know: accepted,
+    // unless they run into one.
+    if (problem.empty() && into_next &&
+        (next == g_gm.begin() || a >= std::prev(next)->first + std::prev(next)->second))
+      problem = "global memory access of " + std::to_string(bytes) + " bytes starts " +
+                std::to_string(next->first - a) + " bytes before an allocation of " +
+                std::to_string(next->second) + " bytes and runs into it";
   }
   if (!problem.empty()) Fault(api, problem);
 }
@@ -1564,6 +1579,10 @@ void* GmAlloc(size_t size) {
   if (!p) return nullptr;
   std::memset(p, 0, rounded);
   detail::RegisterGlobal(p, size);
+  {
+    std::lock_guard<std::mutex> lock(detail::g_gm_mutex);
+    detail::g_gm_padded[reinterpret_cast<uintptr_t>(p)] = (rounded + 63) / 64 * 64;
+  }
   return p;
 }
 
@@ -1571,6 +1590,7 @@ void GmFree(void* ptr) {
   if (!ptr) return;
   {
     std::lock_guard<std::mutex> lock(detail::g_gm_mutex);
+    detail::g_gm_padded.erase(reinterpret_cast<uintptr_t>(ptr));
     if (!detail::g_gm.erase(reinterpret_cast<uintptr_t>(ptr))) {
       std::fprintf(stderr, "[ERROR] GmFree: %p was not returned by GmAlloc (or freed twice)\n",
                    ptr);

@@ -181,7 +181,18 @@ TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
     DataCopy(b.Get<float>(), g[32], 64);  // 64 elements from element 32 of a 64-element view
   });
   EXPECT_FALSE(ok2);
-  EXPECT_HAS(out2, "source GlobalTensor of 128 bytes is accessed up to byte 256");
+  EXPECT_HAS(out2,
+             "source GlobalTensor: bytes 128..384 of a 256-byte SetGlobalBuffer are "
+             "accessed, 128 bytes past its end (the view starts at element 32)");
+  // A block's offset that lands past the end of x is reported as that.
+  auto [ok3, out3] = Launch("past_the_end", 1, [x] {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(x + 104, 4);  // x holds 100 floats
+  });
+  EXPECT_FALSE(ok3);
+  EXPECT_HAS(out3,
+             "global memory access of 16 bytes starts at offset 416, 16 bytes past the end "
+             "of an allocation of 400 bytes");
   GmFree(x);
 }
 

@@ -124,7 +124,8 @@ def test_faulting_kernel_on_a_stream(tmp_path):
     r = run([str(b / "main")])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "launch 0 sync 507015" in r.stdout  # ACL_ERROR_RT_AICORE_EXCEPTION at synchronize
-    assert "[kernel overflow][block 0] DataCopy(GM->local): source GlobalTensor of 256 bytes" in r.stdout
+    assert "[kernel overflow][block 0] DataCopy(GM->local): source GlobalTensor: bytes 0..1024 " \
+           "of a 256-byte SetGlobalBuffer are accessed, 768 bytes past its end" in r.stdout
 
 
 BY_VALUE = r"""
