@@ -281,6 +281,24 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return ACL_SUCCESS;
 }
 
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  OC_ACL_REQUIRE_INIT();
+  if (timeout < -1)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout " +
+                                             std::to_string(timeout) + " must be -1 or more");
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return ACL_SUCCESS;
+  oc::Status st = worker->Synchronize(timeout);
+  if (st.cann_code() == "507046")
+    return Fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                "aclrtSynchronizeStreamWithTimeout: " + st.message());
+  if (!st.ok())
+    return oc::acl::FailStatus(st, oc::acl::Phase::kExecute, "aclrtSynchronizeStreamWithTimeout");
+  return ACL_SUCCESS;
+}
+
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(devPtr);

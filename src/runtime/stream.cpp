@@ -1,5 +1,7 @@
 #include "runtime/stream.h"
 
+#include <chrono>
+
 namespace oc {
 
 Stream::Stream() : worker_([this] { Work(); }) {}
@@ -24,6 +26,19 @@ void Stream::Submit(std::function<Status()> task, bool always) {
 Status Stream::Synchronize() {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return queue_.empty() && running_ == 0; });
+  Status s = error_;
+  error_ = Status::Ok();
+  return s;
+}
+
+Status Stream::Synchronize(int32_t timeout_ms) {
+  if (timeout_ms < 0) return Synchronize();
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!idle_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                      [&] { return queue_.empty() && running_ == 0; }))
+    return Status(StatusCode::kInternal,
+                  "the stream's work did not finish within " + std::to_string(timeout_ms) + " ms",
+                  "507046");
   Status s = error_;
   error_ = Status::Ok();
   return s;

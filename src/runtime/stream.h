@@ -25,6 +25,9 @@ class Stream {
   void Submit(std::function<Status()> task, bool always = false);
   // Waits until everything submitted so far has run; returns (and clears) the first error.
   Status Synchronize();
+  // Waits at most timeout_ms (negative: forever); a timeout leaves the work queued and says
+  // so with CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
+  Status Synchronize(int32_t timeout_ms);
 
  private:
   void Work();

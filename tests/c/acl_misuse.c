@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
 
 static int failures = 0, checks = 0;
 
@@ -131,6 +132,29 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtFreeHost(host_mem), ACL_SUCCESS);
   EXPECT_CODE(aclrtFreeHost(host_mem), ACL_ERROR_INVALID_PARAM);
 
+  /* ---- operator-compiler options (acl/acl_op_compiler.h) ---- */
+  {
+    char value[64];
+    EXPECT_CODE(aclSetCompileopt(ACL_PRECISION_MODE, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclSetCompileopt(ACL_PRECISION_MODE, "fp17"), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclSetCompileopt((aclCompileOpt)99, "x"), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclSetCompileopt(ACL_AICORE_NUM, "0"), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclGetCompileopt(ACL_OP_DEBUG_OPTION, value, sizeof(value)), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
+    EXPECT_TRUE(aclGetCompileoptSize(ACL_PRECISION_MODE) == strlen("allow_fp32_to_fp16") + 1);
+    EXPECT_CODE(aclGetCompileopt(ACL_PRECISION_MODE, value, 4), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclGetCompileopt(ACL_PRECISION_MODE, value, sizeof(value)), ACL_SUCCESS);
+    EXPECT_TRUE(strcmp(value, "allow_fp32_to_fp16") == 0);
+    EXPECT_CODE(aclSetCompileopt(ACL_OP_JIT_COMPILE, "disable"), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetCompileFlag((aclOpCompileFlag)7), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopCompile("Add", 0, NULL, 0, NULL, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL),
+                ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_CODE(aclopCompileAndExecute("Add", 0, NULL, NULL, 0, NULL, NULL, NULL, ACL_ENGINE_SYS,
+                                       ACL_COMPILE_SYS, NULL, NULL),
+                ACL_ERROR_API_NOT_SUPPORT);
+  }
+
   /* ---- streams, events, callbacks ---- */
   aclrtStream stream = NULL;
   aclrtEvent ev1 = NULL, ev2 = NULL;
@@ -140,6 +164,10 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtDestroyStream((aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtSynchronizeStream((aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtCreateStream(&stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout((aclrtStream)&count, 10), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(stream, -2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(stream, 100), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(stream, -1), ACL_SUCCESS);
   EXPECT_CODE(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtCreateEvent(&ev1), ACL_SUCCESS);
   EXPECT_CODE(aclrtCreateEvent(&ev2), ACL_SUCCESS);

@@ -341,3 +341,36 @@ def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path):
     # A chip the emulation does not model configures, then fails to compile with the reason.
     _, r = build("Ascend310P3")
     assert r.returncode != 0 and "emulation models Ascend910B1-B4" in r.stdout + r.stderr
+
+
+OP_COMPILER_MAIN = r"""
+#include <stdio.h>
+#include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+#include "aclnn/acl_meta.h"
+int main(void) {
+  aclInit(NULL);
+  int set = aclSetCompileopt(ACL_OP_JIT_COMPILE, "disable");
+  int64_t dims[1] = {4};
+  aclTensor* t = aclCreateTensor(dims, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 1, NULL);
+  int compile = aclopCompile("Add", 0, NULL, 0, NULL, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL);
+  printf("set %d tensor %d compile %d\n", set, t != NULL, compile);
+  aclDestroyTensor(t);
+  aclFinalize();
+  return 0;
+}
+"""
+
+
+def test_aclnn_application_links_acl_op_compiler_and_nnopbase(tmp_path):
+    """An aclnn application's link line (-lacl_op_compiler -lnnopbase, as CANN's) works."""
+    prefix = tmp_path / "prefix"
+    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+    src = tmp_path / "main.cpp"
+    src.write_text(OP_COMPILER_MAIN)
+    exe = tmp_path / "main"
+    r = run(["g++", str(src), "-o", str(exe), f"-I{prefix / 'include'}", f"-L{prefix / 'lib'}",
+             "-lacl_op_compiler", "-lnnopbase", f"-Wl,-rpath,{prefix / 'lib'}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(exe)])
+    assert r.returncode == 0 and "set 0 tensor 1 compile 200001" in r.stdout, r.stdout + r.stderr
