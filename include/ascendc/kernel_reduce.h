@@ -161,6 +161,71 @@ void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
       dst, src, count, calIndex, [](double a, double b) { return a < b; }, "ReduceMin");
 }
 
+namespace detail {
+// The mask forms: the elements the mask selects in each of repeatTime repeats (repeat r
+// starting srcRepStride blocks after r - 1) are reduced to one value and its offset in src.
+template <typename T, typename Better>
+void ReduceBestRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MaskSel<T>& sel,
+                      int32_t repeatTime, int32_t srcRepStride, bool index, Better better,
+                      const char* api) {
+  if (repeatTime < 1 || repeatTime > 255)
+    Fault(api, "repeatTime " + std::to_string(repeatTime) + " is out of 1..255");
+  if (srcRepStride < 0) Fault(api, "srcRepStride must not be negative");
+  CheckVector(dst, index ? 2 : 1, api, "destination");
+  CheckVector(src, 0, api, "source");
+  const uint32_t per = PerRepeat<T>(), pb = PerBlock<T>();
+  int64_t best = -1;
+  for (int32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t e = 0; e < per; ++e) {
+      if (!sel.On(e)) continue;
+      const uint64_t i = uint64_t(r) * srcRepStride * pb + e;
+      CheckIndex(src, i, api, "source");
+      if (best < 0 || better(AsDouble(src.GetPhyAddr()[i]), AsDouble(src.GetPhyAddr()[best])))
+        best = static_cast<int64_t>(i);
+    }
+  if (best < 0) Fault(api, "the mask selects no element");
+  dst.GetPhyAddr()[0] = src.GetPhyAddr()[best];
+  if (index) {
+    if constexpr (sizeof(T) == 2) {
+      const uint16_t bits = static_cast<uint16_t>(best);
+      std::memcpy(&dst.GetPhyAddr()[1], &bits, 2);
+    } else if constexpr (sizeof(T) == 4) {
+      const uint32_t bits = static_cast<uint32_t>(best);
+      std::memcpy(&dst.GetPhyAddr()[1], &bits, 4);
+    }
+  }
+  AddCycles(Pipe::kVector, 2.0 * repeatTime);
+}
+}  // namespace detail
+
+#define OC_ASCENDC_REDUCE_MASK_FORMS(Name, cmp)                                               \
+  template <typename T>                                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
+            const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride,      \
+            bool calIndex = false) {                                                          \
+    (void)work;                                                                               \
+    detail::ReduceBestRepeat(                                                                 \
+        dst, src, detail::BitMask<T>(mask, #Name), repeatTime, srcRepStride, calIndex,        \
+        [](double a, double b) { return a cmp b; }, #Name);                                   \
+  }                                                                                           \
+  template <typename T>                                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, \
+            const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride,         \
+            bool calIndex = false) {                                                          \
+    (void)work;                                                                               \
+    detail::MaskSel<T> sel;                                                                   \
+    if (mask < 1 || static_cast<uint32_t>(mask) > detail::PerRepeat<T>())                     \
+      detail::Fault(#Name, "mask " + std::to_string(mask) + " must be 1.." +                  \
+                               std::to_string(detail::PerRepeat<T>()));                       \
+    sel.count = static_cast<uint64_t>(mask);                                                  \
+    detail::ReduceBestRepeat(                                                                 \
+        dst, src, sel, repeatTime, srcRepStride, calIndex,                                    \
+        [](double a, double b) { return a cmp b; }, #Name);                                   \
+  }
+OC_ASCENDC_REDUCE_MASK_FORMS(ReduceMax, >)
+OC_ASCENDC_REDUCE_MASK_FORMS(ReduceMin, <)
+#undef OC_ASCENDC_REDUCE_MASK_FORMS
+
 // Per repeat: the sum of the masked elements -> dst[r * dstRepStride].
 template <typename T, bool isSetMask = true>
 void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,

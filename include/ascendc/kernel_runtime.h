@@ -103,6 +103,8 @@ bool IsMixCube();
 [[noreturn]] void EndBlock();
 void BlockBarrier(bool aiv_only);  // SyncAll
 void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag);
+// The soft SyncAll over `cores` 32-byte slots of GM at `slots`.
+void SoftSyncAll(int32_t* slots, int64_t cores, const char* api);
 void CrossCoreWait(int mode, pipe_t pipe, uint16_t flag);
 uint8_t* SystemWorkspace();
 bool AtomicAddEnabled();

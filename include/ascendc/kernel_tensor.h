@@ -351,4 +351,26 @@ void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const T value) {
   Fill(gm, size, value);
 }
 
+// The soft SyncAll: each vector core raises its own 32-byte slot of a zero-initialized GM
+// workspace to the number of times it has synced, then waits until every core's slot has
+// reached it, as CANN's implementation does. A workspace that was not zeroed lets cores run
+// ahead, as on the NPU; a core that never arrives is reported after the sync timeout.
+template <bool isAIVOnly = true>
+void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+             const int32_t usedCores = 0) {
+  const char* api = "SyncAll(gmWorkspace, ubWorkspace)";
+  detail::RequireCore(AIV, api);
+  const int64_t cores = usedCores > 0 ? usedCores : GetBlockNum() * GetTaskRatio();
+  if (usedCores < 0) detail::Fault(api, "usedCores must not be negative");
+  if (gmWorkspace.GetSize() * sizeof(int32_t) < uint64_t(cores) * 32)
+    detail::Fault(api, "the GM workspace has " + std::to_string(gmWorkspace.GetSize() * 4) +
+                           " bytes; " + std::to_string(cores) + " cores need " +
+                           std::to_string(cores * 32));
+  if (uint64_t{ubWorkspace.GetSize()} * sizeof(int32_t) < uint64_t(cores) * 32)
+    detail::Fault(api, "the UB workspace has " + std::to_string(ubWorkspace.GetSize() * 4) +
+                           " bytes; " + std::to_string(cores) + " cores need " +
+                           std::to_string(cores * 32));
+  detail::SoftSyncAll(gmWorkspace.GetPhyAddr(), cores, api);
+}
+
 }  // namespace AscendC

@@ -303,6 +303,16 @@ void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& c
   detail::UnaryCount(
       dst, dst, count, [v](T) { return v; }, "Duplicate", false);
 }
+// The bit-mask form: mask[0] the low 64 elements of a repeat, mask[1] the high 64.
+template <typename T, typename U, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask[],
+               detail::Repeat repeatTimes, uint16_t dstBlockStride, uint8_t dstRepeatStride) {
+  const T v = static_cast<T>(scalarValue);
+  detail::UnaryRepeat(
+      dst, dst, detail::BitMask<T>(mask, "Duplicate"), repeatTimes,
+      UnaryRepeatParams(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride),
+      [v](T) { return v; }, "Duplicate", false);
+}
 template <typename T, typename U, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, uint64_t mask,
                detail::Repeat repeatTimes, uint16_t dstBlockStride, uint8_t dstRepeatStride) {

@@ -191,6 +191,7 @@ struct Block {
   bool started = false;        // under launch->flag_mutex
   bool flag_waiting = false;   // in CrossCoreWaitFlag, under launch->flag_mutex
   uint16_t wait_flag = 0;      // what it waits for
+  int32_t soft_syncs = 0;      // soft SyncAll calls so far
   int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
@@ -774,6 +775,35 @@ void BlockBarrier(bool aiv_only) {
           "core");
   std::barrier<>* barrier = aiv_only || !IsMixLaunch(l) ? l.barrier.get() : l.all_barrier.get();
   if (barrier) barrier->arrive_and_wait();
+  SyncAllPipes();
+  AddCycles(Pipe::kScalar, 100);
+}
+
+void SoftSyncAll(int32_t* slots, int64_t cores, const char* api) {
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  if (l.block_dim > static_cast<uint32_t>(CoresFor(l)))
+    Fault(api, "blockDim " + std::to_string(l.block_dim) +
+                   " is more than the cores that run at "
+                   "once: the cores would wait forever");
+  const int64_t me = b.idx;
+  if (me >= cores) return;  // not one of the usedCores
+  CheckGlobal(slots, uint64_t(cores) * 32, api);
+  NoteGlobalWrite(slots + me * 8, 4);
+  const int32_t round = ++b.soft_syncs;
+  __atomic_store_n(slots + me * 8, round, __ATOMIC_RELEASE);
+  const char* env = std::getenv("OCANN_ASCENDC_SYNC_TIMEOUT_S");
+  const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  for (int64_t c = 0; c < cores; ++c)
+    while (__atomic_load_n(slots + c * 8, __ATOMIC_ACQUIRE) < round) {
+      if (std::chrono::steady_clock::now() > deadline)
+        Fault(api, "core " + std::to_string(c) + " did not reach sync " + std::to_string(round) +
+                       " within " + std::to_string(timeout_s) +
+                       " s (on the NPU the cores would spin forever)");
+      std::this_thread::yield();
+    }
   SyncAllPipes();
   AddCycles(Pipe::kScalar, 100);
 }

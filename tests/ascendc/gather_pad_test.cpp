@@ -215,3 +215,81 @@ TEST(AscendCHost, IterateWalksNFirstWhenTheTilingSaysSo) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCMaskForms, DuplicateBitMaskAndReduceMaxMinMaskForms) {
+  std::vector<float> dup;
+  float max_v = 0, min_v = 0;
+  uint32_t max_i = 0, min_i = 0;
+  ASSERT_TRUE(RunOne("mask_forms", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b, w;
+    pipe.InitBuffer(a, 512);
+    pipe.InitBuffer(b, 64);
+    pipe.InitBuffer(w, 512);
+    LocalTensor<float> t = a.Get<float>();
+    Duplicate(t, 0.0f, 128);
+    // Elements 1 and 63 of each of 2 repeats (64 floats a repeat: mask[1] unused).
+    uint64_t mask[2] = {(1ull << 1) | (1ull << 63), 0};
+    Duplicate(t, 5.0f, mask, 2, 1, 8);
+    for (int i = 0; i < 128; ++i) dup.push_back(t.GetValue(i));
+    for (int i = 0; i < 128; ++i) t.SetValue(i, static_cast<float>((i * 37) % 101) - 50.0f);
+    // Over the first 10 elements of each of 2 repeats: 0..9 and 64..73.
+    LocalTensor<float> d = b.Get<float>();
+    ReduceMax(d, t, w.Get<float>(), 10, 2, 8, true);
+    max_v = d.GetValue(0);
+    max_i = d.ReinterpretCast<uint32_t>().GetValue(1);
+    ReduceMin(d, t, w.Get<float>(), 10, 2, 8, true);
+    min_v = d.GetValue(0);
+    min_i = d.ReinterpretCast<uint32_t>().GetValue(1);
+  }));
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(dup[i], i % 64 == 1 || i % 64 == 63 ? 5.0f : 0.0f) << i;
+  float want_max = -1e9f, want_min = 1e9f;
+  uint32_t want_max_i = 0, want_min_i = 0;
+  for (uint32_t i :
+       {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 64u, 65u, 66u, 67u, 68u, 69u, 70u, 71u, 72u, 73u}) {
+    const float v = static_cast<float>((i * 37) % 101) - 50.0f;
+    if (v > want_max) want_max = v, want_max_i = i;
+    if (v < want_min) want_min = v, want_min_i = i;
+  }
+  EXPECT_EQ(max_v, want_max);
+  EXPECT_EQ(max_i, want_max_i);
+  EXPECT_EQ(min_v, want_min);
+  EXPECT_EQ(min_i, want_min_i);
+}
+
+TEST(AscendCMaskForms, SoftSyncAllThroughAGlobalWorkspace) {
+  // 4 blocks: each writes its value, soft-syncs, then sums everybody's; twice.
+  auto* ws = static_cast<int32_t*>(GmAlloc(4 * 32));
+  auto* vals = static_cast<int32_t*>(GmAlloc(64 * 4));
+  detail::LaunchOptions o;
+  o.report = false;
+  o.mode = KernelMode::AIV_MODE;
+  auto r = detail::Launch(
+      "soft_sync", 4,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ub;
+        pipe.InitBuffer(ub, 4 * 32);
+        GlobalTensor<int32_t> gws, gv;
+        gws.SetGlobalBuffer(ws, 32);
+        gv.SetGlobalBuffer(vals, 64);
+        for (int round = 0; round < 2; ++round) {
+          gv.SetValue(round * 16 + GetBlockIdx(), static_cast<int32_t>(GetBlockIdx() + 1));
+          SyncAll(gws, ub.Get<int32_t>());
+          int32_t sum = 0;
+          for (int i = 0; i < 4; ++i) sum += gv.GetValue(round * 16 + i);
+          gv.SetValue(round * 16 + 8 + GetBlockIdx(), sum);
+        }
+      },
+      o);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int round = 0; round < 2; ++round)
+    for (int b = 0; b < 4; ++b) EXPECT_EQ(vals[round * 16 + 8 + b], 10) << round << b;
+  GmFree(ws);
+  GmFree(vals);
+}
+
+}  // namespace
