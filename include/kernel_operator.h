@@ -3,12 +3,15 @@
 // thread per block, with the hardware's rules checked (docs/ascendc.md).
 #pragma once
 
+#include "ascendc/kernel_cube.h"
 #include "ascendc/kernel_data_copy.h"
+#include "ascendc/kernel_debug.h"
+#include "ascendc/kernel_gather_pad.h"
 #include "ascendc/kernel_reduce.h"
 #include "ascendc/kernel_runtime.h"
 #include "ascendc/kernel_tensor.h"
 #include "ascendc/kernel_types.h"
 #include "ascendc/kernel_vector.h"
-#include "ascendc/kernel_cube.h"
-#include "ascendc/kernel_debug.h"
-#include "ascendc/kernel_gather_pad.h"
+
+// Samples written for CANN's first Ascend C releases name the API tik2.
+namespace tik2 = AscendC;

@@ -177,6 +177,12 @@ constexpr T abs(T a) {
 inline int64_t GetBlockIdx() { return detail::BlockIdx(); }
 inline int64_t GetBlockNum() { return detail::BlockNum(); }
 inline int64_t GetSubBlockIdx() { return detail::SubBlockIdx(); }
+// The tik2-era helper: this block's start in a GM buffer split into blocks of `length`
+// elements (as those samples use it; not in CANN's current API reference).
+template <typename T>
+inline GM_ADDR ParamOffset(GM_ADDR base, uint64_t length) {
+  return base + static_cast<uint64_t>(detail::BlockIdx()) * length * sizeof(T);
+}
 inline int64_t GetSubBlockNum() { return detail::TaskRatio(); }
 inline int64_t GetTaskRatio() { return detail::TaskRatio(); }
 inline int64_t GetTaskRation() { return detail::TaskRatio(); }
