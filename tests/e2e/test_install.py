@@ -374,3 +374,66 @@ def test_aclnn_application_links_acl_op_compiler_and_nnopbase(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     r = run([str(exe)])
     assert r.returncode == 0 and "set 0 tensor 1 compile 200001" in r.stdout, r.stdout + r.stderr
+
+
+TIK2_KERNEL = r"""
+#include "kernel_operator.h"
+using namespace tik2;
+extern "C" __global__ __aicore__ void negate_custom(GM_ADDR x, GM_ADDR y) {
+  GlobalTensor<half> gx, gy;
+  gx.SetGlobalBuffer((__gm__ half*)ParamOffset<half>(x, 256), 256);
+  gy.SetGlobalBuffer((__gm__ half*)ParamOffset<half>(y, 256), 256);
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> in;
+  TQue<QuePosition::VECOUT, 1> out;
+  pipe.InitBuffer(in, 1, 512);
+  pipe.InitBuffer(out, 1, 512);
+  LocalTensor<half> a = in.AllocTensor<half>();
+  DataCopy(a, gx, 256);
+  in.EnQue(a);
+  a = in.DeQue<half>();
+  LocalTensor<half> b = out.AllocTensor<half>();
+  Muls(b, a, (half)-1.0, 256);
+  out.EnQue(b);
+  in.FreeTensor(a);
+  b = out.DeQue<half>();
+  DataCopy(gy, b, 256);
+  out.FreeTensor(b);
+}
+"""
+
+TIK2_MAIN = r"""
+#include <cstdio>
+#include "tikicpulib.h"
+#include "acl/acl_base.h"
+extern "C" __global__ __aicore__ void negate_custom(GM_ADDR x, GM_ADDR y);
+int main() {
+  uint8_t* x = (uint8_t*)tik2::GmAlloc(4 * 256 * 2);
+  uint8_t* y = (uint8_t*)tik2::GmAlloc(4 * 256 * 2);
+  for (int i = 0; i < 1024; ++i) ((uint16_t*)x)[i] = aclFloatToFloat16(float(i % 50));
+  ICPU_RUN_KF(negate_custom, 4, x, y);
+  int bad = 0;
+  for (int i = 0; i < 1024; ++i) bad += aclFloat16ToFloat(((uint16_t*)y)[i]) != -float(i % 50);
+  std::printf("bad %d size %zu\n", bad, aclDataTypeSize(ACL_FLOAT16));
+  tik2::GmFree(x);
+  tik2::GmFree(y);
+  return bad != 0;
+}
+"""
+
+
+def test_tik2_era_cpu_debug_program_without_ascendcl(tmp_path):
+    """The first Ascend C releases' style: namespace tik2, ParamOffset, __CCE_KT_TEST__, and
+    acl's half conversions from the CPU-debug library alone."""
+    prefix = tmp_path / "prefix"
+    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+    (tmp_path / "k.cpp").write_text(TIK2_KERNEL)
+    (tmp_path / "main.cpp").write_text(TIK2_MAIN)
+    exe = tmp_path / "neg"
+    r = run(["g++", "-std=c++17", "-D__CCE_KT_TEST__", f"-I{prefix / 'include'}",
+             str(tmp_path / "k.cpp"), str(tmp_path / "main.cpp"), "-o", str(exe),
+             f"-L{prefix / 'lib'}", "-lascendc_emu", f"-Wl,-rpath,{prefix / 'lib'}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(exe)])
+    assert r.returncode == 0 and "bad 0 size 2" in r.stdout, r.stdout + r.stderr
+    assert "[SUCCESS] negate_custom: 4 blocks" in r.stdout
