@@ -188,6 +188,30 @@ void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<
   detail::AddCycles(detail::Pipe::kCube, static_cast<double>(mb) * nb * kb);
 }
 
+// Mmad with a bias from the bias table (C2): C = A x B + bias[n] (isBias or not, the bias
+// starts the accumulation, as the cube's bias input does).
+template <typename C, typename A, typename B, typename Bias>
+void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b,
+          const LocalTensor<Bias>& bias, const MmadParams& p) {
+  const char* api = "Mmad(bias)";
+  if (bias.GetPosition() != TPosition::C2)
+    detail::Fault(api, "the bias must be in the bias table (TPosition::C2)");
+  if (bias.GetSize() < p.n)
+    detail::Fault(api, "the bias has " + std::to_string(bias.GetSize()) +
+                           " values for n = " + std::to_string(p.n));
+  MmadParams q = p;
+  q.cmatrixInitVal = true;
+  q.isBias = false;
+  Mmad(dst, a, b, q);
+  const uint32_t mb = (p.m + 15) / 16;
+  for (uint32_t m = 0; m < p.m; ++m)
+    for (uint32_t n = 0; n < p.n; ++n) {
+      const uint64_t ic = ((n / 16) * mb + m / 16) * 256 + (m % 16) * 16 + n % 16;
+      C& out = detail::At(dst, ic, api, "destination");
+      out = static_cast<C>(detail::AsFloat(out) + detail::AsFloat(bias.GetPhyAddr()[n]));
+    }
+}
+
 // L0C (NZ, float) -> GM (ND): mSize x nSize, converted to the GM type (F322F16 for half).
 template <typename D, typename S>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {

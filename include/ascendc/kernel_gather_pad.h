@@ -184,4 +184,32 @@ void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& p,
   detail::CountCycles(h * w * sizeof(T) * 2);
 }
 
+// Broadcast: dim 1 ([1] -> [k]) or 2 along an axis (axis 1: [m, 1] -> [m, k]; axis 0:
+// [1, k] -> [m, k]); shapes in elements, dst and src in UB.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim]) {
+  static_assert(dim == 1 || dim == 2, "Broadcast takes 1-D or 2-D shapes");
+  static_assert(axis == 0 || axis == 1, "Broadcast's axis is 0 or 1");
+  const char* api = "Broadcast";
+  const uint64_t m = dim == 2 ? dstShape[0] : 1, k = dstShape[dim - 1];
+  const uint64_t sm = dim == 2 ? srcShape[0] : 1, sk = srcShape[dim - 1];
+  const bool along_k = dim == 1 || axis == 1;
+  if (along_k ? (sm != m || sk != 1) : (sm != 1 || sk != k))
+    detail::Fault(api,
+                  "srcShape does not broadcast to dstShape along axis " + std::to_string(axis));
+  detail::CheckVector(src, sm * sk, api, "source");
+  detail::CheckVector(dst, m * k, api, "destination");
+  for (uint64_t r = 0; r < m; ++r)
+    for (uint64_t c = 0; c < k; ++c)
+      dst.GetPhyAddr()[r * k + c] = src.GetPhyAddr()[along_k ? r : c];
+  detail::CountCycles(m * k * sizeof(T));
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
+  detail::CheckVector(sharedTmpBuffer, 0, "Broadcast", "work");
+  Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape);
+}
+
 }  // namespace AscendC

@@ -177,6 +177,8 @@ class QueueBase {
   QueueBase(const QueueBase&) = delete;
   QueueBase& operator=(const QueueBase&) = delete;
   void Init(uint8_t num, uint32_t bytes, const char* api);
+  // Buffers at the given addresses (a TBufPool's), each `bytes` long.
+  void InitAt(const std::vector<uint8_t*>& at, uint32_t bytes, const char* api);
   QueueSlot* Alloc(const char* api);
   void Enqueue(QueueSlot* slot, const char* api);
   QueueSlot* Dequeue(const char* api);
@@ -273,6 +275,70 @@ class TBuf {
   uint32_t bytes_ = 0;
 };
 
+// A region of one local memory that queues and buffers are carved from, and that Reset
+// hands out again (to switch between stages of a kernel that do not live at once).
+template <TPosition pos, uint32_t bufIDSize = 4>
+class TBufPool {
+ public:
+  template <TPosition p, int32_t depth>
+  bool InitBuffer(TQue<p, depth>& que, uint8_t num, uint32_t len) {
+    const char* api = "TBufPool::InitBuffer";
+    SameMemory(p, api);
+    const uint32_t rounded = (len + 31) / 32 * 32;
+    std::vector<uint8_t*> at;
+    for (uint8_t i = 0; i < num; ++i) at.push_back(Take(rounded, api));
+    que.base().InitAt(at, rounded, api);
+    return true;
+  }
+  template <TPosition p>
+  bool InitBuffer(TBuf<p>& buf, uint32_t len) {
+    const char* api = "TBufPool::InitBuffer(TBuf)";
+    SameMemory(p, api);
+    const uint32_t rounded = (len + 31) / 32 * 32;
+    buf.Init(Take(rounded, api), rounded);
+    return true;
+  }
+  template <class Pool>
+  bool InitBufPool(Pool& sub, uint32_t len) {
+    const uint32_t rounded = (len + 31) / 32 * 32;
+    sub.Bind(Take(rounded, "TBufPool::InitBufPool"), rounded);
+    return true;
+  }
+  void Reset() { used_ = 0; }
+  // Set up by TPipe::InitBufPool or an enclosing pool.
+  void Bind(uint8_t* base, uint32_t len) {
+    base_ = base;
+    len_ = len;
+    used_ = 0;
+  }
+  uint8_t* base() const { return base_; }
+  uint32_t length() const { return len_; }
+
+ private:
+  void SameMemory(TPosition p, const char* api) const {
+    if (detail::MemoryOf(p) != detail::MemoryOf(pos))
+      detail::Fault(api, std::string("a buffer in ") + detail::MemoryName(detail::MemoryOf(p)) +
+                             " cannot come from a pool in " +
+                             detail::MemoryName(detail::MemoryOf(pos)));
+  }
+  uint8_t* Take(uint32_t bytes, const char* api) {
+    if (!base_) detail::Fault(api, "the pool has no memory: TPipe::InitBufPool it first");
+    if (uint64_t{used_} + bytes > len_)
+      detail::Fault(api, std::to_string(bytes) + " more bytes at offset " + std::to_string(used_) +
+                             " do not fit the pool of " + std::to_string(len_) + " bytes");
+    uint8_t* p = base_ + used_;
+    used_ += bytes;
+    return p;
+  }
+  uint8_t* base_ = nullptr;
+  uint32_t len_ = 0, used_ = 0;
+};
+
+template <TPosition pos, uint32_t n>
+constexpr TPosition PoolPosition(const TBufPool<pos, n>&) {
+  return pos;
+}
+
 // Owns the core's local memories for the kernel: InitBuffer carves queues and buffers out
 // of UB / L1 / L0 and fails when the SoC's capacity is exceeded.
 class TPipe {
@@ -299,6 +365,27 @@ class TPipe {
   }
   void Destroy() {}
   void Reset() { detail::ResetLocal(); }
+  // A pool of `len` bytes of the pool's memory; with `shareBuf`, the same bytes as that
+  // pool (two stages that take turns).
+  template <class T>
+  bool InitBufPool(T& bufPool, uint32_t len) {
+    const detail::Memory m = detail::MemoryOf(PoolPosition(bufPool));
+    const uint32_t rounded = (len + 31) / 32 * 32;
+    const uint32_t off = detail::ReserveLocal(m, rounded, "TPipe::InitBufPool");
+    bufPool.Bind(detail::LocalBase(m) + off, rounded);
+    return true;
+  }
+  template <class T, class U>
+  bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+    if (!shareBuf.base())
+      detail::Fault("TPipe::InitBufPool", "the pool to share has no memory yet");
+    if ((len + 31) / 32 * 32 > shareBuf.length())
+      detail::Fault("TPipe::InitBufPool", std::to_string(len) + " bytes do not fit the " +
+                                              std::to_string(shareBuf.length()) +
+                                              "-byte pool they share");
+    bufPool.Bind(shareBuf.base(), (len + 31) / 32 * 32);
+    return true;
+  }
   // Event ids for SetFlag/WaitFlag, 0-7 per event type, as TPipe hands them out.
   template <HardEvent evt>
   TEventID AllocEventID() {

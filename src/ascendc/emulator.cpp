@@ -347,6 +347,7 @@ void UnregisterGlobal(const void* p) {
 }
 
 void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
+  if (t_block && t_block->probe) throw ProbeEnd{};  // the kernel's declarations are over
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::string problem;
   {
@@ -1031,6 +1032,17 @@ void QueueBase::Init(uint8_t num, uint32_t bytes, const char* api) {
     s.data = LocalBase(m) + off;
     s.bytes = rounded;
     s.owner = this;
+  }
+}
+
+void QueueBase::InitAt(const std::vector<uint8_t*>& at, uint32_t bytes, const char* api) {
+  if (at.empty()) Fault(api, "a queue needs at least one buffer");
+  if (!slots_.empty()) Fault(api, "the queue was already given buffers");
+  slots_.resize(at.size());
+  for (size_t i = 0; i < at.size(); ++i) {
+    slots_[i].data = at[i];
+    slots_[i].bytes = bytes;
+    slots_[i].owner = this;
   }
 }
 

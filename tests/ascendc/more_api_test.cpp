@@ -1,0 +1,160 @@
+// Broadcast, TBufPool, Mmad with a bias table, and list tensors, against hand-worked values.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernel_operator.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+
+namespace {
+
+detail::LaunchResult RunIn(KernelMode mode, const char* name, const std::function<void()>& body) {
+  detail::LaunchOptions o;
+  o.report = false;
+  o.mode = mode;
+  return detail::Launch(name, 1, body, o);
+}
+
+TEST(AscendCBroadcast, RowsColumnsAndScalars) {
+  std::vector<float> cols, rows, vec;
+  auto r = RunIn(KernelMode::AIV_MODE, "broadcast", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> s, d;
+    pipe.InitBuffer(s, 64);
+    pipe.InitBuffer(d, 1024);
+    LocalTensor<float> src = s.Get<float>(), dst = d.Get<float>();
+    for (int i = 0; i < 8; ++i) src.SetValue(i, float(i + 1));
+    const uint32_t d2[2] = {3, 8}, s_col[2] = {3, 1}, s_row[2] = {1, 8};
+    Broadcast<float, 2, 1>(dst, src, d2, s_col);  // [3, 1] -> [3, 8]
+    for (int i = 0; i < 24; ++i) cols.push_back(dst.GetValue(i));
+    Broadcast<float, 2, 0>(dst, src, d2, s_row);  // [1, 8] -> [3, 8]
+    for (int i = 0; i < 24; ++i) rows.push_back(dst.GetValue(i));
+    const uint32_t d1[1] = {5}, s1[1] = {1};
+    Broadcast<float, 1, 0>(dst, src, d1, s1);
+    for (int i = 0; i < 5; ++i) vec.push_back(dst.GetValue(i));
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 24; ++i) {
+    EXPECT_EQ(cols[i], float(i / 8 + 1)) << i;
+    EXPECT_EQ(rows[i], float(i % 8 + 1)) << i;
+  }
+  EXPECT_EQ(vec, std::vector<float>(5, 1.0f));
+}
+
+TEST(AscendCBufPool, CarveResetShareAndOverflow) {
+  std::vector<uintptr_t> offsets;
+  auto r = RunIn(KernelMode::AIV_MODE, "bufpool", [&] {
+    TPipe pipe;
+    TBufPool<TPosition::VECCALC> stage1, stage2;
+    pipe.InitBufPool(stage1, 4096);
+    pipe.InitBufPool(stage2, 2048, stage1);  // the same bytes, another stage
+    TBuf<TPosition::VECCALC> a, b, c;
+    TQue<QuePosition::VECIN, 1> q;
+    stage1.InitBuffer(a, 1000);  // rounded to 1024
+    stage1.InitBuffer(q, 2, 512);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(a.Get<uint8_t>().GetPhyAddr());
+    LocalTensor<float> t = q.AllocTensor<float>();
+    offsets.push_back(reinterpret_cast<uintptr_t>(t.GetPhyAddr()) - base);
+    q.FreeTensor(t);
+    stage2.InitBuffer(b, 256);
+    offsets.push_back(reinterpret_cast<uintptr_t>(b.Get<uint8_t>().GetPhyAddr()) - base);
+    stage1.Reset();
+    stage1.InitBuffer(c, 64);
+    offsets.push_back(reinterpret_cast<uintptr_t>(c.Get<uint8_t>().GetPhyAddr()) - base);
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(offsets, (std::vector<uintptr_t>{1024, 0, 0}));
+  r = RunIn(KernelMode::AIV_MODE, "bufpool_full", [] {
+    TPipe pipe;
+    TBufPool<TPosition::VECCALC> pool;
+    pipe.InitBufPool(pool, 1024);
+    TBuf<TPosition::VECCALC> a;
+    pool.InitBuffer(a, 2048);
+  });
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("do not fit the pool of 1024 bytes"), std::string::npos)
+      << r.errors[0];
+}
+
+TEST(AscendCCubeBias, MmadAddsTheBiasTable) {
+  // A and B all ones (16 x 32 and 32 x 16): every C[m][n] is 32 + bias[n].
+  std::vector<float> c;
+  auto r = RunIn(KernelMode::AIC_MODE, "mmad_bias", [&] {
+    TPipe pipe;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> c1;
+    TBuf<TPosition::C2> bt;
+    pipe.InitBuffer(a2, 16 * 32 * 2);
+    pipe.InitBuffer(b2, 32 * 16 * 2);
+    pipe.InitBuffer(c1, 16 * 16 * 4);
+    pipe.InitBuffer(bt, 64);
+    LocalTensor<half> a = a2.Get<half>(), b = b2.Get<half>();
+    for (int i = 0; i < 512; ++i) {
+      a.GetPhyAddr()[i] = half(1.0f);
+      b.GetPhyAddr()[i] = half(1.0f);
+    }
+    LocalTensor<float> bias = bt.Get<float>();
+    for (int n = 0; n < 16; ++n) bias.GetPhyAddr()[n] = float(n);
+    LocalTensor<float> out = c1.Get<float>();
+    Mmad(out, a, b, bias, MmadParams(16, 16, 32, true, 0, false, false, false));
+    for (int i = 0; i < 256; ++i) c.push_back(out.GetPhyAddr()[i]);
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) EXPECT_EQ(c[m * 16 + n], 32.0f + n) << m << n;  // one fractal
+}
+
+TEST(AscendCListTensor, ReadsCannsLayout) {
+  // Two tensors [1,2,3] and [3,4,5], as the layout documentation's example.
+  auto* d0 = static_cast<float*>(GmAlloc(6 * 4));
+  auto* d1 = static_cast<float*>(GmAlloc(60 * 4));
+  auto* list = static_cast<uint64_t*>(GmAlloc(11 * 8));
+  const uint64_t words[11] = {72,
+                              3 | (0ull << 32),
+                              1,
+                              2,
+                              3,
+                              3 | (1ull << 32),
+                              3,
+                              4,
+                              5,
+                              reinterpret_cast<uint64_t>(d0),
+                              reinterpret_cast<uint64_t>(d1)};
+  std::memcpy(list, words, sizeof(words));
+  uint32_t count = 0;
+  std::vector<uint64_t> shape1;
+  uint64_t dim1 = 0, index1 = 0;
+  float* ptr1 = nullptr;
+  auto r = RunIn(KernelMode::AIV_MODE, "list", [&] {
+    ListTensorDesc desc(list);
+    count = desc.GetSize();
+    uint64_t shape[8];
+    TensorDesc<float> t;
+    t.SetShapeAddr(shape);
+    desc.GetDesc(t, 1);
+    dim1 = t.GetDim();
+    index1 = t.GetIndex();
+    for (uint32_t i = 0; i < dim1; ++i) shape1.push_back(t.GetShape(i));
+    ptr1 = desc.GetDataPtr<float>(1);
+    desc.GetDataPtr<float>(2);  // out of range: refused
+  });
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("index 2 of a list of 2 tensors"), std::string::npos) << r.errors[0];
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(dim1, 3u);
+  EXPECT_EQ(index1, 1u);
+  EXPECT_EQ(shape1, (std::vector<uint64_t>{3, 4, 5}));
+  EXPECT_EQ(ptr1, d1);
+  GmFree(d0);
+  GmFree(d1);
+  GmFree(list);
+}
+
+}  // namespace
