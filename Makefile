@@ -66,7 +66,7 @@ test-asan: setup
 # hostile-.om and small-rank unit tests, the bad-input corpus through the real tools, the
 # AscendCL stress run (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
-ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|AscendC|SocTable
 test-asan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \
@@ -75,7 +75,7 @@ test-asan-ci: setup
 	  -DCMAKE_C_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
-	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests atc msame msopgen gpu2npu oc_acl_stress
+	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests oc_ascendc_tests atc msame msopgen gpu2npu oc_acl_stress
 	cd $(ASAN_CI_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure --timeout 1500 -R "$(ASAN_CI_TESTS)"
