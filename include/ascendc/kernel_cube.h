@@ -149,6 +149,12 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   detail::CheckIn(src, detail::Memory::kL1, api, "source");
   if (p.ifTranspose && c0 != 16)
     detail::Fault(api, "ifTranspose needs 16-bit elements (a square 16 x 16 fractal)");
+  detail::RequireCore(AIC, api);
+  if (p.repeatTimes)
+    detail::NoteLocal(dst.GetPhyAddr(),
+                      std::min<uint64_t>((uint64_t(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * 512,
+                                         uint64_t{dst.GetSize()} * sizeof(T)),
+                      detail::Use::kWrite, api);
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * frac;
     const uint64_t d = uint64_t(i) * (1 + p.dstGap) * frac;
@@ -161,6 +167,50 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   detail::AddCycles(detail::Pipe::kMTE1, 50.0 + p.repeatTimes * 512 / 256.0);
 }
 
+// The first releases' spelling.
+using LoadData2dParams = LoadData2DParams;
+
+// DataCopy's enhanced form (L0C -> CO2 on chips that have it). BLOCK_MODE_MATRIX counts in
+// 16 x 16 fractals of the element type (the unit is recalled, not confirmed); the other
+// modes are refused by name.
+enum class BlockMode : uint8_t {
+  BLOCK_MODE_NORMAL,
+  BLOCK_MODE_MATRIX,
+  BLOCK_MODE_VECTOR,
+  BLOCK_MODE_SMALL_MATRIX,
+  BLOCK_MODE_DEPTHWISE
+};
+struct DataCopyEnhancedParams {
+  BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+  uint64_t deqValue = 0;
+  bool isRelu = false;
+};
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+              const DataCopyEnhancedParams& e) {
+  const char* api = "DataCopy(enhanced)";
+  if (e.blockMode == BlockMode::BLOCK_MODE_NORMAL) return DataCopy(dst, src, p);
+  if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX)
+    detail::Fault(api,
+                  "block modes other than NORMAL and MATRIX are not supported by OpenCANN's "
+                  "emulation");
+  if (e.isRelu || e.deqValue)
+    detail::Fault(api,
+                  "ReLU and dequantization in the copy are not supported by OpenCANN's "
+                  "emulation");
+  const uint64_t unit = 256;  // elements of one 16 x 16 fractal
+  for (uint16_t b = 0; b < p.blockCount; ++b)
+    for (uint16_t l = 0; l < p.blockLen; ++l) {
+      const uint64_t s = (uint64_t(b) * (p.blockLen + p.srcStride) + l) * unit;
+      const uint64_t d = (uint64_t(b) * (p.blockLen + p.dstStride) + l) * unit;
+      for (uint64_t i = 0; i < unit; ++i)
+        detail::At(dst, d + i, api, "destination") = detail::At(src, s + i, api, "source");
+    }
+  detail::AddCycles(detail::Pipe::kVector,
+                    1.0 + double(p.blockCount) * p.blockLen * unit * sizeof(T) / 256.0);
+}
+
 // C (L0C, NZ, float) = A (L0A, ZZ) x B (L0B, ZN) [+ C when isBias]: m x k times k x n.
 template <typename C, typename A, typename B>
 void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b,
@@ -171,6 +221,13 @@ void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<
   detail::CheckIn(b, detail::Memory::kL0B, api, "B");
   const uint32_t c0 = detail::C0<A>();
   const uint32_t mb = (p.m + 15) / 16, kb = (p.k + c0 - 1) / c0, nb = (p.n + 15) / 16;
+  // Every fractal of A and B the product reads must have been loaded (L0 starts as garbage).
+  detail::NoteLocal(a.GetPhyAddr(),
+                    std::min<uint64_t>(uint64_t(mb) * kb * 512, uint64_t{a.GetSize()} * sizeof(A)),
+                    detail::Use::kReadChecked, api);
+  detail::NoteLocal(b.GetPhyAddr(),
+                    std::min<uint64_t>(uint64_t(kb) * nb * 512, uint64_t{b.GetSize()} * sizeof(B)),
+                    detail::Use::kReadChecked, api);
   for (uint32_t m = 0; m < p.m; ++m)
     for (uint32_t n = 0; n < p.n; ++n) {
       float acc = 0;

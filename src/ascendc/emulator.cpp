@@ -195,6 +195,7 @@ struct Block {
   int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
+  bool needed_cube = false;  // faulted on a cube instruction on a vector core
   std::vector<uint8_t> local[kMem];
   uint32_t used[kMem] = {};
   double cycles[kPipes] = {};  // busy cycles per pipe
@@ -747,6 +748,7 @@ void RequireCore(int32_t core, const char* api) {
     Fault(api, "this runs on a vector (AIV) core, and the block is a cube (AIC) core of a " +
                    std::string(KernelTypeName(b.launch->kernel_type)) +
                    " launch: guard vector code with `if ASCEND_IS_AIV`");
+  b.needed_cube = true;
   Fault(api, "this runs on a cube (AIC) core, and the block is a vector (AIV) core of a " +
                  std::string(KernelTypeName(b.launch->kernel_type)) +
                  " launch: guard cube code with `if ASCEND_IS_AIC` (or launch with a type that "
@@ -1575,6 +1577,28 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
     for (auto& t : threads) t.join();
   }
   CheckGlobalOverlaps(l);
+  // A kernel with cube instructions, launched with neither a kernel type nor SetKernelMode,
+  // ran on vector cores (OpenCANN's default) and stopped at its first cube instruction
+  // before writing any global memory: run it again on cube cores, and say so.
+  if (declared < 0 && !mode_given && !l.errors.empty()) {
+    bool cube = false, wrote = false;
+    for (const Block* b : l.blocks) {
+      cube = cube || b->needed_cube;
+      wrote = wrote || !b->gm_writes.empty();
+    }
+    if (cube && !wrote) {
+      const std::string note = "[kernel " + l.name +
+                               "] runs cube instructions and declares no kernel type: run on cube "
+                               "cores (AIC_ONLY); declare KERNEL_TASK_TYPE_DEFAULT or call "
+                               "SetKernelMode to choose";
+      if (options.report) std::printf("[WARNING] %s\n", note.c_str());
+      LaunchOptions again = options;
+      again.mode = KernelMode::AIC_MODE;
+      LaunchResult r = Launch(name, block_dim, body, again);
+      r.warnings.insert(r.warnings.begin(), note);
+      return r;
+    }
+  }
   result.errors = l.errors;
   result.warnings = l.warnings;
   result.ok = l.errors.empty();

@@ -96,11 +96,11 @@ TEST(AscendCCubeBias, MmadAddsTheBiasTable) {
     pipe.InitBuffer(bt, 64);
     LocalTensor<half> a = a2.Get<half>(), b = b2.Get<half>();
     for (int i = 0; i < 512; ++i) {
-      a.GetPhyAddr()[i] = half(1.0f);
-      b.GetPhyAddr()[i] = half(1.0f);
+      a.SetValue(i, half(1.0f));
+      b.SetValue(i, half(1.0f));
     }
     LocalTensor<float> bias = bt.Get<float>();
-    for (int n = 0; n < 16; ++n) bias.GetPhyAddr()[n] = float(n);
+    for (int n = 0; n < 16; ++n) bias.SetValue(n, float(n));
     LocalTensor<float> out = c1.Get<float>();
     Mmad(out, a, b, bias, MmadParams(16, 16, 32, true, 0, false, false, false));
     for (int i = 0; i < 256; ++i) c.push_back(out.GetPhyAddr()[i]);
