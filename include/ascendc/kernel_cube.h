@@ -200,6 +200,16 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
                   "ReLU and dequantization in the copy are not supported by OpenCANN's "
                   "emulation");
   const uint64_t unit = 256;  // elements of one 16 x 16 fractal
+  if (p.blockCount && p.blockLen) {
+    const uint64_t last_s =
+        (uint64_t(p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen) * unit;
+    const uint64_t last_d =
+        (uint64_t(p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen) * unit;
+    detail::NoteLocal(src.GetPhyAddr(), std::min<uint64_t>(last_s, src.GetSize()) * sizeof(T),
+                      detail::Use::kRead, api);
+    detail::NoteLocal(dst.GetPhyAddr(), std::min<uint64_t>(last_d, dst.GetSize()) * sizeof(T),
+                      detail::Use::kWrite, api);
+  }
   for (uint16_t b = 0; b < p.blockCount; ++b)
     for (uint16_t l = 0; l < p.blockLen; ++l) {
       const uint64_t s = (uint64_t(b) * (p.blockLen + p.srcStride) + l) * unit;

@@ -158,3 +158,58 @@ TEST(AscendCListTensor, ReadsCannsLayout) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCDefaults, ACubeKernelWithoutAKernelTypeRunsOnCubeCores) {
+  // Neither SetKernelMode nor KERNEL_TASK_TYPE_DEFAULT: the first run stops at the cube
+  // instruction on a vector core; the launch runs it again on a cube core and says so.
+  testing::internal::CaptureStdout();
+  detail::LaunchOptions o;  // no mode
+  bool saw_aic = false;
+  auto r = detail::Launch(
+      "undeclared_cube", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::A1> l1;
+        TBuf<TPosition::A2> l0a;
+        pipe.InitBuffer(l1, 512);
+        pipe.InitBuffer(l0a, 512);
+        LocalTensor<half> src = l1.Get<half>();
+        for (int i = 0; i < 256; ++i) src.SetValue(i, half(float(i)));
+        LoadData2dParams p;  // the first releases' spelling
+        LoadData(l0a.Get<half>(), src, p);
+        saw_aic = ASCEND_IS_AIC;
+      },
+      o);
+  const std::string out = testing::internal::GetCapturedStdout();
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(saw_aic);
+  EXPECT_NE(out.find("runs cube instructions and declares no kernel type: run on cube cores"),
+            std::string::npos)
+      << out;
+}
+
+TEST(AscendCDefaults, EnhancedMatrixCopyMovesWholeFractals) {
+  std::vector<float> got;
+  auto r = RunIn(KernelMode::AIC_MODE, "enhanced", [&] {
+    TPipe pipe;
+    TBuf<TPosition::CO1> c1;
+    TBuf<TPosition::CO2> c2;
+    pipe.InitBuffer(c1, 3 * 1024);
+    pipe.InitBuffer(c2, 2 * 1024);
+    LocalTensor<float> src = c1.Get<float>(), dst = c2.Get<float>();
+    for (int i = 0; i < 768; ++i) src.SetValue(i, float(i));
+    DataCopyParams p(1, 2, 0, 0);  // two fractals of 256 floats
+    DataCopyEnhancedParams e;
+    e.blockMode = BlockMode::BLOCK_MODE_MATRIX;
+    DataCopy(dst, src, p, e);
+    for (int i = 0; i < 512; ++i) got.push_back(dst.GetValue(i));
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 512; ++i) EXPECT_EQ(got[i], float(i)) << i;
+}
+
+}  // namespace
