@@ -368,4 +368,114 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
   detail::CountCycles(uint64_t(count) * sizeof(T));
 }
 
+namespace detail {
+// The repeat forms of Compare and Select: f(r, e, dst index, src0 index, src1 index) for each
+// element e the mask selects in repeat r; bit r * (elements per repeat) + e is the element's
+// place in the bit mask (lanes the mask leaves out produce 0 bits).
+template <typename T, typename F>
+void ForMaskedRepeats(const MaskSel<T>& sel, const Repeat& repeat, const BinaryRepeatParams& p,
+                      const char* api, F&& f) {
+  const int64_t n = CheckRepeat(repeat, api);
+  const uint32_t per = PerRepeat<T>(), pb = PerBlock<T>();
+  for (int64_t r = 0; r < n; ++r)
+    for (uint32_t e = 0; e < per; ++e) {
+      const uint32_t b = e / pb, w = e % pb;
+      auto at = [&](uint32_t blk, uint32_t rep) {
+        return (r * uint64_t{rep} + b * uint64_t{blk}) * pb + w;
+      };
+      f(r, e, sel.On(e), at(p.dstBlkStride, p.dstRepStride), at(p.src0BlkStride, p.src0RepStride),
+        at(p.src1BlkStride, p.src1RepStride));
+    }
+  AddCycles(Pipe::kVector, static_cast<double>(n));
+}
+
+template <typename T, typename U>
+void CompareRepeat(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, CMPMODE m, const MaskSel<T>& sel,
+                   const Repeat& repeat, const BinaryRepeatParams& p) {
+  const char* api = "Compare";
+  CheckVector(src0, 0, api, "source 0");
+  CheckVector(src1, 0, api, "source 1");
+  const uint64_t bits = uint64_t(CheckRepeat(repeat, api)) * PerRepeat<T>();
+  CheckLocalRange(dst, 0, (bits + 7) / 8, api, "destination");
+  ForMaskedRepeats(
+      sel, repeat, p, api, [&](int64_t r, uint32_t e, bool on, uint64_t, uint64_t a, uint64_t b) {
+        bool v = false;
+        if (on) {
+          CheckIndex(src0, a, api, "source 0");
+          CheckIndex(src1, b, api, "source 1");
+          v = CompareOp(AsDouble(src0.GetPhyAddr()[a]), AsDouble(src1.GetPhyAddr()[b]), m);
+        }
+        SetBit(dst, static_cast<uint32_t>(r * PerRepeat<T>() + e), v);
+      });
+}
+
+template <typename T, typename U, typename Other>
+void SelectRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+                  const LocalTensor<T>& src0, Other other, const MaskSel<T>& sel,
+                  const Repeat& repeat, const BinaryRepeatParams& p) {
+  const char* api = "Select";
+  CheckVector(dst, 0, api, "destination");
+  CheckVector(src0, 0, api, "source 0");
+  const uint64_t bits = uint64_t(CheckRepeat(repeat, api)) * PerRepeat<T>();
+  CheckLocalRange(selMask, 0, (bits + 7) / 8, api, "mask");
+  ForMaskedRepeats(
+      sel, repeat, p, api, [&](int64_t r, uint32_t e, bool on, uint64_t d, uint64_t a, uint64_t b) {
+        if (!on) return;
+        CheckIndex(dst, d, api, "destination");
+        CheckIndex(src0, a, api, "source 0");
+        const bool pick = GetBit(selMask, static_cast<uint32_t>(r * PerRepeat<T>() + e));
+        dst.GetPhyAddr()[d] = pick ? src0.GetPhyAddr()[a] : other(b);
+      });
+}
+}  // namespace detail
+
+// Repeat forms: a continuous mask (the first `mask` lanes) or bit masks, BinaryRepeatParams.
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+             CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes,
+             const BinaryRepeatParams& repeatParams) {
+  detail::CompareRepeat(dst, src0, src1, cmpMode, detail::ContinuousMask<T>(mask, "Compare"),
+                        repeatTimes, repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+             CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTimes,
+             const BinaryRepeatParams& repeatParams) {
+  detail::CompareRepeat(dst, src0, src1, cmpMode, detail::BitMask<T>(mask, "Compare"), repeatTimes,
+                        repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            T src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+            const BinaryRepeatParams& repeatParams) {
+  (void)selMode;
+  detail::SelectRepeat(
+      dst, selMask, src0, [src1](uint64_t) { return src1; },
+      detail::ContinuousMask<T>(mask, "Select"), repeatTimes, repeatParams);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
+            const BinaryRepeatParams& repeatParams) {
+  (void)selMode;
+  detail::CheckVector(src1, 0, "Select", "source 1");
+  detail::SelectRepeat(
+      dst, selMask, src0,
+      [&src1](uint64_t i) {
+        detail::CheckIndex(src1, i, "Select", "source 1");
+        return src1.GetPhyAddr()[i];
+      },
+      detail::ContinuousMask<T>(mask, "Select"), repeatTimes, repeatParams);
+}
+
+// dcci: cleans a data-cache line so scalar writes to GM reach memory before a DMA reads it.
+// The CPU's caches are coherent, so it has nothing to do here (a missing dcci is not found).
+enum cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
+enum dcci_dst_t { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
+inline void dcci(__gm__ const void*, int /* cache_line_t */) {}
+inline void dcci(__gm__ const void*, int /* cache_line_t */, int /* dcci_dst_t */) {}
+
 }  // namespace AscendC
+
+using AscendC::dcci;

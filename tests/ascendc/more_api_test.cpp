@@ -213,3 +213,41 @@ TEST(AscendCDefaults, EnhancedMatrixCopyMovesWholeFractals) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCCompareSelect, RepeatFormsWithMasksAndStrides) {
+  // 2 repeats of 128 halves; a continuous mask of 100 lanes: bits of lanes 100..127 are 0.
+  std::vector<int> bits;
+  std::vector<float> picked;
+  auto r = RunIn(KernelMode::AIV_MODE, "cmp_sel", [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b, m, d;
+    pipe.InitBuffer(a, 512);
+    pipe.InitBuffer(b, 512);
+    pipe.InitBuffer(m, 64);
+    pipe.InitBuffer(d, 512);
+    LocalTensor<half> x = a.Get<half>(), y = b.Get<half>(), out = d.Get<half>();
+    for (int i = 0; i < 256; ++i) {
+      x.SetValue(i, half(float(i % 7)));
+      y.SetValue(i, half(3.0f));
+    }
+    LocalTensor<uint8_t> mask = m.Get<uint8_t>();
+    Compare(mask, x, y, CMPMODE::GT, 100, 2, BinaryRepeatParams());
+    for (int i = 0; i < 256; ++i) bits.push_back((mask.GetValue(i / 8) >> (i % 8)) & 1);
+    Duplicate(out, half(0), 256);
+    Select(out, mask, x, half(-1.0f), SELMODE::VSEL_TENSOR_SCALAR_MODE, 128, 2,
+           BinaryRepeatParams());
+    for (int i = 0; i < 256; ++i) picked.push_back(float(out.GetValue(i)));
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 256; ++i) {
+    const bool lane_on = i % 128 < 100;
+    const int want = lane_on && (i % 7) > 3 ? 1 : 0;
+    EXPECT_EQ(bits[i], want) << i;
+    EXPECT_EQ(picked[i], want ? float(i % 7) : -1.0f) << i;
+  }
+}
+
+}  // namespace
