@@ -799,8 +799,19 @@ void SoftSyncAll(int32_t* slots, int64_t cores, const char* api) {
   const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  // A core that finished without arriving never will: said at once, not after the timeout.
+  auto gone = [&](int64_t c) {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    for (const Block* o : l.blocks)
+      if (o->core == AIV && o->idx == c) return o->finished;
+    return true;  // no such core in the launch
+  };
   for (int64_t c = 0; c < cores; ++c)
-    while (__atomic_load_n(slots + c * 8, __ATOMIC_ACQUIRE) < round) {
+    for (uint64_t spins = 0; __atomic_load_n(slots + c * 8, __ATOMIC_ACQUIRE) < round; ++spins) {
+      if (spins % 1024 == 1023 && gone(c) &&
+          __atomic_load_n(slots + c * 8, __ATOMIC_ACQUIRE) < round)
+        Fault(api, "core " + std::to_string(c) + " finished without reaching sync " +
+                       std::to_string(round) + " (on the NPU the cores would spin forever)");
       if (std::chrono::steady_clock::now() > deadline)
         Fault(api, "core " + std::to_string(c) + " did not reach sync " + std::to_string(round) +
                        " within " + std::to_string(timeout_s) +

@@ -293,3 +293,30 @@ TEST(AscendCMaskForms, SoftSyncAllThroughAGlobalWorkspace) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCMaskForms, SoftSyncAllWithACoreThatNeverArrives) {
+  auto* ws = static_cast<int32_t*>(GmAlloc(4 * 32));
+  detail::LaunchOptions o;
+  o.report = false;
+  o.mode = KernelMode::AIV_MODE;
+  auto r = detail::Launch(
+      "soft_sync_missing", 2,
+      [&] {
+        if (GetBlockIdx() == 1) return;  // never syncs
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ub;
+        pipe.InitBuffer(ub, 2 * 32);
+        GlobalTensor<int32_t> gws;
+        gws.SetGlobalBuffer(ws, 16);
+        SyncAll(gws, ub.Get<int32_t>());
+      },
+      o);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("core 1 finished without reaching sync 1"), std::string::npos)
+      << r.errors[0];
+  GmFree(ws);
+}
+
+}  // namespace
