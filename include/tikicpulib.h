@@ -29,9 +29,9 @@ struct LaunchOptions {
 struct LaunchResult {
   bool ok = false;
   std::vector<std::string> errors, warnings;
-  double cycles[6] = {}, us[6] = {};  // busy per pipe: MTE2, MTE3, MTE1, Vector, Cube, Scalar
+  double cycles[6] = {}, us[6] = {};      // busy per pipe: MTE2, MTE3, MTE1, Vector, Cube, Scalar
   double total_cycles = 0, total_us = 0;  // the slowest block, pipes overlapping (x waves)
-  std::string bound;  // the pipe with the most time on the critical path
+  std::string bound;                      // the pipe with the most time on the critical path
 };
 LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<void()>& body,
                     const LaunchOptions& options);
@@ -40,6 +40,8 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
 // faults, warnings and the cost estimate. Returns true when no block failed.
 bool RunKernel(const char* name, uint32_t block_dim, const std::function<void()>& body);
 void SetTilingKey(uint64_t key);
+// Forgets SetKernelMode: launches go back to the kernel's declared type or the default.
+void ClearKernelMode();
 // Calls an extern "C" kernel whose parameters are `num_args` GM addresses (at most 32).
 // False when num_args is out of range.
 bool CallKernel(void* function, size_t num_args, uint8_t* const* args);

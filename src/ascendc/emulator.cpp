@@ -1677,6 +1677,13 @@ void GmFree(void* ptr) {
   std::free(ptr);
 }
 
+namespace detail {
+void ClearKernelMode() {
+  g_mode = KernelMode::AIV_MODE;
+  g_mode_set = false;
+}
+}  // namespace detail
+
 void SetKernelMode(KernelMode mode) {
   detail::g_mode = mode;
   detail::g_mode_set = true;

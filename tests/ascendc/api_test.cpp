@@ -194,6 +194,7 @@ TEST(AscendCApi, LeakyReluWithTilingAndTail) {
 
 TEST(AscendCApi, CostEstimateMatchesTheModel) {
   // One block: 2 KiB in (MTE2), 8 Adds over 2 KiB of floats (Vector), 2 KiB out (MTE3).
+  if (!std::getenv("OCANN_ASCENDC_REPORT_DIR")) setenv("OCANN_ASCENDC_REPORT_DIR", "/tmp", 1);
   auto* x = static_cast<float*>(GmAlloc(2048));
   testing::internal::CaptureStdout();
   const bool ok = detail::RunKernel("cost_probe", 1, [&] {

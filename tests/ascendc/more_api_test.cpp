@@ -164,6 +164,7 @@ namespace {
 TEST(AscendCDefaults, ACubeKernelWithoutAKernelTypeRunsOnCubeCores) {
   // Neither SetKernelMode nor KERNEL_TASK_TYPE_DEFAULT: the first run stops at the cube
   // instruction on a vector core; the launch runs it again on a cube core and says so.
+  detail::ClearKernelMode();  // earlier tests in this process may have set one
   testing::internal::CaptureStdout();
   detail::LaunchOptions o;  // no mode
   bool saw_aic = false;
