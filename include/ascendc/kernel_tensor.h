@@ -275,6 +275,57 @@ class TBuf {
   uint32_t bytes_ = 0;
 };
 
+// The static-tensor style's allocator: tensors taken one after another from the start of a
+// local memory (not to be mixed with TPipe in one kernel, as in CANN). BIAS and FIXBUF are
+// not modelled and do not compile.
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+template <Hardware hard = Hardware::UB>
+class LocalMemAllocator {
+  static_assert(hard == Hardware::UB || hard == Hardware::L1 || hard == Hardware::L0A ||
+                    hard == Hardware::L0B || hard == Hardware::L0C,
+                "OpenCANN's emulation models UB, L1, L0A, L0B and L0C for LocalMemAllocator");
+  static constexpr TPosition kDefault = hard == Hardware::UB    ? TPosition::VECCALC
+                                        : hard == Hardware::L1  ? TPosition::A1
+                                        : hard == Hardware::L0A ? TPosition::A2
+                                        : hard == Hardware::L0B ? TPosition::B2
+                                                                : TPosition::CO1;
+
+ public:
+  LocalMemAllocator() = default;
+  uint32_t GetCurAddr() const { return cur_; }
+  template <class DataType, uint32_t tileSize>
+  LocalTensor<DataType> Alloc() {
+    return Take<DataType>(kDefault, tileSize);
+  }
+  template <TPosition pos, class DataType, uint32_t tileSize>
+  LocalTensor<DataType> Alloc() {
+    return Take<DataType>(pos, tileSize);
+  }
+  template <class DataType>
+  LocalTensor<DataType> Alloc(uint32_t tileSize) {
+    return Take<DataType>(kDefault, tileSize);
+  }
+  template <TPosition pos, class DataType>
+  LocalTensor<DataType> Alloc(uint32_t tileSize) {
+    return Take<DataType>(pos, tileSize);
+  }
+
+ private:
+  template <class DataType>
+  LocalTensor<DataType> Take(TPosition pos, uint32_t count) {
+    if (detail::MemoryOf(pos) != detail::MemoryOf(kDefault))
+      detail::Fault("LocalMemAllocator::Alloc", "the position is not in this allocator's memory");
+    const uint32_t align = std::max<uint32_t>(
+        32, detail::CurrentSoc().alignment[static_cast<int>(detail::MemoryOf(pos))]);
+    const uint32_t at = (cur_ + align - 1) / align * align;
+    LocalTensor<DataType> t(pos, at, count);  // checks the memory's capacity
+    cur_ = at + (count * static_cast<uint32_t>(sizeof(DataType)) + 31) / 32 * 32;
+    return t;
+  }
+  uint32_t cur_ = 0;
+};
+
 // A region of one local memory that queues and buffers are carved from, and that Reset
 // hands out again (to switch between stages of a kernel that do not live at once).
 template <TPosition pos, uint32_t bufIDSize = 4>

@@ -252,3 +252,36 @@ TEST(AscendCCompareSelect, RepeatFormsWithMasksAndStrides) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCStaticTensors, LocalMemAllocatorTakesTensorsInTurn) {
+  std::vector<uint32_t> addrs;
+  std::vector<float> out;
+  auto r = RunIn(KernelMode::AIV_MODE, "allocator", [&] {
+    LocalMemAllocator<> ub;
+    LocalTensor<float> a = ub.Alloc<TPosition::VECCALC, float, 64>();
+    addrs.push_back(ub.GetCurAddr());
+    LocalTensor<float> b = ub.Alloc<float>(100);  // 400 bytes, rounded to 416
+    addrs.push_back(ub.GetCurAddr());
+    Duplicate(a, 2.0f, 64);
+    Adds(b, a, 1.0f, 64);
+    for (int i = 0; i < 4; ++i) out.push_back(b.GetValue(i));
+    LocalMemAllocator<Hardware::L0A> l0a;
+    l0a.Alloc<half, 256>();
+    addrs.push_back(l0a.GetCurAddr());
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(addrs, (std::vector<uint32_t>{256, 256 + 416, 512}));
+  EXPECT_EQ(out, std::vector<float>(4, 3.0f));
+  r = RunIn(KernelMode::AIV_MODE, "allocator_full", [] {
+    LocalMemAllocator<> ub;
+    ub.Alloc<float>(40000);
+    ub.Alloc<float>(40000);  // 320 KB of a 192 KB UB
+  });
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("run past the 196608 bytes of UB"), std::string::npos) << r.errors[0];
+}
+
+}  // namespace
