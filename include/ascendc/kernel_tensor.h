@@ -489,6 +489,23 @@ void InitGlobalMemory(GlobalTensor<T>& gm, const uint64_t size, const T value) {
   Fill(gm, size, value);
 }
 
+// IBSet / IBWait: one core marks an event done, another waits for it, through 32-byte slots
+// of a zero-initialized GM workspace (slot eventID * cores + blockIdx). IBSet names the core
+// whose slot it raises (its own), IBWait the core it waits for. Each wait completes on one
+// more set than the waits before it (the documented single-use pattern works the same).
+template <bool isAIVOnly = true>
+void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+           int32_t blockIdx, int32_t eventID) {
+  detail::InterBlock(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize(), ubWorkspace.GetSize(),
+                     blockIdx, eventID, true, isAIVOnly);
+}
+template <bool isAIVOnly = true>
+void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+            int32_t blockIdx, int32_t eventID) {
+  detail::InterBlock(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize(), ubWorkspace.GetSize(),
+                     blockIdx, eventID, false, isAIVOnly);
+}
+
 // The soft SyncAll: each vector core raises its own 32-byte slot of a zero-initialized GM
 // workspace to the number of times it has synced, then waits until every core's slot has
 // reached it, as CANN's implementation does. A workspace that was not zeroed lets cores run

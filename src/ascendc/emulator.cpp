@@ -192,6 +192,7 @@ struct Block {
   bool flag_waiting = false;   // in CrossCoreWaitFlag, under launch->flag_mutex
   uint16_t wait_flag = 0;      // what it waits for
   int32_t soft_syncs = 0;      // soft SyncAll calls so far
+  std::map<uint64_t, int32_t> ib_waits;  // IBWait calls per slot
   int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
@@ -780,6 +781,60 @@ void BlockBarrier(bool aiv_only) {
   if (barrier) barrier->arrive_and_wait();
   SyncAllPipes();
   AddCycles(Pipe::kScalar, 100);
+}
+
+void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t block, int32_t event,
+                bool set, bool aiv_only) {
+  const char* api = set ? "IBSet" : "IBWait";
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  if (aiv_only) RequireCore(AIV, api);
+  // The documented count: GetBlockNum() for isAIVOnly (here: the launch's vector cores),
+  // GetBlockNum() x 2 for mix kernels.
+  const int64_t cores =
+      aiv_only ? int64_t{l.block_dim} * std::max(l.shape.aiv, 1) : int64_t{l.block_dim} * 2;
+  if (l.block_dim > static_cast<uint32_t>(CoresFor(l)))
+    Fault(api, "blockDim " + std::to_string(l.block_dim) +
+                   " is more than the cores that run at once: the cores would wait forever");
+  if (block < 0 || block >= cores)
+    Fault(api, "blockIdx " + std::to_string(block) + " is out of 0.." + std::to_string(cores - 1));
+  if (!set && block == b.idx) Fault(api, "a core cannot wait for itself");
+  if (event < 0 || event > 255) Fault(api, "eventID " + std::to_string(event) + " is out of range");
+  if (ub_elems * 4 < 32) Fault(api, "the UB workspace needs 32 bytes");
+  const uint64_t slot = (uint64_t(event) * cores + block) * 8;
+  if ((slot + 8) * 4 > gm_elems * 4)
+    Fault(api, "the GM workspace of " + std::to_string(gm_elems * 4) + " bytes has no slot for " +
+                   "event " + std::to_string(event) + " of core " + std::to_string(block) +
+                   " (it needs cores x 32 B x events + 32 B per core)");
+  CheckGlobal(slots + slot, 4, api);
+  if (set) {
+    NoteGlobalWrite(slots + slot, 4);
+    __atomic_add_fetch(slots + slot, 1, __ATOMIC_RELEASE);
+    AddCycles(Pipe::kMTE3, 210);
+    return;
+  }
+  const int32_t need = ++b.ib_waits[slot];
+  const char* env = std::getenv("OCANN_ASCENDC_SYNC_TIMEOUT_S");
+  const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  auto gone = [&] {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    for (const Block* o : l.blocks)
+      if (o->idx == block && (o->core == AIV || !aiv_only)) return o->finished;
+    return true;
+  };
+  for (uint64_t spins = 0; __atomic_load_n(slots + slot, __ATOMIC_ACQUIRE) < need; ++spins) {
+    if (spins % 1024 == 1023 && gone() && __atomic_load_n(slots + slot, __ATOMIC_ACQUIRE) < need)
+      Fault(api, "core " + std::to_string(block) + " finished without IBSet of event " +
+                     std::to_string(event) + " (on the NPU this core would spin forever)");
+    if (std::chrono::steady_clock::now() > deadline)
+      Fault(api, "waited " + std::to_string(timeout_s) + " s for core " + std::to_string(block) +
+                     "'s event " + std::to_string(event));
+    std::this_thread::yield();
+  }
+  SyncAllPipes();
+  AddCycles(Pipe::kMTE2, 210);
 }
 
 void SoftSyncAll(int32_t* slots, int64_t cores, const char* api) {

@@ -320,3 +320,71 @@ TEST(AscendCMaskForms, SoftSyncAllWithACoreThatNeverArrives) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCMaskForms, IBSetAndIBWaitOrderTwoCores) {
+  // Core 0 writes 256 values and sets event 0; core 1 waits for core 0, then reads them.
+  auto* ws = static_cast<int32_t*>(GmAlloc(2 * 32 * 2));
+  auto* data = static_cast<float*>(GmAlloc(512 * 4));
+  detail::LaunchOptions o;
+  o.report = false;
+  o.mode = KernelMode::AIV_MODE;
+  auto r = detail::Launch(
+      "ib_sync", 2,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ub, tmp;
+        pipe.InitBuffer(ub, 32);
+        pipe.InitBuffer(tmp, 1024);
+        GlobalTensor<int32_t> gws;
+        gws.SetGlobalBuffer(ws, 32);
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(data, 512);
+        LocalTensor<float> t = tmp.Get<float>();
+        if (GetBlockIdx() == 0) {
+          Duplicate(t, 7.0f, 256);
+          SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+          WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+          DataCopy(g, t, 256);
+          IBSet(gws, ub.Get<int32_t>(), 0, 0);
+        } else {
+          IBWait(gws, ub.Get<int32_t>(), 0, 0);
+          DataCopy(t, g, 256);
+          SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+          WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+          Adds(t, t, 1.0f, 256);
+          SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+          WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+          DataCopy(g[256], t, 256);
+        }
+      },
+      o);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 256; ++i) {
+    EXPECT_EQ(data[i], 7.0f);
+    EXPECT_EQ(data[256 + i], 8.0f);
+  }
+  // A wait on a core that never sets is reported when that core finishes.
+  std::fill(ws, ws + 32, 0);
+  r = detail::Launch(
+      "ib_never", 2,
+      [&] {
+        if (GetBlockIdx() == 0) return;
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> ub;
+        pipe.InitBuffer(ub, 32);
+        GlobalTensor<int32_t> gws;
+        gws.SetGlobalBuffer(ws, 32);
+        IBWait(gws, ub.Get<int32_t>(), 0, 0);
+      },
+      o);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("core 0 finished without IBSet of event 0"), std::string::npos)
+      << r.errors[0];
+  GmFree(ws);
+  GmFree(data);
+}
+
+}  // namespace
