@@ -5,21 +5,13 @@
 #include <string>
 
 #include "kernel_operator.h"
+#include "launch_util.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
+using oc_test::Launch;
 
 namespace {
-
-// Runs a kernel body on `blocks` blocks, returning (success, stdout).
-template <typename F>
-std::pair<bool, std::string> Launch(const char* name, uint32_t blocks, F body) {
-  testing::internal::CaptureStdout();
-  const bool ok = detail::RunKernel(name, blocks, body);
-  return {ok, testing::internal::GetCapturedStdout()};
-}
-
-#define EXPECT_HAS(text, piece) EXPECT_NE((text).find(piece), std::string::npos) << (text)
 
 TEST(AscendCChecks, UbCapacityExceeded) {
   auto [ok, out] = Launch("ub_overflow", 2, [] {

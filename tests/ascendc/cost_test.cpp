@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernel_operator.h"
+#include "launch_util.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -17,10 +18,7 @@ using namespace AscendC;
 namespace {
 
 detail::LaunchResult Estimate(const char* name, const std::function<void()>& body) {
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = KernelMode::AIV_MODE;
-  return detail::Launch(name, 1, body, o);
+  return oc_test::LaunchQuiet(name, 1, body);
 }
 
 // z = x + y over 8 tiles of 2048 halves (4096 bytes), with `buffers` buffers per queue.

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "launch_util.h"
 #include "lib/matmul_intf.h"
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
@@ -15,10 +16,7 @@ namespace {
 
 template <typename F>
 bool RunOne(const char* name, F body) {
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = KernelMode::AIV_MODE;
-  auto r = detail::Launch(name, 1, body, o);
+  auto r = oc_test::LaunchQuiet(name, 1, body);
   for (const auto& e : r.errors) ADD_FAILURE() << e;
   return r.ok;
 }
@@ -110,24 +108,18 @@ TEST(AscendCPad, UnalignedRowsPadLeftAndRightAlignedRowsOverwriteTheTail) {
 }
 
 TEST(AscendCPad, PadsThatDoNotFitAreRefused) {
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = KernelMode::AIV_MODE;
-  auto r = detail::Launch(
-      "pad_too_wide", 1,
-      [] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> src, dst;
-        pipe.InitBuffer(src, 512);
-        pipe.InitBuffer(dst, 512);
-        optiling::PadTiling t;
-        PadTilingFunc(ge::Shape({2, 13}), ge::Shape({2, 13}), 0, 2, t);
-        PadParams p{2, 2, 0};  // 17 halves: past the 16-half block
-        LocalTensor<half> s = src.Get<half>(), d = dst.Get<half>();
-        Duplicate(s, half(0), 32);
-        Pad(d, s, p, t);
-      },
-      o);
+  auto r = oc_test::LaunchQuiet("pad_too_wide", 1, [] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> src, dst;
+    pipe.InitBuffer(src, 512);
+    pipe.InitBuffer(dst, 512);
+    optiling::PadTiling t;
+    PadTilingFunc(ge::Shape({2, 13}), ge::Shape({2, 13}), 0, 2, t);
+    PadParams p{2, 2, 0};  // 17 halves: past the 16-half block
+    LocalTensor<half> s = src.Get<half>(), d = dst.Get<half>();
+    Duplicate(s, half(0), 32);
+    Pad(d, s, p, t);
+  });
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.errors[0].find("is wider than the row's 16-element 32-byte block"), std::string::npos)
       << r.errors[0];
@@ -263,27 +255,21 @@ TEST(AscendCMaskForms, SoftSyncAllThroughAGlobalWorkspace) {
   // 4 blocks: each writes its value, soft-syncs, then sums everybody's; twice.
   auto* ws = static_cast<int32_t*>(GmAlloc(4 * 32));
   auto* vals = static_cast<int32_t*>(GmAlloc(64 * 4));
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = KernelMode::AIV_MODE;
-  auto r = detail::Launch(
-      "soft_sync", 4,
-      [&] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> ub;
-        pipe.InitBuffer(ub, 4 * 32);
-        GlobalTensor<int32_t> gws, gv;
-        gws.SetGlobalBuffer(ws, 32);
-        gv.SetGlobalBuffer(vals, 64);
-        for (int round = 0; round < 2; ++round) {
-          gv.SetValue(round * 16 + GetBlockIdx(), static_cast<int32_t>(GetBlockIdx() + 1));
-          SyncAll(gws, ub.Get<int32_t>());
-          int32_t sum = 0;
-          for (int i = 0; i < 4; ++i) sum += gv.GetValue(round * 16 + i);
-          gv.SetValue(round * 16 + 8 + GetBlockIdx(), sum);
-        }
-      },
-      o);
+  auto r = oc_test::LaunchQuiet("soft_sync", 4, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 4 * 32);
+    GlobalTensor<int32_t> gws, gv;
+    gws.SetGlobalBuffer(ws, 32);
+    gv.SetGlobalBuffer(vals, 64);
+    for (int round = 0; round < 2; ++round) {
+      gv.SetValue(round * 16 + GetBlockIdx(), static_cast<int32_t>(GetBlockIdx() + 1));
+      SyncAll(gws, ub.Get<int32_t>());
+      int32_t sum = 0;
+      for (int i = 0; i < 4; ++i) sum += gv.GetValue(round * 16 + i);
+      gv.SetValue(round * 16 + 8 + GetBlockIdx(), sum);
+    }
+  });
   for (const auto& e : r.errors) ADD_FAILURE() << e;
   ASSERT_TRUE(r.ok);
   for (int round = 0; round < 2; ++round)
@@ -298,21 +284,15 @@ namespace {
 
 TEST(AscendCMaskForms, SoftSyncAllWithACoreThatNeverArrives) {
   auto* ws = static_cast<int32_t*>(GmAlloc(4 * 32));
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = KernelMode::AIV_MODE;
-  auto r = detail::Launch(
-      "soft_sync_missing", 2,
-      [&] {
-        if (GetBlockIdx() == 1) return;  // never syncs
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> ub;
-        pipe.InitBuffer(ub, 2 * 32);
-        GlobalTensor<int32_t> gws;
-        gws.SetGlobalBuffer(ws, 16);
-        SyncAll(gws, ub.Get<int32_t>());
-      },
-      o);
+  auto r = oc_test::LaunchQuiet("soft_sync_missing", 2, [&] {
+    if (GetBlockIdx() == 1) return;  // never syncs
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 2 * 32);
+    GlobalTensor<int32_t> gws;
+    gws.SetGlobalBuffer(ws, 16);
+    SyncAll(gws, ub.Get<int32_t>());
+  });
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.errors[0].find("core 1 finished without reaching sync 1"), std::string::npos)
       << r.errors[0];
@@ -327,39 +307,33 @@ TEST(AscendCMaskForms, IBSetAndIBWaitOrderTwoCores) {
   // Core 0 writes 256 values and sets event 0; core 1 waits for core 0, then reads them.
   auto* ws = static_cast<int32_t*>(GmAlloc(2 * 32 * 2));
   auto* data = static_cast<float*>(GmAlloc(512 * 4));
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = KernelMode::AIV_MODE;
-  auto r = detail::Launch(
-      "ib_sync", 2,
-      [&] {
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> ub, tmp;
-        pipe.InitBuffer(ub, 32);
-        pipe.InitBuffer(tmp, 1024);
-        GlobalTensor<int32_t> gws;
-        gws.SetGlobalBuffer(ws, 32);
-        GlobalTensor<float> g;
-        g.SetGlobalBuffer(data, 512);
-        LocalTensor<float> t = tmp.Get<float>();
-        if (GetBlockIdx() == 0) {
-          Duplicate(t, 7.0f, 256);
-          SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-          WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-          DataCopy(g, t, 256);
-          IBSet(gws, ub.Get<int32_t>(), 0, 0);
-        } else {
-          IBWait(gws, ub.Get<int32_t>(), 0, 0);
-          DataCopy(t, g, 256);
-          SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
-          WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
-          Adds(t, t, 1.0f, 256);
-          SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
-          WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
-          DataCopy(g[256], t, 256);
-        }
-      },
-      o);
+  auto r = oc_test::LaunchQuiet("ib_sync", 2, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub, tmp;
+    pipe.InitBuffer(ub, 32);
+    pipe.InitBuffer(tmp, 1024);
+    GlobalTensor<int32_t> gws;
+    gws.SetGlobalBuffer(ws, 32);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(data, 512);
+    LocalTensor<float> t = tmp.Get<float>();
+    if (GetBlockIdx() == 0) {
+      Duplicate(t, 7.0f, 256);
+      SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      DataCopy(g, t, 256);
+      IBSet(gws, ub.Get<int32_t>(), 0, 0);
+    } else {
+      IBWait(gws, ub.Get<int32_t>(), 0, 0);
+      DataCopy(t, g, 256);
+      SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+      WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+      Adds(t, t, 1.0f, 256);
+      SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+      DataCopy(g[256], t, 256);
+    }
+  });
   for (const auto& e : r.errors) ADD_FAILURE() << e;
   ASSERT_TRUE(r.ok);
   for (int i = 0; i < 256; ++i) {
@@ -368,18 +342,15 @@ TEST(AscendCMaskForms, IBSetAndIBWaitOrderTwoCores) {
   }
   // A wait on a core that never sets is reported when that core finishes.
   std::fill(ws, ws + 32, 0);
-  r = detail::Launch(
-      "ib_never", 2,
-      [&] {
-        if (GetBlockIdx() == 0) return;
-        TPipe pipe;
-        TBuf<TPosition::VECCALC> ub;
-        pipe.InitBuffer(ub, 32);
-        GlobalTensor<int32_t> gws;
-        gws.SetGlobalBuffer(ws, 32);
-        IBWait(gws, ub.Get<int32_t>(), 0, 0);
-      },
-      o);
+  r = oc_test::LaunchQuiet("ib_never", 2, [&] {
+    if (GetBlockIdx() == 0) return;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    pipe.InitBuffer(ub, 32);
+    GlobalTensor<int32_t> gws;
+    gws.SetGlobalBuffer(ws, 32);
+    IBWait(gws, ub.Get<int32_t>(), 0, 0);
+  });
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.errors[0].find("core 0 finished without IBSet of event 0"), std::string::npos)
       << r.errors[0];

@@ -11,20 +11,13 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "launch_util.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
+using oc_test::Launch;
 
 namespace {
-
-template <typename F>
-std::pair<bool, std::string> Launch(const char* name, uint32_t blocks, F body) {
-  testing::internal::CaptureStdout();
-  const bool ok = detail::RunKernel(name, blocks, body);
-  return {ok, testing::internal::GetCapturedStdout()};
-}
-
-#define EXPECT_HAS(text, piece) EXPECT_NE((text).find(piece), std::string::npos) << (text)
 
 // Each block writes (core type, block idx, sub idx, block num, task ratio) to its row.
 struct Seen {

@@ -5,6 +5,7 @@
 
 #include "kernel_operator.h"
 #include "kernel_operator_list_tensor_intf.h"
+#include "launch_util.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -12,10 +13,7 @@ using namespace AscendC;
 namespace {
 
 detail::LaunchResult RunIn(KernelMode mode, const char* name, const std::function<void()>& body) {
-  detail::LaunchOptions o;
-  o.report = false;
-  o.mode = mode;
-  return detail::Launch(name, 1, body, o);
+  return oc_test::LaunchQuiet(name, 1, body, mode);
 }
 
 TEST(AscendCBroadcast, RowsColumnsAndScalars) {

@@ -9,26 +9,14 @@
 #include <thread>
 
 #include "kernel_operator.h"
+#include "launch_util.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
+using oc_test::Count;
+using oc_test::Launch;
 
 namespace {
-
-template <typename F>
-std::pair<bool, std::string> Launch(const char* name, uint32_t blocks, F body) {
-  testing::internal::CaptureStdout();
-  const bool ok = detail::RunKernel(name, blocks, body);
-  return {ok, testing::internal::GetCapturedStdout()};
-}
-
-#define EXPECT_HAS(text, piece) EXPECT_NE((text).find(piece), std::string::npos) << (text)
-
-size_t Count(const std::string& text, const std::string& piece) {
-  size_t n = 0;
-  for (size_t at = text.find(piece); at != std::string::npos; at = text.find(piece, at + 1)) ++n;
-  return n;
-}
 
 // x * 2 through one TBuf: copy in, Muls, copy out, with or without the flags between pipes.
 void Scale(float* x, float* y, bool flags) {
