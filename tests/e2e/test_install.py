@@ -4,14 +4,38 @@ import glob
 import os
 import subprocess
 
+import pytest
+
 from conftest import BUILD, PY, SOURCE, atc, run
 from make_onnx import tiny_mlp
 
 
-def test_install_and_build_against_package(tmp_path):
-    prefix = tmp_path / "prefix"
-    r = run(["cmake", "--install", BUILD, "--prefix", str(prefix)])
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """One `make install` for the module: the tests only read from it."""
+    where = tmp_path_factory.mktemp("install") / "prefix"
+    r = run(["cmake", "--install", BUILD, "--prefix", str(where)])
     assert r.returncode == 0, r.stdout + r.stderr
+    return where
+
+
+def build_project(tmp_path, prefix, files, cmake_lists):
+    """Writes `files` and a CMakeLists.txt into tmp_path/src, configures it against the
+    installed package and builds it; returns the build folder."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, text in files.items():
+        (src / name).write_text(text)
+    (src / "CMakeLists.txt").write_text(cmake_lists)
+    b = tmp_path / "b"
+    r = run(["cmake", "-S", str(src), "-B", str(b), f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(b)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    return b
+
+
+def test_install_and_build_against_package(tmp_path, prefix):
     assert (prefix / "include" / "acl" / "acl.h").exists()
     assert (prefix / "include" / "acl" / "error_codes" / "rt_error_codes.h").exists()
     assert (prefix / "bin" / "atc").exists() and (prefix / "bin" / "msame").exists()
@@ -42,10 +66,7 @@ def test_install_and_build_against_package(tmp_path):
     assert "top-5:" in r.stdout
 
 
-def test_ascendc_kernel_builds_against_installed_package(tmp_path):
-    prefix = tmp_path / "prefix"
-    r = run(["cmake", "--install", BUILD, "--prefix", str(prefix)])
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_ascendc_kernel_builds_against_installed_package(tmp_path, prefix):
     assert (prefix / "include" / "kernel_operator.h").exists()
     assert (prefix / "include" / "tikicpulib.h").exists()
     app = tmp_path / "kernel"
@@ -105,22 +126,12 @@ int main() {
 """
 
 
-def test_faulting_kernel_on_a_stream(tmp_path):
-    prefix = tmp_path / "prefix"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "k.cpp").write_text(FAULTY)
-    (src / "main.cpp").write_text(MAIN)
-    (src / "CMakeLists.txt").write_text(
+def test_faulting_kernel_on_a_stream(tmp_path, prefix):
+    b = build_project(
+        tmp_path, prefix, {"k.cpp": FAULTY, "main.cpp": MAIN},
         "cmake_minimum_required(VERSION 3.20)\nproject(f CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
         "find_package(OpenCANN REQUIRED)\nascendc_library(k STATIC k.cpp)\n"
         "add_executable(main main.cpp)\ntarget_link_libraries(main PRIVATE k)\n")
-    b = tmp_path / "b"
-    r = run(["cmake", "-S", str(src), "-B", str(b), f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(b)])
-    assert r.returncode == 0, r.stdout + r.stderr
     r = run([str(b / "main")])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "launch 0 sync 507015" in r.stdout  # ACL_ERROR_RT_AICORE_EXCEPTION at synchronize
@@ -186,24 +197,13 @@ int main() {
 """
 
 
-def test_launch_with_a_struct_and_a_scalar_by_value(tmp_path):
-    prefix = tmp_path / "prefix"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "k.cpp").write_text(BY_VALUE)
-    (src / "tiling.h").write_text(TILING_H)
-    (src / "main.cpp").write_text(BY_VALUE_MAIN)
-    (src / "CMakeLists.txt").write_text(
+def test_launch_with_a_struct_and_a_scalar_by_value(tmp_path, prefix):
+    b = build_project(
+        tmp_path, prefix, {"k.cpp": BY_VALUE, "tiling.h": TILING_H, "main.cpp": BY_VALUE_MAIN},
         "cmake_minimum_required(VERSION 3.20)\nproject(v CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
         "find_package(OpenCANN REQUIRED)\nascendc_library(k STATIC k.cpp)\n"
         "target_include_directories(k PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})\n"
         "add_executable(main main.cpp)\ntarget_link_libraries(main PRIVATE k)\n")
-    b = tmp_path / "b"
-    r = run(["cmake", "-S", str(src), "-B", str(b), f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(b)])
-    assert r.returncode == 0, r.stdout + r.stderr
     r = run([str(b / "main")])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "launch 0 sync 0 bad 0 refused 100000" in r.stdout, r.stdout + r.stderr
@@ -309,9 +309,7 @@ int main() {
 """
 
 
-def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path):
-    prefix = tmp_path / "toolkit"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
+def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path, prefix):
     assert (prefix / "tools" / "tikicpulib" / "lib" / "cmake" / "tikicpulib" /
             "tikicpulibConfig.cmake").exists()
     src = tmp_path / "src"
@@ -362,10 +360,8 @@ int main(void) {
 """
 
 
-def test_aclnn_application_links_acl_op_compiler_and_nnopbase(tmp_path):
+def test_aclnn_application_links_acl_op_compiler_and_nnopbase(tmp_path, prefix):
     """An aclnn application's link line (-lacl_op_compiler -lnnopbase, as CANN's) works."""
-    prefix = tmp_path / "prefix"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
     src = tmp_path / "main.cpp"
     src.write_text(OP_COMPILER_MAIN)
     exe = tmp_path / "main"
@@ -422,11 +418,9 @@ int main() {
 """
 
 
-def test_tik2_era_cpu_debug_program_without_ascendcl(tmp_path):
+def test_tik2_era_cpu_debug_program_without_ascendcl(tmp_path, prefix):
     """The first Ascend C releases' style: namespace tik2, ParamOffset, __CCE_KT_TEST__, and
     acl's half conversions from the CPU-debug library alone."""
-    prefix = tmp_path / "prefix"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
     (tmp_path / "k.cpp").write_text(TIK2_KERNEL)
     (tmp_path / "main.cpp").write_text(TIK2_MAIN)
     exe = tmp_path / "neg"
