@@ -40,10 +40,18 @@ Result<std::vector<int64_t>> ConstInts(const OpDef& op, AirBuilder& a, size_t i,
   return t->ToInt64Vector();
 }
 
-Status Unary(const OpDef& op, AirBuilder& a, const char* onnx) {
+// One input to one ONNX op, with the attributes already translated.
+Status Unary(const OpDef& op, AirBuilder& a, const char* onnx, const AttributeMap& at = {}) {
   OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
-  a.Out(op, a.b.Add1(op.name(), onnx, {x}));
+  a.Out(op, a.b.Add1(op.name(), onnx, {x}, at));
   return Status::Ok();
+}
+
+template <typename T>
+AttributeMap OneAttribute(const char* name, T value) {
+  AttributeMap at;
+  at.Set(name, value);
+  return at;
 }
 
 Status Binary(const OpDef& op, AirBuilder& a, const char* onnx) {
@@ -106,19 +114,11 @@ Status Relu6(const OpDef& op, AirBuilder& a) {
 }
 
 Status LeakyRelu(const OpDef& op, AirBuilder& a) {
-  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
-  AttributeMap at;
-  at.Set("alpha", Float(op, "negative_slope", 0.0f));
-  a.Out(op, a.b.Add1(op.name(), "LeakyRelu", {x}, at));
-  return Status::Ok();
+  return Unary(op, a, "LeakyRelu", OneAttribute("alpha", Float(op, "negative_slope", 0.0f)));
 }
 
 Status Elu(const OpDef& op, AirBuilder& a) {
-  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
-  AttributeMap at;
-  at.Set("alpha", Float(op, "alpha", 1.0f));
-  a.Out(op, a.b.Add1(op.name(), "Elu", {x}, at));
-  return Status::Ok();
+  return Unary(op, a, "Elu", OneAttribute("alpha", Float(op, "alpha", 1.0f)));
 }
 
 // relu6(x + 3) / 6, and x times it.
@@ -352,13 +352,9 @@ Status MatMul(const OpDef& op, AirBuilder& a) { return MatMulLike(op, a, false);
 Status BatchMatMul(const OpDef& op, AirBuilder& a) { return MatMulLike(op, a, true); }
 
 Status Softmax(const OpDef& op, AirBuilder& a) {
-  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
   OC_ASSIGN_OR_RETURN(auto axes, Ints(op, "axes", false, {-1}));
   if (axes.size() != 1) return OpUnsupported(op, "a softmax over several axes");
-  AttributeMap at;
-  at.Set("axis", axes[0]);
-  a.Out(op, a.b.Add1(op.name(), "Softmax", {x}, at));
-  return Status::Ok();
+  return Unary(op, a, "Softmax", OneAttribute("axis", axes[0]));
 }
 
 Status Reshape(const OpDef& op, AirBuilder& a) {
@@ -371,11 +367,7 @@ Status Reshape(const OpDef& op, AirBuilder& a) {
 }
 
 Status Flatten(const OpDef& op, AirBuilder& a) {
-  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
-  AttributeMap at;
-  at.Set("axis", Int(op, "axis", 1));
-  a.Out(op, a.b.Add1(op.name(), "Flatten", {x}, at));
-  return Status::Ok();
+  return Unary(op, a, "Flatten", OneAttribute("axis", Int(op, "axis", 1)));
 }
 
 Status Transpose(const OpDef& op, AirBuilder& a) {
