@@ -943,6 +943,13 @@ def air_cases(pb):
         desc.shape.dim.extend([1, 3, 4, 4])
         return m, g
 
+    def const_float(g, name, dims, data):
+        c = g.op.add(name=name, type="Const")
+        c.attr["value"].t.desc.dtype = 1  # DT_FLOAT
+        c.attr["value"].t.desc.shape.dim.extend(dims)
+        c.attr["value"].t.data = data
+        return c
+
     def air_case(name, data, code, why):
         case(write(f"air/{name}.air", data if isinstance(data, bytes) else
                    data.SerializeToString()), "atc_air", code, why)
@@ -966,27 +973,18 @@ def air_cases(pb):
     g.op.add(name="r", type="Relu", input=["x:0"])
     air_case("no_netoutput", m, "E19005", "no NetOutput")
     m, g = model()
-    c = g.op.add(name="w", type="Const")
-    c.attr["value"].t.desc.dtype = 1
-    c.attr["value"].t.desc.shape.dim.extend([2, 3, 1, 1])
-    c.attr["value"].t.data = b"\0" * 7
+    const_float(g, "w", [2, 3, 1, 1], b"\0" * 7)
     g.op.add(name="conv", type="Conv2D", input=["x:0", "w:0"])
     g.op.add(name="out", type="NetOutput", input=["conv:0"])
     air_case("const_size", m, "E19005", "7 bytes for 6 floats")
     m, g = model()
-    c = g.op.add(name="w", type="Const")
-    c.attr["value"].t.desc.dtype = 1
-    c.attr["value"].t.desc.shape.dim.extend([2, 3, 1, 1])
-    c.attr["value"].t.data = b"\0" * 24
+    const_float(g, "w", [2, 3, 1, 1], b"\0" * 24)
     conv = g.op.add(name="conv", type="Conv2D", input=["x:0", "w:0"])
     conv.attr["pads"].list.i.extend([0, 0, 0, 0])
     g.op.add(name="out", type="NetOutput", input=["conv:0"])
     air_case("conv_no_strides", m, "E19005", "Conv2D without its required strides")
     m, g = model()
-    w = g.op.add(name="w", type="Const")
-    w.attr["value"].t.desc.dtype = 1
-    w.attr["value"].t.desc.shape.dim.extend([1, 5, 3, 3])
-    w.attr["value"].t.data = b"\0" * 180
+    const_float(g, "w", [1, 5, 3, 3], b"\0" * 180)
     dw = g.op.add(name="dw", type="DepthwiseConv2D", input=["x:0", "w:0"])
     dw.attr["strides"].list.i.extend([1, 1, 0, 1])
     dw.attr["pads"].list.i.extend([0, 0, 0, 0])
