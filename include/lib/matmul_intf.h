@@ -20,11 +20,16 @@ struct MatmulType {
   using T = TYPE;
 };
 
+// The schedule of the high-level Matmul. NORM loads one base block of A and B into L1 at a
+// time; MDL (multi-data-load) loads stepKa/stepKb of them at once. Both compute the same
+// product, and the emulation runs both through one schedule (its cost is NORM's).
 struct MatmulConfig {
   bool doNorm = true;
+  bool doBasicBlock = false;
+  bool doMultiDataLoad = false;
 };
 inline constexpr MatmulConfig CFG_NORM{};
-inline constexpr MatmulConfig CFG_MDL{};
+inline constexpr MatmulConfig CFG_MDL{false, false, true};
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
           const MatmulConfig& MM_CFG = CFG_NORM>

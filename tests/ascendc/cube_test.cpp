@@ -3,6 +3,7 @@
 // the host tiling, tails and bias; plus the rules they check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -109,8 +110,8 @@ TEST(AscendCCube, BasicApiWithFractalLayouts) {
 }
 
 // The high-level API as CANN's matmul sample uses it: each core finds its block.
-extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
-                                                    GM_ADDR workspace, GM_ADDR tilingGm) {
+template <const MatmulConfig& CFG>
+void MatmulBody(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tilingGm) {
   TPipe pipe;
   TCubeTiling tiling;
   std::memcpy(&tiling, tilingGm, sizeof(tiling));
@@ -127,7 +128,7 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
   Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
          MatmulType<TPosition::GM, CubeFormat::ND, half>,
          MatmulType<TPosition::GM, CubeFormat::ND, float>,
-         MatmulType<TPosition::GM, CubeFormat::ND, float>>
+         MatmulType<TPosition::GM, CubeFormat::ND, float>, CFG>
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   const int tailM = std::min(tiling.M - mIdx * tiling.singleCoreM, tiling.singleCoreM);
@@ -138,6 +139,16 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
   if (tiling.isBias) mm.SetBias(biasGlobal[offsetB]);
   mm.IterateAll(cGlobal[offsetC]);
   mm.End();
+}
+
+extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                    GM_ADDR, GM_ADDR tilingGm) {
+  MatmulBody<CFG_NORM>(a, b, bias, c, tilingGm);
+}
+
+extern "C" __global__ __aicore__ void matmul_mdl(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                 GM_ADDR, GM_ADDR tilingGm) {
+  MatmulBody<CFG_MDL>(a, b, bias, c, tilingGm);
 }
 
 TEST(AscendCCube, HighLevelMatmulOnSeveralCoresWithTailsAndBias) {
@@ -175,6 +186,16 @@ TEST(AscendCCube, HighLevelMatmulOnSeveralCoresWithTailsAndBias) {
   const auto want = Reference(a, b, M, N, K, bias);
   for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
   EXPECT_NE(out.find("bound by"), std::string::npos);
+  // The MDL schedule computes the same product.
+  std::fill(c, c + M * N, -1.0f);
+  SetKernelMode(KernelMode::AIC_MODE);
+  testing::internal::CaptureStdout();
+  const bool mdl_ok = ICPU_RUN_KF(matmul_mdl, tiling.usedCoreNum, (uint8_t*)a, (uint8_t*)b,
+                                  (uint8_t*)bias, (uint8_t*)c, nullptr, t);
+  const std::string mdl_out = testing::internal::GetCapturedStdout();
+  SetKernelMode(KernelMode::AIV_MODE);
+  ASSERT_TRUE(mdl_ok) << mdl_out;
+  for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
   for (void* p : {(void*)a, (void*)b, (void*)bias, (void*)c, (void*)t}) GmFree(p);
 }
 
