@@ -48,3 +48,21 @@ def acl_session():
     yield acl
     acl.rt.reset_device(0)
     acl.finalize()
+
+
+def set_attr(a, v):
+    """Sets an attribute message from a Python value: bool, int, float, str or a list of
+    ints, in the fields b, i, f, s and list.i that GE's AttrDef and TensorFlow's AttrValue
+    both use. Anything else is refused, so a fixture never drops an attribute silently."""
+    if isinstance(v, bool):
+        a.b = v
+    elif isinstance(v, int):
+        a.i = v
+    elif isinstance(v, float):
+        a.f = v
+    elif isinstance(v, str):
+        a.s = v.encode()
+    elif isinstance(v, list) and all(isinstance(x, int) for x in v):
+        a.list.i.extend(v)
+    else:
+        raise TypeError(f"no attribute field for {v!r}")

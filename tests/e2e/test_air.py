@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from acl_helpers import OmModel
-from conftest import atc
+from conftest import atc, set_attr
 
 PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "om")
 SOC = "--soc_version=Ascend910B3"
@@ -40,20 +40,11 @@ class Air:
         for lay in layouts:
             o.input_desc.add(layout=lay)
         for k, v in attrs.items():
-            a = o.attr[k]
-            if isinstance(v, bool):
-                a.b = v
-            elif isinstance(v, int):
-                a.i = v
-            elif isinstance(v, float):
-                a.f = v
-            elif isinstance(v, str):
-                a.s = v.encode()
-            elif isinstance(v, list) and v and isinstance(v[0], list):
+            if isinstance(v, list) and v and isinstance(v[0], list):
                 for row in v:
-                    a.list_list_int.list_list_i.add(list_i=row)
-            elif isinstance(v, list):
-                a.list.i.extend(v)
+                    o.attr[k].list_list_int.list_list_i.add(list_i=row)
+            else:
+                set_attr(o.attr[k], v)
         return name
 
     def data(self, name, shape, index=0):

@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from acl_helpers import OmModel
-from conftest import atc
+from conftest import atc, set_attr
 
 PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src",
                          "frontend", "tensorflow")
@@ -37,21 +37,10 @@ class G:
     def node(self, name, op, inputs=(), **attrs):
         n = self.g.node.add(name=name, op=op, input=list(inputs))
         for k, v in attrs.items():
-            a = n.attr[k]
-            if isinstance(v, bool):
-                a.b = v
-            elif isinstance(v, int):
-                a.i = v
-            elif isinstance(v, float):
-                a.f = v
-            elif isinstance(v, str):
-                a.s = v.encode()
-            elif isinstance(v, list):
-                a.list.i.extend(v)
-            elif isinstance(v, tuple) and v[0] == "type":
-                a.type = v[1]
+            if isinstance(v, tuple) and v[0] == "type":
+                n.attr[k].type = v[1]
             else:
-                raise TypeError(k)
+                set_attr(n.attr[k], v)
         return name
 
     def const(self, name, array):
