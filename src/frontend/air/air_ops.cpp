@@ -187,12 +187,9 @@ Result<AttributeMap> ConvAttrs(const OpDef& op) {
   return at;
 }
 
-Status Conv2D(const OpDef& op, AirBuilder& a) {
-  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
-  OC_ASSIGN_OR_RETURN(std::string w, a.In(op, 1));
-  OC_ASSIGN_OR_RETURN(w, FilterOihw(op, a, w));
-  OC_ASSIGN_OR_RETURN(AttributeMap at, ConvAttrs(op));
-  at.Set("group", Int(op, "groups", 1));
+// An ONNX Conv of x (in the op's layout) with an OIHW filter and the optional bias input.
+Status EmitConv(const OpDef& op, AirBuilder& a, const std::string& x, const std::string& w,
+                const AttributeMap& at) {
   std::vector<std::string> in{ToNchw(a, op, x), w};
   if (a.NumInputs(op) > 2) {
     OC_ASSIGN_OR_RETURN(std::string bias, a.In(op, 2));
@@ -200,6 +197,15 @@ Status Conv2D(const OpDef& op, AirBuilder& a) {
   }
   a.Out(op, FromNchw(a, op, a.b.Add1(op.name(), "Conv", in, at)));
   return Status::Ok();
+}
+
+Status Conv2D(const OpDef& op, AirBuilder& a) {
+  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
+  OC_ASSIGN_OR_RETURN(std::string w, a.In(op, 1));
+  OC_ASSIGN_OR_RETURN(w, FilterOihw(op, a, w));
+  OC_ASSIGN_OR_RETURN(AttributeMap at, ConvAttrs(op));
+  at.Set("group", Int(op, "groups", 1));
+  return EmitConv(op, a, x, w, at);
 }
 
 // DepthwiseConv2D: the filter is [M, C, kh, kw] in NCHW (or [kh, kw, C, M] in HWCN), M
@@ -223,13 +229,7 @@ Status DepthwiseConv2D(const OpDef& op, AirBuilder& a) {
   w = a.b.Add1(op.name(), "Reshape", {w, a.b.Ints(op.name() + "_w_shape", {c * m, 1, kh, kw})});
   OC_ASSIGN_OR_RETURN(AttributeMap at, ConvAttrs(op));
   at.Set("group", c);
-  std::vector<std::string> in{ToNchw(a, op, x), w};
-  if (a.NumInputs(op) > 2) {
-    OC_ASSIGN_OR_RETURN(std::string bias, a.In(op, 2));
-    in.push_back(bias);
-  }
-  a.Out(op, FromNchw(a, op, a.b.Add1(op.name(), "Conv", in, at)));
-  return Status::Ok();
+  return EmitConv(op, a, x, w, at);
 }
 
 Status Pool(const OpDef& op, AirBuilder& a, const char* onnx) {
