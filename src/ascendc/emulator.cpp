@@ -783,6 +783,32 @@ void BlockBarrier(bool aiv_only) {
   AddCycles(Pipe::kScalar, 100);
 }
 
+// Waits until *word reaches `need`, as a core spinning on GM does. A core that will never
+// write it (`writer_gone` says it finished) is reported at once; otherwise after the sync
+// timeout (OCANN_ASCENDC_SYNC_TIMEOUT_S, 10 s by default). Yields while it waits.
+void WaitForWord(const int32_t* word, int32_t need, const std::function<bool()>& writer_gone,
+                 const char* api, const std::string& never, const std::string& late) {
+  const char* env = std::getenv("OCANN_ASCENDC_SYNC_TIMEOUT_S");
+  const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  for (uint64_t spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < need; ++spins) {
+    if (spins % 1024 == 1023 && writer_gone() && __atomic_load_n(word, __ATOMIC_ACQUIRE) < need)
+      Fault(api, never);
+    if (std::chrono::steady_clock::now() > deadline)
+      Fault(api, late + " within " + std::to_string(timeout_s) + " s");
+    std::this_thread::yield();
+  }
+}
+
+// Whether the core `idx` of the launch (a vector core unless `any_core`) has finished.
+bool CoreFinished(LaunchState& l, int64_t idx, bool any_core) {
+  std::lock_guard<std::mutex> lock(l.flag_mutex);
+  for (const Block* o : l.blocks)
+    if (o->idx == idx && (o->core == AIV || any_core)) return o->finished;
+  return true;  // no such core in the launch
+}
+
 void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t block, int32_t event,
                 bool set, bool aiv_only) {
   const char* api = set ? "IBSet" : "IBWait";
@@ -814,25 +840,11 @@ void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t bl
     return;
   }
   const int32_t need = ++b.ib_waits[slot];
-  const char* env = std::getenv("OCANN_ASCENDC_SYNC_TIMEOUT_S");
-  const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
-  auto gone = [&] {
-    std::lock_guard<std::mutex> lock(l.flag_mutex);
-    for (const Block* o : l.blocks)
-      if (o->idx == block && (o->core == AIV || !aiv_only)) return o->finished;
-    return true;
-  };
-  for (uint64_t spins = 0; __atomic_load_n(slots + slot, __ATOMIC_ACQUIRE) < need; ++spins) {
-    if (spins % 1024 == 1023 && gone() && __atomic_load_n(slots + slot, __ATOMIC_ACQUIRE) < need)
-      Fault(api, "core " + std::to_string(block) + " finished without IBSet of event " +
-                     std::to_string(event) + " (on the NPU this core would spin forever)");
-    if (std::chrono::steady_clock::now() > deadline)
-      Fault(api, "waited " + std::to_string(timeout_s) + " s for core " + std::to_string(block) +
-                     "'s event " + std::to_string(event));
-    std::this_thread::yield();
-  }
+  WaitForWord(
+      slots + slot, need, [&] { return CoreFinished(l, block, !aiv_only); }, api,
+      "core " + std::to_string(block) + " finished without IBSet of event " +
+          std::to_string(event) + " (on the NPU this core would spin forever)",
+      "core " + std::to_string(block) + "'s event " + std::to_string(event) + " did not come");
   SyncAllPipes();
   AddCycles(Pipe::kMTE2, 210);
 }
@@ -850,29 +862,12 @@ void SoftSyncAll(int32_t* slots, int64_t cores, const char* api) {
   NoteGlobalWrite(slots + me * 8, 4);
   const int32_t round = ++b.soft_syncs;
   __atomic_store_n(slots + me * 8, round, __ATOMIC_RELEASE);
-  const char* env = std::getenv("OCANN_ASCENDC_SYNC_TIMEOUT_S");
-  const double timeout_s = env && std::atof(env) > 0 ? std::atof(env) : 10.0;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
-  // A core that finished without arriving never will: said at once, not after the timeout.
-  auto gone = [&](int64_t c) {
-    std::lock_guard<std::mutex> lock(l.flag_mutex);
-    for (const Block* o : l.blocks)
-      if (o->core == AIV && o->idx == c) return o->finished;
-    return true;  // no such core in the launch
-  };
   for (int64_t c = 0; c < cores; ++c)
-    for (uint64_t spins = 0; __atomic_load_n(slots + c * 8, __ATOMIC_ACQUIRE) < round; ++spins) {
-      if (spins % 1024 == 1023 && gone(c) &&
-          __atomic_load_n(slots + c * 8, __ATOMIC_ACQUIRE) < round)
-        Fault(api, "core " + std::to_string(c) + " finished without reaching sync " +
-                       std::to_string(round) + " (on the NPU the cores would spin forever)");
-      if (std::chrono::steady_clock::now() > deadline)
-        Fault(api, "core " + std::to_string(c) + " did not reach sync " + std::to_string(round) +
-                       " within " + std::to_string(timeout_s) +
-                       " s (on the NPU the cores would spin forever)");
-      std::this_thread::yield();
-    }
+    WaitForWord(
+        slots + c * 8, round, [&] { return CoreFinished(l, c, false); }, api,
+        "core " + std::to_string(c) + " finished without reaching sync " + std::to_string(round) +
+            " (on the NPU the cores would spin forever)",
+        "core " + std::to_string(c) + " did not reach sync " + std::to_string(round));
   SyncAllPipes();
   AddCycles(Pipe::kScalar, 100);
 }
