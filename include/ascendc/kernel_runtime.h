@@ -106,6 +106,9 @@ void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag);
 // IBSet (set) / IBWait over the 32-byte slots of a GM workspace of gm_elems int32s.
 void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t block, int32_t event,
                 bool set, bool aiv_only);
+// InitDetermineComputeWorkspace / WaitPreBlock / NotifyNextBlock over 32-byte GM slots.
+enum class DetermineStep { kInit, kWait, kNotify };
+void DetermineCompute(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, DetermineStep step);
 // The soft SyncAll over `cores` 32-byte slots of GM at `slots`.
 void SoftSyncAll(int32_t* slots, int64_t cores, const char* api);
 void CrossCoreWait(int mode, pipe_t pipe, uint16_t flag);

@@ -506,6 +506,25 @@ void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>
                      blockIdx, eventID, false, isAIVOnly);
 }
 
+// Deterministic ordering across cores: InitDetermineComputeWorkspace zeroes one 32-byte
+// slot per core of a GM workspace (blockNum x 32 bytes; the UB workspace blockNum x 32 + 32);
+// WaitPreBlock waits for the previous core's NotifyNextBlock, so the cores take turns in
+// block order, round after round (core 0's turn in round k follows the last core's in
+// round k - 1). Every core must call them the same number of times.
+inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace,
+                                          LocalTensor<int32_t>& ubWorkspace) {
+  detail::DetermineCompute(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize(), ubWorkspace.GetSize(),
+                           detail::DetermineStep::kInit);
+}
+inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+  detail::DetermineCompute(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize(), ubWorkspace.GetSize(),
+                           detail::DetermineStep::kWait);
+}
+inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+  detail::DetermineCompute(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize(), ubWorkspace.GetSize(),
+                           detail::DetermineStep::kNotify);
+}
+
 // The soft SyncAll: each vector core raises its own 32-byte slot of a zero-initialized GM
 // workspace to the number of times it has synced, then waits until every core's slot has
 // reached it, as CANN's implementation does. A workspace that was not zeroed lets cores run

@@ -174,6 +174,7 @@ struct LaunchState {
   std::mutex flag_mutex;
   std::condition_variable flag_cv;
   std::map<std::array<int64_t, 4>, int64_t> flag_sets;
+  std::set<const int32_t*> determine_ready;  // InitDetermineComputeWorkspace done, per workspace
   std::mutex mutex;
   std::vector<std::string> errors, warnings;
   std::set<std::string> warned;
@@ -193,6 +194,7 @@ struct Block {
   uint16_t wait_flag = 0;      // what it waits for
   int32_t soft_syncs = 0;      // soft SyncAll calls so far
   std::map<uint64_t, int32_t> ib_waits;  // IBWait calls per slot
+  int32_t pre_block_waits = 0;           // WaitPreBlock calls so far
   int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
@@ -845,6 +847,63 @@ void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t bl
       "core " + std::to_string(block) + " finished without IBSet of event " +
           std::to_string(event) + " (on the NPU this core would spin forever)",
       "core " + std::to_string(block) + "'s event " + std::to_string(event) + " did not come");
+  SyncAllPipes();
+  AddCycles(Pipe::kMTE2, 210);
+}
+
+void DetermineCompute(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, DetermineStep step) {
+  const char* api = step == DetermineStep::kInit   ? "InitDetermineComputeWorkspace"
+                    : step == DetermineStep::kWait ? "WaitPreBlock"
+                                                   : "NotifyNextBlock";
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  RequireCore(AIV, api);
+  const int64_t n = int64_t{l.block_dim} * std::max(l.shape.aiv, 1);  // the vector cores
+  if (l.block_dim > static_cast<uint32_t>(CoresFor(l)))
+    Fault(api, "blockDim " + std::to_string(l.block_dim) +
+                   " is more than the cores that run at once: the cores would wait forever");
+  if (gm_elems * 4 < uint64_t(n) * 32)
+    Fault(api, "the GM workspace has " + std::to_string(gm_elems * 4) + " bytes; " +
+                   std::to_string(n) + " cores need " + std::to_string(n * 32) + " (32 per core)");
+  if (ub_elems * 4 < uint64_t(n) * 32 + 32)
+    Fault(api, "the UB workspace has " + std::to_string(ub_elems * 4) + " bytes; " +
+                   std::to_string(n) + " cores need " + std::to_string(n * 32 + 32) +
+                   " (32 per core + 32)");
+  CheckGlobal(slots, uint64_t(n) * 32, api);
+  if (step == DetermineStep::kInit) {
+    // Zeroed once per launch, by whichever core comes first: a later core's zeroing must
+    // not erase a notify that has already been given.
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    if (l.determine_ready.insert(slots).second)
+      for (int64_t c = 0; c < n; ++c) __atomic_store_n(slots + c * 8, 0, __ATOMIC_RELEASE);
+    AddCycles(Pipe::kMTE3, 210);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    if (!l.determine_ready.count(slots))
+      Fault(api, "InitDetermineComputeWorkspace was not called on this GM workspace");
+  }
+  const int64_t me = b.idx;
+  if (step == DetermineStep::kNotify) {
+    int32_t* next = slots + ((me + 1) % n) * 8;
+    NoteGlobalWrite(next, 4);
+    __atomic_add_fetch(next, 1, __ATOMIC_RELEASE);
+    AddCycles(Pipe::kMTE3, 210);
+    return;
+  }
+  // Round k: core 0 waits for the last core's notify of round k - 1, every other core for
+  // its predecessor's notify of round k; so the cores take turns 0, 1, ..., n - 1, 0, ...
+  const int32_t round = ++b.pre_block_waits;
+  const int64_t prev = (me + n - 1) % n;
+  const int32_t need = me == 0 ? round - 1 : round;
+  WaitForWord(
+      slots + me * 8, need, [&] { return prev != me && CoreFinished(l, prev, false); }, api,
+      "core " + std::to_string(prev) + " finished without NotifyNextBlock for round " +
+          std::to_string(round) + " (on the NPU core " + std::to_string(me) +
+          " would spin forever; every core must call them the same number of times)",
+      "core " + std::to_string(prev) + "'s NotifyNextBlock for round " + std::to_string(round) +
+          " did not come");
   SyncAllPipes();
   AddCycles(Pipe::kMTE2, 210);
 }

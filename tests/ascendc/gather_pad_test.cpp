@@ -359,3 +359,86 @@ TEST(AscendCMaskForms, IBSetAndIBWaitOrderTwoCores) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCDetermineCompute, CoresTakeTurnsInBlockOrderEveryRound) {
+  // 4 cores, 3 rounds: in its turn each core writes its index at the log position a shared
+  // counter gives, then adds 1 to the counter (an atomic add: the one GM word all write).
+  constexpr int kCores = 4, kRounds = 3;
+  auto* ws = static_cast<int32_t*>(GmAlloc(kCores * 32));
+  auto* log = static_cast<int32_t*>(GmAlloc(64 * 4));
+  std::fill(ws, ws + kCores * 8, 77);  // Init must zero it
+  std::fill(log, log + 56, -1);
+  std::fill(log + 56, log + 64, 0);  // log[56]: the counter
+  auto r = oc_test::LaunchQuiet("determine", kCores, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub, one;
+    pipe.InitBuffer(ub, kCores * 32 + 32);
+    pipe.InitBuffer(one, 32);
+    GlobalTensor<int32_t> gws, glog;
+    gws.SetGlobalBuffer(ws, kCores * 8);
+    glog.SetGlobalBuffer(log, 64);
+    LocalTensor<int32_t> u = ub.Get<int32_t>(), inc = one.Get<int32_t>();
+    Duplicate(inc, 0, 8);
+    inc.SetValue(0, 1);
+    InitDetermineComputeWorkspace(gws, u);
+    for (int round = 0; round < kRounds; ++round) {
+      WaitPreBlock(gws, u);
+      glog.SetValue(glog.GetValue(56), static_cast<int32_t>(GetBlockIdx()));
+      SetAtomicAdd<int32_t>();
+      SetFlag<HardEvent::S_MTE3>(EVENT_ID0);
+      WaitFlag<HardEvent::S_MTE3>(EVENT_ID0);
+      DataCopy(glog[56], inc, 8);
+      SetAtomicNone();
+      PipeBarrier<PIPE_MTE3>();
+      NotifyNextBlock(gws, u);
+    }
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < kCores * kRounds; ++i) EXPECT_EQ(log[i], i % kCores) << i;
+  GmFree(ws);
+  GmFree(log);
+}
+
+TEST(AscendCDetermineCompute, MisuseIsReported) {
+  auto* ws = static_cast<int32_t*>(GmAlloc(4 * 32));
+  auto run = [&](const char* name, uint32_t ub_bytes, uint64_t gm_elems, bool init,
+                 bool core1_skips) {
+    return oc_test::LaunchQuiet(name, 2, [=] {
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> ub;
+      pipe.InitBuffer(ub, ub_bytes);
+      GlobalTensor<int32_t> gws;
+      gws.SetGlobalBuffer(ws, gm_elems);
+      LocalTensor<int32_t> u = ub.Get<int32_t>();
+      if (init) InitDetermineComputeWorkspace(gws, u);
+      if (core1_skips && GetBlockIdx() == 1) return;
+      WaitPreBlock(gws, u);
+      NotifyNextBlock(gws, u);
+      WaitPreBlock(gws, u);
+      NotifyNextBlock(gws, u);
+    });
+  };
+  auto r = run("no_init", 96, 16, false, false);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("InitDetermineComputeWorkspace was not called"), std::string::npos)
+      << r.errors[0];
+  r = run("small_ub", 64, 16, true, false);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("the UB workspace has 64 bytes; 2 cores need 96"), std::string::npos)
+      << r.errors[0];
+  r = run("small_gm", 96, 8, true, false);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("the GM workspace has 32 bytes; 2 cores need 64"), std::string::npos)
+      << r.errors[0];
+  r = run("core_skips", 96, 16, true, true);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("core 1 finished without NotifyNextBlock for round 2"),
+            std::string::npos)
+      << r.errors[0];
+  GmFree(ws);
+}
+
+}  // namespace
