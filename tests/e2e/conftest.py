@@ -66,3 +66,26 @@ def set_attr(a, v):
         a.list.i.extend(v)
     else:
         raise TypeError(f"no attribute field for {v!r}")
+
+
+@pytest.fixture(scope="session")
+def prefix(tmp_path_factory):
+    """One `cmake --install` of the build for the whole run: the tests only read from it."""
+    where = tmp_path_factory.mktemp("install") / "prefix"
+    r = run(["cmake", "--install", BUILD, "--prefix", str(where)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    return where
+
+
+def configure_and_build(src, build, prefix):
+    """Configures the CMake project `src` against the installed package and builds it."""
+    r = run(["cmake", "-S", str(src), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(build)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    return build
+
+
+def build_example(name, build, prefix):
+    """Builds examples/<name> into `build` against the installed package."""
+    return configure_and_build(os.path.join(SOURCE, "examples", name), build, prefix)

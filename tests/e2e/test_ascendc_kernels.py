@@ -1,21 +1,12 @@
 """examples/ascendc_kernels: Add (multi-core, double buffer), LeakyReLU with tiling, a row
 reduction and a half-precision Matmul with the high-level API, each against numpy."""
-import os
-
 import numpy as np
 
-from conftest import BUILD, SOURCE, run
+from conftest import build_example, run
 
 
-def test_example_kernels_match_numpy(tmp_path):
-    prefix = tmp_path / "prefix"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
-    b = tmp_path / "build"
-    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "ascendc_kernels"), "-B", str(b),
-             f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(b)])
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_example_kernels_match_numpy(tmp_path, prefix):
+    b = build_example("ascendc_kernels", tmp_path / "build", prefix)
     rng = np.random.default_rng(0)
     d = tmp_path / "data"
     d.mkdir()
@@ -53,17 +44,10 @@ def test_example_kernels_match_numpy(tmp_path):
     assert r.stdout.count("Cost ESTIMATE") == 5
 
 
-def test_pad_gathermask_and_a_caught_race(tmp_path):
+def test_pad_gathermask_and_a_caught_race(tmp_path, prefix):
     """examples/ascendc_checks: Pad and GatherMask against numpy; a racy TBuf kernel is
     reported, its synced twin is clean."""
-    prefix = tmp_path / "prefix"
-    assert run(["cmake", "--install", BUILD, "--prefix", str(prefix)]).returncode == 0
-    b = tmp_path / "build"
-    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "ascendc_checks"), "-B", str(b),
-             f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(b)])
-    assert r.returncode == 0, r.stdout + r.stderr
+    b = build_example("ascendc_checks", tmp_path / "build", prefix)
     rng = np.random.default_rng(1)
     d = tmp_path / "data"
     d.mkdir()

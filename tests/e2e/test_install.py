@@ -4,35 +4,19 @@ import glob
 import os
 import subprocess
 
-import pytest
-
-from conftest import BUILD, PY, SOURCE, atc, run
+from conftest import PY, build_example, configure_and_build, run
 from make_onnx import tiny_mlp
 
 
-@pytest.fixture(scope="module")
-def prefix(tmp_path_factory):
-    """One `make install` for the module: the tests only read from it."""
-    where = tmp_path_factory.mktemp("install") / "prefix"
-    r = run(["cmake", "--install", BUILD, "--prefix", str(where)])
-    assert r.returncode == 0, r.stdout + r.stderr
-    return where
-
-
 def build_project(tmp_path, prefix, files, cmake_lists):
-    """Writes `files` and a CMakeLists.txt into tmp_path/src, configures it against the
-    installed package and builds it; returns the build folder."""
+    """Writes `files` and a CMakeLists.txt into tmp_path/src and builds it against the
+    installed package; returns the build folder."""
     src = tmp_path / "src"
     src.mkdir()
     for name, text in files.items():
         (src / name).write_text(text)
     (src / "CMakeLists.txt").write_text(cmake_lists)
-    b = tmp_path / "b"
-    r = run(["cmake", "-S", str(src), "-B", str(b), f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(b)])
-    assert r.returncode == 0, r.stdout + r.stderr
-    return b
+    return configure_and_build(src, tmp_path / "b", prefix)
 
 
 def test_install_and_build_against_package(tmp_path, prefix):
@@ -55,12 +39,7 @@ def test_install_and_build_against_package(tmp_path, prefix):
                        env=env)
     assert r.returncode == 0 and r.stdout.strip() == "0", r.stderr
     # An application configured against the installed package only.
-    app = tmp_path / "app"
-    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "c_classify"), "-B", str(app),
-             f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(app)])
-    assert r.returncode == 0, r.stdout + r.stderr
+    app = build_example("c_classify", tmp_path / "app", prefix)
     r = run([str(app / "c_classify"), str(tmp_path / "mlp.om")])
     assert r.returncode == 0, r.stdout + r.stderr
     assert "top-5:" in r.stdout
@@ -69,12 +48,7 @@ def test_install_and_build_against_package(tmp_path, prefix):
 def test_ascendc_kernel_builds_against_installed_package(tmp_path, prefix):
     assert (prefix / "include" / "kernel_operator.h").exists()
     assert (prefix / "include" / "tikicpulib.h").exists()
-    app = tmp_path / "kernel"
-    r = run(["cmake", "-S", os.path.join(SOURCE, "examples", "ascendc_add"), "-B", str(app),
-             f"-DCMAKE_PREFIX_PATH={prefix}"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    r = run(["cmake", "--build", str(app)])
-    assert r.returncode == 0, r.stdout + r.stderr
+    app = build_example("ascendc_add", tmp_path / "kernel", prefix)
     # The cost JSON is written only where asked, never into the working folder by default.
     env = {k: v for k, v in os.environ.items() if k != "OCANN_ASCENDC_REPORT_DIR"}
     r = subprocess.run([str(app / "add_custom_cpu")], cwd=str(tmp_path), env=env,
