@@ -109,6 +109,9 @@ void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t bl
 // InitDetermineComputeWorkspace / WaitPreBlock / NotifyNextBlock over 32-byte GM slots.
 enum class DetermineStep { kInit, kWait, kNotify };
 void DetermineCompute(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, DetermineStep step);
+// GroupBarrier's Arrive (arrive) and Wait over a GM workspace of waitSize x 512 bytes.
+void GroupBarrierStep(uint8_t* workspace, uint32_t arrive_size, uint32_t wait_size, uint32_t index,
+                      bool arrive);
 // The soft SyncAll over `cores` 32-byte slots of GM at `slots`.
 void SoftSyncAll(int32_t* slots, int64_t cores, const char* api);
 void CrossCoreWait(int mode, pipe_t pipe, uint16_t flag);

@@ -525,6 +525,33 @@ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int3
                            detail::DetermineStep::kNotify);
 }
 
+// GroupBarrier: `waitSize` vector cores wait until `arriveSize` others have arrived, round
+// after round (Wait's k-th call needs every arriving core's k-th Arrive). The workspace is
+// waitSize x 512 bytes of GM that the user zeroes; only MTE3_MODE exists, as in CANN. Its
+// 512-byte alignment is not checked (this emulation's GM allocations are 64-byte aligned).
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+template <PipeMode pipeMode>
+class GroupBarrier {
+  static_assert(pipeMode == PipeMode::MTE3_MODE, "GroupBarrier supports only PipeMode::MTE3_MODE");
+
+ public:
+  GroupBarrier(GM_ADDR groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn)
+      : workspace_(reinterpret_cast<uint8_t*>(groupWorkspace)),
+        arrive_size_(arriveSizeIn),
+        wait_size_(waitSizeIn) {}
+  void Arrive(uint32_t arriveIndex) {
+    detail::GroupBarrierStep(workspace_, arrive_size_, wait_size_, arriveIndex, true);
+  }
+  void Wait(uint32_t waitIndex) {
+    detail::GroupBarrierStep(workspace_, arrive_size_, wait_size_, waitIndex, false);
+  }
+  uint64_t GetWorkspaceLen() { return uint64_t{wait_size_} * 512; }
+
+ private:
+  uint8_t* workspace_;
+  uint32_t arrive_size_, wait_size_;
+};
+
 // The soft SyncAll: each vector core raises its own 32-byte slot of a zero-initialized GM
 // workspace to the number of times it has synced, then waits until every core's slot has
 // reached it, as CANN's implementation does. A workspace that was not zeroed lets cores run

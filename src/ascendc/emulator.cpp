@@ -193,8 +193,9 @@ struct Block {
   bool flag_waiting = false;   // in CrossCoreWaitFlag, under launch->flag_mutex
   uint16_t wait_flag = 0;      // what it waits for
   int32_t soft_syncs = 0;      // soft SyncAll calls so far
-  std::map<uint64_t, int32_t> ib_waits;  // IBWait calls per slot
-  int32_t pre_block_waits = 0;           // WaitPreBlock calls so far
+  std::map<uint64_t, int32_t> ib_waits;                             // IBWait calls per slot
+  int32_t pre_block_waits = 0;                                      // WaitPreBlock calls so far
+  std::map<std::pair<const void*, uint32_t>, int32_t> group_waits;  // (barrier, waitIndex)
   int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
@@ -904,6 +905,55 @@ void DetermineCompute(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, Dete
           " would spin forever; every core must call them the same number of times)",
       "core " + std::to_string(prev) + "'s NotifyNextBlock for round " + std::to_string(round) +
           " did not come");
+  SyncAllPipes();
+  AddCycles(Pipe::kMTE2, 210);
+}
+
+void GroupBarrierStep(uint8_t* workspace, uint32_t arrive_size, uint32_t wait_size, uint32_t index,
+                      bool arrive) {
+  const char* api = arrive ? "GroupBarrier::Arrive" : "GroupBarrier::Wait";
+  Block& b = Current();
+  LaunchState& l = *b.launch;
+  RequireCore(AIV, api);
+  if (arrive_size == 0 || wait_size == 0)
+    Fault(api, "the Arrive and Wait groups need at least one core each (" +
+                   std::to_string(arrive_size) + " and " + std::to_string(wait_size) + ")");
+  if (uint64_t(arrive_size) * 32 > uint64_t(wait_size) * 512)
+    Fault(api, std::to_string(arrive_size) + " arriving cores do not fit the " +
+                   std::to_string(wait_size * 512) + "-byte workspace (waitSize x 512 B)");
+  const uint32_t size = arrive ? arrive_size : wait_size;
+  if (index >= size)
+    Fault(api, std::string(arrive ? "arriveIndex " : "waitIndex ") + std::to_string(index) +
+                   " is out of 0.." + std::to_string(size - 1));
+  if (l.block_dim > static_cast<uint32_t>(CoresFor(l)))
+    Fault(api, "blockDim " + std::to_string(l.block_dim) +
+                   " is more than the cores that run at once: the cores would wait forever");
+  CheckGlobal(workspace, uint64_t(wait_size) * 512, api);
+  // The arriving core `i` counts its arrivals in the first word of the workspace's 32-byte
+  // slot i; the workspace is the user's to zero, as in CANN.
+  auto* counters = reinterpret_cast<int32_t*>(workspace);
+  if (arrive) {
+    NoteGlobalWrite(counters + index * 8, 4);
+    SyncAllPipes();  // the group's work is done before the message goes out
+    __atomic_add_fetch(counters + index * 8, 1, __ATOMIC_RELEASE);
+    AddCycles(Pipe::kMTE3, 210);
+    return;
+  }
+  const int32_t round = ++b.group_waits[{workspace, index}];
+  if (round > 1048575) Fault(api, "more than 1,048,575 rounds (CANN's limit)");
+  auto everyone_else_done = [&] {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    for (const Block* o : l.blocks)
+      if (o != &b && !o->finished) return false;
+    return true;
+  };
+  for (uint32_t i = 0; i < arrive_size; ++i)
+    WaitForWord(counters + i * 8, round, everyone_else_done, api,
+                "arriving core " + std::to_string(i) + " never arrived for round " +
+                    std::to_string(round) + " (every other core finished; on the NPU this " +
+                    "core would spin forever)",
+                "arriving core " + std::to_string(i) + " did not arrive for round " +
+                    std::to_string(round));
   SyncAllPipes();
   AddCycles(Pipe::kMTE2, 210);
 }

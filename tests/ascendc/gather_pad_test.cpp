@@ -442,3 +442,64 @@ TEST(AscendCDetermineCompute, MisuseIsReported) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCGroupBarrier, WaitersSeeWhatTheArrivingCoresWroteEachRound) {
+  // 6 cores: 0 and 1 arrive, 2..5 wait; two rounds. An arriving core writes round * 10 +
+  // its index (one 32-byte block each); a waiting core then sums both values.
+  constexpr int kArrive = 2, kWait = 4;
+  auto* ws = static_cast<uint8_t*>(GmAlloc(kWait * 512));
+  auto* data = static_cast<int32_t*>(GmAlloc(2 * 8 * 4));
+  auto* sums = static_cast<int32_t*>(GmAlloc(2 * kWait * 8 * 4));
+  auto r = oc_test::LaunchQuiet("group_barrier", kArrive + kWait, [&] {
+    GroupBarrier<PipeMode::MTE3_MODE> bar(ws, kArrive, kWait);
+    GlobalTensor<int32_t> gd, gs;
+    gd.SetGlobalBuffer(data, 16);
+    gs.SetGlobalBuffer(sums, 2 * kWait * 8);
+    const int id = static_cast<int>(GetBlockIdx());
+    for (int round = 1; round <= 2; ++round) {
+      if (id < kArrive) {
+        gd.SetValue(id * 8, round * 10 + id);
+        bar.Arrive(id);
+      } else {
+        bar.Wait(id - kArrive);
+        gs.SetValue(((round - 1) * kWait + id - kArrive) * 8, gd.GetValue(0) + gd.GetValue(8));
+      }
+      // The arriving cores must not overwrite their values before every waiter has read them.
+      SyncAll();
+    }
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int w = 0; w < kWait; ++w) {
+    EXPECT_EQ(sums[w * 8], 10 + 11) << w;
+    EXPECT_EQ(sums[(kWait + w) * 8], 20 + 21) << w;
+  }
+  GroupBarrier<PipeMode::MTE3_MODE> bar(ws, kArrive, kWait);
+  EXPECT_EQ(bar.GetWorkspaceLen(), 2048u);
+  GmFree(ws);
+  GmFree(data);
+  GmFree(sums);
+}
+
+TEST(AscendCGroupBarrier, AnArrivalThatNeverComesAndABadIndexAreReported) {
+  auto* ws = static_cast<uint8_t*>(GmAlloc(512));
+  auto r = oc_test::LaunchQuiet("group_missing", 2, [&] {
+    GroupBarrier<PipeMode::MTE3_MODE> bar(ws, 1, 1);
+    if (GetBlockIdx() == 1) bar.Wait(0);  // core 0 never arrives
+  });
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("arriving core 0 never arrived for round 1"), std::string::npos)
+      << r.errors[0];
+  std::fill(ws, ws + 512, 0);
+  r = oc_test::LaunchQuiet("group_index", 1, [&] {
+    GroupBarrier<PipeMode::MTE3_MODE> bar(ws, 1, 1);
+    bar.Arrive(3);
+  });
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.errors[0].find("arriveIndex 3 is out of 0..0"), std::string::npos) << r.errors[0];
+  GmFree(ws);
+}
+
+}  // namespace
