@@ -172,7 +172,9 @@ struct QueueSlot {
 
 class QueueBase {
  public:
-  QueueBase(TPosition pos, int depth, const char* name) : pos_(pos), depth_(depth), name_(name) {}
+  // `name` (TQue, TQueBind, TBuf) is kept in the signature for the callers; messages name the
+  // API call instead.
+  QueueBase(TPosition pos, int depth, const char* /*name*/) : pos_(pos), depth_(depth) {}
   ~QueueBase();
   QueueBase(const QueueBase&) = delete;
   QueueBase& operator=(const QueueBase&) = delete;
@@ -189,7 +191,6 @@ class QueueBase {
  private:
   TPosition pos_;
   int depth_;
-  const char* name_;
   std::vector<QueueSlot> slots_;
   std::vector<QueueSlot*> queued_;
   size_t next_ = 0;  // the buffer AllocTensor tries first
