@@ -255,17 +255,19 @@ void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<
   detail::AddCycles(detail::Pipe::kCube, static_cast<double>(mb) * nb * kb);
 }
 
-// Mmad with a bias from the bias table (C2): C = A x B + bias[n] (isBias or not, the bias
-// starts the accumulation, as the cube's bias input does).
+// Mmad with a bias from the bias table (C2, filled by DataCopy from C1): C = A x B + bias[n]
+// (isBias or not, the bias starts the accumulation, as the cube's bias input does).
 template <typename C, typename A, typename B, typename Bias>
 void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<B>& b,
           const LocalTensor<Bias>& bias, const MmadParams& p) {
   const char* api = "Mmad(bias)";
-  if (bias.GetPosition() != TPosition::C2)
-    detail::Fault(api, "the bias must be in the bias table (TPosition::C2)");
+  detail::CheckIn(bias, detail::Memory::kBT, api, "bias (TPosition::C2)");
   if (bias.GetSize() < p.n)
     detail::Fault(api, "the bias has " + std::to_string(bias.GetSize()) +
                            " values for n = " + std::to_string(p.n));
+  // The n values must have been loaded (DataCopy from C1): the table starts as garbage.
+  detail::NoteLocal(bias.GetPhyAddr(), uint64_t{p.n} * sizeof(Bias), detail::Use::kReadChecked,
+                    api);
   MmadParams q = p;
   q.cmatrixInitVal = true;
   q.isBias = false;

@@ -87,6 +87,61 @@ void StoreToGlobal(T* dst, const T* src, uint64_t bytes) {
   UnlockAtomics();
 }
 
+template <typename T>
+uint8_t* Bytes(const T* p) {
+  return reinterpret_cast<uint8_t*>(const_cast<T*>(p));
+}
+
+// L1 (C1) -> bias table (C2): blockCount bursts of blockLen 64-byte table blocks; a half or
+// bfloat16 source is widened to float on the way (32 source bytes per table block), as the
+// cube's bias path does. The units are those of the copy_cbuf_to_bt instruction (source gap
+// 32 B, destination gap 64 B); that Ascend C's DataCopy counts the same is not confirmed.
+template <typename T, typename U>
+void CopyIntoBiasTable(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                       const DataCopyParams& p, const char* api) {
+  if (MemoryOf(src.GetPosition()) != Memory::kL1)
+    Fault(api, std::string("the bias table is filled from L1 (C1); the source is in ") +
+                   MemoryName(MemoryOf(src.GetPosition())));
+  constexpr bool widen = sizeof(U) == 2;
+  if (!(std::is_same_v<T, float> || std::is_same_v<T, int32_t>) ||
+      (widen && !std::is_same_v<T, float>) || (!widen && !std::is_same_v<T, U>))
+    Fault(api, "the bias table holds float (from float, half or bfloat16) or int32_t");
+  constexpr uint64_t kTableBlock = 64, per_block = kTableBlock / sizeof(T);
+  const uint64_t src_block = widen ? 32 : 64;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const uint64_t d = i * (uint64_t{p.blockLen} + p.dstStride) * kTableBlock;
+    const uint64_t s = i * (uint64_t{p.blockLen} * src_block + uint64_t{p.srcStride} * kBlock);
+    const uint64_t n = uint64_t{p.blockLen} * per_block;
+    CheckLocalRange(src, s, n * sizeof(U), api, "source");
+    CheckLocalRange(dst, d, n * sizeof(T), api, "destination");
+    const U* from = reinterpret_cast<const U*>(Bytes(src.GetPhyAddr()) + s);
+    T* to = reinterpret_cast<T*>(Bytes(dst.GetPhyAddr()) + d);
+    for (uint64_t k = 0; k < n; ++k) {
+      if constexpr (widen)
+        to[k] = static_cast<T>(static_cast<float>(from[k]));
+      else
+        to[k] = static_cast<T>(from[k]);
+    }
+  }
+  AddCycles(Pipe::kMTE1, 50.0 + double(p.blockCount) * p.blockLen * kTableBlock / 256.0);
+}
+
+// Local -> local copies that end in the cube's side buffers.
+template <typename T, typename U>
+bool CopyIntoCubeBuffer(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                        const DataCopyParams& p, const char* api) {
+  const Memory m = MemoryOf(dst.GetPosition());
+  if (m == Memory::kBT) {
+    CopyIntoBiasTable(dst, src, p, api);
+    return true;
+  }
+  if (m == Memory::kFB)
+    Fault(api,
+          "copies into the fixpipe buffer (C2PIPE2GM, for Fixpipe's per-channel quantization) "
+          "are not supported by OpenCANN's emulation");
+  return false;
+}
+
 }  // namespace detail
 
 template <typename T>
@@ -112,6 +167,16 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
   const char* api = "DataCopy(local->local)";
+  if (detail::MemoryOf(dst.GetPosition()) == detail::Memory::kBT ||
+      detail::MemoryOf(dst.GetPosition()) == detail::Memory::kFB) {
+    if (uint64_t{count} * sizeof(T) % 64)
+      detail::Fault(api, "a bias-table copy moves whole 64-byte blocks; " + std::to_string(count) +
+                             " elements are not");
+    DataCopyParams p;
+    p.blockLen = static_cast<uint16_t>(uint64_t{count} * sizeof(T) / 64);
+    detail::CopyIntoCubeBuffer(dst, src, p, api);
+    return;
+  }
   const uint64_t bytes = detail::WholeBlocks(uint64_t{count} * sizeof(T), api);
   detail::CheckLocalRange(dst, 0, bytes, api, "destination");
   detail::CheckLocalRange(src, 0, bytes, api, "source");
@@ -132,10 +197,6 @@ uint64_t ForBursts(const DataCopyParams& p, Move move) {
     move(i * (len + uint64_t{p.dstStride} * kBlock), i * (len + uint64_t{p.srcStride} * kBlock),
          len);
   return len * p.blockCount;
-}
-template <typename T>
-uint8_t* Bytes(const T* p) {
-  return reinterpret_cast<uint8_t*>(const_cast<T*>(p));
 }
 }  // namespace detail
 
@@ -166,12 +227,25 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   const char* api = "DataCopy(local->local, DataCopyParams)";
+  if (detail::CopyIntoCubeBuffer(dst, src, p, api)) return;
   const uint64_t total = detail::ForBursts(p, [&](uint64_t d, uint64_t s, uint64_t len) {
     detail::CheckLocalRange(src, s, len, api, "source");
     detail::CheckLocalRange(dst, d, len, api, "destination");
     std::memmove(detail::Bytes(dst.GetPhyAddr()) + d, detail::Bytes(src.GetPhyAddr()) + s, len);
   });
   detail::AddCycles(detail::Pipe::kVector, 1.0 + total / 256.0);
+}
+
+// L1 half/bfloat16 -> bias table float, the one local copy that changes the type.
+template <typename T, typename U>
+requires(!std::is_same_v<T, U>) void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                                              const DataCopyParams& p) {
+  const char* api = "DataCopy(C1->C2, DataCopyParams)";
+  if (detail::MemoryOf(dst.GetPosition()) != detail::Memory::kBT)
+    detail::Fault(api,
+                  "a copy between local tensors of different types goes only from L1 (C1) "
+                  "into the bias table (C2)");
+  detail::CopyIntoBiasTable(dst, src, p, api);
 }
 
 // DataCopyPad GM -> local: any byte length; each burst lands 32-byte aligned in local

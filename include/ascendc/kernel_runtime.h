@@ -16,7 +16,8 @@ namespace AscendC {
 namespace detail {
 
 // Local memories of one core, as the SoC has them.
-enum class Memory : uint8_t { kGM, kUB, kL1, kL0A, kL0B, kL0C, kCount };
+// kBT is the bias table (C2), kFB the fixpipe buffer (C2PIPE2GM).
+enum class Memory : uint8_t { kGM, kUB, kL1, kL0A, kL0B, kL0C, kBT, kFB, kCount };
 Memory MemoryOf(TPosition pos);
 const char* MemoryName(Memory m);
 

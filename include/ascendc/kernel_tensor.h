@@ -277,20 +277,20 @@ class TBuf {
 };
 
 // The static-tensor style's allocator: tensors taken one after another from the start of a
-// local memory (not to be mixed with TPipe in one kernel, as in CANN). BIAS and FIXBUF are
-// not modelled and do not compile.
+// local memory (not to be mixed with TPipe in one kernel, as in CANN).
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
 template <Hardware hard = Hardware::UB>
 class LocalMemAllocator {
-  static_assert(hard == Hardware::UB || hard == Hardware::L1 || hard == Hardware::L0A ||
-                    hard == Hardware::L0B || hard == Hardware::L0C,
-                "OpenCANN's emulation models UB, L1, L0A, L0B and L0C for LocalMemAllocator");
-  static constexpr TPosition kDefault = hard == Hardware::UB    ? TPosition::VECCALC
-                                        : hard == Hardware::L1  ? TPosition::A1
-                                        : hard == Hardware::L0A ? TPosition::A2
-                                        : hard == Hardware::L0B ? TPosition::B2
-                                                                : TPosition::CO1;
+  static_assert(hard != Hardware::GM && hard != Hardware::MAX,
+                "LocalMemAllocator takes a local memory (UB, L1, L0A, L0B, L0C, BIAS, FIXBUF)");
+  static constexpr TPosition kDefault = hard == Hardware::UB       ? TPosition::VECCALC
+                                        : hard == Hardware::L1     ? TPosition::A1
+                                        : hard == Hardware::L0A    ? TPosition::A2
+                                        : hard == Hardware::L0B    ? TPosition::B2
+                                        : hard == Hardware::BIAS   ? TPosition::C2
+                                        : hard == Hardware::FIXBUF ? TPosition::C2PIPE2GM
+                                                                   : TPosition::CO1;
 
  public:
   LocalMemAllocator() = default;

@@ -23,18 +23,21 @@ struct SocSpec {
   uint32_t l0a_bytes, l0b_bytes, l0c_bytes;
   uint64_t l2_bytes;
   bool ascendc_emulated;  // the emulation's checks and cost model know this chip
+  uint32_t bt_bytes = 0;  // bias table (TPosition::C2)
+  uint32_t fb_bytes = 0;  // fixpipe buffer (TPosition::C2PIPE2GM)
 };
 
 inline constexpr SocSpec kSocTable[] = {
     // name           AIC AIV HBM  MHz   UB         L1         L0A       L0B       L0C
+    //   L2, emulated, bias table, fixpipe buffer
     {"Ascend910B1", 24, 48, 64, 1800, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10,
-     192ull << 20, true},
+     192ull << 20, true, 1 << 10, 2 << 10},
     {"Ascend910B2", 24, 48, 64, 1800, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10,
-     192ull << 20, true},
+     192ull << 20, true, 1 << 10, 2 << 10},
     {"Ascend910B3", 20, 40, 64, 1800, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10,
-     192ull << 20, true},
+     192ull << 20, true, 1 << 10, 2 << 10},
     {"Ascend910B4", 20, 40, 32, 1800, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10,
-     192ull << 20, true},
+     192ull << 20, true, 1 << 10, 2 << 10},
     {"Ascend910A", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
     {"Ascend910B", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
     {"Ascend910ProA", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},

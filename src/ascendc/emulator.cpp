@@ -44,8 +44,11 @@ const std::vector<SocFacts>& EmulatedSocs() {
                    s.aic_cores,
                    s.aiv_cores,
                    s.mhz,
-                   {0, s.ub_bytes, s.l1_bytes, s.l0a_bytes, s.l0b_bytes, s.l0c_bytes},
-                   {0, 32, 32, 512, 512, 64}});
+                   {0, s.ub_bytes, s.l1_bytes, s.l0a_bytes, s.l0b_bytes, s.l0c_bytes, s.bt_bytes,
+                    s.fb_bytes},
+                   // The fixpipe buffer's 64 B is the spec table's; a constraints table
+                   // says 128 B (not settled).
+                   {0, 32, 32, 512, 512, 64, 64, 64}});
     }
     return v;
   }();
@@ -282,13 +285,17 @@ Memory MemoryOf(TPosition pos) {
       return Memory::kL0B;
     case TPosition::CO1:
       return Memory::kL0C;
+    case TPosition::C2:
+      return Memory::kBT;
+    case TPosition::C2PIPE2GM:
+      return Memory::kFB;
     default:
-      return Memory::kUB;  // VECIN, VECOUT, VECCALC, CO2, C2, ...
+      return Memory::kUB;  // VECIN, VECOUT, VECCALC, CO2, ...
   }
 }
 
 const char* MemoryName(Memory m) {
-  static const char* const names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C"};
+  static const char* const names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
   return names[static_cast<int>(m)];
 }
 

@@ -109,6 +109,100 @@ TEST(AscendCCubeBias, MmadAddsTheBiasTable) {
     for (int n = 0; n < 16; ++n) EXPECT_EQ(c[m * 16 + n], 32.0f + n) << m << n;  // one fractal
 }
 
+TEST(AscendCCubeBias, BiasTableFilledFromL1WidensHalf) {
+  // bias[n] = n / 2 - 3 in half in L1, copied into the bias table (float) and added by Mmad;
+  // A is all ones and B[k][n] = 1 / 4 for a 16 x 16 x 32 product: C = 8 + bias[n].
+  std::vector<float> c, table;
+  auto r = RunIn(KernelMode::AIC_MODE, "bias_table", [&] {
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalMemAllocator<Hardware::L0C> l0c;
+    LocalMemAllocator<Hardware::BIAS> bt;
+    LocalTensor<half> bias_l1 = l1.Alloc<TPosition::C1, half, 32>();
+    LocalTensor<half> a = l0a.Alloc<half, 512>(), b = l0b.Alloc<half, 512>();
+    LocalTensor<float> out = l0c.Alloc<float, 256>(), bias = bt.Alloc<float, 32>();
+    EXPECT_EQ(bias.GetPosition(), TPosition::C2);
+    for (int n = 0; n < 32; ++n) bias_l1.SetValue(n, half(n / 2.0f - 3.0f));
+    for (int i = 0; i < 512; ++i) {
+      a.SetValue(i, half(1.0f));
+      b.SetValue(i, half(0.25f));
+    }
+    // 32 floats are two 64-byte blocks of the table, from 64 bytes of half in L1.
+    DataCopy(bias, bias_l1, DataCopyParams(1, 2, 0, 0));
+    for (int n = 0; n < 32; ++n) table.push_back(bias.GetPhyAddr()[n]);
+    SetFlag<HardEvent::MTE1_M>(EVENT_ID0);  // the copy runs on MTE1, Mmad on the cube pipe
+    WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+    Mmad(out, a, b, bias, MmadParams(16, 16, 32, false, 0, false, false, false));
+    for (int i = 0; i < 256; ++i) c.push_back(out.GetPhyAddr()[i]);
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int n = 0; n < 32; ++n) EXPECT_EQ(table[n], n / 2.0f - 3.0f) << n;
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) EXPECT_EQ(c[m * 16 + n], 8.0f + n / 2.0f - 3.0f) << m << n;
+}
+
+TEST(AscendCCubeBias, BiasTableRules) {
+  auto fails = [](const char* name, const std::function<void()>& body, const std::string& want) {
+    auto r = RunIn(KernelMode::AIC_MODE, name, body);
+    EXPECT_FALSE(r.ok) << name;
+    std::string all;
+    for (const auto& e : r.errors) all += e + "\n";
+    EXPECT_HAS(all, want);
+  };
+  // The table starts as garbage: a bias nothing loaded is an uninitialized read.
+  fails(
+      "bias_unloaded",
+      [] {
+        LocalMemAllocator<Hardware::L1> l1;
+        LocalMemAllocator<Hardware::L0A> l0a;
+        LocalMemAllocator<Hardware::L0B> l0b;
+        LocalMemAllocator<Hardware::L0C> l0c;
+        LocalMemAllocator<Hardware::BIAS> bt;
+        LocalTensor<half> src = l1.Alloc<TPosition::A1, half, 1024>();
+        LocalTensor<half> a = l0a.Alloc<half, 512>(), b = l0b.Alloc<half, 512>();
+        for (int i = 0; i < 1024; ++i) src.SetValue(i, half(1.0f));
+        LoadData(a, src, LoadData2DParams{});
+        LoadData(b, src, LoadData2DParams{});
+        LocalTensor<float> out = l0c.Alloc<float, 256>(), bias = bt.Alloc<float, 16>();
+        PipeBarrier<PIPE_ALL>();
+        Mmad(out, a, b, bias, MmadParams(16, 16, 16, false, 0, false, false, false));
+      },
+      "Mmad(bias): reads 64 bytes of BT at offset 0, of which byte 0 was never written");
+  // Over the 1 KB table.
+  fails(
+      "bias_too_big",
+      [] {
+        LocalMemAllocator<Hardware::BIAS> bt;
+        bt.Alloc<float, 512>();
+      },
+      "512 elements at byte 0 run past the 1024 bytes of BT");
+  // From UB, or into the fixpipe buffer: refused by name.
+  fails(
+      "bias_from_ub",
+      [] {
+        LocalMemAllocator<Hardware::L1> l1;
+        LocalMemAllocator<Hardware::BIAS> bt;
+        LocalTensor<float> bias = bt.Alloc<float, 16>();
+        LocalTensor<float> l0 = l1.Alloc<TPosition::A1, float, 16>();
+        LocalTensor<float> wrong(TPosition::CO1, 0, 16);
+        (void)l0;
+        DataCopy(bias, wrong, DataCopyParams(1, 1, 0, 0));
+      },
+      "the bias table is filled from L1 (C1); the source is in L0C");
+  fails(
+      "fixbuf",
+      [] {
+        LocalMemAllocator<Hardware::L1> l1;
+        LocalMemAllocator<Hardware::FIXBUF> fb;
+        LocalTensor<uint64_t> scale = fb.Alloc<uint64_t, 16>();
+        LocalTensor<uint64_t> src = l1.Alloc<TPosition::C1, uint64_t, 16>();
+        DataCopy(scale, src, DataCopyParams(1, 4, 0, 0));
+      },
+      "fixpipe buffer (C2PIPE2GM");
+}
+
 TEST(AscendCListTensor, ReadsCannsLayout) {
   // Two tensors [1,2,3] and [3,4,5], as the layout documentation's example.
   auto* d0 = static_cast<float*>(GmAlloc(6 * 4));
