@@ -237,9 +237,9 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
 }
 
 // L1 half/bfloat16 -> bias table float, the one local copy that changes the type.
-template <typename T, typename U>
-requires(!std::is_same_v<T, U>) void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
-                                              const DataCopyParams& p) {
+// (SFINAE, not a requires clause: kernels are built as C++17 too.)
+template <typename T, typename U, typename = std::enable_if_t<!std::is_same_v<T, U>>>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p) {
   const char* api = "DataCopy(C1->C2, DataCopyParams)";
   if (detail::MemoryOf(dst.GetPosition()) != detail::Memory::kBT)
     detail::Fault(api,

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "lib/matmul_config.h"
 
 namespace AscendC {
 
@@ -20,31 +22,72 @@ struct MatmulType {
   using T = TYPE;
 };
 
-// The schedule of the high-level Matmul. NORM loads one base block of A and B into L1 at a
-// time; MDL (multi-data-load) loads stepKa/stepKb of them at once. Both compute the same
-// product, and the emulation runs both through one schedule (its cost is NORM's).
-struct MatmulConfig {
-  bool doNorm = true;
-  bool doBasicBlock = false;
-  bool doMultiDataLoad = false;
+// Callbacks that replace the Matmul's own copies (CopyOut, CopyA, CopyB). The emulation
+// runs only the default (none).
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
+struct MatmulCallBackFunc {
+  template <auto P>
+  static constexpr bool IsNull() {
+    if constexpr (std::is_null_pointer_v<decltype(P)>)
+      return true;
+    else
+      return P == nullptr;
+  }
+  static constexpr bool kNone = IsNull<DataCopyOut>() && IsNull<CopyA1>() && IsNull<CopyB1>();
 };
-inline constexpr MatmulConfig CFG_NORM{};
-inline constexpr MatmulConfig CFG_MDL{false, false, true};
+
+namespace detail {
+constexpr MatmulConfig ConfigOf(const MatmulConfig& c) { return c; }
+constexpr MatmulConfig ConfigOf(const MatmulApiStaticTiling& t) { return t.cfg; }
+}  // namespace detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
-          const MatmulConfig& MM_CFG = CFG_NORM>
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<>>
 class Matmul {
   using A = typename A_TYPE::T;
   using B = typename B_TYPE::T;
   using C = typename C_TYPE::T;
   using Bias = typename BIAS_TYPE::T;
+  static constexpr MatmulConfig kCfg = detail::ConfigOf(MM_CFG);
+  static_assert(MM_CB::kNone,
+                "OpenCANN's emulation does not run Matmul callbacks (MatmulCallBackFunc)");
+  static_assert(!kCfg.isNBatch,
+                "OpenCANN's emulation does not support multi-batch Matmul (isNBatch, "
+                "IterateNBatch)");
+  static_assert(!kCfg.intraBlockPartSum, "OpenCANN's emulation does not support intraBlockPartSum");
+  static_assert(!kCfg.enableMixDualMaster,
+                "OpenCANN's emulation does not support enableMixDualMaster");
+  static_assert(!kCfg.isPartialOutput, "OpenCANN's emulation does not support isPartialOutput");
+  static_assert(!(sizeof(A) == 2 && sizeof(B) == 1),
+                "OpenCANN's emulation does not support the anti-quantized Matmul (half A, "
+                "int8 B)");
 
  public:
+  // A config with constant base and single-core shapes needs no runtime tiling.
+  static constexpr bool kFullConstant = kCfg.basicM && kCfg.basicN && kCfg.basicK &&
+                                        kCfg.singleCoreM && kCfg.singleCoreN && kCfg.singleCoreK;
+
   void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
     (void)pipe;
     const char* api = "Matmul::Init";
-    if (!tiling) detail::Fault(api, "the tiling is null");
-    t_ = *tiling;
+    if (tiling) {
+      t_ = *tiling;
+      CheckConstants(api);
+    } else if constexpr (kFullConstant) {
+      t_ = TCubeTiling{};
+      t_.usedCoreNum = 1;
+      t_.baseM = int(kCfg.basicM), t_.baseN = int(kCfg.basicN), t_.baseK = int(kCfg.basicK);
+      t_.singleCoreM = int(kCfg.singleCoreM), t_.singleCoreN = int(kCfg.singleCoreN),
+      t_.singleCoreK = int(kCfg.singleCoreK);
+      t_.M = t_.singleCoreM, t_.N = t_.singleCoreN, t_.Ka = t_.Kb = t_.singleCoreK;
+    } else {
+      detail::Fault(api,
+                    "the tiling is null, and the MatmulConfig does not fix the whole shape "
+                    "(basicM/N/K and singleCoreM/N/K): partial constants still need the "
+                    "runtime tiling");
+    }
+    if (kCfg.iterateOrder != IterateOrder::UNDEF)
+      t_.iterateOrder = kCfg.iterateOrder == IterateOrder::ORDER_N ? 1 : 0;
     if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.singleCoreM <= 0 ||
         t_.singleCoreN <= 0)
       detail::Fault(api, "the tiling has no base or single-core sizes (was GetTiling called?)");
@@ -110,7 +153,10 @@ class Matmul {
   // One base block (baseM x baseN, M direction first) per call; false when done.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
-    (void)enPartialSum;
+    if (enPartialSum)
+      detail::Fault("Matmul::Iterate",
+                    "enPartialSum (adding into the previous CO1 contents) is not supported by "
+                    "OpenCANN's emulation");
     if (!computed_) {
       Compute("Matmul::Iterate");
       block_ = -1;
@@ -175,6 +221,23 @@ class Matmul {
  private:
   static C Convert(float v) { return static_cast<C>(v); }
 
+  // CANN requires a config's constants to agree with the runtime tiling; on the NPU the
+  // kernel computes with the constants, so a mismatch gives wrong tiles.
+  void CheckConstants(const char* api) const {
+    auto check = [&](uint32_t constant, int tiled, const char* name) {
+      if (constant && int(constant) != tiled)
+        detail::Fault(api, std::string("the MatmulConfig fixes ") + name + " = " +
+                               std::to_string(constant) + ", the tiling has " +
+                               std::to_string(tiled) + " (they must agree)");
+    };
+    check(kCfg.basicM, t_.baseM, "basicM (baseM)");
+    check(kCfg.basicN, t_.baseN, "basicN (baseN)");
+    check(kCfg.basicK, t_.baseK, "basicK (baseK)");
+    check(kCfg.singleCoreM, t_.singleCoreM, "singleCoreM");
+    check(kCfg.singleCoreN, t_.singleCoreN, "singleCoreN");
+    check(kCfg.singleCoreK, t_.singleCoreK, "singleCoreK");
+  }
+
   void Store(const GlobalTensor<C>& gm, int m, int c0, int c1, uint8_t atomic, const char* api) {
     detail::CheckGlobalRange(gm, (uint64_t(m) * org_n_ + c0) * sizeof(C),
                              uint64_t(c1 - c0) * sizeof(C), api, atomic ? "atomic C" : "C");
@@ -189,7 +252,11 @@ class Matmul {
 
   // acc = A x B (+ bias) in float, reading A and B through the checked GM tensors.
   void Compute(const char* api) {
-    if (!inited_) detail::Fault(api, "REGIST_MATMUL_OBJ / Init was not called");
+    if (!inited_)
+      detail::Fault(api, kCfg.basicM ? "no tiling: REGIST_MATMUL_OBJ had a null one and Init "
+                                       "was not called (partial constants still need the "
+                                       "runtime tiling)"
+                                     : "REGIST_MATMUL_OBJ / Init was not called");
     if (!a_.GetPhyAddr() || !b_.GetPhyAddr()) detail::Fault(api, "SetTensorA and SetTensorB first");
     // Every element the block reads must lie inside A and B.
     const uint64_t last_a =
@@ -247,16 +314,17 @@ void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* til
   // In a mix launch the Matmul calls come from the vector cores and the cube core serves
   // them; the emulation computes them where they are called, so the cube core is done.
   if (IsMixCube()) EndBlock();
-  if (tiling) mm.Init(tiling, pipe);
+  // A null tiling is complete only for a fully constant config; otherwise mm.Init follows.
+  if (tiling || MM::kFullConstant) mm.Init(tiling, pipe);
   RegistMatmul(pipe, workspace, rest...);
 }
-// REGIST_MATMUL_OBJ(&pipe, workspace, mm): the tiling comes later through mm.Init.
+// REGIST_MATMUL_OBJ(&pipe, workspace, mm): the tiling comes later through mm.Init, unless
+// the config fixes it.
 template <typename MM>
 void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
   if (IsMixCube()) EndBlock();
-  (void)pipe;
   (void)workspace;
-  (void)mm;
+  if constexpr (MM::kFullConstant) mm.Init(nullptr, pipe);
 }
 }  // namespace detail
 
@@ -267,7 +335,15 @@ using AscendC::Matmul;
 using AscendC::MatmulType;
 // CANN's samples name the types through namespace matmul too.
 namespace matmul {
+using AscendC::GetBasicConfig;
+using AscendC::GetIBShareNormConfig;
+using AscendC::GetMatmulApiTiling;
+using AscendC::GetMDLConfig;
+using AscendC::GetMMConfig;
+using AscendC::GetNormalConfig;
+using AscendC::GetSpecialMDLConfig;
 using AscendC::Matmul;
+using AscendC::MatmulApiStaticTiling;
 using AscendC::MatmulConfig;
 using AscendC::MatmulType;
 }  // namespace matmul
