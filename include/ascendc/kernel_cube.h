@@ -170,6 +170,73 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
 // The first releases' spelling.
 using LoadData2dParams = LoadData2DParams;
 
+// L1 -> L0A / L0B with a transpose of whole squares: for 8-bit types two consecutive 16 x 32
+// fractals form a 32 x 32 square, for 16-bit types one 16 x 16 fractal is the square. Square
+// i is read at startIndex + i * srcStride (in squares); its transposed fractals go to
+// i * (1 + dstGap) fractals, the second (8-bit) 1 + dstFracGap fractals after the first.
+// The 32-bit form (two 16 x 8 fractals) is refused: its square's layout is not confirmed.
+struct LoadData2dTransposeParams {
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstGap = 0;
+  uint16_t dstFracGap = 0;
+  uint8_t addrMode = 0;
+  LoadData2dTransposeParams() = default;
+  LoadData2dTransposeParams(uint16_t start, uint8_t repeat, uint16_t src, uint16_t gap,
+                            uint16_t fracGap, uint8_t mode = 0)
+      : startIndex(start),
+        repeatTimes(repeat),
+        srcStride(src),
+        dstGap(gap),
+        dstFracGap(fracGap),
+        addrMode(mode) {}
+};
+
+template <typename T>
+void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LoadData2dTransposeParams& p) {
+  const char* api = "LoadDataWithTranspose";
+  static_assert(sizeof(T) <= 4, "LoadDataWithTranspose moves 8-, 16- or 32-bit elements");
+  if constexpr (sizeof(T) == 4)
+    detail::Fault(api,
+                  "the 32-bit form (two 16 x 8 fractals per square) is not supported by "
+                  "OpenCANN's emulation");
+  const detail::Memory dm = detail::MemoryOf(dst.GetPosition());
+  if (dm != detail::Memory::kL0A && dm != detail::Memory::kL0B)
+    detail::Fault(
+        api, std::string("destination must be in L0A or L0B, it is in ") + detail::MemoryName(dm));
+  detail::CheckIn(src, detail::Memory::kL1, api, "source");
+  constexpr uint32_t side = sizeof(T) == 1 ? 32 : 16;  // the square's rows and columns
+  constexpr uint32_t fracs = sizeof(T) == 1 ? 2 : 1;   // 512-byte fractals per square
+  constexpr uint32_t frac_elems = 512 / sizeof(T), c0 = 32 / sizeof(T);
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * side * side;
+    const uint64_t d0 = uint64_t(i) * (1 + p.dstGap) * frac_elems;
+    detail::NoteLocal(
+        src.GetPhyAddr() + std::min<uint64_t>(s, src.GetSize()),
+        std::min<uint64_t>(side * side, src.GetSize() - std::min<uint64_t>(s, src.GetSize())) *
+            sizeof(T),
+        detail::Use::kReadChecked, api);
+    for (uint32_t f = 0; f < fracs; ++f) {
+      const uint64_t d = d0 + uint64_t(f) * (1 + p.dstFracGap) * frac_elems;
+      detail::NoteLocal(
+          dst.GetPhyAddr() + std::min<uint64_t>(d, dst.GetSize()),
+          std::min<uint64_t>(frac_elems, dst.GetSize() - std::min<uint64_t>(d, dst.GetSize())) *
+              sizeof(T),
+          detail::Use::kWrite, api);
+      // Destination fractal f holds rows 16f.. of the transposed square, C0 columns each.
+      for (uint32_t r = 0; r < 16; ++r)
+        for (uint32_t c = 0; c < c0; ++c) {
+          const uint32_t tr = f * 16 + r;  // transposed row = source column
+          detail::At(dst, d + r * c0 + c, api, "destination") =
+              detail::At(src, s + (c / 16) * 16 * c0 + (c % 16) * c0 + tr, api, "source");
+        }
+    }
+  }
+  detail::AddCycles(detail::Pipe::kMTE1, 50.0 + double(p.repeatTimes) * fracs * 512 / 256.0);
+}
+
 // DataCopy's enhanced form (L0C -> CO2 on chips that have it). BLOCK_MODE_MATRIX counts in
 // 16 x 16 fractals of the element type (the unit is recalled, not confirmed); the other
 // modes are refused by name.

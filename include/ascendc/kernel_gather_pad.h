@@ -1,5 +1,6 @@
-// GatherMask (keep the elements a bit pattern selects, packed) and Pad/UnPad (the width axis
-// of a [height, width] tensor in UB), as CANN's vector APIs define them.
+// Gather (elements at byte offsets), CreateVecIndex, GatherMask (keep the elements a bit
+// pattern selects, packed) and Pad/UnPad (the width axis of a [height, width] tensor in UB),
+// as CANN's vector APIs define them.
 #pragma once
 
 #include <string>
@@ -55,6 +56,105 @@ uint64_t GatherWalk(const LocalTensor<T>& dst, const LocalTensor<T>& src, bool c
 }
 
 }  // namespace detail
+
+namespace detail {
+// One gathered element: the element at byte base + offset of src, which must be a whole
+// element inside src.
+template <typename T>
+T GatherOne(const LocalTensor<T>& src, uint64_t base, uint32_t offset, uint64_t i,
+            const char* api) {
+  const uint64_t byte = base + offset;
+  if (byte % sizeof(T))
+    Fault(api, "offset " + std::to_string(offset) + " (element " + std::to_string(i) +
+                   ") with srcBaseAddr " + std::to_string(base) + " is not a multiple of " +
+                   std::to_string(sizeof(T)) + " bytes");
+  if (byte + sizeof(T) > uint64_t{src.GetSize()} * sizeof(T))
+    Fault(api, "offset " + std::to_string(offset) + " (element " + std::to_string(i) +
+                   ") with srcBaseAddr " + std::to_string(base) + " reads past the " +
+                   std::to_string(uint64_t{src.GetSize()} * sizeof(T)) + " bytes of the source");
+  return src.GetPhyAddr()[byte / sizeof(T)];
+}
+}  // namespace detail
+
+// dst[i] = the element at byte srcBaseAddr + srcOffset[i] of src (offsets in bytes).
+template <typename T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+            const uint32_t count) {
+  const char* api = "Gather";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather takes 16- or 32-bit elements");
+  detail::CheckVector(dst, count, api, "destination");
+  detail::CheckVector(srcOffset, count, api, "source offsets");
+  detail::CheckVector(src, 0, api, "source");
+  for (uint32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = detail::GatherOne(src, srcBaseAddr, srcOffset.GetPhyAddr()[i], i, api);
+  detail::CountCycles(uint64_t{count} * sizeof(T) * 2);  // one block fetch per element pair
+}
+
+// The repeat forms: repeat r takes its offsets from srcOffset[r * elements per repeat] on
+// (the offsets advance by a whole repeat, as the count form's do; the documentation's
+// wording does not settle this) and writes from dst block r * dstRepStride.
+template <typename T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, const uint64_t mask,
+            const uint8_t repeatTimes, const uint16_t dstRepStride) {
+  const char* api = "Gather";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather takes 16- or 32-bit elements");
+  const detail::MaskSel<T> sel = detail::ContinuousMask<T>(mask, api);
+  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(srcOffset, 0, api, "source offsets");
+  detail::CheckVector(src, 0, api, "source");
+  const uint32_t per = detail::PerRepeat<T>();
+  const bool counter = detail::Mask().counter;
+  const uint64_t repeats = counter ? (sel.count + per - 1) / per : repeatTimes;
+  uint64_t remaining = sel.count;
+  for (uint64_t r = 0; r < repeats; ++r) {
+    const uint64_t n = counter ? std::min<uint64_t>(remaining, per) : per;
+    for (uint32_t e = 0; e < n; ++e) {
+      if (!counter && !sel.On(e)) continue;
+      const uint64_t d = r * dstRepStride * detail::PerBlock<T>() + e, o = r * per + e;
+      detail::CheckIndex(dst, d, api, "destination");
+      detail::CheckIndex(srcOffset, o, api, "source offsets");
+      dst.GetPhyAddr()[d] = detail::GatherOne(src, srcBaseAddr, srcOffset.GetPhyAddr()[o], o, api);
+    }
+    remaining -= n;
+  }
+  detail::AddCycles(detail::Pipe::kVector, 2.0 * static_cast<double>(repeats));
+}
+
+template <typename T>
+void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+            const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+            const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstRepStride) {
+  const char* api = "Gather";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather takes 16- or 32-bit elements");
+  const detail::MaskSel<T> sel = detail::BitMask<T>(mask, api);
+  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(srcOffset, 0, api, "source offsets");
+  detail::CheckVector(src, 0, api, "source");
+  const uint32_t per = detail::PerRepeat<T>();
+  for (uint64_t r = 0; r < repeatTimes; ++r)
+    for (uint32_t e = 0; e < per; ++e) {
+      if (!sel.On(e)) continue;
+      const uint64_t d = r * dstRepStride * detail::PerBlock<T>() + e, o = r * per + e;
+      detail::CheckIndex(dst, d, api, "destination");
+      detail::CheckIndex(srcOffset, o, api, "source offsets");
+      dst.GetPhyAddr()[d] = detail::GatherOne(src, srcBaseAddr, srcOffset.GetPhyAddr()[o], o, api);
+    }
+  detail::AddCycles(detail::Pipe::kVector, 2.0 * repeatTimes);
+}
+
+// dst[i] = firstValue + i.
+template <typename T>
+void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count) {
+  const char* api = "CreateVecIndex";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "CreateVecIndex takes 16- or 32-bit elements");
+  detail::CheckVector(dst, count, api, "destination");
+  using C = detail::Calc<T>;
+  for (uint32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = static_cast<T>(static_cast<C>(firstValue) + static_cast<C>(i));
+  detail::CountCycles(uint64_t{count} * sizeof(T));
+}
 
 // A pattern tensor: bit e of repeat r's pattern keeps element e (uint16_t patterns for
 // 16-bit data, uint32_t for 32-bit); src1RepeatStride (32-byte blocks) moves the pattern.

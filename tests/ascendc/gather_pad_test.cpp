@@ -64,6 +64,67 @@ TEST(AscendCGatherMask, PatternTensorAndFixedPatterns) {
   EXPECT_EQ(counter, want);
 }
 
+TEST(AscendCGather, ByteOffsetsCountAndRepeatForms) {
+  // Deinterleave as int32 kernels do: CreateVecIndex, times 8 bytes, plus 4 for odd lanes.
+  std::vector<int32_t> even, odd, rep;
+  auto r = oc_test::LaunchQuiet("gather", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4 * 1024);
+    LocalTensor<int32_t> src = b.GetWithOffset<int32_t>(256, 0);
+    LocalTensor<int32_t> idx = b.GetWithOffset<int32_t>(128, 1024);
+    LocalTensor<int32_t> off = b.GetWithOffset<int32_t>(128, 1536);
+    LocalTensor<int32_t> dst = b.GetWithOffset<int32_t>(256, 2048);
+    for (int i = 0; i < 256; ++i) src.SetValue(i, 1000 + i * 3);
+    CreateVecIndex(idx, int32_t(0), 128);
+    Muls(off, idx, int32_t(8), 128);
+    Gather(dst, src, off.ReinterpretCast<uint32_t>(), 0U, 128);
+    for (int i = 0; i < 128; ++i) even.push_back(dst.GetValue(i));
+    Adds(off, off, int32_t(4), 128);
+    Gather(dst, src, off.ReinterpretCast<uint32_t>(), 0U, 128);
+    for (int i = 0; i < 128; ++i) odd.push_back(dst.GetValue(i));
+    // Two repeats of 64 elements (mask 40 keeps the first 40 of each), destination repeat
+    // stride 16 blocks (128 elements), base 64 bytes into the source.
+    Duplicate(dst, int32_t(-7), 256);
+    Gather(dst, src, off.ReinterpretCast<uint32_t>(), 64U, uint64_t(40), 2, 16);
+    for (int i = 0; i < 256; ++i) rep.push_back(dst.GetValue(i));
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 128; ++i) {
+    EXPECT_EQ(even[i], 1000 + 2 * i * 3) << i;
+    EXPECT_EQ(odd[i], 1000 + (2 * i + 1) * 3) << i;
+  }
+  for (int d = 0; d < 256; ++d) {
+    const int rr = d / 128, e = d % 128;
+    // offsets now (8i + 4) bytes: element 2i + 1, plus 16 elements of base.
+    const int want = e < 40 ? 1000 + (16 + 2 * (rr * 64 + e) + 1) * 3 : -7;
+    EXPECT_EQ(rep[d], want) << d;
+  }
+}
+
+TEST(AscendCGather, OffsetsOutsideTheSourceOrMisalignedAreRefused) {
+  auto run = [](uint32_t bad) {
+    return oc_test::LaunchQuiet("gather_bad", 1, [bad] {
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> b;
+      pipe.InitBuffer(b, 1024);
+      LocalTensor<float> src = b.GetWithOffset<float>(64, 0), dst = b.GetWithOffset<float>(64, 256);
+      LocalTensor<uint32_t> off = b.GetWithOffset<uint32_t>(64, 512);
+      Duplicate(src, 1.0f, 64);
+      Duplicate(off, uint32_t(0), 64);
+      off.SetValue(5, bad);
+      Gather(dst, src, off, 0U, 64);
+    });
+  };
+  auto r = run(256);
+  ASSERT_FALSE(r.ok);
+  EXPECT_HAS(r.errors[0], "offset 256 (element 5) with srcBaseAddr 0 reads past the 256 bytes");
+  r = run(6);
+  ASSERT_FALSE(r.ok);
+  EXPECT_HAS(r.errors[0], "offset 6 (element 5) with srcBaseAddr 0 is not a multiple of 4 bytes");
+}
+
 TEST(AscendCPad, UnalignedRowsPadLeftAndRightAlignedRowsOverwriteTheTail) {
   // 3 rows of 13 halves (26 bytes, not 32-byte aligned): 1 left and 2 right of -1 make 16.
   optiling::PadTiling t1;

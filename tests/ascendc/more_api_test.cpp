@@ -203,6 +203,107 @@ TEST(AscendCCubeBias, BiasTableRules) {
       "fixpipe buffer (C2PIPE2GM");
 }
 
+TEST(AscendCCubeTranspose, Int8SquaresBecomeTheZnLayoutMmadReads) {
+  // C[16 x 32] = A[16 x 64] x B[64 x 32] in int8 -> int32. B goes GM -> L1 (NZ) and into L0B
+  // through LoadDataWithTranspose, one 32 x 32 square per 32 rows of K, as int8 kernels do.
+  constexpr int M = 16, K = 64, N = 32;
+  std::vector<int8_t> a(M * K), b(K * N);
+  for (int i = 0; i < M * K; ++i) a[i] = int8_t((i * 7) % 19 - 9);
+  for (int i = 0; i < K * N; ++i) b[i] = int8_t((i * 5) % 23 - 11);
+  auto* ag = static_cast<int8_t*>(GmAlloc(M * K));
+  auto* bg = static_cast<int8_t*>(GmAlloc(K * N));
+  std::copy(a.begin(), a.end(), ag);
+  std::copy(b.begin(), b.end(), bg);
+  std::vector<int32_t> c;
+  auto r = RunIn(KernelMode::AIC_MODE, "int8_transpose", [&] {
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalMemAllocator<Hardware::L0C> l0c;
+    LocalTensor<int8_t> a1 = l1.Alloc<TPosition::A1, int8_t, M * K>();
+    LocalTensor<int8_t> b1 = l1.Alloc<TPosition::B1, int8_t, K * N>();
+    LocalTensor<int8_t> a2 = l0a.Alloc<int8_t, M * K>(), b2 = l0b.Alloc<int8_t, K * N>();
+    LocalTensor<int32_t> c1 = l0c.Alloc<int32_t, M * N>();
+    GlobalTensor<int8_t> agt, bgt;
+    agt.SetGlobalBuffer(ag, M * K);
+    bgt.SetGlobalBuffer(bg, K * N);
+    DataCopy(a1, agt, Nd2NzParams(1, M, K, 0, K, M, 1, 0));
+    DataCopy(b1, bgt, Nd2NzParams(1, K, N, 0, N, K, 1, 0));
+    PipeBarrier<PIPE_ALL>();
+    LoadData2DParams la;
+    la.repeatTimes = K / 32;  // A's two 16 x 32 fractals, in order
+    la.srcStride = 1;
+    LoadData(a2, a1, la);
+    LoadData2dTransposeParams lb(0, N / 32, K / 32, 1, 0);
+    for (int i = 0; i < K / 32; ++i)
+      LoadDataWithTranspose(b2[i * (N / 32) * 1024], b1[i * 1024], lb);
+    PipeBarrier<PIPE_ALL>();
+    MmadParams mp;
+    mp.m = M, mp.n = N, mp.k = K;
+    Mmad(c1, a2, b2, mp);
+    PipeBarrier<PIPE_ALL>();
+    // L0C is NZ: column block j of 16 holds C[m][16j + n % 16] at j * 256 + m * 16 + n % 16.
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) c.push_back(c1.GetValue((n / 16) * 256 + m * 16 + n % 16));
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      int32_t want = 0;
+      for (int k = 0; k < K; ++k) want += int32_t(a[m * K + k]) * b[k * N + n];
+      ASSERT_EQ(c[m * N + n], want) << m << " " << n;
+    }
+  GmFree(ag);
+  GmFree(bg);
+}
+
+TEST(AscendCCubeTranspose, HalfFractalsAndFractalGaps) {
+  // Two 16 x 16 half fractals transposed with a one-fractal gap between them; int8 with
+  // dstFracGap 2 puts each square's second fractal three fractals after its first.
+  std::vector<float> h;
+  std::vector<int8_t> q;
+  auto r = RunIn(KernelMode::AIC_MODE, "half_transpose", [&] {
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalTensor<half> src = l1.Alloc<TPosition::B1, half, 512>();
+    LocalTensor<half> dst = l0b.Alloc<half, 1024>();
+    for (int i = 0; i < 512; ++i) src.SetValue(i, half(float(i % 256) + (i / 256) * 1000));
+    LoadDataWithTranspose(dst, src, LoadData2dTransposeParams(0, 2, 1, 1, 0));
+    for (int i = 0; i < 1024; ++i) h.push_back(float(dst.GetPhyAddr()[i]));
+    LocalTensor<int8_t> s8 = l1.Alloc<TPosition::B1, int8_t, 1024>();
+    LocalTensor<int8_t> d8 = l0b.Alloc<int8_t, 2048>();
+    for (int i = 0; i < 1024; ++i) s8.SetValue(i, int8_t(i % 97));
+    LoadDataWithTranspose(d8, s8, LoadData2dTransposeParams(0, 1, 1, 0, 2));
+    for (int i = 0; i < 2048; ++i) q.push_back(d8.GetPhyAddr()[i]);
+  });
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int f = 0; f < 2; ++f)  // destination fractals at 0 and 2 (dstGap 1)
+    for (int rr = 0; rr < 16; ++rr)
+      for (int cc = 0; cc < 16; ++cc)
+        ASSERT_EQ(h[f * 512 + rr * 16 + cc], float(cc * 16 + rr) + f * 1000) << f << rr << cc;
+  // Source square: S[r][c] at r * 32 + c (two stacked 16 x 32 fractals); fractal 0 of the
+  // result holds transposed rows 0-15 at 0, fractal 1 rows 16-31 at 3 * 512.
+  for (int f = 0; f < 2; ++f)
+    for (int rr = 0; rr < 16; ++rr)
+      for (int cc = 0; cc < 32; ++cc)
+        ASSERT_EQ(q[f * 3 * 512 + rr * 32 + cc], int8_t((cc * 32 + f * 16 + rr) % 97))
+            << f << " " << rr << " " << cc;
+}
+
+TEST(AscendCCubeTranspose, ThirtyTwoBitFormIsRefusedByName) {
+  auto r = RunIn(KernelMode::AIC_MODE, "f32_transpose", [] {
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalMemAllocator<Hardware::L0B> l0b;
+    LocalTensor<float> src = l1.Alloc<TPosition::B1, float, 256>();
+    LocalTensor<float> dst = l0b.Alloc<float, 256>();
+    LoadDataWithTranspose(dst, src, LoadData2dTransposeParams(0, 1, 1, 0, 0));
+  });
+  ASSERT_FALSE(r.ok);
+  EXPECT_HAS(r.errors[0], "the 32-bit form (two 16 x 8 fractals per square) is not supported");
+}
+
 TEST(AscendCListTensor, ReadsCannsLayout) {
   // Two tensors [1,2,3] and [3,4,5], as the layout documentation's example.
   auto* d0 = static_cast<float*>(GmAlloc(6 * 4));
