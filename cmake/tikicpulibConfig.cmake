@@ -14,6 +14,10 @@ else()
   get_filename_component(_tikicpu_opencann "${_tikicpu_dir}/../../../../../lib/cmake/OpenCANN"
                          ABSOLUTE)
 endif()
+# <prefix>/lib: CPU-debug projects link the host libraries by bare name (ascendcl,
+# tiling_api, register, platform, ascendalog, ...) and rely on the tikicpulib targets for the
+# directory they are in.
+get_filename_component(_tikicpu_libdir "${_tikicpu_opencann}/../.." ABSOLUTE)
 include(CMakeFindDependencyMacro)
 find_dependency(OpenCANN CONFIG PATHS "${_tikicpu_opencann}" NO_DEFAULT_PATH)
 
@@ -28,6 +32,7 @@ foreach(_soc IN LISTS _tikicpu_modelled)
       add_library(tikicpulib::${_name} INTERFACE IMPORTED)
       set_target_properties(tikicpulib::${_name} PROPERTIES
         INTERFACE_LINK_LIBRARIES OpenCANN::ascendc_emu
+        INTERFACE_LINK_DIRECTORIES "${_tikicpu_libdir}"
         INTERFACE_COMPILE_DEFINITIONS "OCANN_TIKICPU_SOC=\"${_soc}\"")
     endif()
   endforeach()
@@ -37,9 +42,11 @@ foreach(_soc IN LISTS _tikicpu_other)
     add_library(tikicpulib::${_soc} INTERFACE IMPORTED)
     set_target_properties(tikicpulib::${_soc} PROPERTIES
       INTERFACE_LINK_LIBRARIES OpenCANN::ascendc_emu
+      INTERFACE_LINK_DIRECTORIES "${_tikicpu_libdir}"
       INTERFACE_COMPILE_DEFINITIONS "OCANN_TIKICPU_UNMODELLED_SOC=\"${_soc}\"")
   endif()
 endforeach()
 set(tikicpulib_FOUND TRUE)
 unset(_tikicpu_dir)
 unset(_tikicpu_opencann)
+unset(_tikicpu_libdir)

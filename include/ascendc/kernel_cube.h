@@ -210,21 +210,21 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   constexpr uint32_t side = sizeof(T) == 1 ? 32 : 16;  // the square's rows and columns
   constexpr uint32_t fracs = sizeof(T) == 1 ? 2 : 1;   // 512-byte fractals per square
   constexpr uint32_t frac_elems = 512 / sizeof(T), c0 = 32 / sizeof(T);
+  // One write operand for the cost model and the checks: from the first destination fractal
+  // to the end of the last (the gaps of usual layouts are filled by other repeats). The
+  // source is noted whole by CheckIn, unchecked, as LoadData's is.
+  if (p.repeatTimes) {
+    const uint64_t last = uint64_t(p.repeatTimes - 1) * (1 + p.dstGap) +
+                          (fracs - 1) * (1 + uint64_t{p.dstFracGap}) + 1;
+    detail::NoteLocal(dst.GetPhyAddr(),
+                      std::min<uint64_t>(last * 512, uint64_t{dst.GetSize()} * sizeof(T)),
+                      detail::Use::kWrite, api);
+  }
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
     const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * side * side;
     const uint64_t d0 = uint64_t(i) * (1 + p.dstGap) * frac_elems;
-    detail::NoteLocal(
-        src.GetPhyAddr() + std::min<uint64_t>(s, src.GetSize()),
-        std::min<uint64_t>(side * side, src.GetSize() - std::min<uint64_t>(s, src.GetSize())) *
-            sizeof(T),
-        detail::Use::kReadChecked, api);
     for (uint32_t f = 0; f < fracs; ++f) {
       const uint64_t d = d0 + uint64_t(f) * (1 + p.dstFracGap) * frac_elems;
-      detail::NoteLocal(
-          dst.GetPhyAddr() + std::min<uint64_t>(d, dst.GetSize()),
-          std::min<uint64_t>(frac_elems, dst.GetSize() - std::min<uint64_t>(d, dst.GetSize())) *
-              sizeof(T),
-          detail::Use::kWrite, api);
       // Destination fractal f holds rows 16f.. of the transposed square, C0 columns each.
       for (uint32_t r = 0; r < 16; ++r)
         for (uint32_t c = 0; c < c0; ++c) {

@@ -399,6 +399,7 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
 namespace {
 
 constexpr size_t kMaxIssued = 4u << 20;  // instructions kept per block for the critical path
+constexpr size_t kMaxOperands = 8;       // local-memory operands kept per instruction
 
 // Which local memory of the block `p` lies in, and its byte offset; kGM when none.
 Memory Locate(Block& b, const uint8_t* p, uint64_t* offset) {
@@ -569,7 +570,27 @@ void AddCycles(Pipe pipe, double cycles) {
 
 void NoteLocal(const void* p, uint64_t bytes, Use use, const char* api) {
   Block& b = Current();
-  if (b.pending.size() < 8) b.pending.push_back({static_cast<const uint8_t*>(p), bytes, use, api});
+  const uint8_t* at = static_cast<const uint8_t*>(p);
+  if (b.pending.size() < kMaxOperands) {
+    b.pending.push_back({at, bytes, use, api});
+    return;
+  }
+  // Past the operand limit (a strided copy notes each burst) a range joins the hull of an
+  // operand of the same kind in the same memory. A write may then cover gaps it did not write (an
+  // uninitialized read there goes unreported, never a false one); a read loses its initialization
+  // check for the same reason.
+  uint64_t off = 0;
+  const Memory m = Locate(b, at, &off);
+  for (Access& a : b.pending) {
+    uint64_t a_off = 0;
+    if ((a.use == Use::kWrite) != (use == Use::kWrite) || Locate(b, a.p, &a_off) != m) continue;
+    const uint8_t* lo = std::min(a.p, at);
+    const uint8_t* hi = std::max(a.p + a.bytes, at + bytes);
+    a.p = lo;
+    a.bytes = static_cast<uint64_t>(hi - lo);
+    if (a.use == Use::kReadChecked) a.use = Use::kRead;
+    return;
+  }
 }
 
 void NoteGlobalWrite(const void* p, uint64_t bytes) {

@@ -206,7 +206,9 @@ file(GLOB KERNEL_FILES ${CMAKE_CURRENT_SOURCE_DIR}/add_custom.cpp)
 include(${CMAKE_CURRENT_SOURCE_DIR}/cmake/cpu_lib.cmake)
 add_executable(ascendc_kernels_bbit ${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)
 target_compile_options(ascendc_kernels_bbit PRIVATE -O2 -std=c++17)
-target_link_libraries(ascendc_kernels_bbit PRIVATE ascendc_kernels_${RUN_MODE} dl)
+# The host libraries by bare name, as CANN's CPU-debug projects link them.
+target_link_libraries(ascendc_kernels_bbit PRIVATE ascendc_kernels_${RUN_MODE} ascendcl tiling_api
+                      register platform ascendalog unified_dlog dl)
 """
 
 CPU_KERNEL = r"""
@@ -253,6 +255,12 @@ extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z
   op.Init(x, y, z);
   op.Process();
 }
+// The NPU launch shim, compiled only by the NPU toolchain: tikicpulib defines __CCE_KT_TEST__.
+#ifndef __CCE_KT_TEST__
+extern "C" void add_custom_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* z) {
+  add_custom<<<blockDim, nullptr, stream>>>(x, y, z);
+}
+#endif
 """
 
 CPU_MAIN = r"""
