@@ -66,7 +66,8 @@ void FillDims(aclmdlIODims* d, const std::string& name, const oc::Shape& shape) 
 
 // The batch entry `batchIndex` of a parameter set, or an error naming the call.
 aclError BatchOf(aclmdlAIPP* set, uint64_t batchIndex, const char* fn, oc::AippBatchParams** out) {
-  if (!set) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": aippParmsSet is null");
+  if (aclError e = oc::acl::CheckLive(static_cast<const aclmdlAIPP*>(set), "aippParmsSet", fn))
+    return e;
   if (batchIndex >= set->params.batches.size())
     return Fail(ACL_ERROR_INVALID_PARAM,
                 std::string(fn) + ": batchIndex " + std::to_string(batchIndex) +
@@ -230,11 +231,13 @@ aclmdlAIPP* aclmdlCreateAIPP(uint64_t batchSize) {
   }
   auto* set = new (std::nothrow) aclmdlAIPP();
   if (set) set->params.batches.resize(batchSize);
+  oc::acl::AddHandle(set, oc::acl::HandleKind(set));
   return set;
 }
 
 aclError aclmdlDestroyAIPP(const aclmdlAIPP* aippParmsSet) {
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
+  oc::acl::DropHandle(aippParmsSet, oc::acl::HandleKind(aippParmsSet));
   delete aippParmsSet;
   return ACL_SUCCESS;
 }
@@ -250,7 +253,7 @@ aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t* size) {
 }
 
 aclError aclmdlSetAIPPInputFormat(aclmdlAIPP* aippParmsSet, aclAippInputFormat inputFormat) {
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   if (!oc::AippFormatKnown(static_cast<int>(inputFormat)))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": input format " +
                                              std::to_string(static_cast<int>(inputFormat)) +
@@ -266,7 +269,7 @@ aclError aclmdlSetAIPPCscParams(aclmdlAIPP* aippParmsSet, int8_t csc_switch, int
                                 uint8_t cscOutputBiasR0, uint8_t cscOutputBiasR1,
                                 uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
                                 uint8_t cscInputBiasR1, uint8_t cscInputBiasR2) {
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   if (aclError e = CheckSwitch(csc_switch, "csc_switch", __func__)) return e;
   auto& p = aippParmsSet->params;
   p.csc = csc_switch;
@@ -283,14 +286,14 @@ aclError aclmdlSetAIPPCscParams(aclmdlAIPP* aippParmsSet, int8_t csc_switch, int
 }
 
 aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t rbuvSwapSwitch) {
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   if (aclError e = CheckSwitch(rbuvSwapSwitch, "rbuvSwapSwitch", __func__)) return e;
   aippParmsSet->params.rbuv_swap = rbuvSwapSwitch;
   return ACL_SUCCESS;
 }
 
 aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t axSwapSwitch) {
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   if (aclError e = CheckSwitch(axSwapSwitch, "axSwapSwitch", __func__)) return e;
   aippParmsSet->params.ax_swap = axSwapSwitch;
   return ACL_SUCCESS;
@@ -298,7 +301,7 @@ aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t axSwapSwitch
 
 aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP* aippParmsSet, int32_t srcImageSizeW,
                                    int32_t srcImageSizeH) {
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   if (srcImageSizeW <= 0 || srcImageSizeH <= 0 || srcImageSizeW > 4096 || srcImageSizeH > 4096)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 std::string(__func__) + ": image size " + std::to_string(srcImageSizeW) + "x" +
@@ -399,8 +402,8 @@ aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP* aippParmsSet, float dtcPixelVarRe
 aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                             const aclmdlAIPP* aippParmsSet) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(dataset);
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(dataset);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   std::shared_ptr<oc::Model> m;
   if (aclError e = FindModelInput(modelId, index, __func__, &m)) return e;
   bool is_params = false;
@@ -416,8 +419,8 @@ aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset* dataset, size_t ind
 aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                    const aclmdlAIPP* aippParmsSet) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(dataset);
-  OC_ACL_CHECK_NULL(aippParmsSet);
+  OC_ACL_CHECK_LIVE(dataset);
+  OC_ACL_CHECK_LIVE(aippParmsSet);
   std::shared_ptr<oc::Model> m;
   if (aclError e = FindModelInput(modelId, index, __func__, &m)) return e;
   bool is_params = false;

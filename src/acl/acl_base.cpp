@@ -15,32 +15,38 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
   if (!b) return nullptr;
   b->data = data;
   b->size = size;
+  oc::acl::AddHandle(b, oc::acl::HandleKind(b));
   return b;
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
-  OC_ACL_CHECK_NULL(dataBuffer);
+  OC_ACL_CHECK_LIVE(dataBuffer);
+  oc::acl::WaitUnpinned(dataBuffer);  // queued executions using it finish first
+  oc::acl::DropHandle(dataBuffer, oc::acl::HandleKind(dataBuffer));
   delete dataBuffer;
   return ACL_SUCCESS;
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
-  OC_ACL_CHECK_NULL(dataBuffer);
+  OC_ACL_CHECK_LIVE(dataBuffer);
   dataBuffer->data = data;
   dataBuffer->size = size;
   return ACL_SUCCESS;
 }
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
-  return dataBuffer ? dataBuffer->data : nullptr;
+  if (oc::acl::CheckLive(dataBuffer, "dataBuffer", __func__)) return nullptr;
+  return dataBuffer->data;
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
-  return dataBuffer ? static_cast<uint32_t>(dataBuffer->size) : 0;
+  if (oc::acl::CheckLive(dataBuffer, "dataBuffer", __func__)) return 0;
+  return static_cast<uint32_t>(dataBuffer->size);
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
-  return dataBuffer ? dataBuffer->size : 0;
+  if (oc::acl::CheckLive(dataBuffer, "dataBuffer", __func__)) return 0;
+  return dataBuffer->size;
 }
 
 size_t aclDataTypeSize(aclDataType dataType) {
@@ -64,21 +70,41 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
   d->dtype = dataType;
   d->format = format;
   d->dims.assign(dims, dims + numDims);
+  oc::acl::AddHandle(d, oc::acl::HandleKind(d));
   return d;
 }
 
-void aclDestroyTensorDesc(const aclTensorDesc* desc) { delete desc; }
+void aclDestroyTensorDesc(const aclTensorDesc* desc) {
+  // void in CANN: a stale or dataset-owned description is reported, not freed.
+  if (oc::acl::IsHandleKind(desc, oc::acl::kDatasetTensorDesc)) {
+    Fail(ACL_ERROR_INVALID_PARAM,
+         "aclDestroyTensorDesc: the description belongs to a dataset (aclmdlGetDatasetTensorDesc) "
+         "and is destroyed with it");
+    return;
+  }
+  if (oc::acl::DestroyTensorDescArray(desc)) return;  // an aclmdlCreateAndGetOpDesc array
+  if (oc::acl::IsHandleKind(desc, oc::acl::kTensorDescArrayElement)) {
+    Fail(ACL_ERROR_INVALID_PARAM,
+         "aclDestroyTensorDesc: the description is inside an array; destroy the array's first one");
+    return;
+  }
+  if (oc::acl::CheckLive(desc, "desc", __func__)) return;
+  oc::acl::DropHandle(desc, oc::acl::HandleKind(desc));
+  delete desc;
+}
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
-  return desc ? desc->dtype : ACL_DT_UNDEFINED;
+  if (oc::acl::CheckLive(desc, "desc", __func__)) return ACL_DT_UNDEFINED;
+  return desc->dtype;
 }
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
-  return desc ? desc->format : ACL_FORMAT_UNDEFINED;
+  if (oc::acl::CheckLive(desc, "desc", __func__)) return ACL_FORMAT_UNDEFINED;
+  return desc->format;
 }
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
-  if (!desc) return 0;
+  if (oc::acl::CheckLive(desc, "desc", __func__)) return 0;
   size_t n = 1;
   for (int64_t d : desc->dims) {
     if (d < 0) return 0;
@@ -88,14 +114,17 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
-  if (!desc) return 0;
+  if (oc::acl::CheckLive(desc, "desc", __func__)) return 0;
   return aclGetTensorDescElementCount(desc) * aclDataTypeSize(desc->dtype);
 }
 
-size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) { return desc ? desc->dims.size() : 0; }
+size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
+  if (oc::acl::CheckLive(desc, "desc", __func__)) return 0;
+  return desc->dims.size();
+}
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
-  OC_ACL_CHECK_NULL(desc);
+  OC_ACL_CHECK_LIVE(desc);
   OC_ACL_CHECK_NULL(dimSize);
   if (index >= desc->dims.size())
     return Fail(ACL_ERROR_INVALID_PARAM, "aclGetTensorDescDimV2: index " + std::to_string(index) +

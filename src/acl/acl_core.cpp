@@ -222,6 +222,13 @@ void* State::AllocDevice(size_t size) {
   return p;
 }
 
+size_t State::DeviceBytesInUse() const {
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  size_t used = 0;
+  for (const auto& [addr, info] : device_allocs_) used += info.size;
+  return used;
+}
+
 bool State::FreeDevice(void* p) {
   const Backend* owner = nullptr;
   {

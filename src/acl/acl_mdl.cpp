@@ -1,5 +1,9 @@
 // Model loading, descriptions, datasets and execution.
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -7,6 +11,7 @@
 #include "acl/acl_state.h"
 #include "base/dtype.h"
 #include "base/file.h"
+#include "base/memory_probe.h"
 
 using oc::acl::Fail;
 using oc::acl::FailStatus;
@@ -53,8 +58,8 @@ aclFormat FormatFromName(const std::string& f) {
   return ACL_FORMAT_ND;
 }
 
-const oc::IoDesc* IoAt(const aclmdlDesc* d, size_t index, bool input) {
-  if (!d || !d->filled) return nullptr;
+const oc::IoDesc* IoAt(const aclmdlDesc* d, size_t index, bool input, const char* fn) {
+  if (oc::acl::CheckLive(d, "modelDesc", fn) || !d->filled) return nullptr;
   const auto& v = input ? d->inputs : d->outputs;
   return index < v.size() ? &v[index] : nullptr;
 }
@@ -71,11 +76,47 @@ aclError FillDims(const oc::IoDesc* io, aclmdlIODims* dims, const char* fn, size
   return ACL_SUCCESS;
 }
 
+uint32_t NextTaskId() {
+  static std::atomic<uint32_t> next{1};
+  return next++;
+}
+
+// A failed asynchronous execution, for the exception callback and aclmdlCreateAndGetOpDesc:
+// the task is the model (its name is the .om's), its tensors the datasets' buffers.
+void ReportFailure(uint32_t modelId, const aclmdlDataset* input, const aclmdlDataset* output,
+                   uint32_t stream_id, uint32_t task_id, aclError error) {
+  oc::acl::FailedTask t;
+  t.stream_id = stream_id;
+  t.task_id = task_id;
+  t.thread_id = static_cast<uint32_t>(syscall(SYS_gettid));
+  t.error = static_cast<uint32_t>(error);
+  auto m = State::Get().FindModel(modelId);
+  t.op_name = m ? "model " + std::to_string(modelId) : "unloaded model";
+  auto describe = [&](const aclmdlDataset* ds, const std::vector<oc::IoDesc>* io,
+                      std::vector<aclTensorDesc>* out) {
+    if (!oc::acl::HandleKindOf(ds)) return;
+    for (size_t i = 0; i < ds->buffers.size(); ++i) {
+      aclTensorDesc d;
+      const aclDataBuffer* b = ds->buffers[i];
+      if (io && i < io->size()) {
+        d.dtype = static_cast<aclDataType>(oc::ToAclDataType((*io)[i].dtype));
+        d.format = ACL_FORMAT_ND;
+        d.dims = (*io)[i].shape;
+      }
+      d.address = b && oc::acl::HandleKindOf(b) ? b->data : nullptr;
+      out->push_back(d);
+    }
+  };
+  describe(input, m ? &m->inputs() : nullptr, &t.inputs);
+  describe(output, m ? &m->outputs() : nullptr, &t.outputs);
+  oc::acl::ReportFailedTask(std::move(t));
+}
+
 // Writes a gear's values into the ascend_mbatch_shape_data buffer of `dataset`.
 aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const std::string& mode,
                  const std::vector<int64_t>& values, const char* fn) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(dataset);
+  OC_ACL_CHECK_LIVE(dataset);
   auto m = State::Get().FindModel(modelId);
   if (!m)
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
@@ -135,6 +176,11 @@ aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
+  if (!oc::HostRangeMapped(model, modelSize))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
+                                             std::to_string(modelSize) +
+                                             " bytes are not mapped memory (a stale or made-up "
+                                             "pointer, or a wrong size?)");
   OC_ACL_CHECK_NULL(modelId);
   if (modelSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem: modelSize is 0");
   const char* fn = __func__;
@@ -162,6 +208,11 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
                                   size_t weightSize) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
+  if (!oc::HostRangeMapped(model, modelSize))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
+                                             std::to_string(modelSize) +
+                                             " bytes are not mapped memory (a stale or made-up "
+                                             "pointer, or a wrong size?)");
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
   const oc::LoadOptions opt = WithMem(workPtr, workSize, weightPtr, weightSize);
@@ -186,6 +237,11 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
                                 size_t* weightSize) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
+  if (!oc::HostRangeMapped(model, modelSize))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
+                                             std::to_string(modelSize) +
+                                             " bytes are not mapped memory (a stale or made-up "
+                                             "pointer, or a wrong size?)");
   OC_ACL_CHECK_NULL(workSize);
   OC_ACL_CHECK_NULL(weightSize);
   const char* fn = __func__;
@@ -198,23 +254,30 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
 
 aclError aclmdlUnload(uint32_t modelId) {
   OC_ACL_REQUIRE_INIT();
+  // Executions of the model still queued on streams finish first (they hold its pin).
+  if (State::Get().FindModel(modelId)) oc::acl::WaitUnpinned(oc::acl::ModelKey(modelId));
   if (!State::Get().RemoveModel(modelId))
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
                 "aclmdlUnload: model id " + std::to_string(modelId) + " is not loaded");
   return ACL_SUCCESS;
 }
 
-aclmdlDesc* aclmdlCreateDesc(void) { return new (std::nothrow) aclmdlDesc(); }
+aclmdlDesc* aclmdlCreateDesc(void) {
+  auto* d = new (std::nothrow) aclmdlDesc();
+  oc::acl::AddHandle(d, oc::acl::HandleKind(d));
+  return d;
+}
 
 aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
+  oc::acl::DropHandle(modelDesc, oc::acl::HandleKind(modelDesc));
   delete modelDesc;
   return ACL_SUCCESS;
 }
 
 aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   auto m = State::Get().FindModel(modelId);
   if (!m)
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
@@ -230,37 +293,39 @@ aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
 }
 
 size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc) {
-  return modelDesc && modelDesc->filled ? modelDesc->inputs.size() : 0;
+  if (oc::acl::CheckLive(modelDesc, "modelDesc", __func__)) return 0;
+  return modelDesc->filled ? modelDesc->inputs.size() : 0;
 }
 size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc) {
-  return modelDesc && modelDesc->filled ? modelDesc->outputs.size() : 0;
+  if (oc::acl::CheckLive(modelDesc, "modelDesc", __func__)) return 0;
+  return modelDesc->filled ? modelDesc->outputs.size() : 0;
 }
 size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? io->bytes : 0;
 }
 size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? io->bytes : 0;
 }
 
 aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(dims);
-  return FillDims(IoAt(modelDesc, index, true), dims, __func__, index);
+  return FillDims(IoAt(modelDesc, index, true, __func__), dims, __func__, index);
 }
 aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   return aclmdlGetInputDims(modelDesc, index, dims);
 }
 aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(dims);
-  return FillDims(IoAt(modelDesc, index, false), dims, __func__, index);
+  return FillDims(IoAt(modelDesc, index, false, __func__), dims, __func__, index);
 }
 aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(dims);
-  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   if (!io) return FillDims(io, dims, __func__, index);
   // The shapes of the model's latest execution: they differ from the description for
   // outputs whose shape is only known at run time.
@@ -273,33 +338,33 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
 }
 
 const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? io->name.c_str() : "";
 }
 const char* aclmdlGetOutputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? io->name.c_str() : "";
 }
 aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? FormatFromName(io->format) : ACL_FORMAT_UNDEFINED;
 }
 aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? FormatFromName(io->format) : ACL_FORMAT_UNDEFINED;
 }
 aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, true);
+  const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? static_cast<aclDataType>(oc::ToAclDataType(io->dtype)) : ACL_DT_UNDEFINED;
 }
 aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index) {
-  const oc::IoDesc* io = IoAt(modelDesc, index, false);
+  const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? static_cast<aclDataType>(oc::ToAclDataType(io->dtype)) : ACL_DT_UNDEFINED;
 }
 
 static aclError IndexByName(const aclmdlDesc* d, const char* name, size_t* index, bool input,
                             const char* fn) {
-  OC_ACL_CHECK_NULL(d);
+  OC_ACL_CHECK_LIVE(d);
   OC_ACL_CHECK_NULL(name);
   OC_ACL_CHECK_NULL(index);
   const auto& v = input ? d->inputs : d->outputs;
@@ -319,52 +384,66 @@ aclError aclmdlGetOutputIndexByName(const aclmdlDesc* modelDesc, const char* nam
   return IndexByName(modelDesc, name, index, false, __func__);
 }
 
-aclmdlDataset* aclmdlCreateDataset(void) { return new (std::nothrow) aclmdlDataset(); }
+aclmdlDataset* aclmdlCreateDataset(void) {
+  auto* d = new (std::nothrow) aclmdlDataset();
+  oc::acl::AddHandle(d, oc::acl::HandleKind(d));
+  return d;
+}
 
 aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
-  OC_ACL_CHECK_NULL(dataset);
-  for (auto* d : dataset->tensor_descs) delete d;
+  OC_ACL_CHECK_LIVE(dataset);
+  oc::acl::WaitUnpinned(dataset);  // queued executions using it finish first
+  oc::acl::DropHandle(dataset, oc::acl::HandleKind(dataset));
+  for (auto* d : dataset->tensor_descs) {
+    oc::acl::DropHandle(d, oc::acl::kDatasetTensorDesc);
+    delete d;
+  }
   delete dataset;
   return ACL_SUCCESS;
 }
 
 aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffer) {
-  OC_ACL_CHECK_NULL(dataset);
-  OC_ACL_CHECK_NULL(dataBuffer);
+  OC_ACL_CHECK_LIVE(dataset);
+  OC_ACL_CHECK_LIVE(dataBuffer);
   dataset->buffers.push_back(dataBuffer);
   dataset->tensor_descs.push_back(nullptr);
   return ACL_SUCCESS;
 }
 
 size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
-  return dataset ? dataset->buffers.size() : 0;
+  if (oc::acl::CheckLive(dataset, "dataset", __func__)) return 0;
+  return dataset->buffers.size();
 }
 
 aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index) {
-  if (!dataset || index >= dataset->buffers.size()) return nullptr;
+  if (oc::acl::CheckLive(dataset, "dataset", __func__) || index >= dataset->buffers.size())
+    return nullptr;
   return dataset->buffers[index];
 }
 
 aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc,
                                     size_t index) {
-  OC_ACL_CHECK_NULL(dataset);
-  OC_ACL_CHECK_NULL(tensorDesc);
+  OC_ACL_CHECK_LIVE(dataset);
+  OC_ACL_CHECK_LIVE(tensorDesc);
   if (index >= dataset->buffers.size())
     return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc: index out of range");
+  oc::acl::DropHandle(dataset->tensor_descs[index], oc::acl::kDatasetTensorDesc);
   delete dataset->tensor_descs[index];
   dataset->tensor_descs[index] = new aclTensorDesc(*tensorDesc);
+  oc::acl::AddHandle(dataset->tensor_descs[index], oc::acl::kDatasetTensorDesc);
   return ACL_SUCCESS;
 }
 
 aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t index) {
-  if (!dataset || index >= dataset->tensor_descs.size()) return nullptr;
+  if (oc::acl::CheckLive(dataset, "dataset", __func__) || index >= dataset->tensor_descs.size())
+    return nullptr;
   return dataset->tensor_descs[index];
 }
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(input);
-  OC_ACL_CHECK_NULL(output);
+  OC_ACL_CHECK_LIVE(input);
+  OC_ACL_CHECK_LIVE(output);
   auto m = State::Get().FindModel(modelId);
   if (!m)
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
@@ -377,6 +456,10 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
     if (!b)
       return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " +
                                                std::to_string(i) + " is null");
+    if (!oc::acl::HandleKindOf(b))
+      return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " +
+                                               std::to_string(i) +
+                                               " is not a live aclDataBuffer (destroyed already?)");
     // As on the hardware, model I/O must live in device memory (aclrtMalloc).
     if (b->size > 0 && !st.IsDevice(b->data, b->size))
       return Fail(ACL_ERROR_INVALID_PARAM,
@@ -413,7 +496,10 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
   const auto& descs = m->outputs();
   for (size_t i = 0; i < io.output_shapes.size() && i < output->tensor_descs.size(); ++i) {
     auto* d = output->tensor_descs[i];
-    if (!d) d = output->tensor_descs[i] = new aclTensorDesc();
+    if (!d) {
+      d = output->tensor_descs[i] = new aclTensorDesc();
+      oc::acl::AddHandle(d, oc::acl::kDatasetTensorDesc);
+    }
     d->dtype = static_cast<aclDataType>(oc::ToAclDataType(descs[i].dtype));
     d->format = ACL_FORMAT_ND;
     d->dims = io.output_shapes[i];
@@ -424,8 +510,8 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
                             aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(input);
-  OC_ACL_CHECK_NULL(output);
+  OC_ACL_CHECK_LIVE(input);
+  OC_ACL_CHECK_LIVE(output);
   aclError e = ACL_SUCCESS;
   oc::Stream* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
@@ -433,10 +519,25 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
   if (!State::Get().FindModel(modelId))
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
                 "aclmdlExecuteAsync: model id " + std::to_string(modelId) + " is not loaded");
-  // The datasets must stay valid until the stream is synchronized, as on CANN.
+  // The datasets must stay valid until the stream is synchronized, as on CANN; the model,
+  // datasets, buffers and their device memory are pinned until the execution is done, so an
+  // unload, destroy or free meanwhile waits for it (oc::acl::InFlight).
+  std::vector<const void*> keys = {oc::acl::ModelKey(modelId), input, output};
+  for (const aclmdlDataset* ds : {input, static_cast<const aclmdlDataset*>(output)})
+    for (const aclDataBuffer* b : ds->buffers) {
+      keys.push_back(b);
+      const void* start = nullptr;
+      size_t size = 0;
+      if (b && oc::acl::HandleKindOf(b) && State::Get().DeviceAllocation(b->data, &start, &size))
+        keys.push_back(start);
+    }
+  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  const uint32_t stream_id = oc::acl::StreamIdOf(stream), task_id = NextTaskId();
   worker->Submit([=] {
+    (void)pins;  // released with the task
     aclError r = aclmdlExecute(modelId, input, output);
     if (r == ACL_SUCCESS) return oc::Status::Ok();
+    ReportFailure(modelId, input, output, stream_id, task_id, r);
     const char* msg = aclGetRecentErrMsg();
     return oc::Status(
         r == ACL_ERROR_INVALID_PARAM ? oc::StatusCode::kInvalidArgument : oc::StatusCode::kInternal,
@@ -490,7 +591,7 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
 }
 
 aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(batch);
   if (!modelDesc->filled)
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -504,7 +605,7 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) 
 }
 
 aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(hw);
   if (!modelDesc->filled)
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -522,7 +623,7 @@ aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW*
 
 aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t index,
                                         size_t* gearCount) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(gearCount);
   if (!modelDesc->filled)
     return Fail(
@@ -534,7 +635,7 @@ aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t inde
 
 aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims,
                                    size_t gearCount) {
-  OC_ACL_CHECK_NULL(modelDesc);
+  OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(dims);
   if (!modelDesc->filled)
     return Fail(ACL_ERROR_INVALID_PARAM,

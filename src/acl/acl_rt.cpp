@@ -1,7 +1,10 @@
 // Devices, contexts, streams, events and memory of the emulated NPU. Device 0 is
 // backed by the host CPU; each stream has a worker thread that runs its work in order.
 #include <pthread.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
@@ -13,6 +16,8 @@
 #include <set>
 
 #include "acl/acl_state.h"
+#include "base/memory_probe.h"
+#include "opencann/soc_table.h"
 
 using oc::acl::Fail;
 using oc::acl::State;
@@ -24,6 +29,8 @@ struct Context {
 };
 struct Stream {
   Context* ctx = nullptr;
+  uint32_t id = 0;
+  std::atomic<uint32_t> tasks{0};
   // Shared so that aclrtSynchronizeDevice can wait on it while another thread destroys it.
   std::shared_ptr<oc::Stream> worker = std::make_shared<oc::Stream>();
 };
@@ -88,6 +95,12 @@ oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
     return nullptr;
   }
   return s->worker.get();
+}
+
+uint32_t StreamIdOf(aclrtStream stream) {
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* s = static_cast<::Stream*>(stream);
+  return stream && g_streams.count(s) ? s->id : 0;
 }
 
 size_t ReleaseStreams() {
@@ -158,7 +171,7 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
-  OC_ACL_REQUIRE_INIT();
+  // Answered without aclInit, as CANN does: applications ask it first.
   OC_ACL_CHECK_NULL(runMode);
   *runMode = ACL_HOST;  // the application runs on the host, the "NPU" is device 0
   return ACL_SUCCESS;
@@ -237,7 +250,10 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   OC_ACL_CHECK_NULL(stream);
   Context* c = CurrentContext();
   if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream: call aclrtSetDevice first");
-  auto* s = new Stream{c};
+  static std::atomic<uint32_t> next_id{1};
+  auto* s = new Stream();
+  s->ctx = c;
+  s->id = next_id++;
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   g_streams.insert(s);
   *stream = s;
@@ -314,6 +330,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 aclError aclrtFree(void* devPtr) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(devPtr);
+  oc::acl::WaitUnpinned(devPtr);  // queued copies and executions using it finish first
   if (!State::Get().FreeDevice(devPtr))
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtFree: the pointer was not returned by aclrtMalloc or was already freed");
@@ -376,6 +393,17 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                                                 (dst_dev ? "device" : "host") + " memory, src is " +
                                                 (src_dev ? "device" : "host") +
                                                 " memory (or the range exceeds its allocation)");
+  // Host sides are checked for being mapped: a made-up pointer is an error, not a crash.
+  if (count && !dst_dev && !oc::HostRangeMapped(dst, count))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: dst is not mapped host memory for " +
+                                             std::to_string(count) +
+                                             " bytes (a stale or made-up "
+                                             "pointer?)");
+  if (count && !src_dev && !oc::HostRangeMapped(src, count))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: src is not mapped host memory for " +
+                                             std::to_string(count) +
+                                             " bytes (a stale or made-up "
+                                             "pointer?)");
   // The device's backend owns its memory and how bytes reach it.
   using Kind = oc::Backend::CopyKind;
   const Kind k = dst_dev ? (src_dev ? Kind::kDeviceToDevice : Kind::kHostToDevice)
@@ -400,7 +428,15 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   OC_ACL_CHECK_NULL(src);
   if (count > destMax)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: count exceeds destMax");
+  std::vector<const void*> keys;
+  for (const void* p : {static_cast<const void*>(dst), src}) {
+    const void* start = nullptr;
+    size_t size = 0;
+    if (State::Get().DeviceAllocation(p, &start, &size)) keys.push_back(start);
+  }
+  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
   worker->Submit([=] {
+    (void)pins;  // the device memory stays allocated until the copy is done
     aclError r = aclrtMemcpy(dst, destMax, src, count, kind);
     return r == ACL_SUCCESS
                ? oc::Status::Ok()
@@ -426,14 +462,59 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   return ACL_SUCCESS;
 }
 
-aclError aclrtGetMemInfo(int attr, size_t* free, size_t* total) {
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(free);
   OC_ACL_CHECK_NULL(total);
-  // The Ascend910B3's 64 GB of HBM; "free" is what the host could still give.
-  *total = size_t{64} << 30;
-  *free = *total;
+  if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_NORMAL)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr " +
+                                             std::to_string(static_cast<int>(attr)) +
+                                             " is not an aclrtMemAttr");
+  const opencann::SocSpec* soc = opencann::FindSocSpec(aclrtGetSocName());
+  *total = static_cast<size_t>(soc ? soc->hbm_gib : 64) << 30;
+  const size_t used = std::min(State::Get().DeviceBytesInUse(), *total);
+  *free = *total - used;
+  // The emulated device's memory is the host's: never report more than it can still give.
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    *free = std::min(*free, static_cast<size_t>(pages) * static_cast<size_t>(page));
   return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return aclrtMemset(devPtr, maxCount, value, count);
+  OC_ACL_CHECK_NULL(devPtr);
+  if (count > maxCount)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemsetAsync: count exceeds maxCount");
+  const size_t avail = State::Get().BytesFrom(devPtr);
+  if (avail == 0 || count > avail)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemsetAsync: the range is not inside one aclrtMalloc or aclrtMallocHost "
+                "allocation");
+  const void* start = nullptr;
+  size_t size = 0;
+  std::vector<const void*> keys;
+  if (State::Get().DeviceAllocation(devPtr, &start, &size)) keys.push_back(start);
+  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  worker->Submit([=] {
+    (void)pins;
+    aclError r = aclrtMemset(devPtr, maxCount, value, count);
+    return r == ACL_SUCCESS
+               ? oc::Status::Ok()
+               : oc::InvalidArgument("aclrtMemsetAsync failed with " + std::to_string(r));
+  });
+  return ACL_SUCCESS;
+}
+
+const char* aclrtGetSocName(void) {
+  const char* env = std::getenv("OCANN_SOC");
+  const opencann::SocSpec* soc = opencann::FindSocSpec(env);
+  return soc ? soc->name : opencann::kDefaultSoc;
 }
 
 aclError aclrtCreateEvent(aclrtEvent* event) {

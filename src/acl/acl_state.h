@@ -26,12 +26,17 @@ struct aclTensorDesc {
   aclDataType dtype = ACL_DT_UNDEFINED;
   aclFormat format = ACL_FORMAT_UNDEFINED;
   std::vector<int64_t> dims;
+  void* address = nullptr;  // set in the arrays aclmdlCreateAndGetOpDesc makes
+  size_t array_size = 1;    // descriptions in the array this one starts (aclGetTensorDescByIndex)
 };
 
 struct aclmdlDataset {
   std::vector<aclDataBuffer*> buffers;
   std::vector<aclTensorDesc*> tensor_descs;  // owned copies, may be null
 };
+
+struct aclmdlAIPP;
+struct aclopAttr;
 
 struct aclmdlDesc {
   uint32_t model_id = 0;
@@ -77,6 +82,85 @@ oc::Stream* StreamOf(aclrtStream stream, aclError* error);
 // aclFinalize returns. Returns how many streams there were.
 size_t ReleaseStreams();
 
+// Handles the application holds (data buffers, tensor descriptions, datasets, model
+// descriptions, AIPP sets, operator attributes): live from their create call to their destroy.
+// Every call taking one checks it first, so a stale, doubly destroyed or made-up handle is
+// refused with ACL_ERROR_INVALID_PARAM instead of being dereferenced (pyACL passes handles as
+// plain integers, and double destroys in cleanup paths are common).
+void AddHandle(const void* p, const char* kind);
+// Removes a live handle of that kind; false when there is none.
+bool DropHandle(const void* p, const char* kind);
+// The kind a live handle was registered with, or null.
+const char* HandleKindOf(const void* p);
+// Whether `p` is a live handle of exactly that kind.
+inline bool IsHandleKind(const void* p, const char* kind) {
+  const char* k = HandleKindOf(p);
+  return k && std::string(k) == kind;
+}
+
+inline const char* HandleKind(const aclDataBuffer*) { return "aclDataBuffer"; }
+inline const char* HandleKind(const aclTensorDesc*) { return "aclTensorDesc"; }
+inline const char* HandleKind(const aclmdlDataset*) { return "aclmdlDataset"; }
+inline const char* HandleKind(const aclmdlDesc*) { return "aclmdlDesc"; }
+inline const char* HandleKind(const aclmdlAIPP*) { return "aclmdlAIPP"; }
+inline const char* HandleKind(const aclopAttr*) { return "aclopAttr"; }
+// A dataset's own tensor descriptions: readable like any, destroyed with the dataset only.
+inline constexpr const char* kDatasetTensorDesc = "aclTensorDesc (owned by a dataset)";
+// The arrays aclmdlCreateAndGetOpDesc makes: the first element is destroyed (with the whole
+// array) by aclDestroyTensorDesc, the others are read through aclGetTensorDescByIndex.
+inline constexpr const char* kTensorDescArray = "aclTensorDesc array";
+inline constexpr const char* kTensorDescArrayElement = "aclTensorDesc (element of an array)";
+
+// ACL_SUCCESS when `p` is a live handle of its type; otherwise the error, recorded.
+template <typename T>
+aclError CheckLive(const T* p, const char* name, const char* fn) {
+  if (p == nullptr)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": parameter [" + name + "] must not be null");
+  const char* kind = HandleKindOf(p);
+  const std::string want = HandleKind(p);
+  if (kind) {
+    const std::string k = kind;
+    if (k == want ||
+        (want == "aclTensorDesc" &&
+         (k == kDatasetTensorDesc || k == kTensorDescArray || k == kTensorDescArrayElement)))
+      return ACL_SUCCESS;
+  }
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              std::string(fn) + ": parameter [" + name + "] is not a live " + want + " (" +
+                  (kind ? std::string("it is a ") + kind
+                        : "destroyed already, or never created by the matching create call") +
+                  ")");
+}
+
+// Work queued on a stream pins what it will touch (the model, datasets, data buffers, device
+// allocations) from submission to completion; the calls that destroy or free one of them
+// wait for its pins first, so work in flight never meets freed memory.
+class InFlight {
+ public:
+  explicit InFlight(std::vector<const void*> keys);
+  ~InFlight();
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  std::vector<const void*> keys_;
+};
+void WaitUnpinned(const void* key);
+const void* ModelKey(uint32_t model_id);
+
+// The numeric id of a stream (aclrtGetStreamIdFromExceptionInfo), 0 for the default stream.
+uint32_t StreamIdOf(aclrtStream stream);
+// A failed asynchronous task: kept for aclmdlCreateAndGetOpDesc, and handed to the callback
+// aclrtSetExceptionInfoCallback registered (on the stream's thread).
+struct FailedTask {
+  uint32_t stream_id = 0, task_id = 0, thread_id = 0, error = 0;
+  std::string op_name;
+  std::vector<aclTensorDesc> inputs, outputs;
+};
+void ReportFailedTask(FailedTask task);
+bool DestroyTensorDescArray(const aclTensorDesc* head);
+
 class State {
  public:
   static State& Get();
@@ -101,6 +185,8 @@ class State {
   // Bytes from p to the end of the aclrtMalloc or aclrtMallocHost allocation holding it;
   // 0 when no allocation does.
   size_t BytesFrom(const void* p) const;
+  // Bytes the application holds in aclrtMalloc allocations.
+  size_t DeviceBytesInUse() const;
   // The device allocation holding p: its start and size.
   bool DeviceAllocation(const void* p, const void** start, size_t* size) const;
 
@@ -137,6 +223,11 @@ class State {
     if (!::oc::acl::State::Get().initialized())                                        \
       return ::oc::acl::Fail(ACL_ERROR_UNINITIALIZE,                                   \
                              std::string(__func__) + ": aclInit has not been called"); \
+  } while (0)
+
+#define OC_ACL_CHECK_LIVE(p)                                                          \
+  do {                                                                                \
+    if (aclError oc_live_ = ::oc::acl::CheckLive((p), #p, __func__)) return oc_live_; \
   } while (0)
 
 #define OC_ACL_CHECK_NULL(p)                                                                   \

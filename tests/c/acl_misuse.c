@@ -3,6 +3,7 @@
  * checks that every function declared in include/acl appears here.
  *
  * usage: oc_acl_misuse STATIC.om GEARS.om   (GEARS.om built with --dynamic_batch_size) */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,16 @@ static int failures = 0, checks = 0;
   } while (0)
 
 static void Callback(void* data) { (void)data; }
+
+/* The exception callback's view of a failed asynchronous task. */
+static uint32_t g_exc_stream = 0, g_exc_task = 0, g_exc_error = 0;
+static int g_exc_calls = 0;
+static void OnException(aclrtExceptionInfo* info) {
+  ++g_exc_calls;
+  g_exc_stream = aclrtGetStreamIdFromExceptionInfo(info);
+  g_exc_task = aclrtGetTaskIdFromExceptionInfo(info);
+  g_exc_error = aclrtGetErrorCodeFromExceptionInfo(info);
+}
 
 int main(int argc, char** argv) {
   if (argc != 3) {
@@ -121,7 +132,36 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtMemset(dev_mem, 32, 0, 64), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMemset(dev_mem, 64, 0, 64), ACL_SUCCESS);
   EXPECT_CODE(aclrtGetMemInfo(0, NULL, &total_mem), ACL_ERROR_INVALID_PARAM);
-  EXPECT_CODE(aclrtGetMemInfo(0, &free_mem, &total_mem), ACL_SUCCESS);
+  EXPECT_CODE(aclrtGetMemInfo(ACL_HBM_MEM, &free_mem, &total_mem), ACL_SUCCESS);
+  EXPECT_TRUE(total_mem == (size_t)64 << 30 && free_mem <= total_mem);
+  EXPECT_CODE(aclrtGetMemInfo((aclrtMemAttr)42, &free_mem, &total_mem), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemsetAsync(dev_mem, 32, 0, 64, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemsetAsync(dev_mem, 64, 0, 64, (aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemsetAsync(dev_mem, 64, 7, 64, NULL), ACL_SUCCESS); /* no stream: now */
+  EXPECT_TRUE(aclrtGetSocName() != NULL && strcmp(aclrtGetSocName(), "Ascend910B3") == 0);
+  /* Host sides of a copy must be mapped memory: a made-up pointer is refused. */
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, (void*)(uintptr_t)0x1000, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM);
+  /* Exception information: nothing failed, so no task is known; null infos read as ~0. */
+  EXPECT_CODE(aclrtSetExceptionInfoCallback(NULL), ACL_SUCCESS);
+  EXPECT_TRUE(aclrtGetTaskIdFromExceptionInfo(NULL) == 0xFFFFFFFFu);
+  EXPECT_TRUE(aclrtGetStreamIdFromExceptionInfo(NULL) == 0xFFFFFFFFu);
+  EXPECT_TRUE(aclrtGetThreadIdFromExceptionInfo(NULL) == 0xFFFFFFFFu);
+  EXPECT_TRUE(aclrtGetDeviceIdFromExceptionInfo(NULL) == 0xFFFFFFFFu);
+  EXPECT_TRUE(aclrtGetErrorCodeFromExceptionInfo(NULL) == 0xFFFFFFFFu);
+  {
+    char op[64];
+    aclTensorDesc *ins = NULL, *outs = NULL;
+    size_t nin = 0, nout = 0;
+    EXPECT_CODE(aclmdlCreateAndGetOpDesc(0, 1, 99999, op, sizeof(op), &ins, &nin, &outs, &nout),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlCreateAndGetOpDesc(3, 1, 1, op, sizeof(op), &ins, &nin, &outs, &nout),
+                ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_CODE(aclmdlCreateAndGetOpDesc(0, 1, 1, NULL, 0, &ins, &nin, &outs, &nout),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(aclGetTensorDescByIndex(NULL, 0) == NULL);
+    EXPECT_TRUE(aclGetTensorDescAddress(NULL) == NULL);
+  }
   EXPECT_CODE(aclrtFree(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtFree(host), ACL_ERROR_INVALID_PARAM); /* not from aclrtMalloc */
   EXPECT_CODE(aclrtFree(host_mem), ACL_ERROR_INVALID_PARAM);
@@ -139,7 +179,8 @@ int main(int argc, char** argv) {
     EXPECT_CODE(aclSetCompileopt(ACL_PRECISION_MODE, "fp17"), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(aclSetCompileopt((aclCompileOpt)99, "x"), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(aclSetCompileopt(ACL_AICORE_NUM, "0"), ACL_ERROR_INVALID_PARAM);
-    EXPECT_CODE(aclGetCompileopt(ACL_OP_DEBUG_OPTION, value, sizeof(value)), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclGetCompileopt(ACL_OP_DEBUG_OPTION, value, sizeof(value)),
+                ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
     EXPECT_TRUE(aclGetCompileoptSize(ACL_PRECISION_MODE) == strlen("allow_fp32_to_fp16") + 1);
     EXPECT_CODE(aclGetCompileopt(ACL_PRECISION_MODE, value, 4), ACL_ERROR_INVALID_PARAM);
@@ -389,6 +430,36 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclmdlExecute(id, empty, empty), ACL_ERROR_INVALID_PARAM); /* buffer count */
   EXPECT_CODE(aclmdlExecuteAsync(id, empty, empty, (aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclmdlExecuteAsync(12345, ds, ds, stream), ACL_ERROR_INVALID_MODEL_ID);
+  {
+    /* A queued execution that fails (a 4-byte input) reaches the exception callback; its
+     * tensors come back from aclmdlCreateAndGetOpDesc with their addresses. */
+    void* small = NULL;
+    EXPECT_CODE(aclrtMalloc(&small, 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclmdlDataset *bad_in = aclmdlCreateDataset(), *bad_out = aclmdlCreateDataset();
+    aclDataBuffer* sb = aclCreateDataBuffer(small, 4);
+    aclmdlAddDatasetBuffer(bad_in, sb);
+    EXPECT_CODE(aclrtSetExceptionInfoCallback(OnException), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlExecuteAsync(id, bad_in, bad_out, stream), ACL_SUCCESS);
+    EXPECT_TRUE(aclrtSynchronizeStream(stream) != ACL_SUCCESS);
+    EXPECT_TRUE(g_exc_calls == 1 && g_exc_stream > 0 && g_exc_task > 0 &&
+                g_exc_error == ACL_ERROR_INVALID_PARAM);
+    char op[64];
+    aclTensorDesc *ins = NULL, *outs = NULL;
+    size_t nin = 0, nout = 0;
+    EXPECT_CODE(aclmdlCreateAndGetOpDesc(0, g_exc_stream, g_exc_task, op, sizeof(op), &ins, &nin,
+                                         &outs, &nout),
+                ACL_SUCCESS);
+    EXPECT_TRUE(nin == 1 && nout == 0 && ins != NULL && outs == NULL);
+    EXPECT_TRUE(aclGetTensorDescAddress(aclGetTensorDescByIndex(ins, 0)) == small);
+    EXPECT_TRUE(aclGetTensorDescByIndex(ins, 1) == NULL);
+    aclDestroyTensorDesc(ins);
+    EXPECT_TRUE(aclGetTensorDescAddress(ins) == NULL); /* the array is gone */
+    EXPECT_CODE(aclrtSetExceptionInfoCallback(NULL), ACL_SUCCESS);
+    aclDestroyDataBuffer(sb);
+    aclmdlDestroyDataset(bad_in);
+    aclmdlDestroyDataset(bad_out);
+    EXPECT_CODE(aclrtFree(small), ACL_SUCCESS);
+  }
   {
     /* Host memory where device memory is required; then buffers too small. */
     size_t n_in = aclmdlGetNumInputs(desc), n_out = aclmdlGetNumOutputs(desc), i;
