@@ -2,10 +2,14 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 
 #include "base/file.h"
 #include "kernels/cpu/cpu_backend.h"
@@ -94,6 +98,29 @@ Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
   return Status::Ok();
 }
 
+// The installed vendor packages under `vendors`, load_priority order first.
+static std::vector<std::string> VendorPackages(const std::string& vendors) {
+  std::vector<std::string> names, out;
+  std::ifstream ini(vendors + "/config.ini");
+  std::string line;
+  while (std::getline(ini, line)) {
+    if (line.rfind("load_priority=", 0) != 0) continue;
+    std::stringstream list(line.substr(14));
+    for (std::string v; std::getline(list, v, ',');)
+      if (!v.empty()) names.push_back(v);
+  }
+  std::error_code ec;
+  std::vector<std::string> found;
+  for (const auto& e : std::filesystem::directory_iterator(vendors, ec))
+    if (e.is_directory(ec)) found.push_back(e.path().filename().string());
+  std::sort(found.begin(), found.end());
+  for (const std::string& f : found)
+    if (std::find(names.begin(), names.end(), f) == names.end()) names.push_back(f);
+  for (const std::string& n : names)
+    if (IsDirectory(vendors + "/" + n + "/op_impl/lib")) out.push_back(vendors + "/" + n);
+  return out;
+}
+
 Status LoadCustomOpPackages() {
   static std::once_flag once;
   static Status result;
@@ -109,6 +136,12 @@ Status LoadCustomOpPackages() {
       // Entries that are not installed packages (stale or empty) are skipped, as CANN does.
       if (!dir.empty() && IsDirectory(dir + "/op_impl/lib")) dirs.push_back(dir);
       start = colon + 1;
+    }
+    // Then the packages installed into the toolkit: $ASCEND_OPP_PATH/vendors/<vendor>, in
+    // the order of vendors/config.ini's load_priority when there is one, else by name.
+    if (const char* opp = std::getenv("ASCEND_OPP_PATH")) {
+      for (const std::string& dir : VendorPackages(std::string(opp) + "/vendors"))
+        if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
     }
     result = LoadOpPackages(dirs);
   });

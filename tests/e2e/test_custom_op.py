@@ -157,6 +157,40 @@ def test_generated_skeleton_builds_and_runs_for_each_type(package, tmp_path):
         np.testing.assert_array_equal(z, x)
 
 
+def test_package_installed_into_the_toolkit_needs_no_env_of_its_own(prefix, package, tmp_path):
+    """After `source set_env.sh`, the package's .run installs into $ASCEND_OPP_PATH/vendors by
+    default, and atc and AscendCL find it there without the package's own set_env.bash."""
+    installer = package.parents[2] / "proj" / "build_out" / "custom_opp_linux_x86_64.run"
+    toolkit = tmp_path / "toolkit"
+    r = run(["cmake", "--install", BUILD, "--prefix", str(toolkit)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    m = save_model(tmp_path / "m.onnx",
+                   [helper.make_node("AddCustom", ["x", "y"], ["z"], domain="custom", alpha=2.0)],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 64]),
+                    helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 64])],
+                   [helper.make_tensor_value_info("z", TensorProto.FLOAT, [4, 64])])
+    x = np.random.default_rng(1).standard_normal((4, 64)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    script = f"""set -e
+source {toolkit}/set_env.sh
+unset ASCEND_CUSTOM_OPP_PATH
+{installer}
+atc --model={m} --framework=5 --output={tmp_path}/m --soc_version=Ascend910B3 >/dev/null
+/usr/bin/python3 - <<'PY'
+import numpy as np
+from acl_infer import InferSession
+x = np.load("{tmp_path}/x.npy")
+with InferSession(0, "{tmp_path}/m.om") as s:
+    np.save("{tmp_path}/z.npy", s.infer([x, x])[0])
+PY
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ASCEND_CUSTOM_OPP_PATH")}
+    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert (toolkit / "opp" / "vendors" / "acme" / "op_impl").is_dir()
+    np.testing.assert_array_equal(np.load(tmp_path / "z.npy"), x)
+
+
 def test_soc_version_reaches_the_tiling_and_the_launch(package, tmp_path):
     """atc's --soc_version is the chip the package's tiling sees (PlatformAscendC from the
     context's platform info) and the one the emulated launch models: the generated tiling

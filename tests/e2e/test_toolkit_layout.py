@@ -1,0 +1,130 @@
+"""make install lays the prefix out as CANN's toolkit: an application with a CANN sample's own
+CMakeLists (DDK_PATH, NPU_HOST_LIB) builds against it unchanged and runs after
+`source set_env.sh`, and so do the tools and `import acl`."""
+import os
+import subprocess
+
+import numpy as np
+
+from make_onnx import mlp_reference, tiny_mlp
+
+# The CMakeLists pattern of CANN's C++ samples (acl_resnet50 and the others).
+SAMPLE_CMAKE = r"""
+cmake_minimum_required(VERSION 3.5.1)
+project(sample_mlp)
+add_definitions(-DENABLE_DVPP_INTERFACE)
+set(CMAKE_CXX_FLAGS_DEBUG "-fPIC -O0 -g -Wall")
+set(CMAKE_CXX_FLAGS_RELEASE "-fPIC -O2 -Wall")
+if (NOT DEFINED ENV{DDK_PATH})
+    set(INC_PATH "/usr/local/Ascend")
+else ()
+    set(INC_PATH $ENV{DDK_PATH})
+endif()
+if(EXISTS ${INC_PATH}/runtime/include)
+    set(ACL_NAME runtime)
+else()
+    set(ACL_NAME acllib)
+endif()
+if (NOT DEFINED ENV{NPU_HOST_LIB})
+    set(LIB_PATH "/usr/local/Ascend/${ACL_NAME}/lib64/stub/")
+else ()
+    set(LIB_PATH $ENV{NPU_HOST_LIB})
+endif()
+include_directories(${INC_PATH}/${ACL_NAME}/include/)
+link_directories(${LIB_PATH})
+add_executable(main main.cpp)
+target_link_libraries(main ascendcl stdc++)
+"""
+
+SAMPLE_MAIN = r"""
+#include <cstdio>
+#include <vector>
+#include "acl/acl.h"
+#define CHECK(x) do { aclError e = (x); if (e != ACL_SUCCESS) { \
+  std::printf("[ERROR] %s: %d %s\n", #x, e, aclGetRecentErrMsg()); return 1; } } while (0)
+int main(int argc, char** argv) {
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtRunMode mode;
+  CHECK(aclrtGetRunMode(&mode));
+  uint32_t id = 0;
+  CHECK(aclmdlLoadFromFile(argv[1], &id));
+  std::vector<float> x(4 * 4), y(4 * 3);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 7) - 3) / 2;
+  void *din = nullptr, *dout = nullptr;
+  CHECK(aclrtMalloc(&din, x.size() * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&dout, y.size() * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemcpy(din, x.size() * 4, x.data(), x.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+  aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+  aclDataBuffer *bin = aclCreateDataBuffer(din, x.size() * 4);
+  aclDataBuffer *bout = aclCreateDataBuffer(dout, y.size() * 4);
+  aclmdlAddDatasetBuffer(in, bin);
+  aclmdlAddDatasetBuffer(out, bout);
+  CHECK(aclmdlExecute(id, in, out));
+  CHECK(aclrtMemcpy(y.data(), y.size() * 4, dout, y.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+  FILE* f = std::fopen(argv[2], "wb");
+  std::fwrite(y.data(), 4, y.size(), f);
+  std::fclose(f);
+  size_t free_mem = 0, total = 0;
+  CHECK(aclrtGetMemInfo(ACL_HBM_MEM, &free_mem, &total));
+  std::printf("soc %s run mode %d total %zu\n", aclrtGetSocName(), int(mode), total);
+  aclDestroyDataBuffer(bin);
+  aclDestroyDataBuffer(bout);
+  aclmdlDestroyDataset(in);
+  aclmdlDestroyDataset(out);
+  aclrtFree(din);
+  aclrtFree(dout);
+  CHECK(aclmdlUnload(id));
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  return 0;
+}
+"""
+
+
+def bash(script, cwd=None):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_LIBRARY_PATH", "PYTHONPATH", "DDK_PATH", "NPU_HOST_LIB")}
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=900)
+
+
+def test_layout_and_set_env(prefix):
+    for path in ["runtime/include/acl/acl.h", "runtime/lib64/stub/libascendcl.so",
+                 "runtime/lib64/libascendcl.so", "lib64/libascendcl.so", "bin/atc",
+                 "python/site-packages", "opp/vendors", "set_env.sh",
+                 "x86_64-linux/runtime/include/acl/acl_mdl.h",
+                 "tools/tikicpulib/lib/cmake/tikicpulib/tikicpulibConfig.cmake"]:
+        assert (prefix / path).exists(), path
+    r = bash(f"source {prefix}/set_env.sh && env")
+    assert r.returncode == 0, r.stderr
+    env = dict(line.split("=", 1) for line in r.stdout.splitlines() if "=" in line)
+    assert env["ASCEND_TOOLKIT_HOME"] == str(prefix) == env["ASCEND_HOME_PATH"]
+    assert env["ASCEND_OPP_PATH"] == f"{prefix}/opp"
+    assert env["LD_LIBRARY_PATH"].startswith(f"{prefix}/lib64")
+    assert env["PYTHONPATH"].startswith(f"{prefix}/python/site-packages")
+    assert env["PATH"].startswith(f"{prefix}/bin")
+
+
+def test_cann_sample_cmakelists_builds_and_runs_from_set_env(prefix, tmp_path):
+    src = tmp_path / "sample"
+    (src / "src").mkdir(parents=True)
+    (src / "src" / "CMakeLists.txt").write_text(SAMPLE_CMAKE)
+    (src / "src" / "main.cpp").write_text(SAMPLE_MAIN)
+    m = tiny_mlp(tmp_path / "mlp.onnx", batch=4)
+    script = f"""set -e
+source {prefix}/set_env.sh
+export DDK_PATH={prefix}
+export NPU_HOST_LIB=$DDK_PATH/runtime/lib64/stub
+atc --model={m} --framework=5 --output={tmp_path}/mlp --soc_version=Ascend910B3 >/dev/null
+mkdir -p build && cd build && cmake ../src >/dev/null && make >/dev/null
+./main {tmp_path}/mlp.om {tmp_path}/y.bin
+/usr/bin/python3 -c "import acl; print('acl', acl.get_soc_name(), acl.rt.get_run_mode())"
+"""
+    r = bash(script, cwd=src)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "soc Ascend910B3 run mode 1 total 68719476736" in r.stdout
+    assert "acl Ascend910B3 (1, 0)" in r.stdout
+    x = (np.array([int(i % 7) - 3 for i in range(16)], np.float32) / 2).reshape(4, 4)
+    y = np.fromfile(tmp_path / "y.bin", np.float32).reshape(4, 3)
+    np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
