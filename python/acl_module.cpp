@@ -827,6 +827,93 @@ PYBIND11_MODULE(acl, m) {
       py::arg("ptr"), py::arg("size"), py::arg("work"), py::arg("work_size"), py::arg("weight"),
       py::arg("weight_size"));
 
+  py::module_ op = m.def_submodule("op", "single-operator mode (atc --singleop models)");
+  op.def(
+      "set_model_dir", [](const std::string& dir) { return aclopSetModelDir(dir.c_str()); },
+      py::arg("model_dir"),
+      "set_model_dir(model_dir) -> ret\n\nLoads every single-op .om under the directory.");
+  op.def(
+      "load", [](uintptr_t model, size_t size) { return aclopLoad(Ptr<const void>(model), size); },
+      py::arg("model"), py::arg("model_size"), "load(model, model_size) -> ret");
+  op.def(
+      "create_attr", [] { return Int(aclopCreateAttr()); }, "create_attr() -> attr");
+  op.def(
+      "destroy_attr", [](uintptr_t a) { aclopDestroyAttr(Ptr<aclopAttr>(a)); }, py::arg("attr"));
+  op.def(
+      "set_attr_bool",
+      [](uintptr_t a, const std::string& n, bool v) {
+        return aclopSetAttrBool(Ptr<aclopAttr>(a), n.c_str(), v ? 1 : 0);
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("attr_value"));
+  op.def(
+      "set_attr_int",
+      [](uintptr_t a, const std::string& n, int64_t v) {
+        return aclopSetAttrInt(Ptr<aclopAttr>(a), n.c_str(), v);
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("attr_value"));
+  op.def(
+      "set_attr_float",
+      [](uintptr_t a, const std::string& n, float v) {
+        return aclopSetAttrFloat(Ptr<aclopAttr>(a), n.c_str(), v);
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("attr_value"));
+  op.def(
+      "set_attr_string",
+      [](uintptr_t a, const std::string& n, const std::string& v) {
+        return aclopSetAttrString(Ptr<aclopAttr>(a), n.c_str(), v.c_str());
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("attr_value"));
+  op.def(
+      "set_attr_data_type",
+      [](uintptr_t a, const std::string& n, int v) {
+        return aclopSetAttrDataType(Ptr<aclopAttr>(a), n.c_str(), static_cast<aclDataType>(v));
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("attr_value"));
+  op.def(
+      "set_attr_list_int",
+      [](uintptr_t a, const std::string& n, std::vector<int64_t> v) {
+        return aclopSetAttrListInt(Ptr<aclopAttr>(a), n.c_str(), static_cast<int>(v.size()),
+                                   v.data());
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("values"));
+  op.def(
+      "set_attr_list_float",
+      [](uintptr_t a, const std::string& n, std::vector<float> v) {
+        return aclopSetAttrListFloat(Ptr<aclopAttr>(a), n.c_str(), static_cast<int>(v.size()),
+                                     v.data());
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("values"));
+  op.def(
+      "set_attr_list_bool",
+      [](uintptr_t a, const std::string& n, std::vector<bool> v) {
+        std::vector<uint8_t> b(v.begin(), v.end());
+        return aclopSetAttrListBool(Ptr<aclopAttr>(a), n.c_str(), static_cast<int>(b.size()),
+                                    b.data());
+      },
+      py::arg("attr"), py::arg("attr_name"), py::arg("values"));
+  op.def(
+      "execute_v2",
+      [](const std::string& type, std::vector<uintptr_t> in_desc, std::vector<uintptr_t> inputs,
+         std::vector<uintptr_t> out_desc, std::vector<uintptr_t> outputs, uintptr_t attr,
+         uintptr_t stream) {
+        if (in_desc.size() != inputs.size() || out_desc.size() != outputs.size())
+          return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
+        std::vector<aclTensorDesc*> id, od;
+        std::vector<aclDataBuffer*> ib, ob;
+        for (auto v : in_desc) id.push_back(Ptr<aclTensorDesc>(v));
+        for (auto v : out_desc) od.push_back(Ptr<aclTensorDesc>(v));
+        for (auto v : inputs) ib.push_back(Ptr<aclDataBuffer>(v));
+        for (auto v : outputs) ob.push_back(Ptr<aclDataBuffer>(v));
+        py::gil_scoped_release release;
+        return aclopExecuteV2(type.c_str(), static_cast<int>(id.size()), id.data(), ib.data(),
+                              static_cast<int>(od.size()), od.data(), ob.data(),
+                              Ptr<aclopAttr>(attr), Ptr<void>(stream));
+      },
+      py::arg("op_type"), py::arg("input_desc"), py::arg("inputs"), py::arg("output_desc"),
+      py::arg("outputs"), py::arg("attr"), py::arg("stream"),
+      "execute_v2(op_type, input_desc, inputs, output_desc, outputs, attr, stream) -> ret\n\n"
+      "Runs the loaded single-op model matching the type, descriptions and attributes.");
+
   py::module_ util = m.def_submodule("util", "pointer and numpy helpers");
   util.def(
       "bytes_to_ptr",

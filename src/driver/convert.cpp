@@ -84,6 +84,10 @@ Result<Conversion> Convert(const ConvertOptions& o) {
   // Custom ops of the packages on ASCEND_CUSTOM_OPP_PATH (msopgen projects).
   OC_RETURN_IF_ERROR(LoadCustomOpPackages());
   OC_ASSIGN_OR_RETURN(Graph graph, ImportModel(o));
+  return ConvertGraph(std::move(graph), o);
+}
+
+Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   // Node names in --keep_dtype / --customize_dtypes that the model lacks would do nothing.
   std::vector<std::string> warnings;
   {

@@ -43,6 +43,8 @@ Result<std::vector<OpSurvey>> SurveyModel(const ConvertOptions& options);
 // Imports and compiles the model per the options (custom op packages on
 // ASCEND_CUSTOM_OPP_PATH are loaded first).
 Result<Conversion> Convert(const ConvertOptions& options);
+// The same from an imported graph (single-operator mode builds one); options.model unused.
+Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& options);
 // Convert, then the .om written atomically; the model is named after the file.
 // `warnings` (may be null) receives Conversion::warnings.
 Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path,

@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
+#include "acl/ops/acl_cblas.h"
 
 static int failures = 0, checks = 0;
 
@@ -142,6 +143,87 @@ int main(int argc, char** argv) {
   /* Host sides of a copy must be mapped memory: a made-up pointer is refused. */
   EXPECT_CODE(aclrtMemcpy(dev_mem, 64, (void*)(uintptr_t)0x1000, 64, ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_ERROR_INVALID_PARAM);
+  /* Single-operator mode: nothing loaded, so nothing matches; attributes and handles are
+   * checked like every other handle. */
+  {
+    aclopAttr* at = aclopCreateAttr();
+    const int64_t li[2] = {1, 2};
+    const float lf[1] = {0.5f};
+    const uint8_t lb[1] = {1};
+    const char* ls[1] = {"x"};
+    const aclDataType ld[1] = {ACL_FLOAT};
+    const int nv[1] = {2};
+    const int64_t* lv[1] = {li};
+    EXPECT_CODE(aclopSetAttrBool(at, "b", 1), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrInt(at, "i", 3), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrFloat(at, "f", 1.5f), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrString(at, "s", "v"), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrString(at, "s", NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopSetAttrDataType(at, "d", ACL_FLOAT16), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrListBool(at, "lb", 1, lb), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrListInt(at, "li", 2, li), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrListInt(at, "li", 2, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopSetAttrListFloat(at, "lf", 1, lf), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrListString(at, "ls", 1, ls), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrListDataType(at, "ld", 1, ld), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrListListInt(at, "ll", 1, nv, lv), ACL_SUCCESS);
+    EXPECT_CODE(aclopSetAttrInt(NULL, "i", 3), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopSetAttrInt((aclopAttr*)&count, "i", 3), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopSetModelDir("/nonexistent"), ACL_ERROR_INVALID_FILE);
+    EXPECT_CODE(aclopLoad(NULL, 16), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopLoad(om, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopSetMaxOpQueueNum(0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopSetMaxOpQueueNum(64), ACL_SUCCESS);
+    int64_t od[1] = {4};
+    aclTensorDesc* td = aclCreateTensorDesc(ACL_FLOAT, 1, od, ACL_FORMAT_ND);
+    aclTensorDesc* tds[2] = {td, td};
+    aclDataBuffer* tb[2] = {NULL, NULL};
+    const aclTensorDesc* ctds[2] = {td, td};
+    EXPECT_CODE(aclopExecuteV2("Add", 2, tds, tb, 1, tds, tb, NULL, NULL), ACL_ERROR_OP_NOT_FOUND);
+    EXPECT_CODE(aclopExecuteV2(NULL, 2, tds, tb, 1, tds, tb, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(
+        aclopExecute("Add", 2, ctds, (const aclDataBuffer* const*)tb, 1, ctds, tb, NULL, NULL),
+        ACL_ERROR_OP_NOT_FOUND);
+    aclopHandle* oh = NULL;
+    EXPECT_CODE(aclopCreateHandle("Add", 2, ctds, 1, ctds, at, &oh), ACL_ERROR_OP_NOT_FOUND);
+    EXPECT_CODE(aclopExecWithHandle(NULL, 0, NULL, 0, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    aclopDestroyHandle(NULL); /* reported, not a crash */
+    EXPECT_CODE(aclopCast(td, NULL, td, NULL, 1, NULL), ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_CODE(aclopCast(td, NULL, td, NULL, 0, NULL), ACL_ERROR_OP_NOT_FOUND);
+    /* BLAS: what OpenCANN refuses, and no GEMM model loaded. */
+    EXPECT_CODE(aclblasGemmEx(ACL_TRANS_NZ, ACL_TRANS_N, ACL_TRANS_N, 4, 4, 4, dev_mem, dev_mem, 4,
+                              ACL_FLOAT, dev_mem, 4, ACL_FLOAT, dev_mem, dev_mem, 4, ACL_FLOAT,
+                              ACL_COMPUTE_HIGH_PRECISION, NULL),
+                ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_CODE(aclblasHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 4, 4, 4, NULL, NULL, 4, NULL, 4,
+                             NULL, NULL, 4, ACL_COMPUTE_LOW_PRECISION, NULL),
+                ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_CODE(aclblasS8gemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 0, 4, 4, NULL, NULL, 4, NULL,
+                              4, NULL, NULL, 4, ACL_COMPUTE_HIGH_PRECISION, NULL),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(
+        aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 4, 4, 4, ACL_FLOAT,
+                                     ACL_FLOAT, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, &oh),
+        ACL_ERROR_OP_NOT_FOUND);
+    EXPECT_CODE(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_T, 4, 4, 4,
+                                            ACL_COMPUTE_HIGH_PRECISION, &oh),
+                ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_CODE(aclblasCreateHandleForS8gemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 4, 4, 4,
+                                             ACL_COMPUTE_HIGH_PRECISION, &oh),
+                ACL_ERROR_OP_NOT_FOUND);
+    EXPECT_CODE(aclblasGemvEx(ACL_TRANS_N, 4, 4, NULL, NULL, 4, ACL_FLOAT, NULL, 1, ACL_FLOAT, NULL,
+                              NULL, 1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, NULL),
+                ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_CODE(aclblasHgemv(ACL_TRANS_N, 4, 4, NULL, NULL, 4, NULL, 1, NULL, NULL, 1,
+                             ACL_COMPUTE_HIGH_PRECISION, NULL),
+                ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_CODE(aclblasS8gemv(ACL_TRANS_N, 4, 4, NULL, NULL, 4, NULL, 1, NULL, NULL, 1,
+                              ACL_COMPUTE_HIGH_PRECISION, NULL),
+                ACL_ERROR_API_NOT_SUPPORT);
+    aclDestroyTensorDesc(td);
+    aclopDestroyAttr(at);
+    aclopDestroyAttr(at); /* twice: reported, not a crash */
+  }
   /* Exception information: nothing failed, so no task is known; null infos read as ~0. */
   EXPECT_CODE(aclrtSetExceptionInfoCallback(NULL), ACL_SUCCESS);
   EXPECT_TRUE(aclrtGetTaskIdFromExceptionInfo(NULL) == 0xFFFFFFFFu);

@@ -44,9 +44,11 @@ def models(tmp_path_factory):
 
 def public_functions():
     names = set()
-    for h in os.listdir(os.path.join(SOURCE, "include", "acl")):
-        if h.endswith(".h"):
-            text = open(os.path.join(SOURCE, "include", "acl", h)).read()
+    for root, _, files in os.walk(os.path.join(SOURCE, "include", "acl")):
+        for h in files:
+            if not h.endswith(".h"):
+                continue
+            text = open(os.path.join(root, h)).read()
             names |= set(re.findall(r"ACL_FUNC_VISIBILITY[^;(]*?\b(acl\w+)\s*\(", text))
     return names
 

@@ -13,6 +13,7 @@
 #include "cli/flags.h"
 #include "cli/soc.h"
 #include "driver/convert.h"
+#include "driver/single_op.h"
 
 namespace oc {
 namespace {
@@ -55,7 +56,8 @@ const std::set<std::string> kKnownFlags = {"mode",
                                            "is_output_adjust_hw_layout",
                                            "op_debug_level",
                                            "save_original_model",
-                                           "dump_mode"};
+                                           "dump_mode",
+                                           "singleop"};
 
 void PrintHelp() {
   std::printf(
@@ -83,7 +85,8 @@ void PrintHelp() {
       "  --fusion_switch_file   File of lines \"PassName:off\"\n"
       "  --disable_reuse_memory 1: every buffer gets its own memory; 0 (default): reuse\n"
       "  --log                  debug, info, warning, error, null (default)\n"
-      "  --check_report         Report file of --mode=3 (default check_result.json)\n");
+      "  --check_report         Report file of --mode=3 (default check_result.json)\n"
+      "  --singleop             Single-operator JSON: one .om per op in --output (a directory)\n");
 }
 
 int Fail(const Status& s) {
@@ -420,6 +423,40 @@ Status Build(const Flags& f) {
   return s;
 }
 
+// --singleop=ops.json --output=DIR --soc_version=...: one .om per op description, named as
+// CANN names them, for aclopSetModelDir / aclopLoad.
+Status BuildSingleOps(const Flags& f) {
+  for (const char* other : {"model", "framework", "weight", "input_shape", "insert_op_conf",
+                            "dynamic_batch_size", "dynamic_image_size", "dynamic_dims"})
+    if (f.Has(other)) return Invalid(f.Get(other), other, "it does not apply with --singleop.");
+  if (!f.Has("output") || f.Get("output").empty())
+    return InvalidArgument("Value for --output is empty.", "E10004");
+  if (!f.Has("soc_version") || f.Get("soc_version").empty())
+    return InvalidArgument("Value for --soc_version is empty.", "E10004");
+  ConvertOptions o;
+  o.soc_version = f.Get("soc_version");
+  if (!FindSoc(o.soc_version))
+    return Invalid(o.soc_version, "soc_version", "OpenCANN does not know this SoC.");
+  OC_RETURN_IF_ERROR(CheckPrecisionFlags(f, o.soc_version, &o.compile.precision));
+  auto text = ReadFile(f.Get("singleop"));
+  if (!text.ok()) return Invalid(f.Get("singleop"), "singleop", "the file cannot be read.");
+  OC_ASSIGN_OR_RETURN(std::vector<SingleOp> ops, ParseSingleOpJson(text.value()));
+  const std::string dir = f.Get("output");
+  OC_RETURN_IF_ERROR(CreateDirectories(dir));
+  for (size_t i = 0; i < ops.size(); ++i) {
+    auto bytes = CompileSingleOp(ops[i], o);
+    if (!bytes.ok())
+      return Status(
+          bytes.status().code(),
+          "op " + std::to_string(i) + " (" + ops[i].type + "): " + bytes.status().message(),
+          bytes.status().cann_code());
+    const std::string path = dir + "/" + SingleOpFileName(i, ops[i]);
+    OC_RETURN_IF_ERROR(WriteFileAtomic(path, bytes.value()));
+    std::printf("[INFO] op %zu (%s): %s\n", i, ops[i].type.c_str(), path.c_str());
+  }
+  return Status::Ok();
+}
+
 Status DumpJson(const Flags& f) {
   if (f.Get("om").empty()) return InvalidArgument("Value for --om is empty.", "E10004");
   if (f.Get("json").empty()) return InvalidArgument("Value for --json is empty.", "E10004");
@@ -511,7 +548,9 @@ int Main(int argc, char** argv) {
   const std::string mode = f.Get("mode", "0");
   s = CheckUnsupportedFlags(f, mode);
   if (!s.ok()) return Fail(s);
-  if (mode == "0") {
+  if (mode == "0" && f.Has("singleop")) {
+    s = BuildSingleOps(f);
+  } else if (mode == "0") {
     s = Build(f);
   } else if (mode == "1") {
     s = DumpJson(f);

@@ -340,15 +340,62 @@ Status MatMulLike(const OpDef& op, AirBuilder& a, bool batch) {
     perm.push_back(rank - 2);
     *v = a.b.Add1(op.name(), "Transpose", {*v}, Perm(perm));
   }
+  // Half and bfloat16 products accumulate in float, as the cube unit's do: the inputs are
+  // widened and the result narrowed once.
+  const ValueInfo* xv = a.b.graph().FindValue(x);
+  const DataType in_type = xv ? xv->dtype : DataType::kUndefined;
+  const bool narrow = in_type == DataType::kFloat16 || in_type == DataType::kBFloat16;
+  auto to = [&](const std::string& v, DataType t) {
+    AttributeMap at;
+    at.Set("to", int64_t{static_cast<int64_t>(t)});
+    return a.b.Add1(op.name(), "Cast", {v}, at);
+  };
+  if (narrow) x = to(x, DataType::kFloat), y = to(y, DataType::kFloat);
   std::string out = a.b.Add1(op.name(), "MatMul", {x, y});
   if (!batch && a.NumInputs(op) > 2) {
     OC_ASSIGN_OR_RETURN(std::string bias, a.In(op, 2));
-    out = a.b.Add1(op.name(), "Add", {out, bias});
+    out = a.b.Add1(op.name(), "Add", {out, narrow ? to(bias, DataType::kFloat) : bias});
   }
+  if (narrow) out = to(out, in_type);
   a.Out(op, out);
   return Status::Ok();
 }
 Status MatMul(const OpDef& op, AirBuilder& a) { return MatMulLike(op, a, false); }
+
+// GEMM (acl_cblas's operator): y = alpha * op(a) x op(b) + beta * c, inputs a, b, c, alpha and
+// beta (alpha and beta one-element tensors), attributes transpose_a and transpose_b. The
+// product accumulates in float for half inputs (and in int32 for int8, as the cube does) and
+// the result has c's type.
+Status Gemm(const OpDef& op, AirBuilder& a) {
+  if (a.NumInputs(op) != 5)
+    return OpError(
+        op, "GEMM takes 5 inputs (a, b, c, alpha, beta), not " + std::to_string(a.NumInputs(op)));
+  std::string in[5];
+  for (size_t i = 0; i < 5; ++i) {
+    OC_ASSIGN_OR_RETURN(in[i], a.In(op, i));
+  }
+  const bool ta = Bool(op, "transpose_a", false), tb = Bool(op, "transpose_b", false);
+  const ValueInfo* cv = a.b.graph().FindValue(in[2]);
+  const DataType out_type = cv ? cv->dtype : DataType::kFloat;
+  const bool ints = out_type == DataType::kInt32;
+  const DataType acc = ints ? DataType::kInt32 : DataType::kFloat;
+  auto cast = [&](const std::string& v) {
+    AttributeMap at;
+    at.Set("to", int64_t{static_cast<int64_t>(acc)});
+    return a.b.Add1(op.name(), "Cast", {v}, at);
+  };
+  std::string x = cast(in[0]), y = cast(in[1]);
+  if (ta) x = a.b.Add1(op.name(), "Transpose", {x}, Perm({1, 0}));
+  if (tb) y = a.b.Add1(op.name(), "Transpose", {y}, Perm({1, 0}));
+  std::string prod = a.b.Add1(op.name(), "MatMul", {x, y});
+  prod = a.b.Add1(op.name(), "Mul", {prod, cast(in[3])});
+  std::string c = a.b.Add1(op.name(), "Mul", {cast(in[2]), cast(in[4])});
+  std::string out = a.b.Add1(op.name(), "Add", {prod, c});
+  AttributeMap back;
+  back.Set("to", int64_t{static_cast<int64_t>(out_type)});
+  a.Out(op, a.b.Add1(op.name(), "Cast", {out}, back));
+  return Status::Ok();
+}
 Status BatchMatMul(const OpDef& op, AirBuilder& a) { return MatMulLike(op, a, true); }
 
 Status Softmax(const OpDef& op, AirBuilder& a) {
@@ -519,6 +566,7 @@ const std::map<std::string, AirConverter>& Converters() {
       {"BatchNorm", BatchNorm},
       {"BiasAdd", BiasAdd},
       {"Cast", Cast},
+      {"GEMM", Gemm},
       {"Concat", Concat},
       {"ConcatD", Concat},
       {"ConcatV2", Concat},
