@@ -17,8 +17,19 @@ namespace {
 thread_local std::string g_recent_error;
 }
 
+// The error-message code of an aclError: an application's mistake (a bad parameter, a call
+// out of order, something not supported) is EH0001, as AscendCL reports user errors (module H,
+// a number below 9000); only failures inside the library (ACL_ERROR_INTERNAL_ERROR, the
+// 5xxxxx runtime codes) are EH9999 / EE9999. The exact catalog numbers are OpenCANN's: CANN
+// does not publish its message catalog.
+const char* MessageCode(aclError code) {
+  if (code == ACL_ERROR_INTERNAL_ERROR || code == ACL_ERROR_FAILURE) return "EH9999";
+  if (code >= 500000) return "EE9999";
+  return "EH0001";
+}
+
 aclError Fail(aclError code, const std::string& message) {
-  g_recent_error = "EE9999: [" + std::to_string(code) + "] " + message;
+  g_recent_error = std::string(MessageCode(code)) + ": [" + std::to_string(code) + "] " + message;
   OC_LOG(kError, message << " (error " << code << ")");
   return code;
 }
@@ -200,6 +211,16 @@ Result<uint32_t> State::AddModel(std::shared_ptr<Model> model) {
     model->SetObserver(observer);
   models_[id] = std::move(model);
   return id;
+}
+
+void State::ObserveSingleOp(const std::shared_ptr<Model>& model) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // dump_op_switch dumps every single-op execution (the op's model under its type's name);
+  // profiling records them as it records models.
+  DumpConfig d = dump_;
+  d.enabled = dump_.op_switch;
+  d.models = {{model->name(), {}}};
+  if (auto observer = MakeObserver(d, profiler_, model->name(), 0)) model->SetObserver(observer);
 }
 
 std::shared_ptr<Model> State::FindModel(uint32_t id) {

@@ -194,12 +194,9 @@ Status ParseDumpConfig(const std::string& json_text, DumpConfig* dump, ProfileCo
           d["dump_path"].get<std::string>().empty())
         return InvalidArgument("\"dump.dump_path\" is required when dumping");
       dump->path = d["dump_path"].get<std::string>();
-      // dump_op_switch dumps single-operator executions (aclopExecute*), which OpenCANN
-      // does not have yet: said once, and models dump only as dump_list names them.
-      if (op_switch)
-        std::fprintf(stderr,
-                     "[WARNING] dump: dump_op_switch \"on\" dumps single-operator executions; "
-                     "OpenCANN has no single-operator mode yet, so it dumps nothing more\n");
+      // dump_op_switch dumps single-operator executions (aclopExecute*): State observes each
+      // single-op model loaded.
+      dump->op_switch = op_switch;
       dump->enabled = !dump->models.empty();
     }
   }

@@ -18,6 +18,7 @@ struct DumpConfig {
   std::string mode = "output";  // input, output or all
   // model_name -> layers to dump (empty: every layer). Empty map: every model.
   std::map<std::string, std::set<std::string>> models;
+  bool op_switch = false;  // dump_op_switch: single-operator executions too
 };
 
 struct ProfileConfig {

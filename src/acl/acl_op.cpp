@@ -40,6 +40,7 @@ aclError Add(oc::Result<std::shared_ptr<oc::Model>> m, const std::string& what, 
     return Fail(ACL_ERROR_OP_LOAD_FAILED,
                 std::string(fn) + ": " + what +
                     " is a model, not a single-operator model (atc --singleop writes those)");
+  State::Get().ObserveSingleOp(m.value());
   std::lock_guard<std::mutex> lock(g_mutex);
   g_ops.push_back(m.value());
   return ACL_SUCCESS;

@@ -172,6 +172,9 @@ class State {
   // Models
   Result<uint32_t> AddModel(std::shared_ptr<Model> model);
   std::shared_ptr<Model> FindModel(uint32_t id);
+  // A single-operator model loaded by aclopSetModelDir / aclopLoad: dumped under
+  // dump_op_switch, profiled as models are.
+  void ObserveSingleOp(const std::shared_ptr<Model>& model);
   bool RemoveModel(uint32_t id);
 
   // Device memory bookkeeping: the emulated NPU's allocations.

@@ -226,5 +226,5 @@ def test_every_known_flag_is_covered():
         "input_format", "precision_mode", "precision_mode_v2", "keep_dtype", "modify_mixlist",
         "fusion_switch_file", "optypelist_for_implmode", "log", "disable_reuse_memory", "om",
         "json", "check_report", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims",
-        "help", "h"}
+        "help", "h", "singleop"}  # singleop: tests/e2e/test_single_op.py
     assert known_flags() == covered, known_flags() ^ covered

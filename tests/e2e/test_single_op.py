@@ -64,7 +64,7 @@ static void Write(const char* path, void* dev, size_t n) {
 int main(int argc, char** argv) {
   const char* dir = argv[1];
   std::string d(argv[2]);
-  CHECK(aclInit(nullptr));
+  CHECK(aclInit(argc > 3 ? argv[3] : nullptr));
   CHECK(aclrtSetDevice(0));
   CHECK(aclopSetModelDir(dir));
   aclrtStream stream;
@@ -174,6 +174,28 @@ def test_cpp_application_runs_add_matmul_and_gemm(op_models, tmp_path):
     want = 2 * (ga.astype(np.float32).T @ gb.astype(np.float32)) + 0.5 * gc
     np.testing.assert_allclose(np.fromfile(tmp_path / "gemm.bin", np.float32).reshape(4, 16), want,
                                rtol=1e-5, atol=1e-5)
+
+
+def test_dump_op_switch_dumps_single_op_executions(op_models, tmp_path):
+    rng = np.random.default_rng(4)
+    for name, shape, dt in (("x", (8, 16), np.float32), ("y", (8, 16), np.float32),
+                            ("ma", (4, 8), np.float16), ("mb", (16, 8), np.float16),
+                            ("ga", (8, 4), np.float16), ("gb", (8, 16), np.float16),
+                            ("gc", (4, 16), np.float32)):
+        rng.standard_normal(shape).astype(dt).tofile(tmp_path / f"{name}.bin")
+    (tmp_path / "main.cpp").write_text(APP)
+    exe = tmp_path / "app"
+    r = run(["g++", "-std=c++17", str(tmp_path / "main.cpp"), "-o", str(exe),
+             f"-I{SOURCE}/include", f"-L{BUILD}/lib", "-lascendcl", f"-Wl,-rpath,{BUILD}/lib"])
+    assert r.returncode == 0, r.stderr
+    dump = tmp_path / "dump"
+    (tmp_path / "acl.json").write_text(json.dumps(
+        {"dump": {"dump_path": str(dump), "dump_op_switch": "on"}}))
+    r = run([str(exe), str(op_models / "op_models"), str(tmp_path), str(tmp_path / "acl.json")])
+    assert r.returncode == 0 and "done" in r.stdout, r.stdout + r.stderr
+    dumped = [os.path.relpath(os.path.join(d, f), dump) for d, _, fs in os.walk(dump) for f in fs]
+    for op in ("Add", "MatMul", "GEMM"):
+        assert any(op in p for p in dumped), (op, dumped)
 
 
 def test_pyacl_op_execute_v2(acl_session, op_models):

@@ -102,6 +102,8 @@ int Fail(const Status& s) {
     std::printf("%s: %s\n", s.cann_code().c_str(), s.message().c_str());
   else if (model_error)
     std::printf("E19005: The model is invalid: %s\n", s.message().c_str());
+  else if (s.code() == StatusCode::kNotFound)
+    std::printf("E10001: %s\n", s.message().c_str());
   else if (s.code() == StatusCode::kUnsupported)
     std::printf("E19010: OpenCANN does not support what the model uses: %s\n", s.message().c_str());
   else
@@ -416,6 +418,10 @@ Status Build(const Flags& f) {
   if (output.back() == '/')
     return InvalidArgument("Path [" + output + "] for parameter [--output] has no file name.",
                            "E10022");
+  const size_t slash = output.find_last_of('/');
+  if (slash != std::string::npos && slash > 0 && !IsDirectory(output.substr(0, slash)))
+    return Invalid(output, "output",
+                   "the folder [" + output.substr(0, slash) + "] does not exist; create it first.");
   OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
   std::vector<std::string> warnings;
   Status s = ConvertToOmFile(o, output + ".om", &warnings);
@@ -457,8 +463,17 @@ Status BuildSingleOps(const Flags& f) {
   return Status::Ok();
 }
 
-Status DumpJson(const Flags& f) {
+// --om must name a readable file: a missing one is the user's mistake, not an inner error.
+Status CheckOmFlag(const Flags& f) {
   if (f.Get("om").empty()) return InvalidArgument("Value for --om is empty.", "E10004");
+  const std::string om = f.Get("om");
+  if (IsDirectory(om)) return Invalid(om, "om", "it is a directory, not an .om file.");
+  if (!IsRegularFile(om)) return Invalid(om, "om", "the file does not exist or cannot be read.");
+  return Status::Ok();
+}
+
+Status DumpJson(const Flags& f) {
+  OC_RETURN_IF_ERROR(CheckOmFlag(f));
   if (f.Get("json").empty()) return InvalidArgument("Value for --json is empty.", "E10004");
   if (!f.Has("framework")) {
     OC_ASSIGN_OR_RETURN(std::string json, OmToJson(f.Get("om")));
@@ -476,7 +491,7 @@ Status DumpJson(const Flags& f) {
 }
 
 Status ShowInfo(const Flags& f) {
-  if (f.Get("om").empty()) return InvalidArgument("Value for --om is empty.", "E10004");
+  OC_RETURN_IF_ERROR(CheckOmFlag(f));
   OC_ASSIGN_OR_RETURN(std::string info, OmInfo(f.Get("om")));
   std::fputs(info.c_str(), stdout);
   return Status::Ok();
