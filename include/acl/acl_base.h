@@ -18,6 +18,14 @@ extern "C" {
 #define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
 #endif
 
+/* In C++ the enums get int as their fixed type, so that any value an application passes
+ * (checked and refused by the library) is a valid value of the type (OpenCANN). */
+#ifdef __cplusplus
+#define ACL_ENUM_INT : int
+#else
+#define ACL_ENUM_INT
+#endif
+
 #ifdef __GNUC__
 #define ACL_DEPRECATED __attribute__((deprecated))
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
@@ -94,7 +102,7 @@ static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 #define ACL_TENSOR_SHAPE_RANGE_NUM 2
 #define ACL_UNKNOWN_RANK 0xFFFFFFFFFFFFFFFE
 
-typedef enum {
+typedef enum ACL_ENUM_INT {
   ACL_DT_UNDEFINED = -1,
   ACL_FLOAT = 0,
   ACL_FLOAT16 = 1,
@@ -114,7 +122,7 @@ typedef enum {
   ACL_BF16 = 27
 } aclDataType;
 
-typedef enum {
+typedef enum ACL_ENUM_INT {
   ACL_FORMAT_UNDEFINED = -1,
   ACL_FORMAT_NCHW = 0,
   ACL_FORMAT_NHWC = 1,
@@ -130,9 +138,9 @@ typedef enum {
   ACL_FRACTAL_Z_3D = 33
 } aclFormat;
 
-typedef enum { ACL_DEBUG = 0, ACL_INFO = 1, ACL_WARNING = 2, ACL_ERROR = 3 } aclLogLevel;
+typedef enum ACL_ENUM_INT { ACL_DEBUG = 0, ACL_INFO = 1, ACL_WARNING = 2, ACL_ERROR = 3 } aclLogLevel;
 
-typedef enum {
+typedef enum ACL_ENUM_INT {
   ACL_MEMTYPE_DEVICE = 0,
   ACL_MEMTYPE_HOST = 1,
   ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT = 2

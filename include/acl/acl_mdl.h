@@ -48,7 +48,7 @@ typedef struct aclmdlHW {
   uint64_t hw[ACL_MAX_HW_NUM][2];
 } aclmdlHW;
 
-typedef enum {
+typedef enum ACL_ENUM_INT {
   ACL_YUV420SP_U8 = 1,
   ACL_XRGB8888_U8,
   ACL_RGB888_U8,
@@ -66,7 +66,7 @@ typedef enum {
   ACL_AIPP_RESERVED = 0xffff,
 } aclAippInputFormat;
 
-typedef enum {
+typedef enum ACL_ENUM_INT {
   ACL_DATA_WITHOUT_AIPP = 0,
   ACL_DATA_WITH_STATIC_AIPP,
   ACL_DATA_WITH_DYNAMIC_AIPP,

@@ -11,9 +11,9 @@
 extern "C" {
 #endif
 
-typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
+typedef enum aclrtRunMode ACL_ENUM_INT { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
 
-typedef enum aclrtMemcpyKind {
+typedef enum aclrtMemcpyKind ACL_ENUM_INT {
   ACL_MEMCPY_HOST_TO_HOST = 0,
   ACL_MEMCPY_HOST_TO_DEVICE = 1,
   ACL_MEMCPY_DEVICE_TO_HOST = 2,
@@ -21,7 +21,7 @@ typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_DEFAULT = 4
 } aclrtMemcpyKind;
 
-typedef enum aclrtMemMallocPolicy {
+typedef enum aclrtMemMallocPolicy ACL_ENUM_INT {
   ACL_MEM_MALLOC_HUGE_FIRST = 0,
   ACL_MEM_MALLOC_HUGE_ONLY = 1,
   ACL_MEM_MALLOC_NORMAL_ONLY = 2,
@@ -30,7 +30,7 @@ typedef enum aclrtMemMallocPolicy {
   ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5
 } aclrtMemMallocPolicy;
 
-typedef enum aclrtMemAttr {
+typedef enum aclrtMemAttr ACL_ENUM_INT {
   ACL_DDR_MEM = 0,
   ACL_HBM_MEM = 1,
   ACL_DDR_MEM_HUGE = 2,
@@ -46,7 +46,7 @@ typedef enum aclrtMemAttr {
 typedef struct rtExceptionInfo aclrtExceptionInfo;
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo* exceptionInfo);
 
-typedef enum aclrtCallbackBlockType {
+typedef enum aclrtCallbackBlockType ACL_ENUM_INT {
   ACL_CALLBACK_NO_BLOCK = 0,
   ACL_CALLBACK_BLOCK = 1
 } aclrtCallbackBlockType;

@@ -363,14 +363,18 @@ const char* aclGetRecentErrMsg(void) {
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
                const char* fmt, ...) {
   static const char* kNames[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
-  if (logLevel < ACL_DEBUG || logLevel > ACL_ERROR || fmt == nullptr) return;
-  if (static_cast<int>(logLevel) < static_cast<int>(oc::GetLogLevel())) return;
+  // Read as an int: an application may pass any number, and loading an enum outside its
+  // values is undefined in C++.
+  int level = 0;
+  std::memcpy(&level, &logLevel, sizeof(level));
+  if (level < ACL_DEBUG || level > ACL_ERROR || fmt == nullptr) return;
+  if (level < static_cast<int>(oc::GetLogLevel())) return;
   char buf[2048];
   va_list ap;
   va_start(ap, fmt);
   std::vsnprintf(buf, sizeof(buf), fmt, ap);
   va_end(ap);
-  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", kNames[logLevel], file ? file : "", line,
+  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", kNames[level], file ? file : "", line,
                func ? func : "", buf);
 }
 

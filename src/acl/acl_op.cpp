@@ -151,11 +151,7 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
       io.output_sizes.push_back(b->size);
     }
   }
-  auto run = [m, io, fn]() mutable {
-    oc::Status s = m->Execute(io);
-    if (!s.ok()) return s;
-    return oc::Status::Ok();
-  };
+  auto run = [m, io]() mutable { return m->Execute(io); };
   aclError e = ACL_SUCCESS;
   oc::Stream* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;

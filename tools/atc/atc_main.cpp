@@ -473,8 +473,10 @@ Status CheckOmFlag(const Flags& f) {
 }
 
 Status DumpJson(const Flags& f) {
-  OC_RETURN_IF_ERROR(CheckOmFlag(f));
+  if (f.Get("om").empty()) return InvalidArgument("Value for --om is empty.", "E10004");
   if (f.Get("json").empty()) return InvalidArgument("Value for --json is empty.", "E10004");
+  // With --framework, --om names a source model: ImportModel checks it.
+  if (!f.Has("framework")) OC_RETURN_IF_ERROR(CheckOmFlag(f));
   if (!f.Has("framework")) {
     OC_ASSIGN_OR_RETURN(std::string json, OmToJson(f.Get("om")));
     return WriteFileAtomic(f.Get("json"), json);

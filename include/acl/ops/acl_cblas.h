@@ -12,14 +12,14 @@
 extern "C" {
 #endif
 
-typedef enum aclTransType {
+typedef enum aclTransType ACL_ENUM_INT {
   ACL_TRANS_N = 0,
   ACL_TRANS_T = 1,
   ACL_TRANS_NZ = 2,
   ACL_TRANS_NZ_T = 3
 } aclTransType;
 
-typedef enum aclComputeType {
+typedef enum aclComputeType ACL_ENUM_INT {
   ACL_COMPUTE_HIGH_PRECISION = 0,
   ACL_COMPUTE_LOW_PRECISION = 1
 } aclComputeType;
