@@ -90,6 +90,7 @@ void PrintHelp() {
 }
 
 int Fail(const Status& s) {
+  OC_LOG(kError, s.ToString());  // into the plog file the next lines point to
   std::printf(
       "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n");
   // What the model says that cannot be (a shape contradiction, a malformed node, an invalid
@@ -108,6 +109,8 @@ int Fail(const Status& s) {
     std::printf("E19010: OpenCANN does not support what the model uses: %s\n", s.message().c_str());
   else
     std::printf("E19999: Inner Error! %s\n", s.message().c_str());
+  const std::string plog = PlogPath();
+  if (!plog.empty()) std::printf("The detail log: %s\n", plog.c_str());
   std::fflush(stdout);
   return 1;
 }
@@ -551,6 +554,7 @@ Status PreCheck(const Flags& f) {
 }
 
 int Main(int argc, char** argv) {
+  SetLogModule("ATC");
   std::printf("ATC start working now, please wait for a moment.\n");
   std::fflush(stdout);
   auto flags = Flags::Parse(argc, argv, kKnownFlags, {"help", "h"});
