@@ -1,5 +1,6 @@
 #include "acl/acl_observers.h"
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -239,6 +240,11 @@ void Profiler::Record(const std::string& model, uint32_t model_id, const StepRec
                r.op_type->c_str(), r.start_us, r.duration_us, ShapesText(r.inputs).c_str(),
                TypesText(r.inputs).c_str(), ShapesText(r.outputs).c_str(),
                TypesText(r.outputs).c_str());
+  // The timeline: one complete event per step, on the thread that ran it (a stream's worker,
+  // or the application's thread for synchronous executions).
+  if (trace_.size() < kMaxTraceEvents)
+    trace_.push_back({model, *r.node_name, *r.op_type, r.execution, r.start_us, r.duration_us,
+                      static_cast<uint32_t>(syscall(SYS_gettid))});
   Stat& s = stats_[*r.op_type];
   s.min = s.count ? std::min(s.min, r.duration_us) : r.duration_us;
   s.max = std::max(s.max, r.duration_us);
@@ -250,6 +256,25 @@ Status Profiler::Flush() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (summary_) std::fclose(summary_);
   summary_ = nullptr;
+  if (!trace_.empty()) {
+    // Chrome's trace-event format (chrome://tracing, Perfetto): X events in microseconds.
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& e : trace_)
+      events.push_back({{"name", e.op_name},
+                        {"cat", e.op_type},
+                        {"ph", "X"},
+                        {"ts", e.start_us},
+                        {"dur", e.duration_us},
+                        {"pid", 0},
+                        {"tid", e.thread},
+                        {"args", {{"model", e.model}, {"infer_id", e.execution}}}});
+    nlohmann::json trace = {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
+    trace_.clear();
+    if (Status s =
+            WriteFileAtomic(dir_ + "/trace_" + std::to_string(getpid()) + ".json", trace.dump());
+        !s.ok())
+      return s;
+  }
   if (stats_.empty()) return Status::Ok();
   double all = 0;
   for (const auto& [op, s] : stats_) all += s.total;

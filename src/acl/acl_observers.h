@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "runtime/model.h"
@@ -29,7 +30,8 @@ struct ProfileConfig {
 // Parses the "dump" and "profiler" objects of the aclInit JSON (as text).
 Status ParseDumpConfig(const std::string& json_text, DumpConfig* dump, ProfileConfig* profile);
 
-// Collects per-op rows across models and writes op_summary / op_statistic CSV files.
+// Collects per-op rows across models and writes op_summary / op_statistic CSV files and a
+// Chrome-trace timeline (trace_<pid>.json) of the steps.
 class Profiler {
  public:
   explicit Profiler(std::string dir) : dir_(std::move(dir)) {}
@@ -48,6 +50,14 @@ class Profiler {
   std::FILE* summary_ = nullptr;
   bool warned_ = false;
   std::map<std::string, Stat> stats_;
+  struct TraceEvent {
+    std::string model, op_name, op_type;
+    uint64_t execution;
+    double start_us, duration_us;
+    uint32_t thread;
+  };
+  static constexpr size_t kMaxTraceEvents = 1000000;  // the timeline stops growing there
+  std::vector<TraceEvent> trace_;
 };
 
 // The observer for one loaded model, or null when neither dump nor profiling applies.

@@ -1,11 +1,16 @@
 // msame: runs an .om model through AscendCL and reports inference times, like CANN's
 // msame tool. Uses only the public AscendCL C API, as the original does.
+#include <sys/time.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -27,10 +32,99 @@ std::vector<std::string> SplitComma(const std::string& s) {
   return out;
 }
 
+// numpy's descr for an aclDataType (little-endian), or empty.
+std::string NpyDescr(aclDataType t) {
+  switch (t) {
+    case ACL_FLOAT:
+      return "<f4";
+    case ACL_FLOAT16:
+      return "<f2";
+    case ACL_DOUBLE:
+      return "<f8";
+    case ACL_INT8:
+      return "|i1";
+    case ACL_UINT8:
+      return "|u1";
+    case ACL_INT16:
+      return "<i2";
+    case ACL_UINT16:
+      return "<u2";
+    case ACL_INT32:
+      return "<i4";
+    case ACL_UINT32:
+      return "<u4";
+    case ACL_INT64:
+      return "<i8";
+    case ACL_UINT64:
+      return "<u8";
+    case ACL_BOOL:
+      return "|b1";
+    default:
+      return "";
+  }
+}
+
+// An input file's bytes: a raw .bin, or a .npy (as ais_bench reads them) whose dtype must be
+// the input's and whose data must be C-ordered.
+bool ReadInput(const std::string& path, aclDataType type, std::vector<char>* bytes,
+               std::string* why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return *why = "cannot be read", false;
+  bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (path.size() < 4 || path.compare(path.size() - 4, 4, ".npy") != 0) return true;
+  const std::string magic = "\x93NUMPY";
+  if (bytes->size() < 10 || std::string(bytes->data(), 6) != magic)
+    return *why = "is not a .npy file (no NUMPY magic)", false;
+  const int major = static_cast<unsigned char>((*bytes)[6]);
+  size_t header_len = 0, at = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>((*bytes)[8]) |
+                 (static_cast<size_t>(static_cast<unsigned char>((*bytes)[9])) << 8);
+    at = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes->size() < 12) return *why = "has a truncated .npy header", false;
+    for (int k = 0; k < 4; ++k)
+      header_len |= static_cast<size_t>(static_cast<unsigned char>((*bytes)[8 + k])) << (8 * k);
+    at = 12;
+  } else {
+    return *why = "has .npy version " + std::to_string(major), false;
+  }
+  if (header_len > bytes->size() - at) return *why = "has a truncated .npy header", false;
+  const std::string header(bytes->data() + at, header_len);
+  auto field = [&](const std::string& key) {
+    const size_t k = header.find("'" + key + "'");
+    if (k == std::string::npos) return std::string();
+    size_t v = header.find(':', k);
+    if (v == std::string::npos) return std::string();
+    ++v;
+    while (v < header.size() && header[v] == ' ') ++v;
+    const char close = header[v] == '\'' ? '\'' : (header[v] == '(' ? ')' : ',');
+    const size_t end = header.find(close, v + 1);
+    return header.substr(v, end == std::string::npos ? std::string::npos : end - v + 1);
+  };
+  const std::string descr = field("descr"), order = field("fortran_order");
+  const std::string want = NpyDescr(type);
+  if (descr != "'" + want + "'")
+    return *why = "holds " + descr + " data; the input is " +
+                  (want.empty() ? std::string("a type .npy cannot describe") : "'" + want + "'"),
+           false;
+  if (order.rfind("True", 0) == 0)
+    return *why = "is Fortran-ordered; save it C-ordered (np.ascontiguousarray)", false;
+  bytes->erase(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(at + header_len));
+  return true;
+}
+
 std::string BaseName(const std::string& p) {
   std::string b = p.substr(p.find_last_of('/') + 1);
   auto dot = b.rfind(".om");
   return dot == std::string::npos ? b : b.substr(0, dot);
+}
+
+// A file's name without its folder and its last extension (an input's, in folder mode).
+std::string Stem(const std::string& p) {
+  std::string b = p.substr(p.find_last_of('/') + 1);
+  const auto dot = b.rfind('.');
+  return dot == std::string::npos || dot == 0 ? b : b.substr(0, dot);
 }
 
 std::string FormatValue(aclDataType t, const uint8_t* p) {
@@ -143,7 +237,7 @@ class Msame {
   }
   void Cleanup();
 
-  bool inited_ = false, device_set_ = false;
+  bool inited_ = false, device_set_ = false, acl_json_ = false;
   int32_t device_ = 0;
   aclrtContext ctx_ = nullptr;
   aclrtStream stream_ = nullptr;
@@ -190,6 +284,8 @@ void Msame::Cleanup() {
     std::printf("[INFO] end to finalize acl\n");
   }
   inited_ = false;
+  if (acl_json_) std::remove("acl.json");
+  acl_json_ = false;
 }
 
 int Msame::Run(const oc::Flags& f) {
@@ -210,14 +306,45 @@ int Msame::Run(const oc::Flags& f) {
     std::printf("[ERROR] --loop must be between 1 and 100000\n");
     return 1;
   }
-  const std::string outfmt = f.Get("outfmt", "TXT");
-  if (outfmt != "TXT" && outfmt != "BIN") {
-    std::printf("[ERROR] --outfmt must be TXT or BIN\n");
+  // As CANN's msame: TXT, or BIN for anything else (the default).
+  const std::string outfmt = f.Get("outfmt", "BIN") == "TXT" ? "TXT" : "BIN";
+  const bool debug = f.Get("debug", "false") == "true";
+  if (model.find(".om") == std::string::npos) {
+    std::printf("[ERROR] input model file type is not .om , please check your model type!\n");
     return 1;
   }
-  const bool debug = f.Get("debug", "false") == "true";
+  const bool dump = f.Get("dump", "false") == "true";
+  const bool profiler = f.Get("profiler", "false") == "true";
+  for (const char* flag : {"dump", "profiler", "debug"})
+    if (f.Has(flag) && f.Get(flag) != "true" && f.Get(flag) != "false") {
+      std::printf("[ERROR] --%s takes true or false\n", flag);
+      return 1;
+    }
+  if (dump && profiler) {
+    std::printf("[ERROR] --dump and --profiler cannot be used together\n");
+    return 1;
+  }
+  // --dump / --profiler: an acl.json in the working folder for aclInit (removed at the end),
+  // as CANN's msame writes it; data under <output>/dump or <output>/profiler.
+  if (dump || profiler) {
+    const std::string base = f.Has("output") ? f.Get("output") : ".";
+    nlohmann::json cfg;
+    if (dump)
+      cfg["dump"] = {{"dump_path", base + "/dump"},
+                     {"dump_mode", "output"},
+                     {"dump_list", {{{"model_name", BaseName(model)}}}}};
+    else
+      cfg["profiler"] = {
+          {"switch", "on"}, {"aicpu", "on"}, {"output", base + "/profiler"}, {"aic_metrics", ""}};
+    if (!oc::CreateDirectories(base + (dump ? "/dump" : "/profiler")).ok() ||
+        !oc::WriteFileAtomic("acl.json", cfg.dump(2)).ok()) {
+      std::printf("[ERROR] cannot write acl.json or the %s folder\n", dump ? "dump" : "profiler");
+      return 1;
+    }
+    acl_json_ = true;
+  }
 
-  if (!Check(aclInit(nullptr), "acl init")) return 1;
+  if (!Check(aclInit(acl_json_ ? "acl.json" : nullptr), "acl init")) return 1;
   inited_ = true;
   if (!Check(aclrtSetDevice(device_), ("open device " + std::to_string(device_)).c_str())) return 1;
   device_set_ = true;
@@ -317,6 +444,7 @@ int Msame::Run(const oc::Flags& f) {
 
   // Input files: one per model input, or folders whose files are fed run by run.
   std::vector<std::vector<std::string>> runs;
+  bool folder_mode = false;
   if (f.Has("input")) {
     auto items = SplitComma(f.Get("input"));
     if (items.size() != data_inputs.size()) {
@@ -327,6 +455,7 @@ int Msame::Run(const oc::Flags& f) {
     std::vector<std::vector<std::string>> per_input;
     size_t n_runs = 1;
     for (const auto& it : items) {
+      folder_mode |= oc::IsDirectory(it);
       per_input.push_back(oc::IsDirectory(it) ? oc::ListFiles(it) : std::vector<std::string>{it});
       if (per_input.back().empty()) {
         std::printf("[ERROR] input folder %s is empty\n", it.c_str());
@@ -427,27 +556,33 @@ int Msame::Run(const oc::Flags& f) {
 
   std::string out_dir;
   if (f.Has("output")) {
-    char stamp[64];
-    std::time_t now = std::time(nullptr);
-    std::strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", std::localtime(&now));
+    // CANN's folder name: local time without zero padding, then microseconds.
+    timeval tv{};
+    gettimeofday(&tv, nullptr);
+    tm t{};
+    localtime_r(&tv.tv_sec, &t);
+    char stamp[96];
+    std::snprintf(stamp, sizeof(stamp), "%d%d%d_%d_%d_%d_%ld", t.tm_year + 1900, t.tm_mon + 1,
+                  t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, static_cast<long>(tv.tv_usec));
     out_dir = f.Get("output") + "/" + stamp;
     if (!oc::CreateDirectories(out_dir).ok()) {
       std::printf("[ERROR] cannot create output folder %s\n", out_dir.c_str());
       return 1;
     }
+    std::printf("%s\n", out_dir.c_str());
   }
 
   std::vector<double> times;
   for (size_t r = 0; r < runs.size(); ++r) {
     for (size_t k = 0; k < runs[r].size(); ++k) {
       const size_t i = data_inputs[k];
-      std::ifstream in(runs[r][k], std::ios::binary);
-      if (!in) {
-        std::printf("[ERROR] cannot read input file %s\n", runs[r][k].c_str());
+      if (folder_mode) std::printf("start to process file:%s\n", runs[r][k].c_str());
+      std::vector<char> bytes;
+      std::string why;
+      if (!ReadInput(runs[r][k], aclmdlGetInputDataType(desc_, i), &bytes, &why)) {
+        std::printf("[ERROR] input file %s: %s\n", runs[r][k].c_str(), why.c_str());
         return 1;
       }
-      std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
       if (bytes.size() != in_sizes[i]) {
         std::printf("[ERROR] input file %s has %zu bytes, model input %zu needs %zu\n",
                     runs[r][k].c_str(), bytes.size(), i, in_sizes[i]);
@@ -465,7 +600,7 @@ int Msame::Run(const oc::Flags& f) {
       if (!Check(e, "model execute")) return 1;
       double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
       times.push_back(ms);
-      std::printf("Inference time: %.3f ms\n", ms);
+      std::printf("Inference time: %gms\n", ms);
     }
     if (!out_dir.empty()) {
       for (size_t i = 0; i < n_out; ++i) {
@@ -492,9 +627,10 @@ int Msame::Run(const oc::Flags& f) {
         if (sz &&
             !Check(aclrtMemcpy(host.data(), sz, out_ptrs[i], sz, ACL_MEMCPY_DEVICE_TO_HOST), ""))
           return 1;
-        std::string stem = out_dir + "/" + BaseName(model) +
-                           (runs.size() > 1 ? "_" + std::to_string(r) : "") + "_output_" +
-                           std::to_string(i);
+        // Named after the input file in folder mode, after the model otherwise (CANN's).
+        const std::string base =
+            folder_mode && !runs[r].empty() ? Stem(runs[r][0]) : BaseName(model);
+        std::string stem = out_dir + "/" + base + "_output_" + std::to_string(i);
         if (outfmt == "BIN") {
           std::ofstream o(stem + ".bin", std::ios::binary);
           o.write(reinterpret_cast<const char*>(host.data()), static_cast<std::streamsize>(sz));
@@ -512,31 +648,53 @@ int Msame::Run(const oc::Flags& f) {
   }
   double sum = 0;
   for (double t : times) sum += t;
-  std::printf("Inference average time: %.3f ms\n", sum / static_cast<double>(times.size()));
+  const char* avg_fmt =
+      folder_mode ? "Inference average time : %.2f ms\n" : "Inference average time: %f ms\n";
+  std::printf(avg_fmt, sum / static_cast<double>(times.size()));
   if (times.size() > 1)
-    std::printf("Inference average time without first time: %.3f ms\n",
+    std::printf(folder_mode ? "Inference average time without first time: %.2f ms\n"
+                            : "Inference average time without first time: %f ms\n",
                 (sum - times[0]) / static_cast<double>(times.size() - 1));
+  // Beyond CANN's lines: the distribution and the throughput (batch = the first input's
+  // first dim when it is known).
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  auto pct = [&](double p) {
+    const size_t at = static_cast<size_t>(std::ceil(p / 100.0 * sorted.size()));
+    return sorted[std::min(sorted.size() - 1, at ? at - 1 : 0)];
+  };
+  const double mean = sum / static_cast<double>(times.size());
+  int64_t batch = 1;
+  if (!data_inputs.empty() && !shapes[data_inputs[0]].empty() && shapes[data_inputs[0]][0] > 0)
+    batch = shapes[data_inputs[0]][0];
+  std::printf(
+      "[INFO] summary: %zu runs, min %.3f ms, mean %.3f ms, median %.3f ms, p90 %.3f ms, p99 %.3f "
+      "ms, max %.3f ms, throughput %.2f samples/s (batch %lld)\n",
+      times.size(), sorted.front(), mean, pct(50), pct(90), pct(99), sorted.back(),
+      mean > 0 ? 1000.0 * static_cast<double>(batch) / mean : 0.0, static_cast<long long>(batch));
+  std::printf("[INFO] destroy model input success\n");
   Cleanup();
-  std::printf("[INFO] execute sample success\n");
+  std::printf("[INFO] pid: %d Execute sample success\n", static_cast<int>(getpid()));
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto flags =
-      oc::Flags::Parse(argc, argv,
-                       {"model", "input", "output", "outfmt", "loop", "debug", "device", "dymBatch",
-                        "dymHW", "dymDims", "dymShape", "outputSize", "profiler", "help", "h"},
-                       {"help", "h"});
+  auto flags = oc::Flags::Parse(
+      argc, argv,
+      {"model", "input", "output", "outfmt", "loop", "debug", "device", "dymBatch", "dymHW",
+       "dymDims", "dymShape", "outputSize", "profiler", "dump", "help", "h"},
+      {"help", "h"});
   if (!flags.ok()) {
     std::printf("[ERROR] %s\n", flags.status().ToString().c_str());
     return 1;
   }
   if (flags->Has("help") || flags->Has("h") || argc == 1) {
     std::printf(
-        "msame --model <x.om> [--input a.bin,b.bin|dir] [--output dir] [--outfmt TXT|BIN]\n"
-        "      [--loop N] [--device 0] [--debug true|false]\n"
+        "msame --model <x.om> [--input a.bin,b.npy|dir] [--output dir] [--outfmt TXT|BIN]\n"
+        "      [--loop N] [--device 0] [--debug true|false] [--dump true|false]\n"
+        "      [--profiler true|false]\n"
         "      [--dymBatch N | --dymHW h,w | --dymDims \"in:d1,d2;in2:..\" |\n"
         "       --dymShape \"in:n,c,h,w;in2:..\" --outputSize \"bytes0,bytes1\"]\n");
     return argc == 1 ? 1 : 0;
