@@ -12,6 +12,7 @@ the arrays' shapes (batch, H/W or the dynamic dims); fully dynamic models get th
 tensor descriptions.
 """
 import time
+import warnings
 
 import numpy as np
 
@@ -172,11 +173,46 @@ class InferSession:
                                                  {"name": "", "dimCount": len(dims), "dims": dims})
         _check(ret, f"set gear for shapes {[a.shape for a in arrays]}")
 
+    def _feeds_to_list(self, feeds):
+        """A list of arrays in input order from a list/tuple, a dict by input name, or one array
+        (for a one-input model)."""
+        names = [info.name for info in self._inputs]
+        if isinstance(feeds, np.ndarray):
+            if len(self._inputs) != 1:
+                raise ValueError(f"infer() got one array, but the model has {len(self._inputs)} "
+                                 f"inputs {names}: pass a list in that order or a dict by name")
+            return [feeds]
+        if isinstance(feeds, dict):
+            unknown = sorted(set(feeds) - set(names))
+            missing = [n for n in names if n not in feeds]
+            if unknown or missing:
+                raise ValueError(f"infer() inputs by name: the model's are {names}"
+                                 + (f"; unknown {unknown}" if unknown else "")
+                                 + (f"; missing {missing}" if missing else ""))
+            return [feeds[n] for n in names]
+        if isinstance(feeds, (list, tuple)):
+            if len(feeds) != len(self._inputs):
+                raise ValueError(f"the model has {len(self._inputs)} inputs {names}, got "
+                                 f"{len(feeds)} arrays")
+            return list(feeds)
+        raise TypeError(f"infer() takes a list of arrays, a dict by input name or one array, "
+                        f"not {type(feeds).__name__}")
+
     def infer(self, feeds):
-        """Runs the model on a list of arrays (one per input); returns a list of arrays."""
-        if len(feeds) != len(self._inputs):
-            raise ValueError(f"the model has {len(self._inputs)} inputs, got {len(feeds)} arrays")
-        arrays = [np.ascontiguousarray(arr, dtype=info.dtype) for arr, info in zip(feeds, self._inputs)]
+        """Runs the model; feeds: a list of arrays (input order), a dict {input name: array},
+        or one array for a one-input model. Returns a list of arrays. An array of another
+        dtype than the input's is converted, with a warning when values may change."""
+        if self._closed:
+            raise RuntimeError("the session is closed (free_resource() was called); create a "
+                               "new InferSession")
+        feeds = self._feeds_to_list(feeds)
+        arrays = []
+        for arr, info in zip(feeds, self._inputs):
+            arr = np.asarray(arr)
+            if arr.dtype != info.dtype and not np.can_cast(arr.dtype, info.dtype, "safe"):
+                warnings.warn(f"input {info.name!r}: {arr.dtype} converted to {np.dtype(info.dtype)} "
+                              f"(values may change)", stacklevel=2)
+            arrays.append(np.ascontiguousarray(arr, dtype=info.dtype))
         for arr, i in zip(arrays, self._data_index):
             self._place(i, arr)
         if self._gear_index is not None:
@@ -200,6 +236,10 @@ class InferSession:
                 _check(acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes, _D2H), "memcpy")
             results.append(host)
         return results
+
+    def run(self, feeds):
+        """ais_bench's name for infer()."""
+        return self.infer(feeds)
 
     def summary(self):
         """Latency statistics of the infer() calls so far (model execution only), in ms."""

@@ -28,6 +28,37 @@ def test_infer_session(acl_session, tmp_path):
             s.infer([])
 
 
+def test_feeds_as_lists_dicts_and_one_array_and_a_closed_session(acl_session, tmp_path):
+    from acl_infer import InferSession
+    m = tiny_mlp(tmp_path / "mlp.onnx", batch=2)
+    assert atc(f"--model={m}", "--framework=5", f"--output={tmp_path / 'mlp'}",
+               "--soc_version=Ascend910B3").returncode == 0
+    s = InferSession(0, str(tmp_path / "mlp.om"))
+    x = np.random.RandomState(9).randn(2, 4).astype(np.float32)
+    name = s.get_inputs()[0].name
+    for feeds in ([x], (x,), {name: x}, x):
+        (y,) = s.infer(feeds)
+        np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
+    (y,) = s.run([x])
+    np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
+    with pytest.raises(ValueError, match="unknown"):
+        s.infer({"nope": x})
+    with pytest.raises(TypeError, match="a list of arrays, a dict by input name or one array"):
+        s.infer(42)
+    # float64 is converted with a warning (values may change); int8 -> float32 is safe.
+    with pytest.warns(UserWarning, match="float64 converted to float32"):
+        (y,) = s.infer([x.astype(np.float64)])
+    np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s.infer([np.ones((2, 4), np.int8)])
+    s.free_resource()
+    with pytest.raises(RuntimeError, match="the session is closed"):
+        s.infer([x])
+    s.free_resource()  # twice: nothing happens
+
+
 def test_performance_run_command(tmp_path):
     import os
     import subprocess
