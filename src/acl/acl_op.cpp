@@ -7,6 +7,7 @@
 #include <sstream>
 #include <variant>
 
+#include "acl/acl_internal_abi.h"
 #include "acl/acl_state.h"
 #include "base/file.h"
 #include "base/memory_probe.h"
@@ -194,6 +195,19 @@ aclError SetList(aclopAttr* attr, const char* name, const char* type, int n, con
 }  // namespace
 
 extern "C" {
+
+void oc_internal_acl_fail(aclError code, const char* message) {
+  Fail(code, message ? message : "");
+}
+
+const char* oc_internal_aclop_attr_json(const aclopAttr* attr) {
+  if (oc::acl::CheckLive(attr, "attr", __func__)) return nullptr;
+  thread_local std::string text;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, v] : attr->values) j[name] = v;
+  text = j.dump();
+  return text.c_str();
+}
 
 aclopAttr* aclopCreateAttr(void) {
   auto* a = new (std::nothrow) aclopAttr();

@@ -272,10 +272,40 @@ int main(int argc, char** argv) {
     EXPECT_CODE(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
     EXPECT_CODE(aclopSetCompileFlag((aclOpCompileFlag)7), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(aclopCompile("Add", 0, NULL, 0, NULL, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL),
-                ACL_ERROR_API_NOT_SUPPORT);
+                ACL_ERROR_INVALID_PARAM); /* no outputs */
     EXPECT_CODE(aclopCompileAndExecute("Add", 0, NULL, NULL, 0, NULL, NULL, NULL, ACL_ENGINE_SYS,
                                        ACL_COMPILE_SYS, NULL, NULL),
-                ACL_ERROR_API_NOT_SUPPORT);
+                ACL_ERROR_INVALID_PARAM);
+    {
+      /* Compiled at run time (atc in a child process), then run: Relu on 4 floats. */
+      int64_t d4[1] = {4};
+      aclTensorDesc* rd = aclCreateTensorDesc(ACL_FLOAT, 1, d4, ACL_FORMAT_ND);
+      const aclTensorDesc* rds[1] = {rd};
+      const float rin[4] = {-1.5f, 2.0f, 0.0f, 3.25f};
+      float rout[4] = {9, 9, 9, 9};
+      void *rx = NULL, *ry = NULL;
+      aclrtMalloc(&rx, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+      aclrtMalloc(&ry, 16, ACL_MEM_MALLOC_HUGE_FIRST);
+      aclrtMemcpy(rx, 16, rin, 16, ACL_MEMCPY_HOST_TO_DEVICE);
+      const aclDataBuffer* rbin[1] = {aclCreateDataBuffer(rx, 16)};
+      aclDataBuffer* rbout[1] = {aclCreateDataBuffer(ry, 16)};
+      EXPECT_CODE(aclopCompileAndExecute("Relu", 1, rds, rbin, 1, rds, rbout, NULL, ACL_ENGINE_SYS,
+                                         ACL_COMPILE_SYS, NULL, NULL),
+                  ACL_SUCCESS);
+      aclrtMemcpy(rout, 16, ry, 16, ACL_MEMCPY_DEVICE_TO_HOST);
+      EXPECT_TRUE(rout[0] == 0.0f && rout[1] == 2.0f && rout[2] == 0.0f && rout[3] == 3.25f);
+      EXPECT_CODE(
+          aclopCompile("NoSuchOp", 1, rds, 1, rds, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL),
+          ACL_ERROR_OP_NOT_FOUND);
+      EXPECT_CODE(aclopCompile("Relu", 1, rds, 1, rds, NULL, ACL_ENGINE_SYS,
+                               ACL_COMPILE_UNREGISTERED, "/some/path"),
+                  ACL_ERROR_FEATURE_UNSUPPORTED);
+      aclDestroyDataBuffer(rbin[0]);
+      aclDestroyDataBuffer(rbout[0]);
+      aclrtFree(rx);
+      aclrtFree(ry);
+      aclDestroyTensorDesc(rd);
+    }
   }
 
   /* ---- streams, events, callbacks ---- */

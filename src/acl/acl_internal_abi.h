@@ -1,0 +1,21 @@
+// The two entry points libacl_op_compiler uses inside libascendcl beyond the public API (C
+// linkage, exported, not in the public headers): recording an error for aclGetRecentErrMsg,
+// and reading an operator attribute set as the JSON the single-op model records.
+#pragma once
+
+#include "acl/acl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+__attribute__((visibility("default"))) void oc_internal_acl_fail(aclError code,
+                                                                 const char* message);
+// The attributes as {"name": {"type": ..., "value": ...}}; null when attr is not live. The
+// text stays valid until the calling thread's next call.
+__attribute__((visibility("default"))) const char* oc_internal_aclop_attr_json(
+    const aclopAttr* attr);
+
+#ifdef __cplusplus
+}
+#endif
