@@ -42,6 +42,7 @@ def test_user_errors_are_never_inner_errors(tmp_path):
         assert r.returncode != 0, (args, out)
         assert "E19999" not in out and "Inner Error" not in out, (args, out)
         assert re.search(r"\bE1\d{4}:", out), (args, out)
+        assert "        Solution: " in out, (args, out)  # CANN's advice line under the error
 
 
 def test_acl_parameter_errors_read_as_user_errors(acl_session):

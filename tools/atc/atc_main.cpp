@@ -89,6 +89,42 @@ void PrintHelp() {
       "  --singleop             Single-operator JSON: one .om per op in --output (a directory)\n");
 }
 
+// CANN's "Possible Cause" / "Solution" lines for the codes atc reports (the wording is
+// OpenCANN's; CANN's catalog carries the same kinds of advice). Empty where there is none.
+struct Advice {
+  const char* code;
+  const char* cause;
+  const char* solution;
+};
+const Advice kAdvice[] = {
+    {"E10001", "", "Try again with a valid argument (see atc --help)."},
+    {"E10002", "", "Give --input_shape as \"name:d1,d2;name2:d1\" with the model's input names."},
+    {"E10004", "", "Give the parameter a value."},
+    {"E10007", "", "Give --framework: 0 (Caffe), 1 (MindSpore AIR), 3 (TensorFlow) or 5 (ONNX)."},
+    {"E10008", "", "Give the weight file (--weight) that belongs to the model."},
+    {"E10010", "", "Give --log one of debug, info, warning, error, null."},
+    {"E10011", "", "Name inputs that the model has (atc --mode=1 --om=... lists them)."},
+    {"E10016", "", "Name nodes that the model has (atc --mode=1 lists them)."},
+    {"E10021", "", "Use a shorter path."},
+    {"E10022", "", "Give the output file name after the folder (without .om)."},
+    {"E19005", "The model contradicts itself or is malformed (the message names the node).",
+     "Check the model (onnx.checker.check_model, or the framework's own loader) and export it "
+     "again."},
+    {"E19010", "OpenCANN has no converter for an operator of the model.",
+     "See docs/ops.md for the operators OpenCANN converts; export the model with supported "
+     "operators, or provide the operator as a custom operator package (msopgen)."},
+    {"E19999", "A failure inside OpenCANN, not in the model or the command.",
+     "Report it with the model and the command line (the detail log holds the trace)."},
+};
+
+void PrintAdvice(const std::string& code) {
+  for (const auto& a : kAdvice) {
+    if (code != a.code) continue;
+    if (*a.cause) std::printf("        Possible Cause: %s\n", a.cause);
+    if (*a.solution) std::printf("        Solution: %s\n", a.solution);
+  }
+}
+
 int Fail(const Status& s) {
   OC_LOG(kError, s.ToString());  // into the plog file the next lines point to
   std::printf(
@@ -99,16 +135,24 @@ int Fail(const Status& s) {
   const bool model_error = s.code() == StatusCode::kShapeMismatch ||
                            s.code() == StatusCode::kParseError ||
                            s.code() == StatusCode::kInvalidArgument;
-  if (!s.cann_code().empty())
+  std::string code;
+  if (!s.cann_code().empty()) {
+    code = s.cann_code();
     std::printf("%s: %s\n", s.cann_code().c_str(), s.message().c_str());
-  else if (model_error)
+  } else if (model_error) {
+    code = "E19005";
     std::printf("E19005: The model is invalid: %s\n", s.message().c_str());
-  else if (s.code() == StatusCode::kNotFound)
+  } else if (s.code() == StatusCode::kNotFound) {
+    code = "E10001";
     std::printf("E10001: %s\n", s.message().c_str());
-  else if (s.code() == StatusCode::kUnsupported)
+  } else if (s.code() == StatusCode::kUnsupported) {
+    code = "E19010";
     std::printf("E19010: OpenCANN does not support what the model uses: %s\n", s.message().c_str());
-  else
+  } else {
+    code = "E19999";
     std::printf("E19999: Inner Error! %s\n", s.message().c_str());
+  }
+  PrintAdvice(code);
   const std::string plog = PlogPath();
   if (!plog.empty()) std::printf("The detail log: %s\n", plog.c_str());
   std::fflush(stdout);
