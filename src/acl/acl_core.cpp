@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -28,8 +29,32 @@ const char* MessageCode(aclError code) {
   return "EH0001";
 }
 
+// CANN's "Solution" line for the codes whose remedy is always the same (the wording is
+// OpenCANN's); empty for the others, whose message says what to change.
+const char* Solution(aclError code) {
+  switch (code) {
+    case ACL_ERROR_UNINITIALIZE:
+      return "Call aclInit before other AscendCL calls.";
+    case ACL_ERROR_REPEAT_INITIALIZE:
+      return "Call aclInit once per process (and aclFinalize at its end).";
+    case ACL_ERROR_RT_CONTEXT_NULL:
+      return "Call aclrtSetDevice or aclrtSetCurrentContext on this thread first.";
+    case ACL_ERROR_INVALID_MODEL_ID:
+      return "Use the id aclmdlLoadFromFile / aclmdlLoadFromMem returned, before aclmdlUnload.";
+    case ACL_ERROR_OP_NOT_FOUND:
+      return "Compile the operator with atc --singleop for these descriptions and attributes "
+             "and load it with aclopSetModelDir or aclopLoad.";
+    case ACL_ERROR_RT_INVALID_DEVICEID:
+      return "Use device 0: the emulation has one device.";
+    default:
+      return "";
+  }
+}
+
 aclError Fail(aclError code, const std::string& message) {
   g_recent_error = std::string(MessageCode(code)) + ": [" + std::to_string(code) + "] " + message;
+  if (const char* solution = Solution(code); *solution)
+    g_recent_error += std::string("\n        Solution: ") + solution;
   OC_LOG(kError, message << " (error " << code << ")");
   return code;
 }
@@ -211,6 +236,22 @@ Result<uint32_t> State::AddModel(std::shared_ptr<Model> model) {
     model->SetObserver(observer);
   models_[id] = std::move(model);
   return id;
+}
+
+std::shared_ptr<Profiler> State::profiler() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return profiler_;
+}
+
+double NowUs() {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void TimelineEvent(const char* name, const char* category, double start_us) {
+  if (auto p = State::Get().profiler())
+    p->RecordEvent(name, category, start_us, NowUs() - start_us);
 }
 
 void State::ObserveSingleOp(const std::shared_ptr<Model>& model) {

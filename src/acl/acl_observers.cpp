@@ -252,6 +252,14 @@ void Profiler::Record(const std::string& model, uint32_t model_id, const StepRec
   ++s.count;
 }
 
+void Profiler::RecordEvent(const std::string& name, const std::string& category, double start_us,
+                           double duration_us) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (trace_.size() < kMaxTraceEvents)
+    trace_.push_back(
+        {"", name, category, 0, start_us, duration_us, static_cast<uint32_t>(syscall(SYS_gettid))});
+}
+
 Status Profiler::Flush() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (summary_) std::fclose(summary_);

@@ -36,6 +36,9 @@ class Profiler {
  public:
   explicit Profiler(std::string dir) : dir_(std::move(dir)) {}
   void Record(const std::string& model, uint32_t model_id, const StepRecord& r);
+  // A runtime event for the timeline only (copies, callbacks): steady-clock microseconds.
+  void RecordEvent(const std::string& name, const std::string& category, double start_us,
+                   double duration_us);
   // Writes op_statistic_*.csv and closes op_summary_*.csv; returns the folder.
   Status Flush();
   const std::string& dir() const { return dir_; }

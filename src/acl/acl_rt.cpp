@@ -408,7 +408,11 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   using Kind = oc::Backend::CopyKind;
   const Kind k = dst_dev ? (src_dev ? Kind::kDeviceToDevice : Kind::kHostToDevice)
                          : (src_dev ? Kind::kDeviceToHost : Kind::kHostToHost);
+  const double t0 = oc::acl::NowUs();
   oc::Status copied = st.device_backend().Copy(dst, src, count, k);
+  static const char* const kNames[] = {"copy host-to-host", "copy host-to-device",
+                                       "copy device-to-host", "copy device-to-device"};
+  oc::acl::TimelineEvent(kNames[static_cast<int>(k) & 3], "memcpy", t0);
   if (!copied.ok()) return oc::acl::FailStatus(copied, oc::acl::Phase::kCall, "aclrtMemcpy");
   return ACL_SUCCESS;
 }
@@ -675,7 +679,9 @@ aclError aclrtProcessReport(int32_t timeout) {
   auto cb = g_callbacks[self].front();
   g_callbacks[self].pop_front();
   lock.unlock();
+  const double t0 = oc::acl::NowUs();
   cb->fn(cb->data);
+  oc::acl::TimelineEvent("callback", "callback", t0);
   lock.lock();
   cb->done = true;
   g_cb_cv.notify_all();

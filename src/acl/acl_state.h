@@ -159,6 +159,10 @@ struct FailedTask {
   std::vector<aclTensorDesc> inputs, outputs;
 };
 void ReportFailedTask(FailedTask task);
+// Steady-clock microseconds (the clock the model's step records use), and an event from
+// `start_us` to now in the profiler's timeline when profiling is on.
+double NowUs();
+void TimelineEvent(const char* name, const char* category, double start_us);
 bool DestroyTensorDescArray(const aclTensorDesc* head);
 
 class State {
@@ -175,6 +179,8 @@ class State {
   // A single-operator model loaded by aclopSetModelDir / aclopLoad: dumped under
   // dump_op_switch, profiled as models are.
   void ObserveSingleOp(const std::shared_ptr<Model>& model);
+  // The profiler of aclInit's config, or null: copies and callbacks add timeline events.
+  std::shared_ptr<Profiler> profiler();
   bool RemoveModel(uint32_t id);
 
   // Device memory bookkeeping: the emulated NPU's allocations.

@@ -74,11 +74,14 @@ def test_dump_and_profiler(tmp_path):
     assert r.returncode == 0, r.stdout
     assert glob.glob(str(tmp_path / "d" / "dump" / "*" / "0" / "mlp" / "*" / "0" / "*"))
     assert not (tmp_path / "acl.json").exists()
-    r = msame("--model", om, "--profiler", "true", "--output", "p", "--loop", "3", cwd=tmp_path)
+    np.zeros((4, 4), np.float32).tofile(tmp_path / "z.bin")
+    r = msame("--model", om, "--input", "z.bin", "--profiler", "true", "--output", "p", "--loop",
+              "3", cwd=tmp_path)
     assert r.returncode == 0, r.stdout
     (trace,) = glob.glob(str(tmp_path / "p" / "profiler" / "*" / "trace_*.json"))
     events = json.load(open(trace))["traceEvents"]
     assert len(events) >= 3 and {e["ph"] for e in events} == {"X"}
+    assert {"memcpy", "MatMul"} <= {e["cat"] for e in events}  # copies beside the ops
     assert all(e["dur"] >= 0 and "name" in e for e in events)
     assert glob.glob(str(tmp_path / "p" / "profiler" / "*" / "op_summary_*.csv"))
     assert not (tmp_path / "acl.json").exists()
