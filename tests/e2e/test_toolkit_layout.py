@@ -128,3 +128,68 @@ mkdir -p build && cd build && cmake ../src >/dev/null && make >/dev/null
     x = (np.array([int(i % 7) - 3 for i in range(16)], np.float32) / 2).reshape(4, 4)
     y = np.fromfile(tmp_path / "y.bin", np.float32).reshape(4, 3)
     np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
+
+
+ASYNC_APP = r"""
+import sys
+import numpy as np
+import acl
+
+om, x_path, y_path = sys.argv[1:4]
+assert acl.init() == 0 and acl.rt.set_device(0) == 0
+context, _ = acl.rt.get_context()
+model_id, ret = acl.mdl.load_from_file(om)
+assert ret == 0, acl.get_recent_err_msg()
+stream, _ = acl.rt.create_stream()
+flag = [True]
+
+def process_callback(args_list):
+    ctx, run = args_list
+    acl.rt.set_context(ctx)
+    while run[0]:
+        acl.rt.process_report(100)
+
+tid, ret = acl.util.start_thread(process_callback, [context, flag])
+assert ret == 0 and acl.rt.subscribe_report(tid, stream) == 0
+x = np.load(x_path)
+y = np.zeros((4, 3), np.float32)
+din, _ = acl.rt.malloc(x.nbytes, 0)
+dout, _ = acl.rt.malloc(y.nbytes, 0)
+ds_in, ds_out = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+acl.mdl.add_dataset_buffer(ds_in, acl.create_data_buffer(din, x.nbytes))
+acl.mdl.add_dataset_buffer(ds_out, acl.create_data_buffer(dout, y.nbytes))
+done = []
+acl.rt.memcpy_async(din, x.nbytes, acl.util.numpy_to_ptr(x), x.nbytes, 1, stream)
+acl.mdl.execute_async(model_id, ds_in, ds_out, stream)
+acl.rt.memcpy_async(acl.util.numpy_to_ptr(y), y.nbytes, dout, y.nbytes, 2, stream)
+acl.rt.launch_callback(lambda d: done.append(d), "ok", 1, stream)
+assert acl.rt.synchronize_stream(stream) == 0 and done == ["ok"]
+acl.rt.unsubscribe_report(tid, stream)
+flag[0] = False
+acl.util.stop_thread(tid)
+np.save(y_path, y)
+for ds in (ds_in, ds_out):
+    acl.destroy_data_buffer(acl.mdl.get_dataset_buffer(ds, 0))
+    acl.mdl.destroy_dataset(ds)
+acl.rt.free(din)
+acl.rt.free(dout)
+acl.rt.destroy_stream(stream)
+acl.mdl.unload(model_id)
+acl.rt.reset_device(0)
+acl.finalize()
+print("async done")
+"""
+
+
+def test_pyacl_async_sample_from_set_env(prefix, tmp_path):
+    m = tiny_mlp(tmp_path / "mlp.onnx", batch=4)
+    x = np.random.default_rng(5).standard_normal((4, 4)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    (tmp_path / "app.py").write_text(ASYNC_APP)
+    r = bash(f"""set -e
+source {prefix}/set_env.sh
+atc --model={m} --framework=5 --output={tmp_path}/mlp --soc_version=Ascend910B3 >/dev/null
+/usr/bin/python3 {tmp_path}/app.py {tmp_path}/mlp.om {tmp_path}/x.npy {tmp_path}/y.npy
+""")
+    assert r.returncode == 0 and "async done" in r.stdout, r.stdout + r.stderr
+    np.testing.assert_allclose(np.load(tmp_path / "y.npy"), mlp_reference(x), rtol=1e-6)
