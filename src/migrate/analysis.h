@@ -2,6 +2,7 @@
 // and cost table make of them.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,7 +29,8 @@ struct EstimateLine {
   std::string what;
   int count = 0;
   double low = 0, high = 0;
-  std::string basis;  // the seed row it comes from
+  std::string basis;                  // the seed row it comes from
+  std::vector<std::string> evidence;  // file:line of what triggered it (the first few)
 };
 
 struct Analysis {
@@ -39,9 +41,18 @@ struct Analysis {
   std::vector<Warning> warnings;
   std::set<std::string> modules, names;
   int triton_kernels = 0, triton_complex = 0;
+  std::vector<TritonKernel> triton;
+  std::vector<NpuSignal> npu_signals;
+  std::map<std::string, double> workload_weight;  // evidence per workload class
   bool trains = false;
   // Decisions.
   std::string workload, workload_title, suitability, suitability_note;
+  std::string workload_runner_up;  // the class with the next most evidence ("" when none)
+  // Existing Ascend support: the files that show it and what they show.
+  bool supports_ascend = false;
+  std::string support_summary;
+  std::vector<std::string> support_evidence;
+  std::vector<std::string> next_steps;  // the largest items and what replaces them
   Level level = Level::kLow;
   Branch deciding = Branch::kStandardModel;
   std::string reason;
@@ -54,7 +65,15 @@ struct Analysis {
 // syntax errors become warnings. Errors only when PATH itself cannot be read.
 Result<Analysis> AnalyseProject(const std::string& path);
 
-// Fills the decision fields from the findings (used by AnalyseProject).
+// How much each workload class shows in one file's imports and names ("cv", "llm", ...).
+std::map<std::string, double> WorkloadEvidence(const std::set<std::string>& modules,
+                                               const std::set<std::string>& names);
+
+// Project-level passes, in this order (used by AnalyseProject):
+// weigh: usage by path (tests, examples, docs), dependencies never used in code, findings
+// the project's own NPU path already covers, community ports, noise folded per file.
+void Weigh(Analysis* a);
+// decide: workload, the estimate and the verdict from the weighed findings.
 void Decide(Analysis* a);
 
 }  // namespace oc::migrate

@@ -15,21 +15,22 @@ constexpr double kGiB = 1024.0 * 1024 * 1024;
 
 struct Arch {
   double params;
-  int layers, hidden, heads;
+  int layers, hidden, heads, kv_heads, intermediate;
 };
 
-// Decoder-only transformers of common sizes (Llama-style shapes).
+// Decoder-only transformers of common sizes (published configs: Llama 2/3, TinyLlama,
+// OpenLLaMA, Qwen, CodeLlama; BERT and GPT-2 for the small end).
 const std::map<std::string, Arch>& KnownModels() {
   static const std::map<std::string, Arch> m = {
-      {"1b", {1.1e9, 22, 2048, 32}},         {"3b", {3.2e9, 26, 3200, 32}},
-      {"7b", {6.7e9, 32, 4096, 32}},         {"8b", {8.0e9, 32, 4096, 32}},
-      {"13b", {13.0e9, 40, 5120, 40}},       {"14b", {14.2e9, 40, 5120, 40}},
-      {"30b", {32.5e9, 60, 6656, 52}},       {"34b", {34.0e9, 48, 8192, 64}},
-      {"65b", {65.2e9, 80, 8192, 64}},       {"70b", {70.0e9, 80, 8192, 64}},
-      {"llama-7b", {6.7e9, 32, 4096, 32}},   {"llama-13b", {13.0e9, 40, 5120, 40}},
-      {"llama-70b", {70.0e9, 80, 8192, 64}}, {"qwen-7b", {7.7e9, 32, 4096, 32}},
-      {"bert-base", {0.11e9, 12, 768, 12}},  {"bert-large", {0.34e9, 24, 1024, 16}},
-      {"gpt2", {0.124e9, 12, 768, 12}}};
+      {"1b", {1.1e9, 22, 2048, 32, 4, 5632}},          {"3b", {3.2e9, 26, 3200, 32, 32, 8640}},
+      {"7b", {6.7e9, 32, 4096, 32, 32, 11008}},        {"8b", {8.0e9, 32, 4096, 32, 8, 14336}},
+      {"13b", {13.0e9, 40, 5120, 40, 40, 13824}},      {"14b", {14.2e9, 40, 5120, 40, 40, 13696}},
+      {"30b", {32.5e9, 60, 6656, 52, 52, 17920}},      {"34b", {34.0e9, 48, 8192, 64, 8, 22016}},
+      {"65b", {65.2e9, 80, 8192, 64, 64, 22016}},      {"70b", {70.0e9, 80, 8192, 64, 8, 28672}},
+      {"llama-7b", {6.7e9, 32, 4096, 32, 32, 11008}},  {"llama-13b", {13.0e9, 40, 5120, 40, 40, 13824}},
+      {"llama-70b", {70.0e9, 80, 8192, 64, 8, 28672}}, {"llama3-8b", {8.0e9, 32, 4096, 32, 8, 14336}},
+      {"qwen-7b", {7.7e9, 32, 4096, 32, 32, 11008}},   {"bert-base", {0.11e9, 12, 768, 12, 12, 3072}},
+      {"bert-large", {0.34e9, 24, 1024, 16, 16, 4096}}, {"gpt2", {0.124e9, 12, 768, 12, 12, 3072}}};
   return m;
 }
 
@@ -87,7 +88,8 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
   const std::string key = Lower(q.model);
   if (auto it = KnownModels().find(key); it != KnownModels().end()) {
     r.params = it->second.params, r.layers = it->second.layers, r.hidden = it->second.hidden,
-    r.heads = it->second.heads;
+    r.heads = it->second.heads, r.kv_heads = it->second.kv_heads,
+    r.intermediate = it->second.intermediate;
   } else {
     double scale = 1;
     std::string num = key;
@@ -106,18 +108,35 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
     if (r.hidden < 128) r.hidden = 128;
     r.layers = std::max(1, static_cast<int>(std::round(r.params / (12.0 * r.hidden * r.hidden))));
     r.heads = std::max(1, r.hidden / 128);
+    r.kv_heads = r.heads;
+    r.intermediate = 4 * r.hidden;  // the 12 L h^2 count assumes a 4h MLP
   }
+  if (q.kv_heads < 0 || (q.kv_heads > 0 && r.heads % q.kv_heads != 0))
+    return InvalidArgument("--kv-heads " + std::to_string(q.kv_heads) + " must divide the " +
+                           std::to_string(r.heads) + " attention heads");
+  if (q.kv_heads > 0) r.kv_heads = q.kv_heads;
+  if (q.attention != "fused" && q.attention != "eager")
+    return InvalidArgument("--attention must be fused or eager, not [" + q.attention + "]");
+  if (q.lora_rank < 1) return InvalidArgument("--lora-rank must be positive");
   r.device_gib = dev->second;
   r.usable_gib = dev->second * 0.9;  // runtime, workspace and fragmentation
   const double P = r.params, L = r.layers, h = r.hidden, a = r.heads, b = q.batch, s = q.seq;
-  const double act_bytes = 2;  // activations in 16-bit
-  // Activations per layer (Korthikanti et al.): s*b*h*(34 + 5*a*s/h) bytes in 16-bit, no
-  // recomputation; with full recomputation only each layer's input (2*s*b*h) stays.
-  const double act_full = L * s * b * h * (34 + 5 * a * s / h) * (act_bytes / 2) / kGiB;
-  const double act_recompute = L * 2 * s * b * h / kGiB + s * b * h * (34 + 5 * a * s / h) / kGiB;
+  const double head_dim = h / a, kv_width = r.kv_heads * head_dim, inter = r.intermediate;
+  // Activations per layer (Korthikanti et al.): s*b*h*34 bytes in 16-bit plus 5*a*s^2*b for
+  // the attention scores, softmax and dropout mask. Fused attention (npu_fusion_attention,
+  // FlashAttention) never stores the score matrix, so the second term goes. With full
+  // recomputation only each layer's input (2*s*b*h) stays, plus one layer's working set.
+  const bool fused = q.attention == "fused";
+  const double per_layer = s * b * h * 34 + (fused ? 0 : 5 * a * s * s * b);
+  const double act_full = L * per_layer / kGiB;
+  const double act_recompute = (L * 2 * s * b * h + per_layer) / kGiB;
+  const std::string act_name =
+      std::string("activations (") + (fused ? "fused attention" : "eager attention") + ")";
   if (q.method == "inference") {
     r.parts.push_back({"weights", P * wbytes / kGiB});
-    r.parts.push_back({"KV cache", 2 * L * b * s * h * 2 / kGiB});
+    // K and V per layer: kv_heads * head_dim wide (grouped-query attention shares them).
+    r.parts.push_back({"KV cache (" + std::to_string(r.kv_heads) + " KV heads)",
+                       2 * L * b * s * kv_width * 2 / kGiB});
     r.parts.push_back({"activations (one layer at a time)", s * b * h * 12 * 2 / kGiB});
     r.activations_recompute_gib = r.parts.back().gib;
   } else if (q.method == "full") {
@@ -125,19 +144,52 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
     r.parts.push_back({"weights (16-bit)", P * 2 / kGiB});
     r.parts.push_back({"gradients (16-bit)", P * 2 / kGiB});
     r.parts.push_back({"optimizer: fp32 master weights + Adam moments", P * 12 / kGiB});
-    r.parts.push_back({"activations", act_full});
+    r.parts.push_back({act_name, act_full});
     r.activations_recompute_gib = act_recompute;
   } else {
-    // LoRA on the attention and MLP projections: 2*r*(in+out) per matrix, 7 matrices per layer.
-    const double lora = L * 7 * 2 * q.lora_rank * (h + 2.7 * h);
+    // LoRA: r*(in+out) per adapted matrix, from the target modules' real shapes.
+    const std::map<std::string, std::pair<double, double>> shapes = {
+        {"q", {h, h}},       {"k", {h, kv_width}},   {"v", {h, kv_width}}, {"o", {h, h}},
+        {"gate", {h, inter}}, {"up", {h, inter}}, {"down", {inter, h}}};
+    std::vector<std::string> targets;
+    std::string list = Lower(q.lora_targets);
+    if (list == "all" || list == "all-linear" || list == "all_linear")
+      list = "q,k,v,o,gate,up,down";
+    for (size_t p = 0; p <= list.size();) {
+      size_t e = list.find(',', p);
+      if (e == std::string::npos) e = list.size();
+      std::string t = list.substr(p, e - p);
+      if (t.size() > 5 && t.compare(t.size() - 5, 5, "_proj") == 0) t.resize(t.size() - 5);
+      if (!t.empty()) targets.push_back(t);
+      p = e + 1;
+    }
+    double per = 0;
+    for (const auto& t : targets) {
+      auto it = shapes.find(t);
+      if (it == shapes.end())
+        return InvalidArgument("--lora-targets: unknown module [" + t +
+                               "]; use q,k,v,o,gate,up,down (or q_proj, ...) or all");
+      per += q.lora_rank * (it->second.first + it->second.second);
+    }
+    if (targets.empty()) return InvalidArgument("--lora-targets names no module");
+    r.lora_params = L * per;
     r.parts.push_back(
         {q.method == "qlora" ? "frozen weights (4-bit)" : "frozen weights", P * wbytes / kGiB});
     r.parts.push_back({"LoRA adapters + gradients + Adam (" +
-                           std::to_string(static_cast<long long>(lora)) + " params)",
-                       lora * 16 / kGiB});
-    r.parts.push_back({"activations", act_full});
+                           std::to_string(static_cast<long long>(r.lora_params)) + " params, r=" +
+                           std::to_string(q.lora_rank) + ")",
+                       r.lora_params * 16 / kGiB});
+    r.parts.push_back({act_name, act_full});
     r.activations_recompute_gib = act_recompute;
+    if (q.method == "qlora")
+      r.notes.push_back(
+          "QLoRA keeps the weights in 4-bit through bitsandbytes NF4, whose NPU backend is "
+          "unverified (gpu2npu analyse reports bitsandbytes as a blocker); check it before "
+          "relying on this, or use --method lora in bf16");
   }
+  if (q.method == "inference" && (q.dtype == "int8" || q.dtype == "int4"))
+    r.notes.push_back("int8/int4 weights on NPU: quantize with CANN's AMCT or use torch_npu's "
+                      "npu_weight_quant_batchmatmul; bitsandbytes kernels are CUDA-only");
   r.total_gib = 0;
   for (const auto& p : r.parts) r.total_gib += p.gib;
   r.total_recompute_gib = r.total_gib - r.parts.back().gib + r.activations_recompute_gib;
@@ -153,6 +205,20 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
     r.cards = 0;  // one card cannot hold one micro-batch's activations: smaller batch / seq
   } else {
     r.cards = static_cast<int>(std::ceil(states / (r.usable_gib - act)));
+    if (q.method == "inference") {
+      // Tensor parallelism splits the heads: the degree must divide them (and the KV heads,
+      // or be a multiple of them).
+      const int needed = r.cards;
+      auto divides = [&](int c) {
+        return r.heads % c == 0 && (r.kv_heads % c == 0 || c % r.kv_heads == 0);
+      };
+      while (r.cards <= r.heads && !divides(r.cards)) ++r.cards;
+      if (r.cards > r.heads) r.cards = 0;
+      else if (r.cards != needed)
+        r.notes.push_back(std::to_string(needed) + " cards hold the weights, but a tensor-parallel "
+                          "degree must divide the " + std::to_string(r.heads) + " heads: " +
+                          std::to_string(r.cards));
+    }
   }
   char buf[256];
   if (r.fits)
@@ -181,9 +247,10 @@ std::string FitText(const FitResult& r) {
   std::ostringstream os;
   char buf[256];
   std::snprintf(buf, sizeof(buf),
-                "model %s: %.2fB parameters (%d layers, hidden %d, %d heads), %s on %s (%.0f GiB, "
-                "%.1f usable)\n",
-                r.model.c_str(), r.params / 1e9, r.layers, r.hidden, r.heads, r.method.c_str(),
+                "model %s: %.2fB parameters (%d layers, hidden %d, %d heads, %d KV heads), %s on "
+                "%s (%.0f GiB, %.1f usable)\n",
+                r.model.c_str(), r.params / 1e9, r.layers, r.hidden, r.heads, r.kv_heads,
+                r.method.c_str(),
                 r.device.c_str(), r.device_gib, r.usable_gib);
   os << buf;
   for (const auto& p : r.parts) {
@@ -194,6 +261,7 @@ std::string FitText(const FitResult& r) {
                 "total", r.total_gib, "activations with full recomputation",
                 r.activations_recompute_gib, "total with recomputation", r.total_recompute_gib);
   os << buf << "verdict: " << r.verdict << "\n";
+  for (const auto& n : r.notes) os << "note: " << n << "\n";
   return os.str();
 }
 
@@ -204,6 +272,9 @@ std::string FitJson(const FitResult& r) {
   j["layers"] = r.layers;
   j["hidden"] = r.hidden;
   j["heads"] = r.heads;
+  j["kv_heads"] = r.kv_heads;
+  j["intermediate"] = r.intermediate;
+  j["lora_params"] = r.lora_params;
   j["method"] = r.method;
   j["device"] = r.device;
   j["device_gib"] = r.device_gib;
@@ -217,6 +288,7 @@ std::string FitJson(const FitResult& r) {
   j["fits_with_recompute"] = r.fits_with_recompute;
   j["cards"] = r.cards;
   j["verdict"] = r.verdict;
+  j["notes"] = r.notes;
   return j.dump(2) + "\n";
 }
 

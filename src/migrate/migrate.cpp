@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "base/file.h"
 #include "migrate/analysis.h"
+#include "migrate/python_context.h"
 #include "migrate/python_lexer.h"
 #include "migrate/text_util.h"
 
@@ -70,13 +72,35 @@ void Apply(std::vector<std::string>* lines, std::vector<Span> spans, const std::
 
 }  // namespace
 
-std::string MigratePython(const std::string& file, const std::string& text,
-                          std::vector<Edit>* edits) {
+namespace {
+
+// torch.cuda members that have no NPU counterpart of the same name and meaning: never
+// rewritten (the analysis lists them for a person).
+bool KeepCudaMember(const std::string& name) {
+  return name == "nccl" || name == "comm" || name == "get_device_capability" ||
+         name == "memory_usage" || name == "jiterator";
+}
+
+// torch.cuda members whose NPU name differs.
+std::string NpuMemberName(const std::string& name) {
+  return name == "CUDAGraph" ? "NPUGraph" : name;
+}
+
+}  // namespace
+
+// The rewrite of one Python module. `insert_import`: add `import torch_npu` when anything
+// changed; `*inserted_at` gets the new line's number (0: none).
+std::string MigratePythonModule(const std::string& file, const std::string& text,
+                                std::vector<Edit>* edits, bool insert_import, int* inserted_at,
+                                bool setup_py) {
+  if (inserted_at) *inserted_at = 0;
   std::vector<Token> t;
   std::string error;
   if (!TokenizePython(text, &t, &error)) return text;  // the analysis lists it as skipped
+  const PyContext ctx(t);
   bool trailing = false;
   auto lines = SplitLines(text, &trailing);
+  const bool crlf = !lines.empty() && !lines[0].empty() && lines[0].back() == '\r';
   std::vector<Span> spans;
   auto at = [&](const Token& k) { return k.column - 1; };
   bool imports_npu = false;
@@ -87,7 +111,7 @@ std::string MigratePython(const std::string& file, const std::string& text,
     if (line_start && k.kind == Token::kName && (k.text == "import" || k.text == "from") &&
         i + 1 < t.size()) {
       if (t[i + 1].text == "torch_npu") imports_npu = true;
-      if (t[i + 1].text == "torch" && k.column == 1) {
+      if (t[i + 1].text == "torch" && !ctx.InFunction(i) && k.column == 1) {
         size_t end = i;  // the statement may span lines (parentheses)
         while (end < t.size() && t[end].kind != Token::kNewline) ++end;
         last_torch_import = end < t.size() ? t[end].line : static_cast<int>(lines.size());
@@ -95,24 +119,26 @@ std::string MigratePython(const std::string& file, const std::string& text,
     }
     if (k.kind == Token::kString && !k.docstring) {
       static const std::map<std::string, std::pair<std::string, std::string>> kStrings = {
-          {"cuda", {"npu", "device string"}},
           {"nccl", {"hccl", "NCCL backend -> HCCL"}},
           {"CUDA_VISIBLE_DEVICES", {"ASCEND_RT_VISIBLE_DEVICES", "device visibility variable"}},
           {"nvidia-smi", {"npu-smi", "device status tool"}}};
       std::string value = k.text, with, why;
-      if (auto it = kStrings.find(value); it != kStrings.end()) {
+      size_t len = value.size();
+      // Folder and file names (glob("csrc/cuda/*"), join(root, "cuda")) and setup.py's
+      // strings are paths, not devices: rewriting them breaks the build.
+      const bool path = setup_py || PathCall(ctx.EnclosingCall(i));
+      if (auto it = kStrings.find(value); it != kStrings.end() && !path) {
         with = it->second.first, why = it->second.second;
-      } else if (value.rfind("cuda:", 0) == 0 && value.size() > 5 &&
-                 value.find_first_not_of("0123456789", 5) == std::string::npos) {
-        with = "npu:" + value.substr(5), why = "device string";
+      } else if (const size_t n = CudaDevicePrefix(k); n && !path) {
+        with = "npu", len = n, why = "device string";
       }
       if (!with.empty()) {
         // The literal's text on its line: the value right after the opening quote.
         const std::string& l = lines[k.line - 1];
         const size_t q = l.find_first_of("'\"", static_cast<size_t>(at(k)));
-        if (q != std::string::npos && l.compare(q + 1, value.size(), value) == 0)
-          spans.push_back({k.line, static_cast<int>(q + 1), value.size(), with,
-                           why + ": \"" + value + "\" -> \"" + with + "\""});
+        if (q != std::string::npos && l.compare(q + 1, len, value, 0, len) == 0)
+          spans.push_back({k.line, static_cast<int>(q + 1), len, with,
+                           why + ": \"" + value + "\" -> \"" + with + value.substr(len) + "\""});
       }
       continue;
     }
@@ -124,9 +150,40 @@ std::string MigratePython(const std::string& file, const std::string& text,
       if (n.text == "cuda" && i > 0 && t[i - 1].kind == Token::kName && t[i - 1].text == "torch" &&
           (i < 2 || t[i - 2].text != ".")) {
         const Token& torch_tok = t[i - 1];
+        const bool member = i + 3 < t.size() && t[i + 2].text == "." && t[i + 3].kind == Token::kName;
+        std::string name = member ? t[i + 3].text : "";
+        // from torch.cuda import X: X decides.
+        const bool from_import = i >= 2 && t[i - 2].text == "from";
+        if (from_import && !member) {
+          size_t j = i + 2;
+          while (j < t.size() && t[j].kind != Token::kNewline && t[j].text != "import") ++j;
+          bool keep = false;
+          for (size_t m = j + 1; m < t.size() && t[m].kind != Token::kNewline; ++m)
+            if (t[m].kind == Token::kName && t[m - 1].text != "as") {
+              keep |= KeepCudaMember(t[m].text);
+              if (t[m].text == "CUDAGraph") {
+                const bool aliased = m + 1 < t.size() && t[m + 1].text == "as";
+                spans.push_back({t[m].line, at(t[m]), 9, aliased ? "NPUGraph" : "NPUGraph as CUDAGraph",
+                                 "CUDAGraph -> NPUGraph (torch_npu >= 7.0.0)"});
+              }
+            }
+          if (keep) {
+            // Leave the whole statement (and drop the CUDAGraph span just added on it).
+            while (!spans.empty() && spans.back().line == torch_tok.line) spans.pop_back();
+            ++i;
+            continue;
+          }
+        }
+        if (KeepCudaMember(name)) {
+          ++i;
+          continue;
+        }
         spans.push_back({torch_tok.line, at(torch_tok),
                          n.column - torch_tok.column + n.text.size() - 1 + 1, "torch_npu.npu",
                          "torch.cuda -> torch_npu.npu"});
+        if (member && NpuMemberName(name) != name)
+          spans.push_back({t[i + 3].line, at(t[i + 3]), name.size(), NpuMemberName(name),
+                           name + " -> " + NpuMemberName(name) + " (torch_npu >= 7.0.0)"});
         ++i;
         continue;
       }
@@ -143,6 +200,10 @@ std::string MigratePython(const std::string& file, const std::string& text,
       if (n.text == "is_cuda") spans.push_back({n.line, at(n), 7, "is_npu", ".is_cuda -> .is_npu"});
       if (n.text == "NCCL" && i > 0 && t[i - 1].text == "Backend")
         spans.push_back({n.line, at(n), 4, "HCCL", "Backend.NCCL -> Backend.HCCL"});
+      // "hccl" if dist.is_nccl_available() else "gloo" must pick HCCL on an NPU.
+      if (n.text == "is_nccl_available")
+        spans.push_back({n.line, at(n), 17, "is_hccl_available",
+                         "is_nccl_available -> is_hccl_available"});
       ++i;
       continue;
     }
@@ -162,15 +223,125 @@ std::string MigratePython(const std::string& file, const std::string& text,
     }
   }
   if (spans.empty()) return text;
-  // `import torch_npu` after the top-level torch import (or first), once.
   Apply(&lines, spans, file, edits);
-  if (!imports_npu) {
-    const int after = last_torch_import;  // 0: at the top
-    lines.insert(lines.begin() + after,
-                 "import torch_npu  # added by gpu2npu: registers the NPU device");
+  // `import torch_npu` after the module-level torch import, else after the module header
+  // (shebang, encoding line, docstring, __future__ imports), once.
+  if (!imports_npu && insert_import) {
+    const int after = last_torch_import ? last_torch_import : ctx.HeaderEndLine(lines);
+    lines.insert(lines.begin() + after, std::string("import torch_npu  # added by gpu2npu: "
+                                                    "registers the NPU device") +
+                                            (crlf ? "\r" : ""));
     edits->push_back({file, after + 1, "insert", "", lines[after], "import torch_npu"});
+    if (inserted_at) *inserted_at = after + 1;
   }
   return JoinLines(lines, trailing);
+}
+
+std::string MigratePython(const std::string& file, const std::string& text,
+                          std::vector<Edit>* edits) {
+  return MigratePythonModule(file, text, edits, true, nullptr, false);
+}
+
+std::string MigrateNotebook(const std::string& file, const std::string& text,
+                            std::vector<Edit>* edits, std::map<std::string, int>* inserted) {
+  using json = nlohmann::ordered_json;
+  json nb = json::parse(text, nullptr, false);
+  if (nb.is_discarded() || !nb.is_object() || !nb.contains("cells") || !nb["cells"].is_array())
+    return text;
+  // The code cells as one module (imports carry across cells); shell and magic lines are
+  // blanked so that line numbers still map back to the cells.
+  struct Cell {
+    size_t index;
+    int first_line, lines;
+    bool as_list;
+    std::vector<std::string> src;  // the cell's lines, without '\n'
+    std::vector<bool> shell;
+  };
+  std::vector<Cell> cells;
+  std::string python;
+  int next = 1;
+  for (size_t c = 0; c < nb["cells"].size(); ++c) {
+    const json& cell = nb["cells"][c];
+    if (!cell.is_object() || !cell.contains("cell_type") || cell["cell_type"] != "code" ||
+        !cell.contains("source"))
+      continue;
+    std::string src;
+    const bool as_list = cell["source"].is_array();
+    if (as_list) {
+      for (const auto& l : cell["source"])
+        if (l.is_string()) src += l.get<std::string>();
+    } else if (cell["source"].is_string()) {
+      src = cell["source"].get<std::string>();
+    } else {
+      return text;
+    }
+    Cell k{c, next, 0, as_list, Lines(src), {}};
+    for (const auto& l : k.src) {
+      const std::string tl = Trim(l);
+      k.shell.push_back(!tl.empty() && (tl[0] == '!' || tl[0] == '%'));
+      python += (k.shell.back() ? "" : l) + "\n";
+    }
+    k.lines = static_cast<int>(k.src.size());
+    next += k.lines;
+    cells.push_back(std::move(k));
+  }
+  std::vector<Edit> found;
+  const std::string migrated = MigratePythonModule(file, python, &found, false, nullptr, false);
+  if (found.empty()) return text;
+  const auto new_lines = Lines(migrated);
+  auto cell_of = [&](int line) -> Cell* {
+    for (auto& c : cells)
+      if (line >= c.first_line && line < c.first_line + c.lines) return &c;
+    return nullptr;
+  };
+  for (auto& e : found) {
+    Cell* c = cell_of(e.line);
+    if (!c) continue;
+    const int local = e.line - c->first_line;
+    c->src[local] = new_lines[e.line - 1];
+    edits->push_back({file + "#cell" + std::to_string(c->index + 1), local + 1, e.kind, e.before,
+                      e.after, e.message});
+  }
+  // import torch_npu: after the torch imports of the first cell that has them, else at the
+  // top of the first code cell.
+  bool has_npu = python.find("import torch_npu") != std::string::npos;
+  if (!has_npu && !cells.empty()) {
+    Cell* target = &cells[0];
+    int after = 0;
+    for (auto& c : cells) {
+      for (int l = 0; l < c.lines; ++l) {
+        const std::string tl = c.src[l];
+        if (tl.rfind("import torch", 0) == 0 || tl.rfind("from torch", 0) == 0)
+          target = &c, after = l + 1;
+      }
+      if (after) break;
+    }
+    target->src.insert(target->src.begin() + after,
+                       "import torch_npu  # added by gpu2npu: registers the NPU device");
+    target->shell.insert(target->shell.begin() + after, false);
+    const std::string name = file + "#cell" + std::to_string(target->index + 1);
+    edits->push_back({name, after + 1, "insert", "", target->src[after], "import torch_npu"});
+    (*inserted)[name] = after + 1;
+  }
+  for (const auto& c : cells) {
+    json& source = nb["cells"][c.index]["source"];
+    // Lines(src) ends with "" when the source ended with a newline: keep that shape.
+    if (c.as_list) {
+      json list = json::array();
+      for (size_t l = 0; l < c.src.size(); ++l) {
+        const bool last = l + 1 == c.src.size();
+        if (last && c.src[l].empty()) break;
+        list.push_back(c.src[l] + (last ? "" : "\n"));
+      }
+      source = list;
+    } else {
+      std::string joined;
+      for (size_t l = 0; l < c.src.size(); ++l) joined += c.src[l] + (l + 1 < c.src.size() ? "\n" : "");
+      source = joined;
+    }
+  }
+  // Jupyter writes one-space indentation and a final newline.
+  return nb.dump(1) + (text.empty() || text.back() == '\n' ? "\n" : "");
 }
 
 std::string MigrateText(const std::string& file, const std::string& text,
@@ -179,6 +350,10 @@ std::string MigrateText(const std::string& file, const std::string& text,
       {"CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"},
       {"nvidia-smi", "npu-smi"},
       {"--ddp_backend nccl", "--ddp_backend hccl"},
+      {"--backend nccl", "--backend hccl"},
+      {"--backend=nccl", "--backend=hccl"},
+      {"--dist-backend nccl", "--dist-backend hccl"},
+      {"--dist_backend nccl", "--dist_backend hccl"},
       {"--ddp_backend=nccl", "--ddp_backend=hccl"},
       {"backend: nccl", "backend: hccl"},
       {"distributed_type: MULTI_GPU", "distributed_type: MULTI_NPU"}};
@@ -206,59 +381,81 @@ std::string MigrateText(const std::string& file, const std::string& text,
 
 namespace {
 
-// A unified diff from the edits of one file (replacements keep line counts; one insertion).
-std::string UnifiedDiff(const std::string& file, const std::vector<std::string>& old_lines,
-                        const std::vector<std::string>& new_lines) {
-  // Lines match up to the single inserted line, if any.
-  std::vector<std::pair<int, int>> ops;  // (old index or -1, new index or -1) per position
-  size_t i = 0, j = 0;
-  while (i < old_lines.size() || j < new_lines.size()) {
-    if (i < old_lines.size() && j < new_lines.size() && old_lines[i] == new_lines[j])
-      ops.emplace_back(i++, j++);
-    else if (new_lines.size() > old_lines.size() && j < new_lines.size() &&
-             (i >= old_lines.size() ||
-              (j + 1 < new_lines.size() && new_lines[j + 1] == old_lines[i]) ||
-              new_lines[j].find("added by gpu2npu") != std::string::npos))
-      ops.emplace_back(-1, j++);
-    else
-      ops.emplace_back(i < old_lines.size() ? static_cast<int>(i++) : -1,
-                       j < new_lines.size() ? static_cast<int>(j++) : -1);
+// A unified diff of two versions of one file (Myers' O(ND) shortest edit script), three
+// lines of context, hunks merged when their contexts touch.
+std::string UnifiedDiff(const std::string& file, const std::vector<std::string>& a,
+                        const std::vector<std::string>& b) {
+  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size()), max = n + m;
+  std::vector<int> v(2 * static_cast<size_t>(max) + 2, 0);
+  std::vector<std::vector<int>> trace;
+  int d_end = 0;
+  for (int d = 0; d <= max; ++d) {
+    trace.push_back(v);
+    bool done = false;
+    for (int k = -d; k <= d; k += 2) {
+      int x = (k == -d || (k != d && v[k - 1 + max] < v[k + 1 + max])) ? v[k + 1 + max]
+                                                                         : v[k - 1 + max] + 1;
+      int y = x - k;
+      while (x < n && y < m && a[x] == b[y]) ++x, ++y;
+      v[k + max] = x;
+      if (x >= n && y >= m) {
+        done = true;
+        break;
+      }
+    }
+    if (done) {
+      d_end = d;
+      trace.push_back(v);
+      break;
+    }
   }
-  auto changed = [&](size_t k) {
-    const auto [a, b] = ops[k];
-    return a < 0 || b < 0 || old_lines[a] != new_lines[b];
-  };
+  // Walk back: ops of (kind, old index, new index); kind ' ', '-', '+'.
+  std::vector<std::tuple<char, int, int>> ops;
+  int x = n, y = m;
+  for (int d = d_end; d > 0; --d) {
+    const std::vector<int>& pv = trace[d];
+    const int k = x - y;
+    const int prev_k =
+        (k == -d || (k != d && pv[k - 1 + max] < pv[k + 1 + max])) ? k + 1 : k - 1;
+    const int prev_x = pv[prev_k + max], prev_y = prev_x - prev_k;
+    while (x > prev_x && y > prev_y) ops.emplace_back(' ', --x, --y);
+    if (x == prev_x)
+      ops.emplace_back('+', x, --y);
+    else
+      ops.emplace_back('-', --x, y);
+  }
+  while (x > 0 && y > 0) ops.emplace_back(' ', --x, --y);
+  std::reverse(ops.begin(), ops.end());
   std::string out = "--- a/" + file + "\n+++ b/" + file + "\n";
-  size_t k = 0;
-  while (k < ops.size()) {
-    if (!changed(k)) {
-      ++k;
+  size_t i = 0;
+  while (i < ops.size()) {
+    if (std::get<0>(ops[i]) == ' ') {
+      ++i;
       continue;
     }
-    size_t start = k >= 3 ? k - 3 : 0, end = k;
+    size_t start = i >= 3 ? i - 3 : 0, end = i;
     while (end < ops.size()) {
       size_t next = end;
-      while (next < ops.size() && !changed(next)) ++next;
+      while (next < ops.size() && std::get<0>(ops[next]) == ' ') ++next;
       if (next == ops.size() || next - end > 6) break;
-      end = next + 1;
+      while (next < ops.size() && std::get<0>(ops[next]) != ' ') ++next;
+      end = next;
     }
     end = std::min(ops.size(), end + 3);
     int old_start = -1, new_start = -1, old_n = 0, new_n = 0;
     std::string body;
     for (size_t p = start; p < end; ++p) {
-      const auto [a, b] = ops[p];
-      if (a >= 0 && old_start < 0) old_start = a;
-      if (b >= 0 && new_start < 0) new_start = b;
-      if (a >= 0 && b >= 0 && old_lines[a] == new_lines[b]) {
-        body += " " + old_lines[a] + "\n", ++old_n, ++new_n;
-      } else {
-        if (a >= 0) body += "-" + old_lines[a] + "\n", ++old_n;
-        if (b >= 0) body += "+" + new_lines[b] + "\n", ++new_n;
-      }
+      const auto [kind, oi, ni] = ops[p];
+      if (old_start < 0) old_start = oi, new_start = ni;
+      if (kind == ' ') body += " " + a[oi] + "\n", ++old_n, ++new_n;
+      if (kind == '-') body += "-" + a[oi] + "\n", ++old_n;
+      if (kind == '+') body += "+" + b[ni] + "\n", ++new_n;
     }
-    out += "@@ -" + std::to_string(old_start + 1) + "," + std::to_string(old_n) + " +" +
-           std::to_string(new_start + 1) + "," + std::to_string(new_n) + " @@\n" + body;
-    k = end;
+    // An empty side starts one line before (diff's convention).
+    out += "@@ -" + std::to_string(old_n ? old_start + 1 : old_start) + "," +
+           std::to_string(old_n) + " +" + std::to_string(new_n ? new_start + 1 : new_start) +
+           "," + std::to_string(new_n) + " @@\n" + body;
+    i = end;
   }
   return out;
 }
@@ -297,6 +494,7 @@ namespace {
 
 Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
   Migration& m = *migration;
+  std::map<std::string, int> inserted;  // file (or notebook cell) -> the inserted line
   std::error_code ec;
   fs::copy(s, o, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
   if (ec) return IoError("cannot copy [" + s.string() + "]: " + ec.message());
@@ -307,16 +505,21 @@ Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
     if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
     const fs::path p = it->path();
     const std::string ext = p.extension().string(), name = p.filename().string();
-    const bool py = ext == ".py";
+    const bool py = ext == ".py", notebook = ext == ".ipynb";
     const bool text = ext == ".sh" || ext == ".bash" || ext == ".yaml" || ext == ".yml" ||
                       name.rfind("Dockerfile", 0) == 0;
-    if (!py && !text) continue;
+    if (!py && !text && !notebook) continue;
     auto content = ReadFile(p.string());
     if (!content.ok() || content->find('\0') != std::string::npos) continue;
     const std::string rel = fs::relative(p, o).string();
     const size_t before = m.edits.size();
-    const std::string migrated = py ? MigratePython(rel, content.value(), &m.edits)
-                                    : MigrateText(rel, content.value(), &m.edits);
+    int inserted_at = 0;
+    const std::string migrated =
+        py ? MigratePythonModule(rel, content.value(), &m.edits, true, &inserted_at,
+                                 name == "setup.py")
+        : notebook ? MigrateNotebook(rel, content.value(), &m.edits, &inserted)
+                   : MigrateText(rel, content.value(), &m.edits);
+    if (inserted_at) inserted[rel] = inserted_at;
     if (m.edits.size() == before) continue;
     OC_RETURN_IF_ERROR(WriteFileAtomic(p.string(), migrated));
     ++m.files_changed;
@@ -326,8 +529,14 @@ Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
   // What still needs a person: the analysis of the migrated copy.
   auto after = AnalyseProject(o.string());
   if (after.ok())
-    for (const auto& f : after->findings)
-      if (f.severity != Severity::kInfo) m.left.push_back(f);
+    for (auto f : after->findings) {
+      if (f.severity == Severity::kInfo) continue;
+      // Lines in the original's numbering, like change_list.csv: below an inserted
+      // `import torch_npu` they move up by one.
+      if (auto it = inserted.find(f.file); it != inserted.end() && f.line > it->second)
+        --f.line, --f.end_line;
+      m.left.push_back(f);
+    }
   std::sort(m.edits.begin(), m.edits.end(), [](const Edit& a, const Edit& b) {
     return std::tie(a.file, a.line) < std::tie(b.file, b.line);
   });

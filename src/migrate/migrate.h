@@ -4,6 +4,7 @@
 // stay; running it again on its output changes nothing. Every edit is listed.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ struct Migration {
 // Rewrites one Python source; returns the new text and appends the edits.
 std::string MigratePython(const std::string& file, const std::string& text,
                           std::vector<Edit>* edits);
+// One Python module: `insert_import` adds `import torch_npu` when anything changed (its
+// line in *inserted_at); setup.py's strings are paths and package names, never devices.
+std::string MigratePythonModule(const std::string& file, const std::string& text,
+                                std::vector<Edit>* edits, bool insert_import, int* inserted_at,
+                                bool setup_py);
+// A notebook, cell by cell (imports carry across cells, outputs kept); edits name the cell.
+std::string MigrateNotebook(const std::string& file, const std::string& text,
+                            std::vector<Edit>* edits, std::map<std::string, int>* inserted);
 // Shell scripts, YAML and Dockerfiles: line-level replacements.
 std::string MigrateText(const std::string& file, const std::string& text, std::vector<Edit>* edits);
 

@@ -27,9 +27,73 @@ Finding Make(const Rule& rule, const std::string& file, int line, int column,
   return f;
 }
 
+// Signals of existing Ascend support in shell, config, build and C++ text.
+void TextNpuSignals(const std::string& file, int line, const std::string& code, FileResult* r) {
+  static const std::pair<const char*, const char*> kSignals[] = {
+      {"ASCEND_RT_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"},
+      {"HCCL_", "HCCL settings"},
+      {"npu-smi", "npu-smi"},
+      {"ascend-toolkit", "CANN toolkit (set_env.sh)"},
+      {"DS_ACCELERATOR=npu", "DeepSpeed NPU accelerator"},
+      {"MULTI_NPU", "accelerate MULTI_NPU"},
+      {"FORCE_NPU", "NPU build switch (FORCE_NPU)"},
+      {"WITH_NPU", "NPU build switch"},
+      {"PrivateUse1", "PyTorch PrivateUse1 (NPU) registration"},
+      {"c10_npu", "torch_npu C++ API"},
+      {"torch_npu", "torch_npu"},
+      {"aclnn", "CANN aclnn operators"},
+      {"acl/acl.h", "AscendCL"},
+      {"ascendhub", "Ascend container image"},
+      {"accelerator: npu", "NPU accelerator config"},
+      {"backend: hccl", "HCCL backend"}};
+  for (const auto& [needle, what] : kSignals)
+    if (code.find(needle) != std::string::npos) {
+      r->npu.push_back({file, line, what});
+      return;
+    }
+}
+
+// URLs name where something is downloaded from, not what the code runs on.
+std::string WithoutUrls(std::string code) {
+  for (size_t p = code.find("://"); p != std::string::npos; p = code.find("://", p)) {
+    size_t a = p;
+    while (a > 0 && std::isalpha(static_cast<unsigned char>(code[a - 1]))) --a;
+    size_t b = p;
+    while (b < code.size() && !std::isspace(static_cast<unsigned char>(code[b])) &&
+           code[b] != '"' && code[b] != '\'' && code[b] != ')')
+      ++b;
+    code.replace(a, b - a, std::string(b - a, ' '));
+    p = b;
+  }
+  return code;
+}
+
 // Text rules on one line (already free of comments).
-void TextRules(const std::string& file, int line, const std::string& code, const std::string& shown,
-               FileResult* r) {
+void TextRules(const std::string& file, int line, const std::string& raw_code,
+               const std::string& shown, FileResult* r) {
+  const std::string code = WithoutUrls(raw_code);
+  TextNpuSignals(file, line, code, r);
+  // A container image tagged for CUDA (pytorch/pytorch:2.1-cuda12.1-cudnn8): the whole line
+  // is one finding, a base-image change, not a cuDNN port.
+  {
+    std::string t = Trim(code), upper;
+    for (size_t k = 0; k < t.size() && k < 5; ++k)
+      upper += static_cast<char>(std::toupper(static_cast<unsigned char>(t[k])));
+    if (upper == "FROM " && (t.find("cuda") != std::string::npos ||
+                             t.find("nvidia") != std::string::npos ||
+                             t.find("cudnn") != std::string::npos)) {
+      static const Rule image{Rule::kText,
+                              "FROM",
+                              "docker.nvidia",
+                              Branch::kStandardModel,
+                              Severity::kLow,
+                              "a CANN base image (ascendhub: cann / ascend-pytorch)",
+                              false,
+                              "CUDA container image"};
+      r->findings.push_back(Make(image, file, line, 1, shown, t.substr(5)));
+      return;
+    }
+  }
   for (const auto& rule : Rules()) {
     if (rule.kind != Rule::kText) continue;
     const size_t at = code.find(rule.pattern);
@@ -68,6 +132,51 @@ std::string StripC(const std::string& s) {
     }
   }
   return out;
+}
+
+// The op a kernel implements: its name without the launch and direction words, so that a
+// forward/backward pair and its template instances are one op.
+}  // namespace
+
+std::string OpStem(const std::string& name) {
+  std::string n;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (std::isupper(static_cast<unsigned char>(c)) && i > 0 &&
+        (std::islower(static_cast<unsigned char>(name[i - 1])) ||
+         std::isdigit(static_cast<unsigned char>(name[i - 1]))))
+      n += '_';
+    n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  static const char* const kWords[] = {"kernel", "cuda", "gpu",    "forward", "backward",
+                                       "fwd",    "bwd",  "grad",   "impl",    "launch",
+                                       "device", "global", "npu", "launcher", "op"};
+  std::vector<std::string> parts, kept;
+  for (size_t a = 0; a <= n.size();) {
+    size_t b = n.find('_', a);
+    if (b == std::string::npos) b = n.size();
+    if (b > a) parts.push_back(n.substr(a, b - a));
+    a = b + 1;
+  }
+  for (const auto& p : parts) {
+    bool drop = false;
+    for (const char* w : kWords) drop |= p == w;
+    if (!drop) kept.push_back(p);
+  }
+  std::string out;
+  for (const auto& p : kept) out += (out.empty() ? "" : "_") + p;
+  return out.empty() ? n : out;
+}
+
+namespace {
+
+bool HelperName(const std::string& name) {
+  std::string n;
+  for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* w : {"setup", "init", "ptr", "pointer", "fill", "zero", "set_", "offset",
+                        "index", "copy"})
+    if (n.find(w) != std::string::npos) return true;
+  return false;
 }
 
 std::string NormalizePackage(std::string name) {
@@ -159,9 +268,16 @@ FileResult AnalyzeCuda(const std::string& file, const std::string& text) {
         k.reasons.push_back(why);
     if (k.lines > 80) k.reasons.push_back(std::to_string(k.lines) + " lines");
     k.complex = !k.reasons.empty();
-    if (!k.complex)
+    const bool loops = body.find("for (") != std::string::npos ||
+                       body.find("for(") != std::string::npos ||
+                       body.find("while") != std::string::npos;
+    k.helper = !k.complex && !loops && (k.lines <= 3 || (k.lines <= 8 && HelperName(k.name)));
+    if (k.helper)
+      k.reasons.push_back("helper: a few lines of pointer or index setup");
+    else if (!k.complex)
       k.reasons.push_back(
           "elementwise: one thread per element, no shared memory or warp intrinsics");
+    k.group = file + ":" + OpStem(k.name);
     r.kernels.push_back(std::move(k));
     pos = end;
   }
@@ -177,6 +293,10 @@ FileResult AnalyzeRequirements(const std::string& file, const std::string& text)
     const size_t cut = l.find_first_of("<>=!~;[ @");
     const std::string name = NormalizePackage(l.substr(0, cut));
     ++r.code_lines;
+    for (const char* npu : {"torch-npu", "mindspeed", "vllm-ascend", "triton-ascend", "mindspore",
+                            "mindie", "torchair"})
+      if (name == npu || name.rfind(std::string(npu) + "-", 0) == 0)
+        r.npu.push_back({file, static_cast<int>(i + 1), "dependency " + name});
     for (const auto& rule : Rules()) {
       if (rule.kind != Rule::kPackage) continue;
       const std::string p = NormalizePackage(rule.pattern);
@@ -184,6 +304,7 @@ FileResult AnalyzeRequirements(const std::string& file, const std::string& text)
       if (name == p || name.rfind(p + "-", 0) == 0) {
         r.findings.push_back(
             Make(rule, file, static_cast<int>(i + 1), 1, lines[i], l.substr(0, cut)));
+        r.findings.back().dependency = true;
         break;
       }
     }
@@ -238,7 +359,14 @@ FileResult AnalyzeNotebook(const std::string& file, const std::string& text) {
     r.error = "not a valid notebook (JSON with a \"cells\" list)";
     return r;
   }
-  int index = 0;
+  // The code cells run in one interpreter: their Python is analysed as one module (an
+  // import in cell 1 resolves a call in cell 5), findings name the cell and its line.
+  struct Cell {
+    int index, first_line, lines;
+  };
+  std::vector<Cell> cells;
+  std::string python;
+  int next_line = 1, index = 0;
   for (const auto& cell : nb["cells"]) {
     ++index;
     // Any field may be of any type in a file from anywhere: compare, never convert.
@@ -256,30 +384,50 @@ FileResult AnalyzeNotebook(const std::string& file, const std::string& text) {
       return r;
     }
     // Shell (!) and magic (%) lines are shell text; the rest is Python.
-    std::string python, shell;
-    for (const auto& l : Lines(src)) {
+    std::string shell;
+    const auto src_lines = Lines(src);
+    for (const auto& l : src_lines) {
       const std::string t = Trim(l);
       const bool sh = !t.empty() && (t[0] == '!' || t[0] == '%');
       python += (sh ? "" : l) + "\n";
       shell += (sh ? l : "") + "\n";
     }
+    cells.push_back({index, next_line, static_cast<int>(src_lines.size())});
+    next_line += static_cast<int>(src_lines.size());
     const std::string where = file + "#cell" + std::to_string(index);
-    auto py = AnalyzePython(where, python);
-    if (!py.error.empty()) {
-      r.error = "cell " + std::to_string(index) + ": " + py.error;
-      return r;
-    }
     auto sh = AnalyzeText(where, shell, "#");
-    for (auto* part : {&py, &sh}) {
-      r.findings.insert(r.findings.end(), part->findings.begin(), part->findings.end());
-      r.code_lines += part->code_lines;
-    }
-    r.modules.insert(py.modules.begin(), py.modules.end());
-    r.names.insert(py.names.begin(), py.names.end());
-    r.triton_kernels += py.triton_kernels;
-    r.triton_complex += py.triton_complex;
-    r.trains |= py.trains;
+    r.findings.insert(r.findings.end(), sh.findings.begin(), sh.findings.end());
+    r.npu.insert(r.npu.end(), sh.npu.begin(), sh.npu.end());
+    r.code_lines += sh.code_lines;
   }
+  auto py = AnalyzePython(file, python);
+  if (!py.error.empty()) {
+    r.error = py.error;
+    return r;
+  }
+  auto where = [&](int line, std::string* name, int* local) {
+    for (const auto& c : cells)
+      if (line >= c.first_line && line < c.first_line + c.lines) {
+        *name = file + "#cell" + std::to_string(c.index);
+        *local = line - c.first_line + 1;
+        return;
+      }
+  };
+  for (auto& f : py.findings) {
+    where(f.line, &f.file, &f.line);
+    f.end_line = f.line;
+  }
+  for (auto& k : py.triton) where(k.line, &k.file, &k.line);
+  for (auto& n : py.npu) where(n.line, &n.file, &n.line);
+  r.findings.insert(r.findings.end(), py.findings.begin(), py.findings.end());
+  r.npu.insert(r.npu.end(), py.npu.begin(), py.npu.end());
+  r.triton = std::move(py.triton);
+  r.code_lines += py.code_lines;
+  r.modules = std::move(py.modules);
+  r.names = std::move(py.names);
+  r.triton_kernels = py.triton_kernels;
+  r.triton_complex = py.triton_complex;
+  r.trains = py.trains;
   return r;
 }
 

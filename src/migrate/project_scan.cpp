@@ -77,7 +77,29 @@ bool Skipped(const std::string& dir) {
   return false;
 }
 
+// Files whose names or folders show an NPU implementation (csrc/pytorch/npu/,
+// npu_accelerator.py, roi_align_npu.cpp).
+void PathSignal(const std::string& shown, Analysis* a) {
+  std::string l;
+  for (char c : shown) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool folder = l.find("/npu/") != std::string::npos || l.rfind("npu/", 0) == 0 ||
+                      l.find("/ascend/") != std::string::npos;
+  const size_t slash = l.find_last_of('/');
+  const std::string name = slash == std::string::npos ? l : l.substr(slash + 1);
+  // "npu" as a word of the name: npu_accelerator.py, roi_align_npu.cpp, not gpu2npu.py.
+  bool named = false;
+  for (size_t p = name.find("npu"); p != std::string::npos; p = name.find("npu", p + 1)) {
+    const bool left = p == 0 || name[p - 1] == '_' || name[p - 1] == '-';
+    const char r = p + 3 < name.size() ? name[p + 3] : '.';
+    named |= left && (r == '_' || r == '-' || r == '.');
+  }
+  if (folder || named) a->npu_signals.push_back({shown, 0, folder ? "NPU source folder" : "NPU source file"});
+}
+
 void Merge(FileResult&& r, Analysis* a) {
+  for (const auto& [w, n] : WorkloadEvidence(r.modules, r.names)) a->workload_weight[w] += n;
+  a->triton.insert(a->triton.end(), r.triton.begin(), r.triton.end());
+  a->npu_signals.insert(a->npu_signals.end(), r.npu.begin(), r.npu.end());
   a->findings.insert(a->findings.end(), std::make_move_iterator(r.findings.begin()),
                      std::make_move_iterator(r.findings.end()));
   a->kernels.insert(a->kernels.end(), r.kernels.begin(), r.kernels.end());
@@ -117,6 +139,7 @@ void AnalyseFile(const fs::path& path, const std::string& shown, Analysis* a) {
     a->warnings.push_back(
         {shown, "not UTF-8 text: " + std::to_string(bad) + " invalid bytes read as U+FFFD"});
   ++a->files;
+  PathSignal(shown, a);
   FileResult r;
   switch (kind) {
     case Kind::kPython:
@@ -211,6 +234,7 @@ Result<Analysis> AnalyseProject(const std::string& path) {
   std::sort(a.kernels.begin(), a.kernels.end(), [](const CudaKernel& x, const CudaKernel& y) {
     return std::tie(x.file, x.line) < std::tie(y.file, y.line);
   });
+  Weigh(&a);
   Decide(&a);
   return a;
 }

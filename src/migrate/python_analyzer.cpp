@@ -2,9 +2,13 @@
 // produce findings; strings only when they are device or backend strings.
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <set>
 #include <unordered_set>
 
 #include "migrate/analyzers.h"
+#include "migrate/ports.h"
+#include "migrate/python_context.h"
 #include "migrate/python_lexer.h"
 #include "migrate/rules.h"
 #include "migrate/text_util.h"
@@ -12,18 +16,70 @@
 namespace oc::migrate {
 namespace {
 
+// Names and strings that show the project already runs on Ascend.
+const char* NpuNameSignal(const std::string& q) {
+  static const std::pair<const char*, const char*> kPrefixes[] = {
+      {"torch_npu", "torch_npu"},          {"torch.npu", "torch.npu"},
+      {"torchair", "TorchAir graph mode"}, {"mindspeed", "MindSpeed"},
+      {"vllm_ascend", "vLLM-Ascend"},      {"mindspore", "MindSpore"},
+      {"mindie", "MindIE"},                {"triton_ascend", "triton-ascend"}};
+  for (const auto& [p, what] : kPrefixes)
+    if (q == p || q.rfind(std::string(p) + ".", 0) == 0) return what;
+  return nullptr;
+}
+
+const char* NpuBareName(const std::string& n) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"is_torch_npu_available", "is_torch_npu_available()"},
+      {"is_npu_available", "is_npu_available()"},
+      {"transfer_to_npu", "transfer_to_npu"},
+      {"NPU_Accelerator", "DeepSpeed NPU accelerator"},
+      {"NPUPlatform", "vLLM NPU platform"},
+      {"npu_fusion_attention", "torch_npu fused attention"}};
+  for (const auto& [p, what] : kNames)
+    if (n == p) return what;
+  return nullptr;
+}
+
+const char* NpuStringSignal(const std::string& v) {
+  if (v == "npu" || (v.rfind("npu:", 0) == 0 && v.size() > 4)) return "NPU device string";
+  if (v == "hccl") return "HCCL backend";
+  if (v == "ASCEND_RT_VISIBLE_DEVICES") return "ASCEND_RT_VISIBLE_DEVICES";
+  if (v == "MULTI_NPU") return "accelerate MULTI_NPU";
+  if (v == "npu-smi") return "npu-smi";
+  if (v.rfind("HCCL_", 0) == 0 && v.size() > 5) return "HCCL settings";
+  return nullptr;
+}
+
 struct Analyzer {
   std::string file;
+  bool setup_py = false;
   std::vector<std::string> lines;
   std::vector<Token> t;
+  std::unique_ptr<PyContext> ctx;
   std::map<std::string, std::string> alias;  // local name -> qualified
   std::unordered_set<std::string> seen;
+  std::vector<std::pair<size_t, size_t>> triton_bodies;  // token ranges of @triton.jit bodies
   FileResult r;
 
-  void Add(const Rule& rule, const Token& at, const std::string& api) {
+  bool InTritonBody(size_t i) const {
+    for (const auto& [a, b] : triton_bodies)
+      if (i >= a && i < b) return true;
+    return false;
+  }
+
+  void Signal(size_t i, const char* what) {
+    if (!what) return;
+    if (!r.npu.empty() && r.npu.back().line == t[i].line && r.npu.back().what == what) return;
+    r.npu.push_back({file, t[i].line, what});
+  }
+
+  void Add(const Rule& rule, size_t i, const std::string& api) {
+    const Token& at = t[i];
     // One finding per (line, rule, api): a set keeps this linear on big files.
     if (!seen.insert(std::to_string(at.line) + "\x1f" + rule.id + "\x1f" + api).second) return;
     Finding f;
+    f.usage = ctx->UsageAt(i, &f.usage_why);
     f.file = file;
     f.line = f.end_line = at.line;
     f.column = at.column;
@@ -87,7 +143,8 @@ struct Analyzer {
         }
         alias[local] = qualified;
         r.modules.insert(Join(names));
-        if (const Rule* rule = MatchQualified(Join(names))) Add(*rule, t[at], Join(names));
+        Signal(at, NpuNameSignal(Join(names)));
+        if (const Rule* rule = MatchQualified(Join(names))) Add(*rule, at, Join(names));
       }
       return j;
     }
@@ -101,6 +158,7 @@ struct Analyzer {
     module += Join(names);
     const bool relative = !module.empty() && module[0] == '.';
     if (!relative && !module.empty()) r.modules.insert(module);
+    if (!relative) Signal(mod_at, NpuNameSignal(module));
     while (j < t.size() && t[j].text != "import" && t[j].kind != Token::kNewline) ++j;
     ++j;
     bool matched_module = false;
@@ -119,38 +177,54 @@ struct Analyzer {
       if (relative || module.empty()) continue;
       const std::string qualified = module + "." + name;
       alias[local] = qualified;
+      Signal(at, NpuBareName(name));
       if (const Rule* rule = MatchQualified(qualified)) {
-        Add(*rule, t[at], qualified);
+        Add(*rule, at, qualified);
         matched_module = true;
       }
     }
     if (!matched_module && !relative && mod_at < t.size())
-      if (const Rule* rule = MatchQualified(module)) Add(*rule, t[mod_at], module);
+      if (const Rule* rule = MatchQualified(module)) Add(*rule, mod_at, module);
     return j;
   }
 
   void StringRules(size_t i) {
     const Token& s = t[i];
     if (s.docstring) return;
+    Signal(i, NpuStringSignal(s.text));
     std::string kw;
     if (i >= 2 && t[i - 1].kind == Token::kOp && t[i - 1].text == "=" &&
         t[i - 2].kind == Token::kName)
       kw = t[i - 2].text;
+    // "cuda" as a folder or file name (glob("csrc/cuda/*.cu"), join(root, "cuda")) and any
+    // string in setup.py name paths, not devices.
+    const bool path = setup_py || PathCall(ctx->EnclosingCall(i));
     for (const auto& rule : Rules()) {
       if (rule.kind == Rule::kString) {
+        if (rule.id == "device.string") {
+          if (rule.pattern == "cuda" && !path && CudaDevicePrefix(s))
+            Add(rule, i, "\"" + s.text + "\"");
+          continue;
+        }
         const bool prefix =
             !rule.pattern.empty() && (rule.pattern.back() == ':' || rule.pattern.back() == '_');
         const bool hit =
             prefix ? s.text.rfind(rule.pattern, 0) == 0 && s.text.size() > rule.pattern.size()
                    : s.text == rule.pattern;
-        // "cuda:0", "cuda:1": the digits after the colon
-        if (hit &&
-            (rule.pattern != "cuda:" || std::all_of(s.text.begin() + 5, s.text.end(), ::isdigit)))
-          Add(rule, s, "\"" + s.text + "\"");
+        if (hit && !(path && rule.branch != Branch::kCustomKernel))
+          Add(rule, i, "\"" + s.text + "\"");
       } else if (rule.kind == Rule::kKeyword && !kw.empty() && rule.pattern == kw + "=" + s.text) {
-        Add(rule, s, kw + "=\"" + s.text + "\"");
+        Add(rule, i, kw + "=\"" + s.text + "\"");
       }
     }
+  }
+
+  // keyword=True / keyword=False (load_in_8bit=True).
+  void KeywordConstant(size_t i) {
+    if (i < 2 || t[i - 1].text != "=" || t[i - 2].kind != Token::kName) return;
+    const std::string pattern = t[i - 2].text + "=" + t[i].text;
+    for (const auto& rule : Rules())
+      if (rule.kind == Rule::kKeyword && rule.pattern == pattern) Add(rule, i - 2, pattern);
   }
 
   void Run() {
@@ -178,46 +252,77 @@ struct Analyzer {
         const bool call = i + 2 < t.size() && t[i + 2].text == "(";
         // backward(), Trainer.train(), Lightning's fit(): the project trains.
         if (call && (n.text == "backward" || n.text == "train" || n.text == "fit")) r.trains = true;
+        if ((n.text == "npu" && call) || n.text == "is_npu") Signal(i + 1, ".npu()");
         for (const auto& rule : Rules())
           if ((rule.kind == Rule::kMethod && call && n.text == rule.pattern) ||
               (rule.kind == Rule::kAttribute && n.text == rule.pattern))
-            Add(rule, n, "." + n.text + (call ? "()" : ""));
+            Add(rule, i + 1, "." + n.text + (call ? "()" : ""));
+        Signal(i + 1, NpuBareName(n.text));
         ++i;
         continue;
       }
+      if (k.kind == Token::kName && (k.text == "True" || k.text == "False")) {
+        KeywordConstant(i);
+        continue;
+      }
       if (k.kind == Token::kName && (i == 0 || t[i - 1].text != ".")) {
+        Signal(i, NpuBareName(k.text));
         std::vector<std::string> names;
         const size_t end = Chain(i, &names);
         auto it = alias.find(names[0]);
         if (it != alias.end()) {
           const std::string q = it->second + (names.size() > 1 ? "." + Join(names, 1) : "");
           r.names.insert(q);
+          Signal(i, NpuNameSignal(q));
           if (q.rfind("torch.optim", 0) == 0 && q != "torch.optim") r.trains = true;
-          if (const Rule* rule = MatchQualified(q)) Add(*rule, k, q);
+          // Inside a Triton kernel every tl.* call is the kernel itself: the kernel is one
+          // record, not one finding per call.
+          if (const Rule* rule = MatchQualified(q); rule && !InTritonBody(i)) Add(*rule, i, q);
           // Triton kernels: @triton.jit def name(...)
-          if (q == "triton.jit" && i > 0 && t[i - 1].text == "@") CountTriton(end);
+          if ((q == "triton.jit" || q == "triton.autotune" || q == "triton.heuristics") && i > 0 &&
+              t[i - 1].text == "@" && q == "triton.jit")
+            CountTriton(i, end);
           i = end - 1;
         }
       }
     }
   }
 
-  // The decorated function's body decides: tl.dot, atomics or loops make it complex.
-  void CountTriton(size_t from) {
+  // The decorated function's body decides: tl.dot, atomics or loops make it complex; its
+  // name and the operations it uses say whether a torch op does the same.
+  void CountTriton(size_t at, size_t from) {
     ++r.triton_kernels;
+    TritonKernel k;
+    k.file = file;
+    k.usage = ctx->UsageAt(at, nullptr);
     size_t j = from;
     while (j < t.size() && t[j].text != "def") ++j;
-    const int start_col = j < t.size() ? t[j].column : 0;
-    bool complex = false;
-    for (size_t k = j + 1; k < t.size(); ++k) {
-      if (t[k].kind == Token::kName && t[k].column <= start_col && t[k].line > t[j].line &&
-          (k == 0 || t[k - 1].kind == Token::kNewline))
+    if (j + 1 >= t.size()) return;
+    k.name = t[j + 1].text;
+    k.line = t[j].line;
+    const int start_col = t[j].column;
+    size_t k_end = t.size();
+    std::set<std::string> ops;
+    for (size_t q = j + 1; q < t.size(); ++q) {
+      if (t[q].kind == Token::kName && t[q].column <= start_col && t[q].line > t[j].line &&
+          (q == 0 || t[q - 1].kind == Token::kNewline)) {
+        k_end = q;
         break;  // back at the def's indentation: the function ended
-      if (t[k].kind == Token::kName && (t[k].text == "dot" || t[k].text.rfind("atomic_", 0) == 0 ||
-                                        t[k].text == "for" || t[k].text == "while"))
-        complex = true;
+      }
+      if (t[q].kind != Token::kName) continue;
+      const std::string& n = t[q].text;
+      if (q > 0 && t[q - 1].text == ".") ops.insert(n);
+      if (n == "dot" && q > 0 && t[q - 1].text == ".") k.reasons.push_back("tl.dot");
+      if (n.rfind("atomic_", 0) == 0) k.reasons.push_back("atomics");
+      if (n == "for" || n == "while") k.reasons.push_back("loops");
     }
-    if (complex) ++r.triton_complex;
+    std::sort(k.reasons.begin(), k.reasons.end());
+    k.reasons.erase(std::unique(k.reasons.begin(), k.reasons.end()), k.reasons.end());
+    k.complex = !k.reasons.empty();
+    k.lines = (k_end < t.size() ? t[k_end].line : static_cast<int>(lines.size())) - k.line;
+    k.equivalent = TritonEquivalent(k.name, ops);
+    if (k.complex) ++r.triton_complex;
+    r.triton.push_back(std::move(k));
   }
 };
 
@@ -226,12 +331,27 @@ struct Analyzer {
 FileResult AnalyzePython(const std::string& file, const std::string& text, bool setup_py) {
   Analyzer a;
   a.file = file;
+  a.setup_py = setup_py;
   a.lines = Lines(text);
   std::string error;
   if (!TokenizePython(text, &a.t, &error)) {
     a.r.error = error;
     return a.r;
   }
+  a.ctx = std::make_unique<PyContext>(a.t);
+  // Triton kernel bodies first, so calls inside them fold into the kernel record.
+  for (size_t i = 1; i + 2 < a.t.size(); ++i)
+    if (a.t[i - 1].text == "@" && a.t[i].kind == Token::kName && a.t[i + 1].text == "." &&
+        a.t[i + 2].text == "jit" && (a.t[i].text == "triton" || a.t[i].text == "tl")) {
+      size_t j = i;
+      while (j < a.t.size() && a.t[j].text != "def") ++j;
+      size_t e = j + 1;
+      while (e < a.t.size() && !(a.t[e].kind == Token::kName && a.t[e - 1].kind == Token::kNewline &&
+                                 a.t[e].column <= a.t[j < a.t.size() ? j : i].column &&
+                                 a.t[e].line > a.t[j < a.t.size() ? j : i].line))
+        ++e;
+      if (j < a.t.size()) a.triton_bodies.emplace_back(j, e);
+    }
   for (const auto& l : a.lines) {
     const std::string s = Trim(l);
     if (!s.empty() && s[0] != '#') ++a.r.code_lines;

@@ -12,14 +12,14 @@ bool TokenizePython(std::string_view s, std::vector<Token>* out, std::string* er
   bool statement_start = true;
   auto col = [&](size_t pos) { return static_cast<int>(pos - line_start) + 1; };
   auto push = [&](Token::Kind k, std::string text, int l, int c) {
-    out->push_back(Token{k, std::move(text), l, c, false});
+    out->push_back(Token{k, std::move(text), l, c, false, ""});
     statement_start = false;
   };
   while (i < s.size()) {
     const char c = s[i];
     if (c == '\n') {
       if (depth == 0 && !out->empty() && out->back().kind != Token::kNewline)
-        out->push_back(Token{Token::kNewline, "", line, col(i), false}), statement_start = true;
+        out->push_back(Token{Token::kNewline, "", line, col(i), false, ""}), statement_start = true;
       ++line;
       line_start = ++i;
       continue;
@@ -83,6 +83,7 @@ bool TokenizePython(std::string_view s, std::vector<Token>* out, std::string* er
       }
       push(Token::kString, std::move(value), l0, c0);
       out->back().docstring = was_start;
+      out->back().prefix = std::string(prefix);
       i = j;
       continue;
     }

@@ -14,6 +14,7 @@ struct Token {
   std::string text;          // names and operators as written; strings: the literal's value
   int line = 0, column = 0;  // 1-based
   bool docstring = false;    // a string that is a whole statement
+  std::string prefix;        // strings: the prefix as written (f, rb, ...)
 };
 
 // Returns false (with `error`) on an unterminated string; tokens up to there are kept.

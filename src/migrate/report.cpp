@@ -39,8 +39,18 @@ std::string TerminalReport(const Analysis& a, bool color) {
      << ", decided by " << BranchTitle(a.deciding) << ": " << a.reason << "\n";
   os << "estimate: " << Days(a.estimate_low, a.estimate_high) << "\n";
   os << "workload: " << a.workload_title << " (NPU suitability: " << a.suitability << "; "
-     << a.suitability_note << ")\n";
+     << a.suitability_note << ")"
+     << (a.workload_runner_up.empty() ? "" : "; runner-up: " + a.workload_runner_up) << "\n";
+  if (a.supports_ascend) {
+    os << paint("existing Ascend support: ", "32") << a.support_summary << "\n";
+    for (const auto& e : a.support_evidence) os << "  " << e << "\n";
+  }
   for (const auto& n : a.not_advised) os << paint("not advised: ", "31") << n << "\n";
+  if (!a.next_steps.empty()) {
+    os << "\nwhat to do next:\n";
+    for (size_t i = 0; i < a.next_steps.size(); ++i)
+      os << "  " << i + 1 << ". " << a.next_steps[i] << "\n";
+  }
   os << "\nfindings by branch:\n";
   for (const auto& [b, n] : CountByBranch(a)) os << "  " << BranchTitle(b) << ": " << n << "\n";
   if (!a.kernels.empty()) {
@@ -49,19 +59,35 @@ std::string TerminalReport(const Analysis& a, bool color) {
       os << "  " << k.file << ":" << k.line << " " << k.name << " - "
          << (k.complex ? "complex" : "simple") << " (";
       for (size_t i = 0; i < k.reasons.size(); ++i) os << (i ? ", " : "") << k.reasons[i];
-      os << ")\n";
+      os << ")" << (k.covered ? " [NPU implementation in the project]" : "")
+         << (k.port.empty() ? "" : " [port: " + k.port + "]") << "\n";
     }
+  }
+  if (!a.triton.empty()) {
+    os << "\nTriton kernels:\n";
+    for (const auto& k : a.triton)
+      os << "  " << k.file << ":" << k.line << " " << k.name << " - "
+         << (k.complex ? "complex" : "simple") << ", " << UsageName(k.usage)
+         << (k.equivalent.empty() ? "" : " -> " + k.equivalent) << "\n";
   }
   os << "\nestimate:\n";
   for (const auto& e : a.estimate)
+  {
     os << "  " << e.what << " x" << e.count << ": " << Days(e.low, e.high) << "  [" << e.basis
-       << "]\n";
+       << "]";
+    for (size_t i = 0; i < e.evidence.size(); ++i) os << (i ? ", " : " <- ") << e.evidence[i];
+    os << "\n";
+  }
   if (!a.findings.empty()) {
     os << "\nfindings:\n";
     for (const auto& f : a.findings)
       os << "  " << f.file << ":" << f.line << ":" << f.column << " [" << SeverityName(f.severity)
-         << "] " << f.api << " -> " << f.counterpart << (f.auto_migratable ? " (auto)" : "")
-         << "\n";
+         << "] " << f.api << (f.count > 1 ? " x" + std::to_string(f.count) : "") << " -> "
+         << (f.port.empty() ? f.counterpart : f.port) << (f.auto_migratable ? " (auto)" : "")
+         << (f.usage != Usage::kRequired ? std::string(" (") + UsageName(f.usage) + ": " +
+                                               f.usage_why + ")"
+                                         : "")
+         << (f.covered ? " (covered by the NPU path)" : "") << "\n";
   }
   for (const auto& w : a.warnings)
     os << paint("warning: ", "33") << w.file << ": " << w.message << "\n";
@@ -71,7 +97,7 @@ std::string TerminalReport(const Analysis& a, bool color) {
 std::string JsonReport(const Analysis& a) {
   using json = nlohmann::ordered_json;
   json j;
-  j["schema"] = "opencann.gpu2npu/1";
+  j["schema"] = "opencann.gpu2npu/2";
   j["root"] = a.root;
   j["files"] = a.files;
   j["lines"] = a.code_lines;
@@ -84,11 +110,17 @@ std::string JsonReport(const Analysis& a) {
                                       {"count", e.count},
                                       {"low_days", e.low},
                                       {"high_days", e.high},
-                                      {"basis", e.basis}});
+                                      {"basis", e.basis},
+                                      {"evidence", e.evidence}});
+  j["next_steps"] = a.next_steps;
+  j["existing_support"] = {{"supports_ascend", a.supports_ascend},
+                           {"summary", a.support_summary},
+                           {"evidence", a.support_evidence}};
   j["workload"] = {{"type", a.workload},
                    {"title", a.workload_title},
                    {"suitability", a.suitability},
-                   {"note", a.suitability_note}};
+                   {"note", a.suitability_note},
+                   {"runner_up", a.workload_runner_up}};
   j["not_advised"] = a.not_advised;
   json counts = json::object();
   for (const auto& [b, n] : CountByBranch(a)) counts[BranchId(b)] = n;
@@ -105,7 +137,12 @@ std::string JsonReport(const Analysis& a) {
                              {"severity", SeverityName(f.severity)},
                              {"counterpart", f.counterpart},
                              {"auto", f.auto_migratable},
-                             {"message", f.message}});
+                             {"message", f.message},
+                             {"usage", UsageName(f.usage)},
+                             {"usage_why", f.usage_why},
+                             {"covered", f.covered},
+                             {"port", f.port},
+                             {"count", f.count}});
   j["cuda_kernels"] = json::array();
   for (const auto& k : a.kernels)
     j["cuda_kernels"].push_back({{"file", k.file},
@@ -113,8 +150,24 @@ std::string JsonReport(const Analysis& a) {
                                  {"name", k.name},
                                  {"lines", k.lines},
                                  {"complexity", k.complex ? "complex" : "simple"},
+                                 {"helper", k.helper},
+                                 {"op", k.group},
+                                 {"covered", k.covered},
+                                 {"port", k.port},
+                                 {"usage", UsageName(k.usage)},
                                  {"reasons", k.reasons}});
-  j["triton_kernels"] = {{"count", a.triton_kernels}, {"complex", a.triton_complex}};
+  j["triton_kernels"] = {{"count", a.triton_kernels},
+                         {"complex", a.triton_complex},
+                         {"kernels", json::array()}};
+  for (const auto& k : a.triton)
+    j["triton_kernels"]["kernels"].push_back({{"file", k.file},
+                                              {"line", k.line},
+                                              {"name", k.name},
+                                              {"lines", k.lines},
+                                              {"complexity", k.complex ? "complex" : "simple"},
+                                              {"reasons", k.reasons},
+                                              {"equivalent", k.equivalent},
+                                              {"usage", UsageName(k.usage)}});
   j["warnings"] = json::array();
   for (const auto& w : a.warnings)
     j["warnings"].push_back({{"file", w.file}, {"message", w.message}});
@@ -132,6 +185,17 @@ std::string MarkdownReport(const Analysis& a) {
   os << "| Workload | " << a.workload_title << " — NPU suitability " << a.suitability << " ("
      << a.suitability_note << ") |\n";
   os << "| Scanned | " << a.files << " files, " << a.code_lines << " lines |\n\n";
+  if (!a.next_steps.empty()) {
+    os << "## What to do next\n\n";
+    for (size_t i = 0; i < a.next_steps.size(); ++i)
+      os << i + 1 << ". " << a.next_steps[i] << "\n";
+    os << "\n";
+  }
+  if (a.supports_ascend) {
+    os << "## Existing Ascend support\n\n" << a.support_summary << ":\n\n";
+    for (const auto& e : a.support_evidence) os << "- " << e << "\n";
+    os << "\n";
+  }
   if (!a.not_advised.empty()) {
     os << "## Not advised\n\n";
     for (const auto& n : a.not_advised) os << "- " << n << "\n";
@@ -152,11 +216,14 @@ std::string MarkdownReport(const Analysis& a) {
       os << " |\n";
     }
   }
-  os << "\n## Findings\n\n| where | found | severity | Ascend counterpart | automatic |\n| --- | "
-        "--- | --- | --- | --- |\n";
+  os << "\n## Findings\n\n| where | found | severity | Ascend counterpart | automatic | usage |\n"
+        "| --- | --- | --- | --- | --- | --- |\n";
   for (const auto& f : a.findings)
-    os << "| " << f.file << ":" << f.line << " | `" << f.api << "` | " << SeverityName(f.severity)
-       << " | " << f.counterpart << " | " << (f.auto_migratable ? "yes" : "no") << " |\n";
+    os << "| " << f.file << ":" << f.line << " | `" << f.api << "`"
+       << (f.count > 1 ? " x" + std::to_string(f.count) : "") << " | " << SeverityName(f.severity)
+       << " | " << (f.port.empty() ? f.counterpart : f.port) << " | "
+       << (f.auto_migratable ? "yes" : "no") << " | " << UsageName(f.usage)
+       << (f.covered ? ", covered" : "") << " |\n";
   if (!a.warnings.empty()) {
     os << "\n## Skipped files\n\n";
     for (const auto& w : a.warnings) os << "- " << w.file << ": " << w.message << "\n";
@@ -217,7 +284,16 @@ std::string HtmlReport(const Analysis& a) {
      << a.code_lines << " lines.</p>";
   for (const auto& n : a.not_advised)
     os << "<p class=\"sev-blocker\"><b>Not advised:</b> " << Html(n) << "</p>";
-  os << "</div>\n<h2>Findings by branch</h2>\n";
+  if (a.supports_ascend) {
+    os << "<p><b>Existing Ascend support:</b> " << Html(a.support_summary) << "</p><ul>";
+    for (const auto& e : a.support_evidence) os << "<li>" << Html(e) << "</li>";
+    os << "</ul>";
+  }
+  os << "</div>\n";
+  os << "<h2>What to do next</h2>\n<ol>";
+  if (a.next_steps.empty()) os << "<li>Nothing needs to change.</li>";
+  for (const auto& n : a.next_steps) os << "<li>" << Html(n) << "</li>";
+  os << "</ol>\n<h2>Findings by branch</h2>\n";
   const auto counts = CountByBranch(a);
   int max = 1;
   for (const auto& [b, n] : counts) max = std::max(max, n);
@@ -253,15 +329,38 @@ std::string HtmlReport(const Analysis& a) {
     }
     os << "</table>\n";
   }
-  os << "<h2>Findings</h2>\n<table><tr><th>where</th><th>code</th><th>found</th><th>severity</th>"
-        "<th>Ascend counterpart</th><th>automatic</th></tr>";
-  for (const auto& f : a.findings)
-    os << "<tr><td>" << Html(f.file) << ":" << f.line << ":" << f.column << "</td><td><code>"
-       << Html(f.snippet) << "</code></td><td><code>" << Html(f.api)
-       << "</code></td><td class=\"sev-" << SeverityName(f.severity) << "\">"
-       << SeverityName(f.severity) << "</td><td>" << Html(f.counterpart) << "</td><td>"
-       << (f.auto_migratable ? "yes" : "no") << "</td></tr>";
-  os << "</table>\n";
+  if (!a.triton.empty()) {
+    os << "<h2>Triton kernels</h2>\n<table><tr><th>kernel</th><th>where</th><th>complexity</th>"
+          "<th>usage</th><th>torch / torch_npu equivalent</th></tr>";
+    for (const auto& k : a.triton)
+      os << "<tr><td><code>" << Html(k.name) << "</code></td><td>" << Html(k.file) << ":"
+         << k.line << "</td><td>" << (k.complex ? "complex" : "simple") << "</td><td>"
+         << UsageName(k.usage) << "</td><td>"
+         << (k.equivalent.empty() ? "none: triton-ascend or Ascend C" : Html(k.equivalent))
+         << "</td></tr>";
+    os << "</table>\n";
+  }
+  // Findings grouped by file, in file order.
+  os << "<h2>Findings</h2>\n";
+  std::string current;
+  for (const auto& f : a.findings) {
+    if (f.file != current) {
+      if (!current.empty()) os << "</table>\n";
+      current = f.file;
+      os << "<h3><code>" << Html(f.file) << "</code></h3>\n<table><tr><th>line</th><th>code</th>"
+            "<th>found</th><th>severity</th><th>Ascend counterpart</th><th>automatic</th>"
+            "<th>usage</th></tr>";
+    }
+    os << "<tr><td>" << f.line << ":" << f.column << "</td><td><code>" << Html(f.snippet)
+       << "</code></td><td><code>" << Html(f.api) << "</code>"
+       << (f.count > 1 ? " ×" + std::to_string(f.count) : "") << "</td><td class=\"sev-"
+       << SeverityName(f.severity) << "\">" << SeverityName(f.severity) << "</td><td>"
+       << Html(f.port.empty() ? f.counterpart : f.port) << "</td><td>"
+       << (f.auto_migratable ? "yes" : "no") << "</td><td>" << UsageName(f.usage)
+       << (f.usage_why.empty() || f.usage == Usage::kRequired ? "" : ": " + Html(f.usage_why))
+       << (f.covered ? " (covered by the NPU path)" : "") << "</td></tr>";
+  }
+  if (!current.empty()) os << "</table>\n";
   if (!a.warnings.empty()) {
     os << "<h2>Skipped files</h2><ul>";
     for (const auto& w : a.warnings)
@@ -282,7 +381,7 @@ Status WriteCsvReports(const Analysis& a, const std::string& dir) {
     const std::string row = CsvField(f.file) + "," + std::to_string(f.line) + "," +
                             std::to_string(f.end_line) + "," + CsvField(f.api) + "," +
                             CsvField(f.message + "; on Ascend: " + f.counterpart) + "\n";
-    if (f.severity >= Severity::kHigh) unsupported += row;
+    if (f.severity >= Severity::kHigh && !f.covered) unsupported += row;
     if (f.severity == Severity::kInfo || f.rule == "data_parallel" || f.rule == "jit.script")
       perf += row;
   }

@@ -157,21 +157,60 @@ def test_fit_memory_model():
     states = sum(p["gib"] for p in j["parts"][:3])
     assert abs(states - 6.7e9 * 16 / 2**30) < 0.5
     assert r.returncode == 1 and not j["fits_with_recompute"] and j["cards"] == 2
-    # Weights alone: 70B in bf16 is ~130 GiB -> 3 cards of 64 GB, 2 of 80 GB.
+    # Weights alone: 70B in bf16 is ~130 GiB -> 3 cards of 64 GB hold it, but tensor
+    # parallelism splits the 64 heads: 4 cards; 2 of 80 GB.
     _, j = fit("--params", "70B", "--method", "inference", "--seq", "1024")
-    assert j["parts"][0]["gib"] == pytest.approx(70e9 * 2 / 2**30) and j["cards"] == 3
+    assert j["parts"][0]["gib"] == pytest.approx(70e9 * 2 / 2**30) and j["cards"] == 4
+    assert any("divide the 64 heads" in n for n in j["notes"])
     _, j = fit("--params", "70B", "--method", "inference", "--seq", "1024", "--device", "H100")
     assert j["cards"] == 2
-    # QLoRA-like: 4-bit weights.
+    # QLoRA-like: 4-bit weights, and a warning that the 4-bit library must exist on NPU.
     _, j = fit("--params", "13B", "--method", "qlora")
     assert j["parts"][0]["gib"] == pytest.approx(13e9 * 0.5 / 2**30)
+    assert any("bitsandbytes" in n for n in j["notes"])
     # Recomputation trades compute for memory: never more memory than without.
     _, j = fit("--params", "7B", "--method", "lora", "--batch", "8", "--seq", "4096")
     assert j["total_recompute_gib"] < j["total_gib"]
     # Bad input.
     for bad in (["--params", "seven"], ["--device", "TPUv5"], ["--method", "dpo"],
-                ["--batch", "x"], ["--dtype", "fp8"]):
+                ["--batch", "x"], ["--dtype", "fp8"], ["--lora-targets", "q,w"],
+                ["--kv-heads", "7", "--params", "70B"], ["--attention", "sparse"]):
         assert gpu2npu("fit", *bad).returncode == 2, bad
+
+
+def test_fit_lora_gqa_and_fused_attention():
+    # PEFT's printed trainable parameters for Llama-2-7B at r=16: 8,388,608 with its default
+    # q_proj/v_proj targets, 39,976,960 with all seven linear layers.
+    _, j = fit("--params", "llama-7b", "--method", "lora", "--lora-rank", "16")
+    assert j["lora_params"] == 8388608
+    _, j = fit("--params", "llama-7b", "--method", "lora", "--lora-rank", "16",
+               "--lora-targets", "q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj")
+    assert j["lora_params"] == 39976960
+    _, j2 = fit("--params", "llama-7b", "--method", "lora", "--lora-targets", "all")
+    assert j2["lora_params"] == 39976960
+    # Grouped-query attention: Llama-2-70B keeps 8 KV heads of 128, so K and V are 1024 wide:
+    # 2 * 80 layers * 8 * 4096 tokens * 1024 * 2 bytes = 10 GiB (80 GiB with 64 KV heads).
+    _, j = fit("--params", "70B", "--method", "inference", "--batch", "8", "--seq", "4096")
+    kv = next(p for p in j["parts"] if p["name"].startswith("KV cache"))
+    assert j["kv_heads"] == 8 and kv["gib"] == pytest.approx(10.0)
+    _, j = fit("--params", "70B", "--method", "inference", "--batch", "8", "--seq", "4096",
+               "--kv-heads", "64")
+    kv = next(p for p in j["parts"] if p["name"].startswith("KV cache"))
+    assert kv["gib"] == pytest.approx(80.0)
+    # Fused attention keeps no score matrix: s*b*h*34 bytes per layer, the 5*a*s^2*b term gone.
+    _, fused = fit("--params", "7B", "--method", "lora", "--seq", "4096")
+    _, eager = fit("--params", "7B", "--method", "lora", "--seq", "4096", "--attention", "eager")
+    act = lambda j: next(p["gib"] for p in j["parts"] if p["name"].startswith("activations"))
+    assert act(fused) == pytest.approx(32 * 4096 * 4096 * 34 / 2**30)
+    assert act(eager) == pytest.approx(32 * (4096 * 4096 * 34 + 5 * 32 * 4096 * 4096) / 2**30)
+
+
+def test_every_subcommand_has_help():
+    for cmd in ("analyse", "migrate", "fit", "tree"):
+        r = gpu2npu(cmd, "--help")
+        assert r.returncode == 0 and r.stdout.startswith("usage: gpu2npu " + cmd), (cmd, r.stdout)
+    top = gpu2npu("--help").stdout
+    assert all(c in top for c in ("analyse", "migrate", "fit", "tree"))
 
 
 def test_migrate_writes_a_copy_and_is_idempotent(tmp_path):

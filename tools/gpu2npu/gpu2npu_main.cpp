@@ -15,26 +15,71 @@
 
 namespace {
 
-int Usage(int code) {
-  std::fprintf(
-      code ? stderr : stdout,
-      "usage: gpu2npu analyse PATH [--format text|json|markdown|html] [-o FILE] [--csv DIR] "
-      "[--no-color]\n"
-      "       gpu2npu tree      (the decision tree the verdict applies)\n"
-      "       gpu2npu fit --params 7B|13B|1.3e9|llama-7b [--method inference|full|lora|qlora]\n"
-      "                   [--dtype bf16] [--batch 1] [--seq 2048] [--device Ascend910B3]\n"
-      "                   [--lora-rank 16] [--format text|json]\n"
-      "exit code: 0 no findings, 1 findings, 2 error\n");
+const char* const kAnalyseHelp =
+    "usage: gpu2npu analyse PATH [--format text|json|markdown|html] [-o FILE] [--csv DIR]\n"
+    "                       [--no-color]\n"
+    "  Reads a project (folder or file), walks the seed's decision tree and cost table and\n"
+    "  prints the verdict, the estimate in person-days and every finding.\n"
+    "  --format   text (default), json (schema opencann.gpu2npu/2), markdown, html\n"
+    "  -o FILE    write the report to FILE instead of stdout\n"
+    "  --csv DIR  also write cuda_op_list.csv, unsupported_api.csv, api_performance_advice.csv\n"
+    "  exit code: 0 nothing found, 1 findings, 2 error\n";
+const char* const kMigrateHelp =
+    "usage: gpu2npu migrate PATH -o OUT\n"
+    "  Copies PATH to OUT (new or empty, not overlapping PATH) and rewrites the copy for\n"
+    "  torch_npu: device strings (f-strings and format strings too), .cuda(), torch.cuda.*,\n"
+    "  AMP, NCCL -> HCCL, CUDA graphs -> NPUGraph, environment variables, notebooks cell by\n"
+    "  cell. OUT/gpu2npu_report/ holds change_list.csv, unmigrated.csv and migration.diff\n"
+    "  (patch -p1 applies it to the original). exit code: 0 done, 2 error\n";
+const char* const kFitHelp =
+    "usage: gpu2npu fit --params 7B|13B|1.3e9|llama-7b [--method inference|full|lora|qlora]\n"
+    "                   [--dtype bf16] [--batch 1] [--seq 2048] [--device Ascend910B3]\n"
+    "                   [--lora-rank 16] [--lora-targets q,v] [--kv-heads N]\n"
+    "                   [--attention fused|eager] [--format text|json]\n"
+    "  Memory for weights, gradients, optimizer states, KV cache and activations against one\n"
+    "  card. --lora-targets: q,k,v,o,gate,up,down or all (PEFT's Llama default: q,v).\n"
+    "  --attention fused (default on NPU: npu_fusion_attention keeps no score matrix) or\n"
+    "  eager. exit code: 0 fits one card, 1 does not, 2 error\n";
+const char* const kTreeHelp =
+    "usage: gpu2npu tree\n  Prints the decision tree the verdict applies.\n";
+
+int PrintUsage(int code) {
+  std::fprintf(code ? stderr : stdout,
+               "usage: gpu2npu COMMAND [OPTIONS]   (gpu2npu COMMAND --help for details)\n"
+               "  analyse PATH   verdict, estimate and findings for a GPU project\n"
+               "  migrate PATH -o OUT   a migrated copy, its diff and what is left for a person\n"
+               "  fit --params 7B --method lora   will a model fit one card\n"
+               "  tree           the decision tree the verdict applies\n"
+               "exit code: 0 nothing found / fits, 1 findings / does not fit, 2 error\n");
   return code;
+}
+
+bool WantsHelp(int argc, char** argv) {
+  for (int i = 2; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") return true;
+  return false;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace oc::migrate;
-  if (argc < 2) return Usage(2);
+  if (argc < 2) return PrintUsage(2);
   const std::string cmd = argv[1];
-  if (cmd == "-h" || cmd == "--help") return Usage(0);
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") return PrintUsage(0);
+  if (WantsHelp(argc, argv)) {
+    const char* help = cmd == "analyse" || cmd == "analyze" ? kAnalyseHelp
+                       : cmd == "migrate"                   ? kMigrateHelp
+                       : cmd == "fit"                       ? kFitHelp
+                       : cmd == "tree"                      ? kTreeHelp
+                                                            : nullptr;
+    if (!help) {
+      std::fprintf(stderr, "gpu2npu: unknown command [%s]\n", cmd.c_str());
+      return PrintUsage(2);
+    }
+    std::fputs(help, stdout);
+    return 0;
+  }
   if (cmd == "tree") {
     for (const auto& n : DecisionTree())
       std::printf("%-22s %-60s -> %s [%s]\n", BranchId(n.branch), n.question, n.answer,
@@ -49,10 +94,16 @@ int main(int argc, char** argv) {
         out = argv[++i];
       else if (!a.empty() && a[0] != '-' && src.empty())
         src = a;
-      else
-        return Usage(2);
+      else {
+        std::fprintf(stderr, "gpu2npu migrate: unexpected argument [%s]\n%s", a.c_str(),
+                     kMigrateHelp);
+        return 2;
+      }
     }
-    if (src.empty() || out.empty()) return Usage(2);
+    if (src.empty() || out.empty()) {
+      std::fprintf(stderr, "%s", kMigrateHelp);
+      return 2;
+    }
     auto m = MigrateProject(src, out);
     if (!m.ok()) {
       std::fprintf(stderr, "gpu2npu migrate: %s\n", m.status().message().c_str());
@@ -95,6 +146,12 @@ int main(int argc, char** argv) {
           q.device = v;
         else if (a == "--lora-rank")
           q.lora_rank = std::stoi(v);
+        else if (a == "--lora-targets")
+          q.lora_targets = v;
+        else if (a == "--kv-heads")
+          q.kv_heads = std::stoi(v);
+        else if (a == "--attention")
+          q.attention = v;
         else if (a == "--format")
           format = v;
         else {
@@ -116,7 +173,7 @@ int main(int argc, char** argv) {
   }
   if (cmd != "analyse" && cmd != "analyze") {
     std::fprintf(stderr, "gpu2npu: unknown command [%s]\n", cmd.c_str());
-    return Usage(2);
+    return PrintUsage(2);
   }
   std::string path, format = "text", out, csv;
   bool color = isatty(STDOUT_FILENO);
@@ -128,25 +185,25 @@ int main(int argc, char** argv) {
       return true;
     };
     if (a == "--format" || a == "-f") {
-      if (!value(&format)) return Usage(2);
+      if (!value(&format)) { std::fputs(kAnalyseHelp, stderr); return 2; }
     } else if (a.rfind("--format=", 0) == 0) {
       format = a.substr(9);
     } else if (a == "-o" || a == "--output") {
-      if (!value(&out)) return Usage(2);
+      if (!value(&out)) { std::fputs(kAnalyseHelp, stderr); return 2; }
     } else if (a == "--csv") {
-      if (!value(&csv)) return Usage(2);
+      if (!value(&csv)) { std::fputs(kAnalyseHelp, stderr); return 2; }
     } else if (a == "--no-color") {
       color = false;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "gpu2npu: unknown option [%s]\n", a.c_str());
-      return Usage(2);
+      { std::fputs(kAnalyseHelp, stderr); return 2; }
     } else if (path.empty()) {
       path = a;
     } else {
-      return Usage(2);
+      { std::fputs(kAnalyseHelp, stderr); return 2; }
     }
   }
-  if (path.empty()) return Usage(2);
+  if (path.empty()) { std::fputs(kAnalyseHelp, stderr); return 2; }
   if (format != "text" && format != "json" && format != "markdown" && format != "html") {
     std::fprintf(stderr, "gpu2npu: --format must be text, json, markdown or html\n");
     return 2;

@@ -1,0 +1,175 @@
+// The weighing pass: what each finding means for this project. A finding used only in tests,
+// behind a flag or only named in requirements does not decide the verdict; one the
+// project's own NPU path already handles costs nothing; one a community port replaces costs
+// the port's adoption; repeated calls of one API family in one file are one finding.
+#include <algorithm>
+#include <map>
+
+#include "migrate/analysis.h"
+#include "migrate/analyzers.h"
+#include "migrate/ports.h"
+
+namespace oc::migrate {
+namespace {
+
+// tests/, examples/, docs/, benchmarks/ and test files: the product runs without them.
+std::string AuxiliaryPath(const std::string& file) {
+  std::string l;
+  for (char c : file) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string path = "/" + l.substr(0, l.find('#'));
+  for (const char* dir : {"test", "tests", "testing", "example", "examples", "docs", "doc",
+                          "benchmark", "benchmarks", "bench", "demo", "demos"})
+    if (path.find("/" + std::string(dir) + "/") != std::string::npos)
+      return std::string(dir) + "/";
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  if (name.rfind("test_", 0) == 0 || name == "conftest.py" ||
+      (name.size() > 8 && name.compare(name.size() - 8, 8, "_test.py") == 0))
+    return "a test file";
+  return "";
+}
+
+// The library a finding's rule belongs to: its dependency line and its code use share it.
+std::string Family(const std::string& rule) {
+  if (rule.rfind("bnb.", 0) == 0 || rule == "bitsandbytes") return "bitsandbytes";
+  if (rule.rfind("apex", 0) == 0) return "apex";
+  if (rule.rfind("lightning", 0) == 0) return "lightning";
+  return rule;
+}
+
+std::string Squash(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    if (c != '_') out += c;
+  return out;
+}
+
+std::string Stem(const std::string& file) {
+  std::string name = file.substr(file.find_last_of('/') + 1);
+  name = name.substr(0, name.find('.'));
+  return Squash(OpStem(name));
+}
+
+}  // namespace
+
+void Weigh(Analysis* a) {
+  // 1. Usage by where the code lives.
+  for (auto& f : a->findings)
+    if (f.usage == Usage::kRequired)
+      if (const std::string why = AuxiliaryPath(f.file); !why.empty())
+        f.usage = Usage::kAuxiliary, f.usage_why = "only in " + why;
+  for (auto& k : a->kernels)
+    if (!AuxiliaryPath(k.file).empty()) k.usage = Usage::kAuxiliary;
+  for (auto& k : a->triton)
+    if (k.usage == Usage::kRequired && !AuxiliaryPath(k.file).empty()) k.usage = Usage::kAuxiliary;
+
+  // 2. Dependencies: required when the code uses them on its main path.
+  std::map<std::string, const Finding*> code_use;  // family -> the most required code use
+  for (const auto& f : a->findings) {
+    if (f.dependency) continue;
+    const Finding*& best = code_use[Family(f.rule)];
+    if (!best || f.usage < best->usage) best = &f;
+  }
+  for (auto& f : a->findings) {
+    if (!f.dependency) continue;
+    auto it = code_use.find(Family(f.rule));
+    if (it == code_use.end()) {
+      f.usage = Usage::kDependency, f.usage_why = "named as a dependency, never imported";
+    } else if (it->second->usage != Usage::kRequired) {
+      f.usage = Usage::kOptional;
+      f.usage_why = "used only " + std::string(UsageName(it->second->usage)) + " (" +
+                    it->second->file + ":" + std::to_string(it->second->line) + ")";
+    } else {
+      f.usage_why = "used in " + it->second->file + ":" + std::to_string(it->second->line);
+    }
+  }
+
+  // 3. Existing Ascend support.
+  std::set<std::string> signal_files, npu_sources;
+  bool strong = false, transfer = false;
+  for (const auto& s : a->npu_signals) {
+    if (!AuxiliaryPath(s.file).empty()) continue;
+    signal_files.insert(s.file.substr(0, s.file.find('#')));
+    if (s.what == "NPU source folder" || s.what == "NPU source file" ||
+        s.what == "PyTorch PrivateUse1 (NPU) registration" || s.what == "CANN aclnn operators" ||
+        s.what == "torch_npu C++ API")
+      npu_sources.insert(s.file);
+    strong |= s.what == "torch_npu" || s.what == "transfer_to_npu" ||
+              s.what.rfind("dependency", 0) == 0 || s.what == "NPU source folder" ||
+              s.what == "NPU source file" || s.what == "DeepSpeed NPU accelerator" ||
+              s.what == "vLLM-Ascend" || s.what == "MindSpeed";
+    transfer |= s.what == "transfer_to_npu";
+  }
+  a->supports_ascend = strong || signal_files.size() >= 2;
+  a->support_evidence.clear();
+  if (a->supports_ascend) {
+    std::map<std::string, std::set<std::string>> by_file;
+    for (const auto& s : a->npu_signals)
+      if (AuxiliaryPath(s.file).empty()) by_file[s.file.substr(0, s.file.find('#'))].insert(s.what);
+    for (const auto& [file, whats] : by_file) {
+      std::string w;
+      for (const auto& x : whats) w += (w.empty() ? "" : ", ") + x;
+      a->support_evidence.push_back(file + " (" + w + ")");
+    }
+    a->support_summary = "already supports Ascend: NPU code in " +
+                         std::to_string(by_file.size()) + " file" +
+                         (by_file.size() == 1 ? "" : "s");
+  }
+  // Findings the project's NPU path already handles: device code in a file that also has
+  // an NPU path, everything transfer_to_npu patches, kernels with an NPU implementation.
+  for (auto& f : a->findings) {
+    const std::string file = f.file.substr(0, f.file.find('#'));
+    const bool device_code = f.branch == Branch::kStandardModel || f.branch == Branch::kDistributed;
+    if (device_code && ((transfer && f.auto_migratable) || signal_files.count(file)))
+      f.covered = true;
+  }
+  std::set<std::string> npu_stems;
+  for (const auto& s : npu_sources) npu_stems.insert(Stem(s));
+  for (auto& k : a->kernels) {
+    const std::string ks = Squash(OpStem(k.name)), fs = Stem(k.file);
+    for (const auto& n : npu_stems)
+      if (!n.empty() && (n == ks || n == fs || (ks.size() > 3 && n.find(ks) != std::string::npos)))
+        k.covered = true;
+  }
+
+  // 4. Community ports.
+  for (auto& k : a->kernels)
+    if (!k.covered && !k.helper)
+      if (const Port* p = KernelPort(k.name, k.file)) k.port = p->what;
+  for (auto& f : a->findings)
+    if (f.branch == Branch::kNvidiaLibrary || f.branch == Branch::kFramework ||
+        f.branch == Branch::kTriton)
+      if (const Port* p = LibraryPort(f.rule.rfind("apex", 0) == 0 && f.rule != "apex.amp" &&
+                                              f.rule != "apex.optimizers" &&
+                                              f.rule != "apex.normalization"
+                                          ? "apex"
+                                          : f.rule))
+        f.port = p->what;
+
+  // 5. Noise: one finding per file and rule for what is not rewritten automatically
+  // (every tl.* call, every tensorrt attribute), the most required occurrence kept.
+  std::vector<Finding> kept;
+  std::map<std::pair<std::string, std::string>, size_t> first;
+  for (auto& f : a->findings) {
+    const bool fold = !f.auto_migratable && !f.dependency &&
+                      (f.branch == Branch::kTriton || f.branch == Branch::kNvidiaLibrary ||
+                       f.branch == Branch::kCustomKernel || f.branch == Branch::kCompile);
+    if (!fold) {
+      kept.push_back(std::move(f));
+      continue;
+    }
+    const auto key = std::make_pair(f.file, f.rule);
+    auto it = first.find(key);
+    if (it == first.end()) {
+      first[key] = kept.size();
+      kept.push_back(std::move(f));
+      continue;
+    }
+    Finding& k = kept[it->second];
+    const int n = k.count + f.count;
+    if (f.usage < k.usage) k = std::move(f);
+    k.count = n;
+  }
+  a->findings = std::move(kept);
+}
+
+}  // namespace oc::migrate
