@@ -287,7 +287,21 @@ std::string MigrateNotebook(const std::string& file, const std::string& text,
   }
   std::vector<Edit> found;
   const std::string migrated = MigratePythonModule(file, python, &found, false, nullptr, false);
-  if (found.empty()) return text;
+  // Shell lines (!nvidia-smi, %env CUDA_VISIBLE_DEVICES=0) as shell text.
+  size_t shell_edits = 0;
+  for (auto& c : cells)
+    for (int l = 0; l < c.lines; ++l) {
+      if (!c.shell[l]) continue;
+      std::vector<Edit> e;
+      const std::string fixed = MigrateText(file, c.src[l], &e);
+      if (e.empty()) continue;
+      c.src[l] = fixed;
+      for (auto& x : e)
+        edits->push_back({file + "#cell" + std::to_string(c.index + 1), l + 1, x.kind, x.before,
+                          x.after, x.message});
+      ++shell_edits;
+    }
+  if (found.empty() && !shell_edits) return text;
   const auto new_lines = Lines(migrated);
   auto cell_of = [&](int line) -> Cell* {
     for (auto& c : cells)
@@ -305,7 +319,7 @@ std::string MigrateNotebook(const std::string& file, const std::string& text,
   // import torch_npu: after the torch imports of the first cell that has them, else at the
   // top of the first code cell.
   bool has_npu = python.find("import torch_npu") != std::string::npos;
-  if (!has_npu && !cells.empty()) {
+  if (!has_npu && !found.empty() && !cells.empty()) {
     Cell* target = &cells[0];
     int after = 0;
     for (auto& c : cells) {

@@ -290,3 +290,85 @@ def test_html_report_renders_in_a_browser(tmp_path):
     bar = sum(1 for p in pixels if abs(p[0] - 0x09) < 20 and abs(p[1] - 0x69) < 20 and abs(p[2] - 0xda) < 20)
     assert bar > 2000, bar  # the findings-by-branch bars were drawn
     assert sum(1 for p in pixels if p != (255, 255, 255)) > 0.02 * len(pixels)
+
+
+def migrate_and_check(tmp_path, files):
+    """Migrates a project of `files`, checks the diff reproduces the copy, returns it."""
+    src, out, check = tmp_path / "src", tmp_path / "out", tmp_path / "check"
+    for base in (src, check):
+        for name, data in files.items():
+            (base / name).parent.mkdir(parents=True, exist_ok=True)
+            (base / name).write_bytes(data.encode() if isinstance(data, str) else data)
+    r = gpu2npu("migrate", str(src), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    p = subprocess.run(["patch", "-p1", "-d", str(check), "-i", str(out / "gpu2npu_report" / "migration.diff")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for name in files:
+        assert (check / name).read_bytes() == (out / name).read_bytes(), name
+    return out, r.stdout
+
+
+def test_migrate_rewrites_are_right_or_not_made(tmp_path):
+    train = (
+        "#!/usr/bin/env python3\n"
+        "# -*- coding: utf-8 -*-\n"
+        '"""A GPT training script."""\n'
+        "from __future__ import annotations\n"
+        "import os\n"
+        "\n"
+        "def main(local_rank):\n"
+        "    import torch\n"
+        "    import torch.distributed as dist\n"
+        "    import torch.cuda.nccl\n"
+        "    device = f'cuda:{local_rank}'\n"
+        "    torch.cuda.set_device(device)\n"
+        '    d2 = "cuda:{}".format(local_rank)\n'
+        '    d3 = "cuda:%d" % local_rank\n'
+        '    d4 = "cuda:" + str(local_rank)\n'
+        '    backend = "hccl" if dist.is_nccl_available() else "gloo"\n'
+        "    g = torch.cuda.CUDAGraph()\n"
+        "    cap = torch.cuda.get_device_capability()\n"
+        "    v = torch.version.cuda\n"
+        '    msg = f"running on cuda with {local_rank}"\n'
+        '    kernels = glob.glob(os.path.join("csrc", "cuda", "*.cu"))\n')
+    setup = ('import glob\nfrom setuptools import setup\n'
+             'srcs = glob.glob("csrc/cuda/*.cu") + ["cuda"]\nsetup(name="x", sources=srcs)\n')
+    crlf = "import torch\r\nx = torch.ones(2).cuda()\r\n"
+    nb = {"cells": [
+        {"cell_type": "code", "execution_count": 1, "metadata": {},
+         "outputs": [{"name": "stdout", "output_type": "stream", "text": ["ok\n"]}],
+         "source": ["import torch\n", "import torch.cuda as tc"]},
+        {"cell_type": "markdown", "metadata": {}, "source": ["# .cuda()"]},
+        {"cell_type": "code", "execution_count": 2, "metadata": {}, "outputs": [],
+         "source": ["!nvidia-smi\n", "tc.synchronize()\n", "y = torch.zeros(3).to('cuda:0')"]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    out, _ = migrate_and_check(tmp_path, {"train.py": train, "setup.py": setup, "crlf.py": crlf,
+                                          "nb.ipynb": json.dumps(nb, indent=1) + "\n"})
+    m = (out / "train.py").read_text()
+    # The header stays first; the import goes after it (torch is imported inside main()).
+    assert m.startswith('#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n"""A GPT training script."""\n'
+                        "from __future__ import annotations\nimport torch_npu")
+    for want in ["device = f'npu:{local_rank}'", '"npu:{}".format', '"npu:%d" % local_rank',
+                 '"npu:" + str(local_rank)', "dist.is_hccl_available()", "torch_npu.npu.NPUGraph()",
+                 "import torch.cuda.nccl\n", "torch.cuda.get_device_capability()", "torch.version.cuda",
+                 'f"running on cuda with', 'os.path.join("csrc", "cuda", "*.cu")']:
+        assert want in m, (want, m)
+    assert (out / "setup.py").read_text() == setup  # folder names in setup.py are paths
+    assert (out / "crlf.py").read_bytes() == (
+        b"import torch\r\nimport torch_npu  # added by gpu2npu: registers the NPU device\r\n"
+        b"x = torch.ones(2).npu()\r\n")
+    got = json.loads((out / "nb.ipynb").read_text())
+    assert got["cells"][0]["outputs"] == nb["cells"][0]["outputs"]  # outputs kept
+    assert got["cells"][0]["source"] == ["import torch\n", "import torch_npu.npu as tc\n",
+                                         "import torch_npu  # added by gpu2npu: registers the NPU device"]
+    assert got["cells"][2]["source"] == ["!npu-smi\n", "tc.synchronize()\n", "y = torch.zeros(3).to('npu:0')"]
+    # What was not rewritten is listed, in the original's line numbers (like change_list.csv).
+    left = (out / "gpu2npu_report" / "unmigrated.csv").read_text()
+    assert "train.py,10,10,torch.cuda.nccl" in left and "train.py,18,18,torch.cuda.get_device_capability" in left
+    assert "train.py,19,19,torch.version.cuda" in left
+    changes = (out / "gpu2npu_report" / "change_list.csv").read_text()
+    assert "train.py,11,11,replace" in changes and "nb.ipynb#cell3,3,3,replace" in changes
+    # Migrated Python still compiles.
+    for name in ("train.py", "setup.py", "crlf.py"):
+        subprocess.run(["/usr/bin/python3", "-m", "py_compile", str(out / name)], check=True)
