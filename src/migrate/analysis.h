@@ -69,6 +69,10 @@ Result<Analysis> AnalyseProject(const std::string& path);
 std::map<std::string, double> WorkloadEvidence(const std::set<std::string>& modules,
                                                const std::set<std::string>& names);
 
+// The library a rule belongs to: a dependency line and its code uses share it
+// ("bnb.quantized_load" and "bitsandbytes" are both "bitsandbytes").
+std::string LibraryFamily(const std::string& rule);
+
 // Project-level passes, in this order (used by AnalyseProject):
 // weigh: usage by path (tests, examples, docs), dependencies never used in code, findings
 // the project's own NPU path already covers, community ports, noise folded per file.

@@ -203,7 +203,7 @@ void Decide(Analysis* a) {
 
   // Existing support: the work is validating the NPU path, not writing it.
   if (a->supports_ascend)
-    add("validate the project's existing NPU path on hardware (accuracy, speed)", 1, 1, 3,
+    add("nothing to port for the existing NPU path: run and validate it on hardware", 1, 0, 1,
         "the project already runs on Ascend", a->support_evidence, Level::kLow,
         Branch::kStandardModel, a->support_summary);
 
@@ -245,7 +245,13 @@ void Decide(Analysis* a) {
     add(what, n, lo, hi, basis, evidence_of(standard), Level::kLow, Branch::kStandardModel,
         "only device strings and settings to change");
   }
-  if (libtorch)
+  // In a CUDA extension the C++ device checks go with the kernels (below); in an
+  // application they are the port.
+  const bool extension =
+      !a->kernels.empty() || std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
+        return f.rule.rfind("cpp_extension", 0) == 0;
+      });
+  if (libtorch && !extension)
     add("libtorch C++ device code -> torch_npu's C++ API", 1, 2, 5,
         "decision tree: standard model, C++ side",
         evidence_of([](const Finding& f) { return Counts(f) && f.rule.rfind("libtorch", 0) == 0; }),
@@ -385,32 +391,34 @@ void Decide(Analysis* a) {
   std::map<std::string, std::vector<const Finding*>> libs;
   std::set<std::string> blockers;
   for (const auto& f : a->findings) {
-    if (f.branch != Branch::kNvidiaLibrary || !Counts(f) || f.severity < Severity::kMedium)
+    if (f.branch != Branch::kNvidiaLibrary || !Counts(f) || f.severity < Severity::kLow ||
+        f.rule == "deploy.onnx")
       continue;
-    std::string family = f.rule;
-    if (family.rfind("apex", 0) == 0) family = "apex";
-    libs[family].push_back(&f);
+    libs[LibraryFamily(f.rule)].push_back(&f);
     if (f.severity == Severity::kBlocker && f.port.empty()) blockers.insert(f.rule);
   }
   const bool pipeline = a->trains && std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
     return Counts(f) && (f.rule == "tensorrt" || f.rule == "ort.cuda");
   });
   for (const auto& [family, fs] : libs) {
-    if (blockers.count(family)) continue;
+    if (std::any_of(fs.begin(), fs.end(), [&](const Finding* f) { return blockers.count(f->rule) > 0; }))
+      continue;
     if (pipeline && (family == "tensorrt" || family == "ort.cuda")) continue;  // in the pipeline row
+    // The port of the most demanding use decides (Ascend's apex fork over native AMP).
     const Port* p = nullptr;
-    for (const auto* f : fs)
-      if (!f->port.empty()) p = LibraryPort(f->rule == "apex.amp" || f->rule == "apex.optimizers" ||
-                                                    f->rule == "apex.normalization" ||
-                                                    f->rule.rfind("apex", 0) != 0
-                                                ? f->rule
-                                                : "apex");
+    for (const auto* f : fs) {
+      const Port* q = LibraryPort(f->rule);
+      if (!q && !f->port.empty()) q = LibraryPort(family);
+      if (q && (!p || q->high > p->high)) p = q;
+    }
     std::vector<std::string> ev;
     for (const auto* f : fs) ev.push_back(Where(f->file, f->line));
+    // A counterpart adopted in a day (drop the 8-bit load, native AMP) is a low-cost change.
     if (p)
       add("replace " + family + " with " + p->what, 1, p->low, p->high,
-          "decision tree: CANN / community counterpart", ev, Level::kMedium,
-          Branch::kNvidiaLibrary, "NVIDIA libraries to replace with their NPU counterparts");
+          "decision tree: CANN / community counterpart", ev,
+          p->high <= 1 ? Level::kLow : Level::kMedium, Branch::kNvidiaLibrary,
+          "NVIDIA libraries to replace with their NPU counterparts");
     else
       add("replace " + family, 1, 1, 3, "decision tree: CANN counterparts with other APIs", ev,
           Level::kMedium, Branch::kNvidiaLibrary,
@@ -467,12 +475,13 @@ void Decide(Analysis* a) {
   for (size_t i = 0; i < levels.size(); ++i) {
     const Item& it = levels[i];
     const double hi = a->estimate[i].high;
-    if (it.level > a->level || (it.level == a->level && hi > weight && it.level > Level::kLow)) {
+    if (it.level > a->level || (it.level == a->level && hi > weight)) {
       a->level = it.level, a->deciding = it.branch, a->reason = it.reason, weight = hi;
     }
   }
-  if (a->supports_ascend && a->level > Level::kLow)
-    a->reason = a->support_summary + "; still " + a->reason;
+  if (a->supports_ascend)
+    a->reason = a->level > Level::kLow ? a->support_summary + "; still " + a->reason
+                                       : a->support_summary;
   // Not advised (4.2): required software without a counterpart, many Triton kernels without
   // replacements.
   a->not_advised.clear();

@@ -3,6 +3,7 @@
 // project's own NPU path already handles costs nothing; one a community port replaces costs
 // the port's adoption; repeated calls of one API family in one file are one finding.
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "migrate/analysis.h"
@@ -28,14 +29,6 @@ std::string AuxiliaryPath(const std::string& file) {
   return "";
 }
 
-// The library a finding's rule belongs to: its dependency line and its code use share it.
-std::string Family(const std::string& rule) {
-  if (rule.rfind("bnb.", 0) == 0 || rule == "bitsandbytes") return "bitsandbytes";
-  if (rule.rfind("apex", 0) == 0) return "apex";
-  if (rule.rfind("lightning", 0) == 0) return "lightning";
-  return rule;
-}
-
 std::string Squash(const std::string& s) {
   std::string out;
   for (char c : s)
@@ -50,6 +43,13 @@ std::string Stem(const std::string& file) {
 }
 
 }  // namespace
+
+std::string LibraryFamily(const std::string& rule) {
+  if (rule.rfind("bnb.", 0) == 0 || rule == "bitsandbytes") return "bitsandbytes";
+  if (rule.rfind("apex", 0) == 0 || rule == "amp_C") return "apex";
+  if (rule.rfind("lightning", 0) == 0) return "lightning";
+  return rule;
+}
 
 void Weigh(Analysis* a) {
   // 1. Usage by where the code lives.
@@ -66,12 +66,12 @@ void Weigh(Analysis* a) {
   std::map<std::string, const Finding*> code_use;  // family -> the most required code use
   for (const auto& f : a->findings) {
     if (f.dependency) continue;
-    const Finding*& best = code_use[Family(f.rule)];
+    const Finding*& best = code_use[LibraryFamily(f.rule)];
     if (!best || f.usage < best->usage) best = &f;
   }
   for (auto& f : a->findings) {
     if (!f.dependency) continue;
-    auto it = code_use.find(Family(f.rule));
+    auto it = code_use.find(LibraryFamily(f.rule));
     if (it == code_use.end()) {
       f.usage = Usage::kDependency, f.usage_why = "named as a dependency, never imported";
     } else if (it->second->usage != Usage::kRequired) {
@@ -79,7 +79,12 @@ void Weigh(Analysis* a) {
       f.usage_why = "used only " + std::string(UsageName(it->second->usage)) + " (" +
                     it->second->file + ":" + std::to_string(it->second->line) + ")";
     } else {
+      // The dependency line goes with what the code does with the library: an 8-bit load
+      // that bf16 replaces makes the requirement droppable, not a blocker.
       f.usage_why = "used in " + it->second->file + ":" + std::to_string(it->second->line);
+      if (it->second->severity < f.severity) f.severity = it->second->severity;
+      if (it->second->severity >= Severity::kMedium) f.severity = it->second->severity;
+      f.port = it->second->port.empty() ? f.port : it->second->port;
     }
   }
 
@@ -116,10 +121,24 @@ void Weigh(Analysis* a) {
   }
   // Findings the project's NPU path already handles: device code in a file that also has
   // an NPU path, everything transfer_to_npu patches, kernels with an NPU implementation.
+  // The CUDA half of an accelerator abstraction (cuda_accelerator.py beside
+  // npu_accelerator.py) is correct as it is: the NPU half exists.
+  auto npu_sibling = [&](const std::string& file) {
+    if (!a->supports_ascend) return false;
+    for (const char* gpu : {"cuda", "gpu", "CUDA", "GPU"}) {
+      const size_t p = file.rfind(gpu);
+      if (p == std::string::npos) continue;
+      std::string twin = file;
+      twin.replace(p, std::char_traits<char>::length(gpu), std::isupper(static_cast<unsigned char>(gpu[0])) ? "NPU" : "npu");
+      if (signal_files.count(twin)) return true;
+    }
+    return false;
+  };
   for (auto& f : a->findings) {
     const std::string file = f.file.substr(0, f.file.find('#'));
     const bool device_code = f.branch == Branch::kStandardModel || f.branch == Branch::kDistributed;
-    if (device_code && ((transfer && f.auto_migratable) || signal_files.count(file)))
+    if (device_code &&
+        ((transfer && f.auto_migratable) || signal_files.count(file) || npu_sibling(file)))
       f.covered = true;
   }
   std::set<std::string> npu_stems;

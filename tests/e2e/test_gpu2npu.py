@@ -34,8 +34,47 @@ def test_example_projects_get_their_expected_report(project):
     assert j["findings_by_branch"] == want["findings_by_branch"]
     assert {k["name"]: k["complexity"] for k in j["cuda_kernels"]} == want["cuda_kernels"]
     assert (len(j["not_advised"]) > 0) == want["not_advised"]
+    assert j["existing_support"]["supports_ascend"] == want["supports_ascend"]
     for f in j["findings"]:
-        assert {"file", "line", "column", "snippet", "branch", "severity", "counterpart", "auto"} <= set(f)
+        assert {"file", "line", "column", "snippet", "branch", "severity", "counterpart", "auto",
+                "usage", "covered", "port", "count"} <= set(f)
+    # The verdict and estimate an experienced migration engineer gives (docs/gpu2npu.md):
+    # the same verdict, and ranges that overlap.
+    eng = want["engineer"]
+    assert j["verdict"]["level"] == eng["verdict"], eng["why"]
+    if eng["estimate_days"]:
+        lo, hi = eng["estimate_days"]
+        assert j["estimate"]["low_days"] <= hi and lo <= j["estimate"]["high_days"], (eng, j["estimate"])
+
+
+@pytest.mark.parametrize("project", sorted(d for d in os.listdir(EXAMPLES)
+                                           if os.path.isdir(os.path.join(EXAMPLES, d))))
+def test_example_projects_migrate_compile_and_patch(project, tmp_path):
+    """Every example migrates; the copy's Python compiles, the diff applies to the original
+    with patch -p1, and migrating the copy again changes nothing."""
+    import shutil
+    src = os.path.join(EXAMPLES, project)
+    out, check = tmp_path / "out", tmp_path / "check"
+    r = gpu2npu("migrate", src, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    shutil.copytree(src, check)
+    p = subprocess.run(["patch", "-p1", "-d", str(check), "-i", str(out / "gpu2npu_report" / "migration.diff")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    for root, _, files in os.walk(check):
+        for name in files:
+            rel = os.path.relpath(os.path.join(root, name), check)
+            assert (out / rel).read_bytes() == (check / rel).read_bytes(), rel
+            if name.endswith(".py"):
+                subprocess.run(["/usr/bin/python3", "-m", "py_compile", str(out / rel)], check=True,
+                               env={**os.environ, "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")})
+            if name.endswith(".ipynb"):
+                nb = json.loads((out / rel).read_text())
+                code = "".join("".join(c["source"]) + "\n" for c in nb["cells"] if c["cell_type"] == "code")
+                compile("\n".join(l for l in code.splitlines() if not l.lstrip().startswith(("!", "%"))),
+                        rel, "exec")
+    again = gpu2npu("migrate", str(out), "-o", str(tmp_path / "again"))
+    assert again.returncode == 0 and "0 edits in 0 files" in again.stdout, again.stdout
 
 
 def test_comments_docstrings_and_aliases(tmp_path):

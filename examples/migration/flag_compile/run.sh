@@ -1,0 +1,2 @@
+#!/bin/sh
+torchrun --standalone --nproc_per_node=8 train.py --compile=False
