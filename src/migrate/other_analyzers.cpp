@@ -273,7 +273,7 @@ FileResult AnalyzeCuda(const std::string& file, const std::string& text) {
     const bool loops = body.find("for (") != std::string::npos ||
                        body.find("for(") != std::string::npos ||
                        body.find("while") != std::string::npos;
-    k.helper = !k.complex && !loops && (k.lines <= 3 || (k.lines <= 8 && HelperName(k.name)));
+    k.helper = !k.complex && !loops && k.lines <= 8 && HelperName(k.name);
     if (k.helper)
       k.reasons.push_back("helper: a few lines of pointer or index setup");
     else if (!k.complex)

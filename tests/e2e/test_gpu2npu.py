@@ -411,3 +411,114 @@ def test_migrate_rewrites_are_right_or_not_made(tmp_path):
     # Migrated Python still compiles.
     for name in ("train.py", "setup.py", "crlf.py"):
         subprocess.run(["/usr/bin/python3", "-m", "py_compile", str(out / name)], check=True)
+
+
+def findings_of(path):
+    _, j = analyse_json(path)
+    return j, {(f["file"], f["rule"]): f for f in j["findings"]}
+
+
+def test_usage_decides_what_counts(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch\nbitsandbytes\nxformers\n")
+    (tmp_path / "train.py").write_text(
+        '"""Tip: import bitsandbytes as bnb for 8-bit."""\n'
+        "import torch\n"
+        "try:\n"
+        "    import xformers.ops as xops\n"
+        "except ImportError:\n"
+        "    xops = None\n"
+        "model = torch.nn.Linear(2, 2)\n"
+        "if args.compile:\n"
+        "    model = torch.compile(model)\n"
+        "model = torch.compile(model) if use_compile else model\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_trt.py").write_text("import tensorrt as trt\nb = trt.Builder(trt.Logger())\n")
+    j, f = findings_of(tmp_path)
+    assert f[("requirements.txt", "bitsandbytes")]["usage"] == "dependency only"
+    assert f[("train.py", "xformers")]["usage"] == "optional"
+    assert "try/except ImportError" in f[("train.py", "xformers")]["usage_why"]
+    assert f[("requirements.txt", "xformers")]["usage"] == "optional"
+    compile_ = f[("train.py", "torch.compile")]
+    assert compile_["usage"] == "optional" and compile_["count"] == 2  # folded, flag-guarded
+    assert f[("tests/test_trt.py", "tensorrt")]["usage"] == "auxiliary"
+    assert f[("tests/test_trt.py", "tensorrt")]["count"] >= 2  # one finding per file and module
+    # Nothing required: no blocker, no compile row deciding; the optional items cost little.
+    assert j["verdict"]["level"] == "low" and not j["not_advised"], j["verdict"]
+    assert j["estimate"]["high_days"] <= 1.5
+
+
+def test_signals_outside_python_and_noise(tmp_path):
+    (tmp_path / "Dockerfile").write_text("FROM pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime\nRUN pip install x\n")
+    (tmp_path / "ci.yml").write_text("steps:\n  - run: wget https://developer.download.nvidia.com/compute/cuda/cudnn.tgz\n")
+    (tmp_path / "launch.sh").write_text("python -m torch.distributed.run train.py --backend nccl\n")
+    (tmp_path / "serve.py").write_text(
+        "import onnxruntime as ort\nimport torch\n"
+        "s = ort.InferenceSession('m.onnx', providers=['CUDAExecutionProvider'])\n"
+        "if torch.version.cuda:\n    pass\n"
+        "if torch._dynamo.is_compiling():\n    pass\n")
+    (tmp_path / "k.py").write_text(
+        "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+        "def fused(x_ptr, n, B: tl.constexpr):\n"
+        "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+        "    v = tl.load(x_ptr + o)\n    v = tl.exp(v)\n    v = tl.exp(v) + tl.exp(v)\n"
+        "    for i in range(3):\n        v = tl.exp(v)\n    tl.store(x_ptr + o, v)\n")
+    j, f = findings_of(tmp_path)
+    rules = {(k[0], k[1]) for k in f}
+    assert ("Dockerfile", "docker.nvidia") in rules and ("Dockerfile", "cudnn") not in rules
+    assert not any(k[0] == "ci.yml" for k in rules)  # a URL is not a dependency
+    assert ("launch.sh", "dist.nccl") in rules
+    assert ("serve.py", "ort.cuda") in rules and ("serve.py", "torch.version.cuda") in rules
+    assert f[("serve.py", "dynamo.harmless")]["severity"] == "info"
+    triton_findings = [x for x in j["findings"] if x["file"] == "k.py"]
+    assert len(triton_findings) <= 3, triton_findings  # the kernel, not every tl.exp
+    kern = j["triton_kernels"]["kernels"]
+    assert [k["name"] for k in kern] == ["fused"] and kern[0]["complexity"] == "complex"
+
+
+def test_kernels_grouped_helpers_and_ports(tmp_path):
+    (tmp_path / "ops.cu").write_text(
+        "__global__ void relu_forward_kernel(float* y, const float* x, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = x[i] > 0 ? x[i] : 0; }\n"
+        "__global__ void relu_backward_kernel(float* g, const float* x, int n) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) g[i] = x[i] > 0 ? g[i] : 0; }\n"
+        "__global__ void setup_ptrs(float** p, float* base, int s) { p[threadIdx.x] = base + threadIdx.x * s; }\n"
+        "__global__ void roi_align_forward_cuda_kernel(const float* x, float* y) {\n"
+        "  __shared__ float t[32]; t[threadIdx.x] = x[threadIdx.x]; __syncthreads(); y[0] = t[0]; }\n")
+    j, _ = findings_of(tmp_path)
+    ks = {k["name"]: k for k in j["cuda_kernels"]}
+    assert ks["relu_forward_kernel"]["op"] == ks["relu_backward_kernel"]["op"]
+    assert ks["setup_ptrs"]["helper"] and "npu_roi_align" in ks["roi_align_forward_cuda_kernel"]["port"]
+    items = {i["what"]: i for i in j["estimate"]["items"]}
+    simple = next(i for w, i in items.items() if w.startswith("simple CUDA ops"))
+    assert simple["count"] == 1 and simple["low_days"] == 5  # one op, two kernels
+    assert any("npu_roi_align" in w for w in items)
+    assert any(w.startswith("helper kernels") and i["high_days"] <= 0.5 for w, i in items.items())
+
+
+def test_zero_cost_and_existing_support(tmp_path):
+    (tmp_path / "clean.py").write_text("import torch\nx = torch.ones(3)\nprint(x.sum())\n")
+    r, j = analyse_json(tmp_path)
+    assert r.returncode == 0 and j["estimate"]["high_days"] == 0 and j["verdict"]["reason"] == "nothing needs to change"
+    # A migrated project re-analysed: it runs on Ascend now, nothing to port.
+    src = os.path.join(EXAMPLES, "standard_cv")
+    out = tmp_path / "migrated"
+    assert gpu2npu("migrate", src, "-o", str(out)).returncode == 0
+    _, j = analyse_json(out)
+    assert j["existing_support"]["supports_ascend"] and j["verdict"]["level"] == "low"
+    assert j["estimate"]["low_days"] == 0 and j["estimate"]["high_days"] <= 1
+
+
+def test_workload_by_weight_with_runner_up(tmp_path):
+    for i in range(3):
+        (tmp_path / f"cv{i}.py").write_text("import torch\nimport torchvision\nm = torchvision.models.resnet18()\n")
+    (tmp_path / "env.py").write_text("import gym\nenv = gym.make('CartPole-v1')\n")
+    _, j = analyse_json(tmp_path)
+    assert j["workload"]["type"] == "cv_inference" and j["workload"]["runner_up"] == "Reinforcement learning"
+
+
+def test_html_has_next_steps_triton_and_files():
+    r = gpu2npu("analyse", os.path.join(EXAMPLES, "triton_equiv"), "--format", "html")
+    page = r.stdout
+    assert page.index("What to do next") < page.index("Findings by branch")
+    assert "<h2>Triton kernels</h2>" in page and "softmax_kernel" in page and "torch.softmax" in page
+    assert "<h3><code>kernels.py</code></h3>" in page and "<h3><code>model.py</code></h3>" in page
