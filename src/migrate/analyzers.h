@@ -17,7 +17,7 @@ struct FileResult {
   int triton_kernels = 0, triton_complex = 0;
   std::vector<TritonKernel> triton;
   std::vector<NpuSignal> npu;  // signals of existing Ascend support
-  bool trains = false;  // backward() / optimizer steps seen
+  bool trains = false;         // backward() / optimizer steps seen
   int code_lines = 0;
   std::string error;  // not analysable (syntax); the file is skipped with a warning
 };

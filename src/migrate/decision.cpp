@@ -4,9 +4,8 @@
 #include <cstdio>
 #include <map>
 
-#include "migrate/ports.h"
-
 #include "migrate/analysis.h"
+#include "migrate/ports.h"
 
 namespace oc::migrate {
 
@@ -90,8 +89,7 @@ std::map<std::string, double> WorkloadEvidence(const std::set<std::string>& modu
   for (const auto& c : kClasses) {
     bool hit = false;
     for (const auto& m : modules)
-      for (const char* p : c.modules)
-        hit |= m == p || m.rfind(std::string(p) + ".", 0) == 0;
+      for (const char* p : c.modules) hit |= m == p || m.rfind(std::string(p) + ".", 0) == 0;
     for (const auto& n : names)
       for (const char* p : c.names) hit |= n.find(p) != std::string::npos;
     if (hit) out[c.id] += 1;  // one file, one vote: a single import does not decide
@@ -236,8 +234,10 @@ void Decide(Analysis* a) {
     std::string basis = cv ? "4.1 standard CV model: a few lines, < 1 day"
                            : "4.1 standard NLP model: device strings + environment, 1-3 days";
     if (n <= 3 && cv) lo = 0.25;
-    if (n > 20 && cv) lo = 1, hi = 3, basis = "4.1 standard model: " + std::to_string(n) +
-                                               " edits (gpu2npu migrate makes them), 1-3 days";
+    if (n > 20 && cv)
+      lo = 1, hi = 3,
+      basis = "4.1 standard model: " + std::to_string(n) +
+              " edits (gpu2npu migrate makes them), 1-3 days";
     if (n > 100)
       lo = 2, hi = 5,
       basis = "4.1 standard model scaled: " + std::to_string(n) +
@@ -247,10 +247,10 @@ void Decide(Analysis* a) {
   }
   // In a CUDA extension the C++ device checks go with the kernels (below); in an
   // application they are the port.
-  const bool extension =
-      !a->kernels.empty() || std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
-        return f.rule.rfind("cpp_extension", 0) == 0;
-      });
+  const bool extension = !a->kernels.empty() ||
+                         std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
+                           return f.rule.rfind("cpp_extension", 0) == 0;
+                         });
   if (libtorch && !extension)
     add("libtorch C++ device code -> torch_npu's C++ API", 1, 2, 5,
         "decision tree: standard model, C++ side",
@@ -261,9 +261,10 @@ void Decide(Analysis* a) {
   auto dist = [](const Finding& f) { return Counts(f) && f.branch == Branch::kDistributed; };
   auto dist_manual = [&](const Finding& f) { return dist(f) && !f.auto_migratable; };
   if (std::any_of(a->findings.begin(), a->findings.end(), dist)) {
-    const bool manual_comm = std::any_of(a->findings.begin(), a->findings.end(), [&](const Finding& f) {
-      return dist_manual(f) && (f.rule == "cuda.nccl" || f.rule == "cuda.comm");
-    });
+    const bool manual_comm =
+        std::any_of(a->findings.begin(), a->findings.end(), [&](const Finding& f) {
+          return dist_manual(f) && (f.rule == "cuda.nccl" || f.rule == "cuda.comm");
+        });
     add(manual_comm ? "NCCL -> HCCL, torch.cuda.nccl/comm calls -> torch.distributed"
                     : "NCCL -> HCCL",
         1, manual_comm ? 1 : 0.5, manual_comm ? 3 : 1, "decision tree: HCCL has a similar API",
@@ -316,8 +317,8 @@ void Decide(Analysis* a) {
     add("adopt the community port " + port + " for " + std::to_string(ops.size()) + " op" +
             (ops.size() == 1 ? "" : "s"),
         static_cast<int>(ops.size()), lo, hi,
-        "decision tree: complex kernel -> look for a torch_npu fused op first", ops,
-        Level::kMedium, Branch::kCustomKernel, "CUDA ops replaced by community NPU ports");
+        "decision tree: complex kernel -> look for a torch_npu fused op first", ops, Level::kMedium,
+        Branch::kCustomKernel, "CUDA ops replaced by community NPU ports");
   }
   if (helpers)
     add("helper kernels (pointer/index setup): fold into the host code", helpers, 0.25 * helpers,
@@ -397,13 +398,16 @@ void Decide(Analysis* a) {
     libs[LibraryFamily(f.rule)].push_back(&f);
     if (f.severity == Severity::kBlocker && f.port.empty()) blockers.insert(f.rule);
   }
-  const bool pipeline = a->trains && std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
-    return Counts(f) && (f.rule == "tensorrt" || f.rule == "ort.cuda");
-  });
+  const bool pipeline =
+      a->trains && std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
+        return Counts(f) && (f.rule == "tensorrt" || f.rule == "ort.cuda");
+      });
   for (const auto& [family, fs] : libs) {
-    if (std::any_of(fs.begin(), fs.end(), [&](const Finding* f) { return blockers.count(f->rule) > 0; }))
+    if (std::any_of(fs.begin(), fs.end(),
+                    [&](const Finding* f) { return blockers.count(f->rule) > 0; }))
       continue;
-    if (pipeline && (family == "tensorrt" || family == "ort.cuda")) continue;  // in the pipeline row
+    if (pipeline && (family == "tensorrt" || family == "ort.cuda"))
+      continue;  // in the pipeline row
     // The port of the most demanding use decides (Ascend's apex fork over native AMP).
     const Port* p = nullptr;
     for (const auto* f : fs) {
@@ -431,8 +435,8 @@ void Decide(Analysis* a) {
   };
   if (std::any_of(a->findings.begin(), a->findings.end(), optional_lib))
     add("optional NVIDIA dependencies: leave them out of the NPU install", 1, 0, 0.5,
-        "not used on the main path", evidence_of(optional_lib), Level::kLow,
-        Branch::kNvidiaLibrary, "NVIDIA libraries are optional");
+        "not used on the main path", evidence_of(optional_lib), Level::kLow, Branch::kNvidiaLibrary,
+        "NVIDIA libraries are optional");
 
   // Frameworks.
   auto lightning = [](const Finding& f) { return Counts(f) && f.rule.rfind("lightning", 0) == 0; };
@@ -460,8 +464,8 @@ void Decide(Analysis* a) {
         Branch::kNvidiaLibrary, "a training and TensorRT deployment pipeline to move");
   else if (std::any_of(a->findings.begin(), a->findings.end(), onnx))
     add("ONNX export -> atc conversion and an AscendCL check", 1, 1, 3,
-        "atc --framework=5 (docs/atc.md)", evidence_of(onnx), Level::kLow,
-        Branch::kStandardModel, "ONNX export converts with atc");
+        "atc --framework=5 (docs/atc.md)", evidence_of(onnx), Level::kLow, Branch::kStandardModel,
+        "ONNX export converts with atc");
 
   a->estimate_low = a->estimate_high = 0;
   for (const auto& e : a->estimate) a->estimate_low += e.low, a->estimate_high += e.high;
@@ -469,7 +473,8 @@ void Decide(Analysis* a) {
   // Verdict: the highest level an item reaches; among equals, the item that costs most.
   a->level = Level::kLow;
   a->deciding = Branch::kStandardModel;
-  a->reason = a->estimate.empty() ? "nothing needs to change" : "only device strings and settings to change";
+  a->reason = a->estimate.empty() ? "nothing needs to change"
+                                  : "only device strings and settings to change";
   if (a->supports_ascend) a->reason = a->support_summary;
   double weight = -1;
   for (size_t i = 0; i < levels.size(); ++i) {
@@ -480,8 +485,8 @@ void Decide(Analysis* a) {
     }
   }
   if (a->supports_ascend)
-    a->reason = a->level > Level::kLow ? a->support_summary + "; still " + a->reason
-                                       : a->support_summary;
+    a->reason =
+        a->level > Level::kLow ? a->support_summary + "; still " + a->reason : a->support_summary;
   // Not advised (4.2): required software without a counterpart, many Triton kernels without
   // replacements.
   a->not_advised.clear();
@@ -503,16 +508,14 @@ void Decide(Analysis* a) {
   // What to do next: the three largest items.
   std::vector<size_t> order(a->estimate.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    return a->estimate[x].high > a->estimate[y].high;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return a->estimate[x].high > a->estimate[y].high; });
   for (size_t i = 0; i < order.size() && a->next_steps.size() < 3; ++i) {
     const auto& e = a->estimate[order[i]];
     if (e.high <= 0) continue;
     char days[64];
     std::snprintf(days, sizeof(days), " (%g-%g days)", e.low, e.high);
-    a->next_steps.push_back(e.what + days +
-                            (e.evidence.empty() ? "" : ": " + e.evidence.front()));
+    a->next_steps.push_back(e.what + days + (e.evidence.empty() ? "" : ": " + e.evidence.front()));
   }
   (void)Has;
 }

@@ -46,10 +46,10 @@ struct Finding {
   bool auto_migratable = false;
   std::string message;
   Usage usage = Usage::kRequired;
-  std::string usage_why;  // "if args.compile:", "try/except ImportError", "tests/"
-  bool covered = false;   // the project already has an NPU path for it
-  std::string port;       // a community NPU port that replaces it (torch_npu op, fork)
-  int count = 1;          // occurrences folded into this finding (same file and API family)
+  std::string usage_why;    // "if args.compile:", "try/except ImportError", "tests/"
+  bool covered = false;     // the project already has an NPU path for it
+  std::string port;         // a community NPU port that replaces it (torch_npu op, fork)
+  int count = 1;            // occurrences folded into this finding (same file and API family)
   bool dependency = false;  // from requirements / setup.py / pyproject, not from code
 };
 

@@ -21,16 +21,24 @@ struct Arch {
 // Decoder-only transformers of common sizes (published configs: Llama 2/3, TinyLlama,
 // OpenLLaMA, Qwen, CodeLlama; BERT and GPT-2 for the small end).
 const std::map<std::string, Arch>& KnownModels() {
-  static const std::map<std::string, Arch> m = {
-      {"1b", {1.1e9, 22, 2048, 32, 4, 5632}},          {"3b", {3.2e9, 26, 3200, 32, 32, 8640}},
-      {"7b", {6.7e9, 32, 4096, 32, 32, 11008}},        {"8b", {8.0e9, 32, 4096, 32, 8, 14336}},
-      {"13b", {13.0e9, 40, 5120, 40, 40, 13824}},      {"14b", {14.2e9, 40, 5120, 40, 40, 13696}},
-      {"30b", {32.5e9, 60, 6656, 52, 52, 17920}},      {"34b", {34.0e9, 48, 8192, 64, 8, 22016}},
-      {"65b", {65.2e9, 80, 8192, 64, 64, 22016}},      {"70b", {70.0e9, 80, 8192, 64, 8, 28672}},
-      {"llama-7b", {6.7e9, 32, 4096, 32, 32, 11008}},  {"llama-13b", {13.0e9, 40, 5120, 40, 40, 13824}},
-      {"llama-70b", {70.0e9, 80, 8192, 64, 8, 28672}}, {"llama3-8b", {8.0e9, 32, 4096, 32, 8, 14336}},
-      {"qwen-7b", {7.7e9, 32, 4096, 32, 32, 11008}},   {"bert-base", {0.11e9, 12, 768, 12, 12, 3072}},
-      {"bert-large", {0.34e9, 24, 1024, 16, 16, 4096}}, {"gpt2", {0.124e9, 12, 768, 12, 12, 3072}}};
+  static const std::map<std::string, Arch> m = {{"1b", {1.1e9, 22, 2048, 32, 4, 5632}},
+                                                {"3b", {3.2e9, 26, 3200, 32, 32, 8640}},
+                                                {"7b", {6.7e9, 32, 4096, 32, 32, 11008}},
+                                                {"8b", {8.0e9, 32, 4096, 32, 8, 14336}},
+                                                {"13b", {13.0e9, 40, 5120, 40, 40, 13824}},
+                                                {"14b", {14.2e9, 40, 5120, 40, 40, 13696}},
+                                                {"30b", {32.5e9, 60, 6656, 52, 52, 17920}},
+                                                {"34b", {34.0e9, 48, 8192, 64, 8, 22016}},
+                                                {"65b", {65.2e9, 80, 8192, 64, 64, 22016}},
+                                                {"70b", {70.0e9, 80, 8192, 64, 8, 28672}},
+                                                {"llama-7b", {6.7e9, 32, 4096, 32, 32, 11008}},
+                                                {"llama-13b", {13.0e9, 40, 5120, 40, 40, 13824}},
+                                                {"llama-70b", {70.0e9, 80, 8192, 64, 8, 28672}},
+                                                {"llama3-8b", {8.0e9, 32, 4096, 32, 8, 14336}},
+                                                {"qwen-7b", {7.7e9, 32, 4096, 32, 32, 11008}},
+                                                {"bert-base", {0.11e9, 12, 768, 12, 12, 3072}},
+                                                {"bert-large", {0.34e9, 24, 1024, 16, 16, 4096}},
+                                                {"gpt2", {0.124e9, 12, 768, 12, 12, 3072}}};
   return m;
 }
 
@@ -149,8 +157,8 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
   } else {
     // LoRA: r*(in+out) per adapted matrix, from the target modules' real shapes.
     const std::map<std::string, std::pair<double, double>> shapes = {
-        {"q", {h, h}},       {"k", {h, kv_width}},   {"v", {h, kv_width}}, {"o", {h, h}},
-        {"gate", {h, inter}}, {"up", {h, inter}}, {"down", {inter, h}}};
+        {"q", {h, h}},        {"k", {h, kv_width}}, {"v", {h, kv_width}}, {"o", {h, h}},
+        {"gate", {h, inter}}, {"up", {h, inter}},   {"down", {inter, h}}};
     std::vector<std::string> targets;
     std::string list = Lower(q.lora_targets);
     if (list == "all" || list == "all-linear" || list == "all_linear")
@@ -176,8 +184,8 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
     r.parts.push_back(
         {q.method == "qlora" ? "frozen weights (4-bit)" : "frozen weights", P * wbytes / kGiB});
     r.parts.push_back({"LoRA adapters + gradients + Adam (" +
-                           std::to_string(static_cast<long long>(r.lora_params)) + " params, r=" +
-                           std::to_string(q.lora_rank) + ")",
+                           std::to_string(static_cast<long long>(r.lora_params)) +
+                           " params, r=" + std::to_string(q.lora_rank) + ")",
                        r.lora_params * 16 / kGiB});
     r.parts.push_back({act_name, act_full});
     r.activations_recompute_gib = act_recompute;
@@ -188,8 +196,9 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
           "relying on this, or use --method lora in bf16");
   }
   if (q.method == "inference" && (q.dtype == "int8" || q.dtype == "int4"))
-    r.notes.push_back("int8/int4 weights on NPU: quantize with CANN's AMCT or use torch_npu's "
-                      "npu_weight_quant_batchmatmul; bitsandbytes kernels are CUDA-only");
+    r.notes.push_back(
+        "int8/int4 weights on NPU: quantize with CANN's AMCT or use torch_npu's "
+        "npu_weight_quant_batchmatmul; bitsandbytes kernels are CUDA-only");
   r.total_gib = 0;
   for (const auto& p : r.parts) r.total_gib += p.gib;
   r.total_recompute_gib = r.total_gib - r.parts.back().gib + r.activations_recompute_gib;
@@ -213,11 +222,13 @@ Result<FitResult> EstimateFit(const FitRequest& q) {
         return r.heads % c == 0 && (r.kv_heads % c == 0 || c % r.kv_heads == 0);
       };
       while (r.cards <= r.heads && !divides(r.cards)) ++r.cards;
-      if (r.cards > r.heads) r.cards = 0;
+      if (r.cards > r.heads)
+        r.cards = 0;
       else if (r.cards != needed)
-        r.notes.push_back(std::to_string(needed) + " cards hold the weights, but a tensor-parallel "
-                          "degree must divide the " + std::to_string(r.heads) + " heads: " +
-                          std::to_string(r.cards));
+        r.notes.push_back(std::to_string(needed) +
+                          " cards hold the weights, but a tensor-parallel "
+                          "degree must divide the " +
+                          std::to_string(r.heads) + " heads: " + std::to_string(r.cards));
     }
   }
   char buf[256];
@@ -250,8 +261,7 @@ std::string FitText(const FitResult& r) {
                 "model %s: %.2fB parameters (%d layers, hidden %d, %d heads, %d KV heads), %s on "
                 "%s (%.0f GiB, %.1f usable)\n",
                 r.model.c_str(), r.params / 1e9, r.layers, r.hidden, r.heads, r.kv_heads,
-                r.method.c_str(),
-                r.device.c_str(), r.device_gib, r.usable_gib);
+                r.method.c_str(), r.device.c_str(), r.device_gib, r.usable_gib);
   os << buf;
   for (const auto& p : r.parts) {
     std::snprintf(buf, sizeof(buf), "  %-55s %9.2f GiB\n", p.name.c_str(), p.gib);

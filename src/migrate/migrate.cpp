@@ -150,7 +150,8 @@ std::string MigratePythonModule(const std::string& file, const std::string& text
       if (n.text == "cuda" && i > 0 && t[i - 1].kind == Token::kName && t[i - 1].text == "torch" &&
           (i < 2 || t[i - 2].text != ".")) {
         const Token& torch_tok = t[i - 1];
-        const bool member = i + 3 < t.size() && t[i + 2].text == "." && t[i + 3].kind == Token::kName;
+        const bool member =
+            i + 3 < t.size() && t[i + 2].text == "." && t[i + 3].kind == Token::kName;
         std::string name = member ? t[i + 3].text : "";
         // from torch.cuda import X: X decides.
         const bool from_import = i >= 2 && t[i - 2].text == "from";
@@ -163,7 +164,8 @@ std::string MigratePythonModule(const std::string& file, const std::string& text
               keep |= KeepCudaMember(t[m].text);
               if (t[m].text == "CUDAGraph") {
                 const bool aliased = m + 1 < t.size() && t[m + 1].text == "as";
-                spans.push_back({t[m].line, at(t[m]), 9, aliased ? "NPUGraph" : "NPUGraph as CUDAGraph",
+                spans.push_back({t[m].line, at(t[m]), 9,
+                                 aliased ? "NPUGraph" : "NPUGraph as CUDAGraph",
                                  "CUDAGraph -> NPUGraph (torch_npu >= 7.0.0)"});
               }
             }
@@ -202,8 +204,8 @@ std::string MigratePythonModule(const std::string& file, const std::string& text
         spans.push_back({n.line, at(n), 4, "HCCL", "Backend.NCCL -> Backend.HCCL"});
       // "hccl" if dist.is_nccl_available() else "gloo" must pick HCCL on an NPU.
       if (n.text == "is_nccl_available")
-        spans.push_back({n.line, at(n), 17, "is_hccl_available",
-                         "is_nccl_available -> is_hccl_available"});
+        spans.push_back(
+            {n.line, at(n), 17, "is_hccl_available", "is_nccl_available -> is_hccl_available"});
       ++i;
       continue;
     }
@@ -350,7 +352,8 @@ std::string MigrateNotebook(const std::string& file, const std::string& text,
       source = list;
     } else {
       std::string joined;
-      for (size_t l = 0; l < c.src.size(); ++l) joined += c.src[l] + (l + 1 < c.src.size() ? "\n" : "");
+      for (size_t l = 0; l < c.src.size(); ++l)
+        joined += c.src[l] + (l + 1 < c.src.size() ? "\n" : "");
       source = joined;
     }
   }
@@ -408,7 +411,7 @@ std::string UnifiedDiff(const std::string& file, const std::vector<std::string>&
     bool done = false;
     for (int k = -d; k <= d; k += 2) {
       int x = (k == -d || (k != d && v[k - 1 + max] < v[k + 1 + max])) ? v[k + 1 + max]
-                                                                         : v[k - 1 + max] + 1;
+                                                                       : v[k - 1 + max] + 1;
       int y = x - k;
       while (x < n && y < m && a[x] == b[y]) ++x, ++y;
       v[k + max] = x;
@@ -429,8 +432,7 @@ std::string UnifiedDiff(const std::string& file, const std::vector<std::string>&
   for (int d = d_end; d > 0; --d) {
     const std::vector<int>& pv = trace[d];
     const int k = x - y;
-    const int prev_k =
-        (k == -d || (k != d && pv[k - 1 + max] < pv[k + 1 + max])) ? k + 1 : k - 1;
+    const int prev_k = (k == -d || (k != d && pv[k - 1 + max] < pv[k + 1 + max])) ? k + 1 : k - 1;
     const int prev_x = pv[prev_k + max], prev_y = prev_x - prev_k;
     while (x > prev_x && y > prev_y) ops.emplace_back(' ', --x, --y);
     if (x == prev_x)
@@ -467,8 +469,8 @@ std::string UnifiedDiff(const std::string& file, const std::vector<std::string>&
     }
     // An empty side starts one line before (diff's convention).
     out += "@@ -" + std::to_string(old_n ? old_start + 1 : old_start) + "," +
-           std::to_string(old_n) + " +" + std::to_string(new_n ? new_start + 1 : new_start) +
-           "," + std::to_string(new_n) + " @@\n" + body;
+           std::to_string(old_n) + " +" + std::to_string(new_n ? new_start + 1 : new_start) + "," +
+           std::to_string(new_n) + " @@\n" + body;
     i = end;
   }
   return out;
@@ -528,11 +530,11 @@ Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
     const std::string rel = fs::relative(p, o).string();
     const size_t before = m.edits.size();
     int inserted_at = 0;
-    const std::string migrated =
-        py ? MigratePythonModule(rel, content.value(), &m.edits, true, &inserted_at,
-                                 name == "setup.py")
-        : notebook ? MigrateNotebook(rel, content.value(), &m.edits, &inserted)
-                   : MigrateText(rel, content.value(), &m.edits);
+    const std::string migrated = py ? MigratePythonModule(rel, content.value(), &m.edits, true,
+                                                          &inserted_at, name == "setup.py")
+                                 : notebook
+                                     ? MigrateNotebook(rel, content.value(), &m.edits, &inserted)
+                                     : MigrateText(rel, content.value(), &m.edits);
     if (inserted_at) inserted[rel] = inserted_at;
     if (m.edits.size() == before) continue;
     OC_RETURN_IF_ERROR(WriteFileAtomic(p.string(), migrated));

@@ -81,17 +81,14 @@ void TextRules(const std::string& file, int line, const std::string& raw_code,
     std::string t = Trim(code), upper;
     for (size_t k = 0; k < t.size() && k < 5; ++k)
       upper += static_cast<char>(std::toupper(static_cast<unsigned char>(t[k])));
-    if (upper == "FROM " && (t.find("cuda") != std::string::npos ||
-                             t.find("nvidia") != std::string::npos ||
-                             t.find("cudnn") != std::string::npos)) {
-      static const Rule image{Rule::kText,
-                              "FROM",
-                              "docker.nvidia",
-                              Branch::kStandardModel,
-                              Severity::kLow,
-                              "a CANN base image (ascendhub: cann / ascend-pytorch)",
-                              false,
-                              "CUDA container image"};
+    if (upper == "FROM " &&
+        (t.find("cuda") != std::string::npos || t.find("nvidia") != std::string::npos ||
+         t.find("cudnn") != std::string::npos)) {
+      static const Rule image{
+          Rule::kText,     "FROM",
+          "docker.nvidia", Branch::kStandardModel,
+          Severity::kLow,  "a CANN base image (ascendhub: cann / ascend-pytorch)",
+          false,           "CUDA container image"};
       r->findings.push_back(Make(image, file, line, 1, shown, t.substr(5)));
       return;
     }
@@ -150,9 +147,9 @@ std::string OpStem(const std::string& name) {
       n += '_';
     n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  static const char* const kWords[] = {"kernel", "cuda", "gpu",    "forward", "backward",
-                                       "fwd",    "bwd",  "grad",   "impl",    "launch",
-                                       "device", "global", "npu", "launcher", "op"};
+  static const char* const kWords[] = {"kernel", "cuda",   "gpu",  "forward",  "backward",
+                                       "fwd",    "bwd",    "grad", "impl",     "launch",
+                                       "device", "global", "npu",  "launcher", "op"};
   std::vector<std::string> parts, kept;
   for (size_t a = 0; a <= n.size();) {
     size_t b = n.find('_', a);
@@ -175,8 +172,8 @@ namespace {
 bool HelperName(const std::string& name) {
   std::string n;
   for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const char* w : {"setup", "init", "ptr", "pointer", "fill", "zero", "set_", "offset",
-                        "index", "copy"})
+  for (const char* w :
+       {"setup", "init", "ptr", "pointer", "fill", "zero", "set_", "offset", "index", "copy"})
     if (n.find(w) != std::string::npos) return true;
   return false;
 }

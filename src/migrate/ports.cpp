@@ -38,13 +38,10 @@ const std::vector<KernelEntry>& KernelPorts() {
       {{"roi", "align", "rotated"},
        {"mmcv's NPU roi_align_rotated (FORCE_NPU=1)", "rotated RoIAlign", 2, 4}},
       {{"roi", "align"},
-       {"torch_npu.npu_roi_align (torch_npu.contrib ROIAlign)", "RoIAlign, v1.5.0-3.0.rc1", 1,
-        3}},
+       {"torch_npu.npu_roi_align (torch_npu.contrib ROIAlign)", "RoIAlign, v1.5.0-3.0.rc1", 1, 3}},
       {{"ps", "roi"}, {"torch_npu.npu_ps_roi_pooling", "position-sensitive RoI pooling", 1, 3}},
-      {{"nms", "rotated"},
-       {"torch_npu.npu_nms_rotated", "rotated NMS, v1.5.0-3.0.rc1", 1, 3}},
-      {{"nms"},
-       {"torch_npu.npu_nms_v4 / npu_batch_nms", "NMS and batched per-class NMS", 1, 3}},
+      {{"nms", "rotated"}, {"torch_npu.npu_nms_rotated", "rotated NMS, v1.5.0-3.0.rc1", 1, 3}},
+      {{"nms"}, {"torch_npu.npu_nms_v4 / npu_batch_nms", "NMS and batched per-class NMS", 1, 3}},
       {{"giou"}, {"torch_npu.npu_giou", "generalised IoU", 1, 2}},
       {{"diou"}, {"torch_npu.npu_diou", "distance IoU", 1, 2}},
       {{"ciou"}, {"torch_npu.npu_ciou", "complete IoU", 1, 2}},
@@ -60,8 +57,8 @@ const std::vector<KernelEntry>& KernelPorts() {
       {{"layer", "norm"}, {"torch.nn.functional.layer_norm (NPU kernel)", "LayerNorm", 0.5, 1}},
       {{"layernorm"}, {"torch.nn.functional.layer_norm (NPU kernel)", "LayerNorm", 0.5, 1}},
       {{"group", "norm"},
-       {"torch.nn.functional.group_norm / torch_npu.npu_group_norm_silu", "GroupNorm (+SiLU)",
-        0.5, 1}},
+       {"torch.nn.functional.group_norm / torch_npu.npu_group_norm_silu", "GroupNorm (+SiLU)", 0.5,
+        1}},
       {{"rotary"},
        {"torch_npu.npu_rotary_mul / npu_apply_rotary_pos_emb", "RoPE, v1.11.0-5.0.rc3", 1, 2}},
       {{"rope"},
@@ -152,9 +149,10 @@ std::string TritonEquivalent(const std::string& name, const std::set<std::string
     if (AllIn(n, e.words)) return e.op;
   // Unnamed elementwise kernels: loads, one arithmetic family, a store, nothing else.
   static const std::set<std::string> kElementwise = {
-      "program_id", "arange", "load",  "store", "exp",   "log",   "sqrt", "abs",  "where",
-      "maximum",    "minimum", "sigmoid", "cdiv", "full", "zeros", "rsqrt", "cos", "sin",
-      "to",         "constexpr", "num_programs", "multiple_of", "max_contiguous", "fma"};
+      "program_id",  "arange",         "load",    "store",   "exp",     "log",       "sqrt",
+      "abs",         "where",          "maximum", "minimum", "sigmoid", "cdiv",      "full",
+      "zeros",       "rsqrt",          "cos",     "sin",     "to",      "constexpr", "num_programs",
+      "multiple_of", "max_contiguous", "fma"};
   if (!tl.count("dot") && !tl.empty()) {
     bool all = true;
     for (const auto& c : tl) all &= kElementwise.count(c) > 0;

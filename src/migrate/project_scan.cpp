@@ -93,7 +93,8 @@ void PathSignal(const std::string& shown, Analysis* a) {
     const char r = p + 3 < name.size() ? name[p + 3] : '.';
     named |= left && (r == '_' || r == '-' || r == '.');
   }
-  if (folder || named) a->npu_signals.push_back({shown, 0, folder ? "NPU source folder" : "NPU source file"});
+  if (folder || named)
+    a->npu_signals.push_back({shown, 0, folder ? "NPU source folder" : "NPU source file"});
 }
 
 void Merge(FileResult&& r, Analysis* a) {

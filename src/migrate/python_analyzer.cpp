@@ -19,10 +19,14 @@ namespace {
 // Names and strings that show the project already runs on Ascend.
 const char* NpuNameSignal(const std::string& q) {
   static const std::pair<const char*, const char*> kPrefixes[] = {
-      {"torch_npu", "torch_npu"},          {"torch.npu", "torch.npu"},
-      {"torchair", "TorchAir graph mode"}, {"mindspeed", "MindSpeed"},
-      {"vllm_ascend", "vLLM-Ascend"},      {"mindspore", "MindSpore"},
-      {"mindie", "MindIE"},                {"triton_ascend", "triton-ascend"}};
+      {"torch_npu", "torch_npu"},
+      {"torch.npu", "torch.npu"},
+      {"torchair", "TorchAir graph mode"},
+      {"mindspeed", "MindSpeed"},
+      {"vllm_ascend", "vLLM-Ascend"},
+      {"mindspore", "MindSpore"},
+      {"mindie", "MindIE"},
+      {"triton_ascend", "triton-ascend"}};
   for (const auto& [p, what] : kPrefixes)
     if (q == p || q.rfind(std::string(p) + ".", 0) == 0) return what;
   return nullptr;
@@ -346,9 +350,10 @@ FileResult AnalyzePython(const std::string& file, const std::string& text, bool 
       size_t j = i;
       while (j < a.t.size() && a.t[j].text != "def") ++j;
       size_t e = j + 1;
-      while (e < a.t.size() && !(a.t[e].kind == Token::kName && a.t[e - 1].kind == Token::kNewline &&
-                                 a.t[e].column <= a.t[j < a.t.size() ? j : i].column &&
-                                 a.t[e].line > a.t[j < a.t.size() ? j : i].line))
+      while (e < a.t.size() &&
+             !(a.t[e].kind == Token::kName && a.t[e - 1].kind == Token::kNewline &&
+               a.t[e].column <= a.t[j < a.t.size() ? j : i].column &&
+               a.t[e].line > a.t[j < a.t.size() ? j : i].line))
         ++e;
       if (j < a.t.size()) a.triton_bodies.emplace_back(j, e);
     }

@@ -7,16 +7,16 @@ namespace oc::migrate {
 namespace {
 
 bool IsCompound(const std::string& k) {
-  return k == "if" || k == "elif" || k == "else" || k == "try" || k == "except" ||
-         k == "finally" || k == "def" || k == "class" || k == "with" || k == "for" ||
-         k == "while" || k == "async";
+  return k == "if" || k == "elif" || k == "else" || k == "try" || k == "except" || k == "finally" ||
+         k == "def" || k == "class" || k == "with" || k == "for" || k == "while" || k == "async";
 }
 
 // Names that make a condition a switch the user sets: a flag, a config field, an
 // availability check. `__name__ == "__main__"` is the main path, not a switch.
 bool FlagLike(const std::string& n) {
-  static const char* const kExact[] = {"compile", "args", "opt", "opts", "cfg", "config",
-                                       "conf", "flags", "FLAGS", "hparams", "environ", "getenv",
+  static const char* const kExact[] = {"compile", "args",     "opt",           "opts",
+                                       "cfg",     "config",   "conf",          "flags",
+                                       "FLAGS",   "hparams",  "environ",       "getenv",
                                        "options", "settings", "training_args", "is_compiling"};
   for (const char* e : kExact)
     if (n == e) return true;
@@ -192,8 +192,8 @@ int PyContext::HeaderEndLine(const std::vector<std::string>& lines) const {
     if (s.parent >= 0) continue;
     const Token& first = t_[s.begin];
     const bool docstring = first.kind == Token::kString && first.docstring && s.end == s.begin + 1;
-    const bool future = s.keyword == "from" && s.begin + 1 < s.end &&
-                        t_[s.begin + 1].text == "__future__";
+    const bool future =
+        s.keyword == "from" && s.begin + 1 < s.end && t_[s.begin + 1].text == "__future__";
     if (!docstring && !future) break;
     // The statement's last line: the next statement's line minus blank ones is not known
     // here, so use the line of the closing token (strings end where the next token starts).
@@ -209,12 +209,11 @@ int PyContext::HeaderEndLine(const std::vector<std::string>& lines) const {
 
 // Calls whose string arguments are paths or file names, never device strings.
 bool PathCall(const std::string& name) {
-  static const char* const kPath[] = {"glob",     "iglob",      "join",     "Path",
-                                      "open",     "listdir",    "exists",   "isdir",
-                                      "isfile",   "makedirs",   "mkdir",    "walk",
-                                      "rglob",    "relpath",    "abspath",  "dirname",
-                                      "basename", "include_dirs", "sources", "find_packages",
-                                      "copy",     "copytree",   "rmtree",   "PurePath"};
+  static const char* const kPath[] = {
+      "glob",    "iglob",         "join",    "Path",     "open",     "listdir",
+      "exists",  "isdir",         "isfile",  "makedirs", "mkdir",    "walk",
+      "rglob",   "relpath",       "abspath", "dirname",  "basename", "include_dirs",
+      "sources", "find_packages", "copy",    "copytree", "rmtree",   "PurePath"};
   for (const char* p : kPath)
     if (name == p) return true;
   return false;

@@ -71,8 +71,7 @@ std::string TerminalReport(const Analysis& a, bool color) {
          << (k.equivalent.empty() ? "" : " -> " + k.equivalent) << "\n";
   }
   os << "\nestimate:\n";
-  for (const auto& e : a.estimate)
-  {
+  for (const auto& e : a.estimate) {
     os << "  " << e.what << " x" << e.count << ": " << Days(e.low, e.high) << "  [" << e.basis
        << "]";
     for (size_t i = 0; i < e.evidence.size(); ++i) os << (i ? ", " : " <- ") << e.evidence[i];
@@ -84,9 +83,9 @@ std::string TerminalReport(const Analysis& a, bool color) {
       os << "  " << f.file << ":" << f.line << ":" << f.column << " [" << SeverityName(f.severity)
          << "] " << f.api << (f.count > 1 ? " x" + std::to_string(f.count) : "") << " -> "
          << (f.port.empty() ? f.counterpart : f.port) << (f.auto_migratable ? " (auto)" : "")
-         << (f.usage != Usage::kRequired ? std::string(" (") + UsageName(f.usage) + ": " +
-                                               f.usage_why + ")"
-                                         : "")
+         << (f.usage != Usage::kRequired
+                 ? std::string(" (") + UsageName(f.usage) + ": " + f.usage_why + ")"
+                 : "")
          << (f.covered ? " (covered by the NPU path)" : "") << "\n";
   }
   for (const auto& w : a.warnings)
@@ -156,9 +155,8 @@ std::string JsonReport(const Analysis& a) {
                                  {"port", k.port},
                                  {"usage", UsageName(k.usage)},
                                  {"reasons", k.reasons}});
-  j["triton_kernels"] = {{"count", a.triton_kernels},
-                         {"complex", a.triton_complex},
-                         {"kernels", json::array()}};
+  j["triton_kernels"] = {
+      {"count", a.triton_kernels}, {"complex", a.triton_complex}, {"kernels", json::array()}};
   for (const auto& k : a.triton)
     j["triton_kernels"]["kernels"].push_back({{"file", k.file},
                                               {"line", k.line},
@@ -187,8 +185,7 @@ std::string MarkdownReport(const Analysis& a) {
   os << "| Scanned | " << a.files << " files, " << a.code_lines << " lines |\n\n";
   if (!a.next_steps.empty()) {
     os << "## What to do next\n\n";
-    for (size_t i = 0; i < a.next_steps.size(); ++i)
-      os << i + 1 << ". " << a.next_steps[i] << "\n";
+    for (size_t i = 0; i < a.next_steps.size(); ++i) os << i + 1 << ". " << a.next_steps[i] << "\n";
     os << "\n";
   }
   if (a.supports_ascend) {
@@ -333,9 +330,9 @@ std::string HtmlReport(const Analysis& a) {
     os << "<h2>Triton kernels</h2>\n<table><tr><th>kernel</th><th>where</th><th>complexity</th>"
           "<th>usage</th><th>torch / torch_npu equivalent</th></tr>";
     for (const auto& k : a.triton)
-      os << "<tr><td><code>" << Html(k.name) << "</code></td><td>" << Html(k.file) << ":"
-         << k.line << "</td><td>" << (k.complex ? "complex" : "simple") << "</td><td>"
-         << UsageName(k.usage) << "</td><td>"
+      os << "<tr><td><code>" << Html(k.name) << "</code></td><td>" << Html(k.file) << ":" << k.line
+         << "</td><td>" << (k.complex ? "complex" : "simple") << "</td><td>" << UsageName(k.usage)
+         << "</td><td>"
          << (k.equivalent.empty() ? "none: triton-ascend or Ascend C" : Html(k.equivalent))
          << "</td></tr>";
     os << "</table>\n";
@@ -347,7 +344,8 @@ std::string HtmlReport(const Analysis& a) {
     if (f.file != current) {
       if (!current.empty()) os << "</table>\n";
       current = f.file;
-      os << "<h3><code>" << Html(f.file) << "</code></h3>\n<table><tr><th>line</th><th>code</th>"
+      os << "<h3><code>" << Html(f.file)
+         << "</code></h3>\n<table><tr><th>line</th><th>code</th>"
             "<th>found</th><th>severity</th><th>Ascend counterpart</th><th>automatic</th>"
             "<th>usage</th></tr>";
     }

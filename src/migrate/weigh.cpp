@@ -20,8 +20,7 @@ std::string AuxiliaryPath(const std::string& file) {
   const std::string path = "/" + l.substr(0, l.find('#'));
   for (const char* dir : {"test", "tests", "testing", "example", "examples", "docs", "doc",
                           "benchmark", "benchmarks", "bench", "demo", "demos"})
-    if (path.find("/" + std::string(dir) + "/") != std::string::npos)
-      return std::string(dir) + "/";
+    if (path.find("/" + std::string(dir) + "/") != std::string::npos) return std::string(dir) + "/";
   const std::string name = path.substr(path.find_last_of('/') + 1);
   if (name.rfind("test_", 0) == 0 || name == "conftest.py" ||
       (name.size() > 8 && name.compare(name.size() - 8, 8, "_test.py") == 0))
@@ -115,9 +114,8 @@ void Weigh(Analysis* a) {
       for (const auto& x : whats) w += (w.empty() ? "" : ", ") + x;
       a->support_evidence.push_back(file + " (" + w + ")");
     }
-    a->support_summary = "already supports Ascend: NPU code in " +
-                         std::to_string(by_file.size()) + " file" +
-                         (by_file.size() == 1 ? "" : "s");
+    a->support_summary = "already supports Ascend: NPU code in " + std::to_string(by_file.size()) +
+                         " file" + (by_file.size() == 1 ? "" : "s");
   }
   // Findings the project's NPU path already handles: device code in a file that also has
   // an NPU path, everything transfer_to_npu patches, kernels with an NPU implementation.
@@ -129,7 +127,8 @@ void Weigh(Analysis* a) {
       const size_t p = file.rfind(gpu);
       if (p == std::string::npos) continue;
       std::string twin = file;
-      twin.replace(p, std::char_traits<char>::length(gpu), std::isupper(static_cast<unsigned char>(gpu[0])) ? "NPU" : "npu");
+      twin.replace(p, std::char_traits<char>::length(gpu),
+                   std::isupper(static_cast<unsigned char>(gpu[0])) ? "NPU" : "npu");
       if (signal_files.count(twin)) return true;
     }
     return false;
@@ -157,11 +156,11 @@ void Weigh(Analysis* a) {
   for (auto& f : a->findings)
     if (f.branch == Branch::kNvidiaLibrary || f.branch == Branch::kFramework ||
         f.branch == Branch::kTriton)
-      if (const Port* p = LibraryPort(f.rule.rfind("apex", 0) == 0 && f.rule != "apex.amp" &&
-                                              f.rule != "apex.optimizers" &&
-                                              f.rule != "apex.normalization"
-                                          ? "apex"
-                                          : f.rule))
+      if (const Port* p =
+              LibraryPort(f.rule.rfind("apex", 0) == 0 && f.rule != "apex.amp" &&
+                                  f.rule != "apex.optimizers" && f.rule != "apex.normalization"
+                              ? "apex"
+                              : f.rule))
         f.port = p->what;
 
   // 5. Noise: one finding per file and rule for what is not rewritten automatically

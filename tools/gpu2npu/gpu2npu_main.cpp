@@ -185,25 +185,43 @@ int main(int argc, char** argv) {
       return true;
     };
     if (a == "--format" || a == "-f") {
-      if (!value(&format)) { std::fputs(kAnalyseHelp, stderr); return 2; }
+      if (!value(&format)) {
+        std::fputs(kAnalyseHelp, stderr);
+        return 2;
+      }
     } else if (a.rfind("--format=", 0) == 0) {
       format = a.substr(9);
     } else if (a == "-o" || a == "--output") {
-      if (!value(&out)) { std::fputs(kAnalyseHelp, stderr); return 2; }
+      if (!value(&out)) {
+        std::fputs(kAnalyseHelp, stderr);
+        return 2;
+      }
     } else if (a == "--csv") {
-      if (!value(&csv)) { std::fputs(kAnalyseHelp, stderr); return 2; }
+      if (!value(&csv)) {
+        std::fputs(kAnalyseHelp, stderr);
+        return 2;
+      }
     } else if (a == "--no-color") {
       color = false;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "gpu2npu: unknown option [%s]\n", a.c_str());
-      { std::fputs(kAnalyseHelp, stderr); return 2; }
+      {
+        std::fputs(kAnalyseHelp, stderr);
+        return 2;
+      }
     } else if (path.empty()) {
       path = a;
     } else {
-      { std::fputs(kAnalyseHelp, stderr); return 2; }
+      {
+        std::fputs(kAnalyseHelp, stderr);
+        return 2;
+      }
     }
   }
-  if (path.empty()) { std::fputs(kAnalyseHelp, stderr); return 2; }
+  if (path.empty()) {
+    std::fputs(kAnalyseHelp, stderr);
+    return 2;
+  }
   if (format != "text" && format != "json" && format != "markdown" && format != "html") {
     std::fprintf(stderr, "gpu2npu: --format must be text, json, markdown or html\n");
     return 2;
