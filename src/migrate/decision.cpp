@@ -209,18 +209,21 @@ void Decide(Analysis* a) {
   int edits = 0, manual = 0;
   bool libtorch = false;
   for (const auto& f : a->findings) {
-    if (!Counts(f) || f.branch != Branch::kStandardModel || f.severity == Severity::kInfo ||
+    if (f.covered || f.branch != Branch::kStandardModel || f.severity == Severity::kInfo ||
         f.rule == "deploy.onnx")
       continue;
-    if (f.rule.rfind("libtorch", 0) == 0)
-      libtorch = true;
-    else if (f.auto_migratable)
+    // Every automatic edit is made and reviewed, wherever it sits; what needs a person
+    // counts when the project requires it.
+    if (f.auto_migratable)
       edits += f.count;
-    else
+    else if (f.usage == Usage::kRequired && f.rule.rfind("libtorch", 0) == 0)
+      libtorch = true;
+    else if (f.usage == Usage::kRequired)
       ++manual;
   }
   auto standard = [](const Finding& f) {
-    return Counts(f) && f.branch == Branch::kStandardModel && f.severity != Severity::kInfo &&
+    return !f.covered && (f.usage == Usage::kRequired || f.auto_migratable) &&
+           f.branch == Branch::kStandardModel && f.severity != Severity::kInfo &&
            f.rule.rfind("libtorch", 0) != 0 && f.rule != "deploy.onnx";
   };
   if (edits + manual > 0) {

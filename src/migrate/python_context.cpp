@@ -150,6 +150,38 @@ void PyContext::Classify(int id) {
 Usage PyContext::UsageAt(size_t i, std::string* why) const {
   if (i >= stmt_of_.size() || stmt_of_[i] < 0) return Usage::kRequired;
   const Stmt& s = stmts_[stmt_of_[i]];
+  // A condition is evaluated whenever its statement runs: `torch.cuda.is_available()` in
+  // `if torch.cuda.is_available():` has the enclosing block's usage, not the branch's.
+  auto outer = [&]() {
+    if (s.parent < 0) {
+      if (why) why->clear();
+      return Usage::kRequired;
+    }
+    if (why) *why = stmts_[s.parent].why;
+    return stmts_[s.parent].usage;
+  };
+  if (s.keyword == "if" || s.keyword == "elif" || s.keyword == "while") {
+    int depth = 0;
+    for (size_t k = s.begin + 1; k < s.end && k <= i; ++k) {
+      const std::string& x = t_[k].text;
+      if (t_[k].kind != Token::kOp) continue;
+      if (x == "(" || x == "[" || x == "{") ++depth;
+      if (x == ")" || x == "]" || x == "}") --depth;
+      if (x == ":" && depth == 0) {
+        if (why) *why = s.why;
+        return s.usage;  // the inline body after the colon
+      }
+    }
+    return outer();
+  }
+  // `a if flag else b`: the flag itself is evaluated every time.
+  for (size_t k = s.begin + 1; k < s.end; ++k)
+    if (t_[k].kind == Token::kName && t_[k].text == "if") {
+      size_t e = k + 1;
+      while (e < s.end && !(t_[e].kind == Token::kName && t_[e].text == "else")) ++e;
+      if (i > k && i < e && s.keyword != "for" && s.keyword != "def") return outer();
+      break;
+    }
   if (why) *why = s.why;
   return s.usage;
 }
