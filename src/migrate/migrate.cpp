@@ -524,7 +524,8 @@ Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
     const bool py = ext == ".py", notebook = ext == ".ipynb";
     const bool text = ext == ".sh" || ext == ".bash" || ext == ".yaml" || ext == ".yml" ||
                       name.rfind("Dockerfile", 0) == 0;
-    if (!py && !text && !notebook) continue;
+    // setup.py builds the CUDA extension: ported with the kernels, not rewritten.
+    if ((!py && !text && !notebook) || name == "setup.py") continue;
     auto content = ReadFile(p.string());
     if (!content.ok() || content->find('\0') != std::string::npos) continue;
     const std::string rel = fs::relative(p, o).string();

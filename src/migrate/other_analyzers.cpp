@@ -172,8 +172,8 @@ namespace {
 bool HelperName(const std::string& name) {
   std::string n;
   for (char c : name) n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (const char* w :
-       {"setup", "init", "ptr", "pointer", "fill", "zero", "set_", "offset", "index", "copy"})
+  for (const char* w : {"setup", "init", "ptr", "pointer", "fill", "zero", "set_", "offset",
+                        "index", "copy", "buffer"})
     if (n.find(w) != std::string::npos) return true;
   return false;
 }

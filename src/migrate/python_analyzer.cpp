@@ -363,6 +363,13 @@ FileResult AnalyzePython(const std::string& file, const std::string& text, bool 
   }
   a.Run();
   if (setup_py) {
+    // setup.py builds the CUDA extension: it is ported with the kernels (an Ascend C build),
+    // not rewritten line by line.
+    for (auto& f : a.r.findings)
+      if (f.auto_migratable) {
+        f.auto_migratable = false;
+        f.counterpart += " (setup.py: ported with the extension's build)";
+      }
     // install_requires and friends: requirement strings name the dependencies.
     std::string reqs;
     for (const auto& tok : a.t)
