@@ -327,6 +327,19 @@ void Decide(Analysis* a) {
     add("helper kernels (pointer/index setup): fold into the host code", helpers, 0.25 * helpers,
         0.5 * helpers, "trivial", ev_helper, Level::kLow, Branch::kCustomKernel,
         "helper kernels only");
+  // A project that already runs on Ascend (an op library with an NPU backend) is not asked
+  // to port every CUDA-only op: the ones a model needs are ported, each costing the seed's
+  // kernel row.
+  if (a->supports_ascend && (simple || complex)) {
+    std::vector<std::string> ev = ev_complex;
+    ev.insert(ev.end(), ev_simple.begin(), ev_simple.end());
+    add("CUDA-only ops without an NPU implementation (" + std::to_string(simple + complex) +
+            "): port only those a model needs, " + (complex ? "20-40" : "5-10") + " days each",
+        simple + complex, 0, complex ? 40 : 10, "4.1 custom kernel rows, per op actually used", ev,
+        Level::kMedium, Branch::kCustomKernel,
+        std::to_string(simple + complex) + " CUDA-only ops have no NPU implementation yet");
+    simple = complex = 0;
+  }
   if (simple)
     add("simple CUDA ops to rewrite in Ascend C (" + std::to_string(kernels_simple) + " kernels)",
         simple, 5 + 3.0 * (simple - 1), 10 + 5.0 * (simple - 1),

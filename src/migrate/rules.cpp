@@ -87,7 +87,9 @@ const std::vector<Rule>& Rules() {
        "float32 (float64 runs slowly on NPU)", false, "double precision is slow on the NPU"},
       {R::kMethod, "double", "float64", B::kStandardModel, S::kInfo,
        ".float() (float64 runs slowly on NPU)", false, "double precision is slow on the NPU"},
-      {R::kQualified, "torch.onnx", "deploy.onnx", B::kStandardModel, S::kLow,
+      {R::kQualified, "torch.onnx.export", "deploy.onnx", B::kStandardModel, S::kLow,
+       "atc --framework=5 converts the ONNX file to an .om", false, "ONNX export for deployment"},
+      {R::kQualified, "torch.onnx.dynamo_export", "deploy.onnx", B::kStandardModel, S::kLow,
        "atc --framework=5 converts the ONNX file to an .om", false, "ONNX export for deployment"},
       // ---- distributed ----
       {R::kString, "nccl", "dist.nccl", B::kDistributed, S::kLow, "\"hccl\"", true,

@@ -18,8 +18,9 @@ std::string AuxiliaryPath(const std::string& file) {
   std::string l;
   for (char c : file) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const std::string path = "/" + l.substr(0, l.find('#'));
-  for (const char* dir : {"test", "tests", "testing", "example", "examples", "docs", "doc",
-                          "benchmark", "benchmarks", "bench", "demo", "demos"})
+  for (const char* dir :
+       {"test", "tests", "testing", "example", "examples", "docs", "doc", "benchmark", "benchmarks",
+        "bench", "demo", "demos", ".github", ".circleci", ".gitlab", ".dev_scripts", ".buildkite"})
     if (path.find("/" + std::string(dir) + "/") != std::string::npos) return std::string(dir) + "/";
   const std::string name = path.substr(path.find_last_of('/') + 1);
   if (name.rfind("test_", 0) == 0 || name == "conftest.py" ||
@@ -145,7 +146,9 @@ void Weigh(Analysis* a) {
   for (auto& k : a->kernels) {
     const std::string ks = Squash(OpStem(k.name)), fs = Stem(k.file);
     for (const auto& n : npu_stems)
-      if (!n.empty() && (n == ks || n == fs || (ks.size() > 3 && n.find(ks) != std::string::npos)))
+      if (!n.empty() &&
+          (n == ks || n == fs || (ks.size() > 3 && n.find(ks) != std::string::npos) ||
+           (n.size() >= 5 && (ks.find(n) != std::string::npos || fs.find(n) != std::string::npos))))
         k.covered = true;
   }
 

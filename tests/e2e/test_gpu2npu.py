@@ -508,6 +508,28 @@ def test_zero_cost_and_existing_support(tmp_path):
     assert j["estimate"]["low_days"] == 0 and j["estimate"]["high_days"] <= 1
 
 
+def test_op_library_with_an_npu_backend(tmp_path):
+    """An op library that already has NPU kernels for some ops (mmcv's layout): those ops are
+    covered; the CUDA-only ones are listed to port on demand, not summed as a rewrite."""
+    npu, cuda = tmp_path / "csrc" / "pytorch" / "npu", tmp_path / "csrc" / "common" / "cuda"
+    npu.mkdir(parents=True)
+    cuda.mkdir(parents=True)
+    (npu / "sigmoid_focal_loss_npu.cpp").write_text("// calls aclnn\nvoid f() {}\n")
+    (cuda / "sigmoid_focal_loss_cuda_kernel.cuh").write_text(
+        "__global__ void sigmoid_focal_loss_forward_cuda_kernel(float* x) { atomicAdd(x, 1.f); }\n")
+    for op in ("carafe", "correlation"):
+        (cuda / f"{op}_cuda_kernel.cuh").write_text(
+            f"__global__ void {op}_forward_cuda_kernel(float* x) {{ __shared__ float t[8];"
+            " t[threadIdx.x] = x[0]; __syncthreads(); x[1] = t[0]; }\n")
+    _, j = analyse_json(tmp_path)
+    assert j["existing_support"]["supports_ascend"]
+    ks = {k["name"]: k for k in j["cuda_kernels"]}
+    assert ks["sigmoid_focal_loss_forward_cuda_kernel"]["covered"]
+    assert not ks["carafe_forward_cuda_kernel"]["covered"]
+    assert j["verdict"]["level"] == "medium" and "2 CUDA-only ops" in j["verdict"]["reason"]
+    assert j["estimate"]["low_days"] == 0 and j["estimate"]["high_days"] <= 41
+
+
 def test_workload_by_weight_with_runner_up(tmp_path):
     for i in range(3):
         (tmp_path / f"cv{i}.py").write_text("import torch\nimport torchvision\nm = torchvision.models.resnet18()\n")
