@@ -398,50 +398,88 @@ std::string MigrateText(const std::string& file, const std::string& text,
 
 namespace {
 
-// A unified diff of two versions of one file (Myers' O(ND) shortest edit script), three
-// lines of context, hunks merged when their contexts touch.
-std::string UnifiedDiff(const std::string& file, const std::vector<std::string>& a,
-                        const std::vector<std::string>& b) {
-  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size()), max = n + m;
-  std::vector<int> v(2 * static_cast<size_t>(max) + 2, 0);
-  std::vector<std::vector<int>> trace;
+// The edit script of two line sequences: (kind, old index, new index), kind ' ', '-' or '+'.
+// Common ends are trimmed, the middle goes through Myers' O(ND) algorithm keeping only the
+// diagonals each step reaches (O(D^2) memory); past kMaxD differences the middle becomes one
+// replacement, still a diff that patch applies.
+std::vector<std::tuple<char, int, int>> EditScript(const std::vector<std::string>& a,
+                                                   const std::vector<std::string>& b) {
+  constexpr int kMaxD = 4000;
+  const int n0 = static_cast<int>(a.size()), m0 = static_cast<int>(b.size());
+  int pre = 0;
+  while (pre < n0 && pre < m0 && a[pre] == b[pre]) ++pre;
+  int suf = 0;
+  while (suf < n0 - pre && suf < m0 - pre && a[n0 - 1 - suf] == b[m0 - 1 - suf]) ++suf;
+  const int n = n0 - pre - suf, m = m0 - pre - suf;
+  auto A = [&](int i) -> const std::string& { return a[pre + i]; };
+  auto B = [&](int j) -> const std::string& { return b[pre + j]; };
+  std::vector<std::tuple<char, int, int>> mid;
+  std::vector<std::vector<int>> trace;  // trace[d][k + d] = furthest x on diagonal k after d
+  bool found = n == 0 && m == 0;
   int d_end = 0;
-  for (int d = 0; d <= max; ++d) {
-    trace.push_back(v);
-    bool done = false;
+  std::vector<int> v(3, 0);  // previous step, indexed k + (d - 1) + 1
+  for (int d = 0; d <= std::min(n + m, kMaxD) && !found; ++d) {
+    std::vector<int> cur(2 * static_cast<size_t>(d) + 1, 0);
+    auto prev = [&](int k) { return trace.empty() ? 0 : trace.back()[k + d - 1]; };
     for (int k = -d; k <= d; k += 2) {
-      int x = (k == -d || (k != d && v[k - 1 + max] < v[k + 1 + max])) ? v[k + 1 + max]
-                                                                       : v[k - 1 + max] + 1;
+      int x;
+      if (d == 0)
+        x = 0;
+      else if (k == -d || (k != d && prev(k - 1) < prev(k + 1)))
+        x = prev(k + 1);
+      else
+        x = prev(k - 1) + 1;
       int y = x - k;
-      while (x < n && y < m && a[x] == b[y]) ++x, ++y;
-      v[k + max] = x;
-      if (x >= n && y >= m) {
-        done = true;
-        break;
-      }
+      while (x < n && y < m && A(x) == B(y)) ++x, ++y;
+      cur[k + d] = x;
+      if (x >= n && y >= m) found = true;
     }
-    if (done) {
-      d_end = d;
-      trace.push_back(v);
-      break;
-    }
+    trace.push_back(std::move(cur));
+    d_end = d;
   }
-  // Walk back: ops of (kind, old index, new index); kind ' ', '-', '+'.
+  if (!found) {
+    for (int i = 0; i < n; ++i) mid.emplace_back('-', pre + i, pre);
+    for (int j = 0; j < m; ++j) mid.emplace_back('+', pre + n, pre + j);
+  } else {
+    int x = n, y = m;
+    for (int d = d_end; d > 0; --d) {
+      const std::vector<int>& pv = trace[d - 1];
+      auto P = [&](int k) { return pv[k + d - 1]; };
+      const int k = x - y;
+      const int prev_k = (k == -d || (k != d && P(k - 1) < P(k + 1))) ? k + 1 : k - 1;
+      const int prev_x = P(prev_k), prev_y = prev_x - prev_k;
+      while (x > prev_x && y > prev_y) --x, --y, mid.emplace_back(' ', pre + x, pre + y);
+      if (x == prev_x)
+        --y, mid.emplace_back('+', pre + x, pre + y);
+      else
+        --x, mid.emplace_back('-', pre + x, pre + y);
+    }
+    while (x > 0 && y > 0) --x, --y, mid.emplace_back(' ', pre + x, pre + y);
+    std::reverse(mid.begin(), mid.end());
+  }
   std::vector<std::tuple<char, int, int>> ops;
-  int x = n, y = m;
-  for (int d = d_end; d > 0; --d) {
-    const std::vector<int>& pv = trace[d];
-    const int k = x - y;
-    const int prev_k = (k == -d || (k != d && pv[k - 1 + max] < pv[k + 1 + max])) ? k + 1 : k - 1;
-    const int prev_x = pv[prev_k + max], prev_y = prev_x - prev_k;
-    while (x > prev_x && y > prev_y) ops.emplace_back(' ', --x, --y);
-    if (x == prev_x)
-      ops.emplace_back('+', x, --y);
-    else
-      ops.emplace_back('-', --x, y);
-  }
-  while (x > 0 && y > 0) ops.emplace_back(' ', --x, --y);
-  std::reverse(ops.begin(), ops.end());
+  for (int i = 0; i < pre; ++i) ops.emplace_back(' ', i, i);
+  ops.insert(ops.end(), mid.begin(), mid.end());
+  for (int i = 0; i < suf; ++i) ops.emplace_back(' ', pre + n + i, pre + m + i);
+  return ops;
+}
+
+// A unified diff of two versions of one file, three lines of context, hunks merged when
+// their contexts touch.
+std::string UnifiedDiff(const std::string& file, std::vector<std::string> a, bool a_newline,
+                        std::vector<std::string> b, bool b_newline) {
+  // A last line without its newline differs from the same text with one: mark it so the
+  // script sees that, and print diff's "\ No newline at end of file" after it.
+  static const std::string kNoNewline = std::string("\0", 1) + "no newline";
+  if (!a_newline && !a.empty()) a.back() += kNoNewline;
+  if (!b_newline && !b.empty()) b.back() += kNoNewline;
+  auto line = [&](const std::string& l) {
+    const size_t at = l.size() >= kNoNewline.size() ? l.size() - kNoNewline.size() : l.size();
+    if (l.compare(at, std::string::npos, kNoNewline) == 0 && at < l.size())
+      return l.substr(0, at) + "\n\\ No newline at end of file\n";
+    return l + "\n";
+  };
+  const auto ops = EditScript(a, b);
   std::string out = "--- a/" + file + "\n+++ b/" + file + "\n";
   size_t i = 0;
   while (i < ops.size()) {
@@ -463,9 +501,9 @@ std::string UnifiedDiff(const std::string& file, const std::vector<std::string>&
     for (size_t p = start; p < end; ++p) {
       const auto [kind, oi, ni] = ops[p];
       if (old_start < 0) old_start = oi, new_start = ni;
-      if (kind == ' ') body += " " + a[oi] + "\n", ++old_n, ++new_n;
-      if (kind == '-') body += "-" + a[oi] + "\n", ++old_n;
-      if (kind == '+') body += "+" + b[ni] + "\n", ++new_n;
+      if (kind == ' ') body += " " + line(a[oi]), ++old_n, ++new_n;
+      if (kind == '-') body += "-" + line(a[oi]), ++old_n;
+      if (kind == '+') body += "+" + line(b[ni]), ++new_n;
     }
     // An empty side starts one line before (diff's convention).
     out += "@@ -" + std::to_string(old_n ? old_start + 1 : old_start) + "," +
@@ -541,7 +579,9 @@ Status MigrateInto(const fs::path& s, const fs::path& o, Migration* migration) {
     OC_RETURN_IF_ERROR(WriteFileAtomic(p.string(), migrated));
     ++m.files_changed;
     bool t1 = false, t2 = false;
-    m.diff += UnifiedDiff(rel, SplitLines(content.value(), &t1), SplitLines(migrated, &t2));
+    auto old_lines = SplitLines(content.value(), &t1);
+    auto new_lines = SplitLines(migrated, &t2);
+    m.diff += UnifiedDiff(rel, std::move(old_lines), t1, std::move(new_lines), t2);
   }
   // What still needs a person: the analysis of the migrated copy.
   auto after = AnalyseProject(o.string());

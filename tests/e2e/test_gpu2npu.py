@@ -544,3 +544,15 @@ def test_html_has_next_steps_triton_and_files():
     assert page.index("What to do next") < page.index("Findings by branch")
     assert "<h2>Triton kernels</h2>" in page and "softmax_kernel" in page and "torch.softmax" in page
     assert "<h3><code>kernels.py</code></h3>" in page and "<h3><code>model.py</code></h3>" in page
+
+
+def test_migrate_diff_applies_to_big_and_reformatted_files(tmp_path):
+    # 6,000 edited lines: past the diff's edit-distance bound the middle is one replacement.
+    big = "import torch\n" + "".join(f"x{i} = torch.ones({i}).cuda()\ny{i} = {i}\n" for i in range(6000))
+    # A notebook that is not in Jupyter's layout (one line): rewritten in Jupyter's layout.
+    nb = json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                "source": "import torch\nx = torch.zeros(1).cuda()"}],
+                     "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    out, _ = migrate_and_check(tmp_path, {"big.py": big, "nb.ipynb": nb, "sub/small.py": "import torch\nx = 1\ny = torch.cuda.is_available()\n"})
+    assert (out / "big.py").read_text().count(".npu()") == 6000
+    assert json.loads((out / "nb.ipynb").read_text())["cells"][0]["source"].endswith("torch.zeros(1).npu()")
