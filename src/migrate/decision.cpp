@@ -101,14 +101,6 @@ std::map<std::string, double> WorkloadEvidence(const std::set<std::string>& modu
 
 namespace {
 
-bool Has(const Analysis& a, const std::string& prefix) {
-  for (const auto& m : a.modules)
-    if (m == prefix || m.rfind(prefix + ".", 0) == 0) return true;
-  for (const auto& n : a.names)
-    if (n.find(prefix) != std::string::npos) return true;
-  return false;
-}
-
 // Workload type and the seed's suitability rating (3.1 training, 3.2 inference), by the
 // number of files that show each domain.
 void DetectWorkload(Analysis* a) {
@@ -533,7 +525,6 @@ void Decide(Analysis* a) {
     std::snprintf(days, sizeof(days), " (%g-%g days)", e.low, e.high);
     a->next_steps.push_back(e.what + days + (e.evidence.empty() ? "" : ": " + e.evidence.front()));
   }
-  (void)Has;
 }
 
 }  // namespace oc::migrate

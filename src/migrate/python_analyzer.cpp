@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "migrate/analyzers.h"
@@ -98,14 +99,32 @@ struct Analyzer {
     r.findings.push_back(std::move(f));
   }
 
-  const Rule* MatchQualified(const std::string& q) const {
-    const Rule* best = nullptr;
-    for (const auto& rule : Rules())
-      if (rule.kind == Rule::kQualified &&
-          (q == rule.pattern || q.rfind(rule.pattern + ".", 0) == 0) &&
-          (!best || rule.pattern.size() > best->pattern.size()))
-        best = &rule;
-    return best;
+  // The longest qualified-name rule that is q or a dotted prefix of it: q's prefixes,
+  // longest first, looked up in a table built once.
+  static const Rule* MatchQualified(const std::string& q) {
+    static const std::unordered_map<std::string, const Rule*> by_pattern = [] {
+      std::unordered_map<std::string, const Rule*> m;
+      for (const auto& rule : Rules())
+        if (rule.kind == Rule::kQualified) m.emplace(rule.pattern, &rule);
+      return m;
+    }();
+    for (size_t end = q.size(); end != std::string::npos && end > 0;
+         end = end == 0 ? std::string::npos : q.rfind('.', end - 1)) {
+      auto it = by_pattern.find(q.substr(0, end));
+      if (it != by_pattern.end()) return it->second;
+      if (end == 0) break;
+    }
+    return nullptr;
+  }
+
+  // Rules by kind, so a token is compared with its own kind's rules only.
+  static const std::vector<const Rule*>& RulesOf(Rule::Kind kind) {
+    static const auto by_kind = [] {
+      std::vector<std::vector<const Rule*>> v(Rule::kText + 1);
+      for (const auto& rule : Rules()) v[rule.kind].push_back(&rule);
+      return v;
+    }();
+    return by_kind[kind];
   }
 
   // NAME(.NAME)* from i; returns the index after it.
@@ -203,32 +222,35 @@ struct Analyzer {
     // "cuda" as a folder or file name (glob("csrc/cuda/*.cu"), join(root, "cuda")) and any
     // string in setup.py name paths, not devices.
     const bool path = setup_py || PathCall(ctx->EnclosingCall(i));
-    for (const auto& rule : Rules()) {
-      if (rule.kind == Rule::kString) {
-        if (rule.id == "device.string") {
-          if (rule.pattern == "cuda" && !path && CudaDevicePrefix(s))
+    for (const Rule::Kind kind : {Rule::kString, Rule::kKeyword})
+      for (const Rule* r : RulesOf(kind)) {
+        const Rule& rule = *r;
+        if (rule.kind == Rule::kString) {
+          if (rule.id == "device.string") {
+            if (rule.pattern == "cuda" && !path && CudaDevicePrefix(s))
+              Add(rule, i, "\"" + s.text + "\"");
+            continue;
+          }
+          const bool prefix =
+              !rule.pattern.empty() && (rule.pattern.back() == ':' || rule.pattern.back() == '_');
+          const bool hit =
+              prefix ? s.text.rfind(rule.pattern, 0) == 0 && s.text.size() > rule.pattern.size()
+                     : s.text == rule.pattern;
+          if (hit && !(path && rule.branch != Branch::kCustomKernel))
             Add(rule, i, "\"" + s.text + "\"");
-          continue;
+        } else if (rule.kind == Rule::kKeyword && !kw.empty() &&
+                   rule.pattern == kw + "=" + s.text) {
+          Add(rule, i, kw + "=\"" + s.text + "\"");
         }
-        const bool prefix =
-            !rule.pattern.empty() && (rule.pattern.back() == ':' || rule.pattern.back() == '_');
-        const bool hit =
-            prefix ? s.text.rfind(rule.pattern, 0) == 0 && s.text.size() > rule.pattern.size()
-                   : s.text == rule.pattern;
-        if (hit && !(path && rule.branch != Branch::kCustomKernel))
-          Add(rule, i, "\"" + s.text + "\"");
-      } else if (rule.kind == Rule::kKeyword && !kw.empty() && rule.pattern == kw + "=" + s.text) {
-        Add(rule, i, kw + "=\"" + s.text + "\"");
       }
-    }
   }
 
   // keyword=True / keyword=False (load_in_8bit=True).
   void KeywordConstant(size_t i) {
     if (i < 2 || t[i - 1].text != "=" || t[i - 2].kind != Token::kName) return;
     const std::string pattern = t[i - 2].text + "=" + t[i].text;
-    for (const auto& rule : Rules())
-      if (rule.kind == Rule::kKeyword && rule.pattern == pattern) Add(rule, i - 2, pattern);
+    for (const Rule* rule : RulesOf(Rule::kKeyword))
+      if (rule->pattern == pattern) Add(*rule, i - 2, pattern);
   }
 
   void Run() {
@@ -257,10 +279,10 @@ struct Analyzer {
         // backward(), Trainer.train(), Lightning's fit(): the project trains.
         if (call && (n.text == "backward" || n.text == "train" || n.text == "fit")) r.trains = true;
         if ((n.text == "npu" && call) || n.text == "is_npu") Signal(i + 1, ".npu()");
-        for (const auto& rule : Rules())
-          if ((rule.kind == Rule::kMethod && call && n.text == rule.pattern) ||
-              (rule.kind == Rule::kAttribute && n.text == rule.pattern))
-            Add(rule, i + 1, "." + n.text + (call ? "()" : ""));
+        for (const Rule::Kind kind : {Rule::kMethod, Rule::kAttribute})
+          for (const Rule* rule : RulesOf(kind))
+            if (n.text == rule->pattern && (kind == Rule::kAttribute || call))
+              Add(*rule, i + 1, "." + n.text + (call ? "()" : ""));
         Signal(i + 1, NpuBareName(n.text));
         ++i;
         continue;

@@ -52,7 +52,13 @@ std::string LibraryFamily(const std::string& rule) {
 }
 
 void Weigh(Analysis* a) {
-  // 1. Usage by where the code lives.
+  // 1. Usage by where the code lives (one answer per file).
+  std::map<std::string, std::string> aux_cache;
+  auto AuxiliaryPath = [&](const std::string& file) -> const std::string& {
+    auto it = aux_cache.find(file);
+    if (it == aux_cache.end()) it = aux_cache.emplace(file, migrate::AuxiliaryPath(file)).first;
+    return it->second;
+  };
   for (auto& f : a->findings)
     if (f.usage == Usage::kRequired)
       if (const std::string why = AuxiliaryPath(f.file); !why.empty())
