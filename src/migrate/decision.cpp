@@ -204,9 +204,10 @@ void Decide(Analysis* a) {
     if (f.covered || f.branch != Branch::kStandardModel || f.severity == Severity::kInfo ||
         f.rule == "deploy.onnx")
       continue;
-    // Every automatic edit is made and reviewed, wherever it sits; what needs a person
+    // Every automatic edit in the product is made and reviewed (behind a flag too); tests
+    // and examples are edited as well but checked by running them; what needs a person
     // counts when the project requires it.
-    if (f.auto_migratable)
+    if (f.auto_migratable && f.usage != Usage::kAuxiliary)
       edits += f.count;
     else if (f.usage == Usage::kRequired && f.rule.rfind("libtorch", 0) == 0)
       libtorch = true;
@@ -214,7 +215,8 @@ void Decide(Analysis* a) {
       ++manual;
   }
   auto standard = [](const Finding& f) {
-    return !f.covered && (f.usage == Usage::kRequired || f.auto_migratable) &&
+    return !f.covered &&
+           (f.usage == Usage::kRequired || (f.auto_migratable && f.usage != Usage::kAuxiliary)) &&
            f.branch == Branch::kStandardModel && f.severity != Severity::kInfo &&
            f.rule.rfind("libtorch", 0) != 0 && f.rule != "deploy.onnx";
   };
@@ -352,31 +354,59 @@ void Decide(Analysis* a) {
         evidence_of(build), Level::kMedium, Branch::kCustomKernel,
         "CUDA extension code to port (no kernels found in the sources)");
 
-  // Triton kernels.
-  int t_equiv = 0, t_simple = 0, t_complex = 0;
-  std::vector<std::string> ev_equiv, ev_ts, ev_tc;
+  // Triton kernels, one op per file and forward/backward pair (like CUDA ops).
+  struct TritonOp {
+    bool complex = false, covered = true;
+    std::string equivalent, first;
+  };
+  std::map<std::string, TritonOp> t_ops;
   for (const auto& k : a->triton) {
     if (k.usage != Usage::kRequired) continue;
-    const std::string where = Where(k.file, k.line) + " " + k.name;
-    if (!k.equivalent.empty())
-      ++t_equiv, ev_equiv.push_back(where + " -> " + k.equivalent);
-    else if (k.complex)
-      ++t_complex, ev_tc.push_back(where);
-    else
-      ++t_simple, ev_ts.push_back(where);
+    TritonOp& op = t_ops[k.group.empty() ? k.file + ":" + k.name : k.group];
+    op.complex |= k.complex;
+    op.covered &= k.covered;
+    if (op.equivalent.empty()) op.equivalent = k.equivalent;
+    if (op.first.empty())
+      op.first = Where(k.file, k.line) + " " + k.name +
+                 (k.equivalent.empty() ? "" : " -> " + k.equivalent);
   }
+  int t_equiv = 0, t_simple = 0, t_complex = 0, t_covered = 0;
+  std::vector<std::string> ev_equiv, ev_ts, ev_tc, ev_tcov;
+  for (const auto& [name, op] : t_ops) {
+    if (op.covered)
+      ++t_covered, ev_tcov.push_back(op.first);
+    else if (!op.equivalent.empty())
+      ++t_equiv, ev_equiv.push_back(op.first);
+    else if (op.complex)
+      ++t_complex, ev_tc.push_back(op.first);
+    else
+      ++t_simple, ev_ts.push_back(op.first);
+  }
+  if (t_covered)
+    add("Triton ops that already have an NPU version in the project", t_covered, 0, 0,
+        "existing NPU sources", ev_tcov, Level::kLow, Branch::kTriton,
+        "every Triton op has an NPU version");
   if (t_equiv)
-    add("Triton kernels with a torch / torch_npu equivalent: call the op instead", t_equiv,
+    add("Triton ops with a torch / torch_npu equivalent: call the op instead", t_equiv,
         0.5 + 0.25 * (t_equiv - 1), 1 + 0.5 * (t_equiv - 1),
         "decision tree: look for an existing NPU op before a rewrite", ev_equiv, Level::kLow,
         Branch::kTriton, "Triton kernels that native ops replace");
+  if (a->supports_ascend && (t_simple || t_complex)) {
+    std::vector<std::string> ev = ev_tc;
+    ev.insert(ev.end(), ev_ts.begin(), ev_ts.end());
+    add("Triton ops without an NPU version (" + std::to_string(t_simple + t_complex) +
+            "): triton-ascend first, else port only those a model needs",
+        t_simple + t_complex, 0, t_complex ? 40 : 10,
+        "4.1 custom kernel rows, per op actually used", ev, Level::kMedium, Branch::kTriton,
+        std::to_string(t_simple + t_complex) + " Triton ops have no NPU version yet");
+    t_simple = t_complex = 0;
+  }
   if (t_simple)
-    add("simple Triton kernels: triton-ascend first, else Ascend C", t_simple,
-        5 + 3.0 * (t_simple - 1), 10 + 5.0 * (t_simple - 1),
-        "decision tree: Triton -> Ascend C; 4.1 simple kernel", ev_ts, Level::kMedium,
-        Branch::kTriton, "simple Triton kernels to port");
+    add("simple Triton ops: triton-ascend first, else Ascend C", t_simple, 5 + 3.0 * (t_simple - 1),
+        10 + 5.0 * (t_simple - 1), "decision tree: Triton -> Ascend C; 4.1 simple kernel", ev_ts,
+        Level::kMedium, Branch::kTriton, "simple Triton kernels to port");
   if (t_complex)
-    add("complex Triton kernels: triton-ascend first, else Ascend C", t_complex,
+    add("complex Triton ops: triton-ascend first, else Ascend C", t_complex,
         20 + 10.0 * (t_complex - 1), 40 + 20.0 * (t_complex - 1), "4.1 complex kernel", ev_tc,
         Level::kHigh, Branch::kTriton, "complex Triton kernels to rewrite and tune");
 
@@ -508,7 +538,7 @@ void Decide(Analysis* a) {
   }
   if (t_simple + t_complex >= 3) {
     a->not_advised.push_back(std::to_string(t_simple + t_complex) +
-                             " Triton kernels to rewrite without community replacements");
+                             " Triton ops to rewrite without community replacements");
     if (a->level != Level::kNotAdvised)
       a->level = Level::kNotAdvised, a->deciding = Branch::kTriton,
       a->reason = a->not_advised.back();

@@ -81,6 +81,8 @@ struct TritonKernel {
   std::vector<std::string> reasons;  // "tl.dot", "loops", "atomics"
   std::string equivalent;            // a torch / torch_npu op doing the same, when one does
   Usage usage = Usage::kRequired;
+  std::string group;     // file + op name without _fwd/_bwd/_kernel: one op to port
+  bool covered = false;  // an NPU version exists in the project (an _ascend/ or npu/ twin)
 };
 
 struct Warning {

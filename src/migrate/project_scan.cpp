@@ -79,20 +79,32 @@ bool Skipped(const std::string& dir) {
 
 // Files whose names or folders show an NPU implementation (csrc/pytorch/npu/,
 // npu_accelerator.py, roi_align_npu.cpp).
+// "npu" or "ascend" as a word of a path segment: npu_accelerator.py, roi_align_npu.cpp,
+// backends/_ascend/, not gpu2npu.py or ascending.py.
+bool NpuWord(const std::string& segment) {
+  for (const char* w : {"npu", "ascend"}) {
+    const size_t n = std::char_traits<char>::length(w);
+    for (size_t p = segment.find(w); p != std::string::npos; p = segment.find(w, p + 1)) {
+      const bool left = p == 0 || segment[p - 1] == '_' || segment[p - 1] == '-';
+      const char r = p + n < segment.size() ? segment[p + n] : '.';
+      if (left && (r == '_' || r == '-' || r == '.')) return true;
+    }
+  }
+  return false;
+}
+
+// Files whose names or folders show an NPU implementation (csrc/pytorch/npu/,
+// npu_accelerator.py, roi_align_npu.cpp, ops/backends/_ascend/).
 void PathSignal(const std::string& shown, Analysis* a) {
   std::string l;
   for (char c : shown) l += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const bool folder = l.find("/npu/") != std::string::npos || l.rfind("npu/", 0) == 0 ||
-                      l.find("/ascend/") != std::string::npos;
-  const size_t slash = l.find_last_of('/');
-  const std::string name = slash == std::string::npos ? l : l.substr(slash + 1);
-  // "npu" as a word of the name: npu_accelerator.py, roi_align_npu.cpp, not gpu2npu.py.
-  bool named = false;
-  for (size_t p = name.find("npu"); p != std::string::npos; p = name.find("npu", p + 1)) {
-    const bool left = p == 0 || name[p - 1] == '_' || name[p - 1] == '-';
-    const char r = p + 3 < name.size() ? name[p + 3] : '.';
-    named |= left && (r == '_' || r == '-' || r == '.');
+  bool folder = false;
+  size_t start = 0;
+  for (size_t slash = l.find('/'); slash != std::string::npos; slash = l.find('/', start)) {
+    folder |= NpuWord(l.substr(start, slash - start));
+    start = slash + 1;
   }
+  const bool named = NpuWord(l.substr(start));
   if (folder || named)
     a->npu_signals.push_back({shown, 0, folder ? "NPU source folder" : "NPU source file"});
 }

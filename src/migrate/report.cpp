@@ -68,7 +68,8 @@ std::string TerminalReport(const Analysis& a, bool color) {
     for (const auto& k : a.triton)
       os << "  " << k.file << ":" << k.line << " " << k.name << " - "
          << (k.complex ? "complex" : "simple") << ", " << UsageName(k.usage)
-         << (k.equivalent.empty() ? "" : " -> " + k.equivalent) << "\n";
+         << (k.equivalent.empty() ? "" : " -> " + k.equivalent)
+         << (k.covered ? " [NPU version in the project]" : "") << "\n";
   }
   os << "\nestimate:\n";
   for (const auto& e : a.estimate) {
@@ -165,7 +166,9 @@ std::string JsonReport(const Analysis& a) {
                                               {"complexity", k.complex ? "complex" : "simple"},
                                               {"reasons", k.reasons},
                                               {"equivalent", k.equivalent},
-                                              {"usage", UsageName(k.usage)}});
+                                              {"usage", UsageName(k.usage)},
+                                              {"op", k.group},
+                                              {"covered", k.covered}});
   j["warnings"] = json::array();
   for (const auto& w : a.warnings)
     j["warnings"].push_back({{"file", w.file}, {"message", w.message}});

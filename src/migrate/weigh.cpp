@@ -158,6 +158,14 @@ void Weigh(Analysis* a) {
         k.covered = true;
   }
 
+  // Triton kernels: an NPU twin of the file (backends/_ascend/ops/rms_norm.py beside
+  // ops/rms_norm.py), or the kernel itself lives in an NPU folder (a triton-ascend kernel).
+  for (auto& k : a->triton) {
+    k.group = k.file + ":" + OpStem(k.name);
+    const std::string fs = Stem(k.file);
+    if (npu_sources.count(k.file) || npu_stems.count(fs)) k.covered = true;
+  }
+
   // 4. Community ports.
   for (auto& k : a->kernels)
     if (!k.covered && !k.helper)
