@@ -437,15 +437,13 @@ void Decide(Analysis* a) {
     if (f.severity == Severity::kBlocker && f.port.empty()) blockers.insert(f.rule);
   }
   const bool pipeline =
-      a->trains && std::any_of(a->findings.begin(), a->findings.end(), [](const Finding& f) {
-        return Counts(f) && (f.rule == "tensorrt" || f.rule == "ort.cuda");
-      });
+      a->trains && std::any_of(a->findings.begin(), a->findings.end(),
+                               [](const Finding& f) { return Counts(f) && f.rule == "tensorrt"; });
   for (const auto& [family, fs] : libs) {
     if (std::any_of(fs.begin(), fs.end(),
                     [&](const Finding* f) { return blockers.count(f->rule) > 0; }))
       continue;
-    if (pipeline && (family == "tensorrt" || family == "ort.cuda"))
-      continue;  // in the pipeline row
+    if (pipeline && family == "tensorrt") continue;  // in the pipeline row
     // The port of the most demanding use decides (Ascend's apex fork over native AMP).
     const Port* p = nullptr;
     for (const auto* f : fs) {
@@ -492,9 +490,7 @@ void Decide(Analysis* a) {
 
   // Deployment: TensorRT in a training project is the seed's whole pipeline; an ONNX export
   // on the main path is one atc conversion.
-  auto trt = [](const Finding& f) {
-    return Counts(f) && (f.rule == "tensorrt" || f.rule == "ort.cuda");
-  };
+  auto trt = [](const Finding& f) { return Counts(f) && f.rule == "tensorrt"; };
   auto onnx = [](const Finding& f) { return Counts(f) && f.rule == "deploy.onnx"; };
   if (a->trains && std::any_of(a->findings.begin(), a->findings.end(), trt))
     add("full pipeline: data + training + TensorRT deployment -> atc + AscendCL", 1, 10, 20,

@@ -312,12 +312,21 @@ FileResult AnalyzeRequirements(const std::string& file, const std::string& text)
 }
 
 FileResult AnalyzePyproject(const std::string& file, const std::string& text) {
-  // Dependency strings are quoted: "flash-attn>=2", 'triton'.
+  // Dependency strings are quoted: "flash-attn>=2", 'triton'. Those under
+  // [project.optional-dependencies], poetry extras/groups or [dependency-groups] are optional.
   FileResult r;
   const auto lines = Lines(text);
+  std::string section;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& l = lines[i];
     if (Trim(l).rfind("#", 0) == 0) continue;
+    if (const std::string t = Trim(l); !t.empty() && t[0] == '[') {
+      section = t.substr(1, t.find(']') == std::string::npos ? std::string::npos : t.find(']') - 1);
+      continue;
+    }
+    const bool optional = section.find("optional-dependencies") != std::string::npos ||
+                          section.rfind("tool.poetry.group", 0) == 0 ||
+                          section == "tool.poetry.extras" || section == "dependency-groups";
     for (size_t q = l.find_first_of("\"'"); q != std::string::npos;
          q = l.find_first_of("\"'", q + 1)) {
       const size_t e = l.find(l[q], q + 1);
@@ -327,6 +336,8 @@ FileResult AnalyzePyproject(const std::string& file, const std::string& text) {
         f.line = f.end_line = static_cast<int>(i + 1);
         f.column = static_cast<int>(q) + 1;
         f.snippet = Trim(l);
+        if (optional)
+          f.usage = Usage::kOptional, f.usage_why = "an optional dependency [" + section + "]";
         r.findings.push_back(std::move(f));
       }
       q = e;

@@ -63,9 +63,39 @@ struct Analyzer {
   std::vector<Token> t;
   std::unique_ptr<PyContext> ctx;
   std::map<std::string, std::string> alias;  // local name -> qualified
+  // local name -> the usage of the import that bound it (an import behind
+  // `if is_x_available():` makes every use of the name optional).
+  std::map<std::string, std::pair<Usage, std::string>> alias_usage;
   std::unordered_set<std::string> seen;
   std::vector<std::pair<size_t, size_t>> triton_bodies;  // token ranges of @triton.jit bodies
   FileResult r;
+
+  // The keyword argument or variable whose brackets hold token i, when its name says the
+  // dependencies in it are optional (extras_require, optional_dependencies), else "".
+  std::string EnclosingExtra(size_t i) const {
+    int depth = 0;
+    for (size_t k = i; k-- > 0;) {
+      const Token& x = t[k];
+      if (x.kind == Token::kNewline) break;
+      if (x.kind != Token::kOp) continue;
+      if (x.text == ")" || x.text == "]" || x.text == "}") ++depth;
+      if (x.text == "(" || x.text == "[" || x.text == "{") {
+        if (depth > 0) {
+          --depth;
+          continue;
+        }
+        // An enclosing bracket: NAME = [ ... or NAME ( ... or "key": [ ...
+        if (k >= 2 && t[k - 1].text == "=" && t[k - 2].kind == Token::kName) {
+          std::string n;
+          for (char c : t[k - 2].text)
+            n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          if (n.find("extra") != std::string::npos || n.find("optional") != std::string::npos)
+            return t[k - 2].text;
+        }
+      }
+    }
+    return "";
+  }
 
   bool InTritonBody(size_t i) const {
     for (const auto& [a, b] : triton_bodies)
@@ -75,6 +105,12 @@ struct Analyzer {
 
   void Signal(size_t i, const char* what) {
     if (!what) return;
+    // Habana's collective library is also called HCCL: "hccl" in a Gaudi (HPU) file is not
+    // an Ascend signal.
+    if (std::string(what) == "HCCL backend" &&
+        (file.find("hpu") != std::string::npos || file.find("habana") != std::string::npos ||
+         file.find("gaudi") != std::string::npos))
+      return;
     if (!r.npu.empty() && r.npu.back().line == t[i].line && r.npu.back().what == what) return;
     r.npu.push_back({file, t[i].line, what});
   }
@@ -165,6 +201,8 @@ struct Analyzer {
           j += 2;
         }
         alias[local] = qualified;
+        alias_usage[local] = {ctx->UsageAt(at, nullptr), ""};
+        ctx->UsageAt(at, &alias_usage[local].second);
         r.modules.insert(Join(names));
         Signal(at, NpuNameSignal(Join(names)));
         if (const Rule* rule = MatchQualified(Join(names))) Add(*rule, at, Join(names));
@@ -200,6 +238,8 @@ struct Analyzer {
       if (relative || module.empty()) continue;
       const std::string qualified = module + "." + name;
       alias[local] = qualified;
+      alias_usage[local] = {ctx->UsageAt(at, nullptr), ""};
+      ctx->UsageAt(at, &alias_usage[local].second);
       Signal(at, NpuBareName(name));
       if (const Rule* rule = MatchQualified(qualified)) {
         Add(*rule, at, qualified);
@@ -303,7 +343,16 @@ struct Analyzer {
           if (q.rfind("torch.optim", 0) == 0 && q != "torch.optim") r.trains = true;
           // Inside a Triton kernel every tl.* call is the kernel itself: the kernel is one
           // record, not one finding per call.
-          if (const Rule* rule = MatchQualified(q); rule && !InTritonBody(i)) Add(*rule, i, q);
+          if (const Rule* rule = MatchQualified(q); rule && !InTritonBody(i)) {
+            Add(*rule, i, q);
+            // A name bound by an optional import is optional wherever it is used.
+            const auto u = alias_usage.find(names[0]);
+            if (u != alias_usage.end() && u->second.first == Usage::kOptional &&
+                !r.findings.empty() && r.findings.back().line == k.line &&
+                r.findings.back().usage == Usage::kRequired)
+              r.findings.back().usage = Usage::kOptional,
+              r.findings.back().usage_why = "imported optionally: " + u->second.second;
+          }
           // Triton kernels: @triton.jit def name(...)
           if ((q == "triton.jit" || q == "triton.autotune" || q == "triton.heuristics") && i > 0 &&
               t[i - 1].text == "@" && q == "triton.jit")
@@ -392,21 +441,23 @@ FileResult AnalyzePython(const std::string& file, const std::string& text, bool 
         f.auto_migratable = false;
         f.counterpart += " (setup.py: ported with the extension's build)";
       }
-    // install_requires and friends: requirement strings name the dependencies.
-    std::string reqs;
-    for (const auto& tok : a.t)
-      if (tok.kind == Token::kString) reqs += tok.text + "\n";
-    auto deps = AnalyzeRequirements(file, reqs);
-    for (auto& f : deps.findings) {
-      for (const auto& tok : a.t)
-        if (tok.kind == Token::kString && tok.text.find(f.api) != std::string::npos) {
-          f.line = f.end_line = tok.line;
-          f.column = tok.column;
-          f.snippet =
-              tok.line - 1 < static_cast<int>(a.lines.size()) ? Trim(a.lines[tok.line - 1]) : "";
-          break;
-        }
-      a.r.findings.push_back(std::move(f));
+    // install_requires and friends: each requirement string names a dependency; one inside
+    // extras_require (or another "extra"/"optional" argument) is optional.
+    std::set<std::pair<int, std::string>> seen_deps;
+    for (size_t i = 0; i < a.t.size(); ++i) {
+      const Token& tok = a.t[i];
+      if (tok.kind != Token::kString || tok.docstring) continue;
+      auto deps = AnalyzeRequirements(file, tok.text);
+      for (auto& f : deps.findings) {
+        if (!seen_deps.insert({tok.line, f.rule}).second) continue;
+        f.line = f.end_line = tok.line;
+        f.column = tok.column;
+        f.snippet =
+            tok.line - 1 < static_cast<int>(a.lines.size()) ? Trim(a.lines[tok.line - 1]) : "";
+        if (const std::string extra = a.EnclosingExtra(i); !extra.empty())
+          f.usage = Usage::kOptional, f.usage_why = "an optional dependency (" + extra + ")";
+        a.r.findings.push_back(std::move(f));
+      }
     }
   }
   return a.r;

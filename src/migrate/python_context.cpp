@@ -106,6 +106,14 @@ void PyContext::Classify(int id) {
     s.usage = Usage::kAuxiliary, s.why = "a test function";
     return;
   }
+  // def maybe_compile(model) / _compile_denoiser(...): a function that exists to compile is
+  // called when compiling was asked for.
+  if (s.keyword == "def" && s.begin + 1 < s.end &&
+      t_[s.begin + 1].text.find("compile") != std::string::npos) {
+    s.usage = Usage::kOptional,
+    s.why = "in " + t_[s.begin + 1].text + "(), which compiles on request";
+    return;
+  }
   std::string cond = Condition(s);
   if (cond.empty() && (s.keyword == "else" || s.keyword == "elif")) {
     // The chain's `if` decides for its else branches.

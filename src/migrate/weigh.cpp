@@ -23,6 +23,10 @@ std::string AuxiliaryPath(const std::string& file) {
         "bench", "demo", "demos", ".github", ".circleci", ".gitlab", ".dev_scripts", ".buildkite"})
     if (path.find("/" + std::string(dir) + "/") != std::string::npos) return std::string(dir) + "/";
   const std::string name = path.substr(path.find_last_of('/') + 1);
+  if (name.rfind("requirements", 0) == 0)
+    for (const char* aux : {"dev", "test", "doc", "bench", "lint", "example"})
+      if (name.find(aux) != std::string::npos)
+        return std::string("a ") + aux + " requirements file";
   if (name.rfind("test_", 0) == 0 || name == "conftest.py" ||
       (name.size() > 8 && name.compare(name.size() - 8, 8, "_test.py") == 0))
     return "a test file";
@@ -68,6 +72,25 @@ void Weigh(Analysis* a) {
   for (auto& k : a->triton)
     if (k.usage == Usage::kRequired && !AuxiliaryPath(k.file).empty()) k.usage = Usage::kAuxiliary;
 
+  // A module named after the library it wraps (quantizers/bitsandbytes/, xformers_utils.py,
+  // convert_to_tensorrt.py) is that library's backend or tool: loaded when a user picks it.
+  for (auto& f : a->findings) {
+    if (f.usage != Usage::kRequired || f.dependency || f.branch != Branch::kNvidiaLibrary) continue;
+    std::string path;
+    for (char c : f.file) path += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string family = LibraryFamily(f.rule);
+    std::vector<std::string> names = {family};
+    if (family == "bitsandbytes") names.push_back("bnb");
+    if (family == "tensorrt") names.push_back("trt");
+    if (family == "flash_attn") names.push_back("flash");
+    for (const auto& n : names)
+      if (n.size() >= 3 && path.find(n) != std::string::npos) {
+        f.usage = Usage::kOptional;
+        f.usage_why = "in a module for " + family + " (a backend the user selects)";
+        break;
+      }
+  }
+
   // 2. Dependencies: required when the code uses them on its main path.
   std::map<std::string, const Finding*> code_use;  // family -> the most required code use
   for (const auto& f : a->findings) {
@@ -76,10 +99,13 @@ void Weigh(Analysis* a) {
     if (!best || f.usage < best->usage) best = &f;
   }
   for (auto& f : a->findings) {
-    if (!f.dependency) continue;
+    if (!f.dependency || f.usage == Usage::kAuxiliary) continue;
     auto it = code_use.find(LibraryFamily(f.rule));
     if (it == code_use.end()) {
-      f.usage = Usage::kDependency, f.usage_why = "named as a dependency, never imported";
+      if (f.usage == Usage::kOptional)
+        f.usage_why += ", never imported";
+      else
+        f.usage = Usage::kDependency, f.usage_why = "named as a dependency, never imported";
     } else if (it->second->usage != Usage::kRequired) {
       f.usage = Usage::kOptional;
       f.usage_why = "used only " + std::string(UsageName(it->second->usage)) + " (" +

@@ -556,3 +556,35 @@ def test_migrate_diff_applies_to_big_and_reformatted_files(tmp_path):
     out, _ = migrate_and_check(tmp_path, {"big.py": big, "nb.ipynb": nb, "sub/small.py": "import torch\nx = 1\ny = torch.cuda.is_available()\n"})
     assert (out / "big.py").read_text().count(".npu()") == 6000
     assert json.loads((out / "nb.ipynb").read_text())["cells"][0]["source"].endswith("torch.zeros(1).npu()")
+
+
+def test_optional_backends_extras_and_compile_helpers(tmp_path):
+    """Library integrations a user opts into: extras, optional dependency groups, imports
+    behind an availability check, a module named after the library, a compile helper."""
+    (tmp_path / "setup.py").write_text(
+        'from setuptools import setup\n'
+        'setup(name="p", install_requires=["torch", "xformers"],\n'
+        '      extras_require={"quant": ["bitsandbytes>=0.43"], "trt": ["tensorrt"]})\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["torch"]\n[project.optional-dependencies]\nfast = ["flash-attn>=2"]\n')
+    (tmp_path / "quantizers" / "bitsandbytes").mkdir(parents=True)
+    (tmp_path / "quantizers" / "bitsandbytes" / "bnb_quantizer.py").write_text(
+        "def replace(model):\n    import bitsandbytes as bnb\n    return bnb.nn.Linear8bitLt(2, 2)\n")
+    (tmp_path / "utils.py").write_text(
+        "from .imports import is_bitsandbytes_available\n"
+        "if is_bitsandbytes_available():\n    import bitsandbytes as bnb\n"
+        "def count(p):\n    return 2 if isinstance(p, bnb.nn.Params4bit) else 1\n")
+    (tmp_path / "run.py").write_text(
+        "import torch\nimport xformers.ops as xops\n\n"
+        "def _compile_denoiser(m):\n    return torch.compile(m)\n\n"
+        "def attn(q, k, v):\n    return xops.memory_efficient_attention(q, k, v)\n")
+    j, f = findings_of(tmp_path)
+    usage = {(x["file"], x["rule"], x["line"]): x["usage"] for x in j["findings"]}
+    assert usage[("setup.py", "bitsandbytes", 3)] == "optional" and usage[("setup.py", "tensorrt", 3)] == "optional"
+    assert usage[("setup.py", "xformers", 2)] == "required"  # install_requires, and run.py uses it
+    assert usage[("pyproject.toml", "flash_attn", 4)] == "optional"
+    assert f[("quantizers/bitsandbytes/bnb_quantizer.py", "bitsandbytes")]["usage"] == "optional"
+    assert all(x["usage"] == "optional" for x in j["findings"] if x["file"] == "utils.py")
+    assert f[("run.py", "torch.compile")]["usage"] == "optional"
+    assert not j["not_advised"] and j["verdict"]["branch"] == "nvidia_library"  # xformers decides
+    assert any("xformers" in i["what"] for i in j["estimate"]["items"])
