@@ -56,7 +56,11 @@ PyContext::PyContext(const std::vector<Token>& t) : t_(t), stmt_of_(t.size(), -1
 }
 
 std::string PyContext::Condition(const Stmt& s) const {
-  // if/elif: the condition; any statement: an inline `x if flag else y`.
+  // if/elif: the condition; any statement: an inline `x if flag else y`. A loop's body is
+  // the main path however its condition reads (`while is_running:`).
+  if (s.keyword == "while" || s.keyword == "for" || s.keyword == "def" || s.keyword == "class" ||
+      s.keyword == "async")
+    return "";
   size_t from = s.begin, to = s.end;
   if (s.keyword == "if" || s.keyword == "elif" || s.keyword == "while") {
     from = s.begin + 1;

@@ -588,3 +588,16 @@ def test_optional_backends_extras_and_compile_helpers(tmp_path):
     assert f[("run.py", "torch.compile")]["usage"] == "optional"
     assert not j["not_advised"] and j["verdict"]["branch"] == "nvidia_library"  # xformers decides
     assert any("xformers" in i["what"] for i in j["estimate"]["items"])
+
+
+def test_loops_and_conditions_stay_on_the_main_path(tmp_path):
+    (tmp_path / "loop.py").write_text(
+        "import torch\nimport apex\nis_running = True\n"
+        "while is_running:\n    opt = apex.optimizers.FusedAdam([])\n    is_running = False\n"
+        "if torch.cuda.is_available() and use_apex:\n    pass\n"
+        "if __name__ == '__main__':\n    m = apex.normalization.FusedLayerNorm(8)\n")
+    _, j = analyse_json(tmp_path)
+    usage = {(x["line"], x["api"]): x["usage"] for x in j["findings"]}
+    assert usage[(5, "apex.optimizers.FusedAdam")] == "required"   # a loop body is the main path
+    assert usage[(7, "torch.cuda.is_available")] == "required"     # a condition runs every time
+    assert usage[(10, "apex.normalization.FusedLayerNorm")] == "required"  # __main__ is the main path
