@@ -601,3 +601,19 @@ def test_loops_and_conditions_stay_on_the_main_path(tmp_path):
     assert usage[(5, "apex.optimizers.FusedAdam")] == "required"   # a loop body is the main path
     assert usage[(7, "torch.cuda.is_available")] == "required"     # a condition runs every time
     assert usage[(10, "apex.normalization.FusedLayerNorm")] == "required"  # __main__ is the main path
+
+
+def test_docs_table_matches_the_examples():
+    """docs/gpu2npu.md shows each example's answers; they are the ones the tests hold."""
+    doc = open(os.path.join(SOURCE, "docs", "gpu2npu.md")).read()
+    for project in sorted(os.listdir(EXAMPLES)):
+        path = os.path.join(EXAMPLES, project, "expected.json")
+        if not os.path.exists(path):
+            continue
+        want = json.load(open(path))
+        row = next((l for l in doc.splitlines() if l.startswith(f"| `{project}` |")), None)
+        assert row, project
+        cells = [c.strip() for c in row.split("|")]
+        fmt = lambda v, d: v + (f", {d[0]:g}–{d[1]:g} days" if d else "")
+        assert cells[3] == fmt(want["engineer"]["verdict"], want["engineer"]["estimate_days"]), row
+        assert cells[4] == fmt(want["verdict"], want["estimate_days"]), row
