@@ -208,12 +208,18 @@ std::string MarkdownReport(const Analysis& a) {
   os << "\n## Findings by branch\n\n| branch | findings |\n| --- | --- |\n";
   for (const auto& [b, n] : CountByBranch(a)) os << "| " << BranchTitle(b) << " | " << n << " |\n";
   if (!a.kernels.empty()) {
-    os << "\n## CUDA kernels\n\n| kernel | file | complexity | why |\n| --- | --- | --- | --- |\n";
+    os << "\n## CUDA kernels\n\n| kernel | file | complexity | why | on NPU |\n"
+          "| --- | --- | --- | --- | --- |\n";
     for (const auto& k : a.kernels) {
       os << "| `" << k.name << "` | " << k.file << ":" << k.line << " | "
          << (k.complex ? "complex" : "simple") << " | ";
       for (size_t i = 0; i < k.reasons.size(); ++i) os << (i ? ", " : "") << k.reasons[i];
-      os << " |\n";
+      os << " | "
+         << (k.covered         ? std::string("NPU implementation in the project")
+             : !k.port.empty() ? "port: " + k.port
+             : k.helper        ? std::string("fold into the host code")
+                               : std::string("Ascend C rewrite"))
+         << " |\n";
     }
   }
   os << "\n## Findings\n\n| where | found | severity | Ascend counterpart | automatic | usage |\n"
@@ -318,13 +324,18 @@ std::string HtmlReport(const Analysis& a) {
   os << "</table>\n";
   if (!a.kernels.empty()) {
     os << "<h2>CUDA "
-          "kernels</h2>\n<table><tr><th>kernel</th><th>where</th><th>complexity</th><th>why</th></"
-          "tr>";
+          "kernels</h2>\n<table><tr><th>kernel</th><th>where</th><th>complexity</th><th>why</th>"
+          "<th>on NPU</th></tr>";
     for (const auto& k : a.kernels) {
       std::string why;
       for (const auto& r : k.reasons) why += (why.empty() ? "" : ", ") + r;
       os << "<tr><td><code>" << Html(k.name) << "</code></td><td>" << Html(k.file) << ":" << k.line
          << "</td><td>" << (k.complex ? "complex" : "simple") << "</td><td>" << Html(why)
+         << "</td><td>"
+         << (k.covered         ? std::string("NPU implementation in the project")
+             : !k.port.empty() ? "port: " + Html(k.port)
+             : k.helper        ? std::string("fold into the host code")
+                               : std::string("Ascend C rewrite"))
          << "</td></tr>";
     }
     os << "</table>\n";
