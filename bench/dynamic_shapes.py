@@ -27,7 +27,7 @@ def run(cmd):
 
 def median_ms(om, loops, extra):
     out = run([os.path.join(BIN, "msame"), f"--model={om}", f"--loop={loops}", *extra])
-    times = [float(t) for t in re.findall(r"Inference time: ([0-9.]+) ms", out)]
+    times = [float(t) for t in re.findall(r"Inference time: ([0-9.]+) ?ms", out)]
     return statistics.median(times[1:])  # the first run of a new shape prepares kernels
 
 

@@ -41,7 +41,7 @@ def msame_median(build, om, threads, loops):
     env = dict(os.environ, OCANN_NUM_THREADS=str(threads))
     r = subprocess.run([os.path.join(build, "bin", "msame"), "--model", om, "--loop", str(loops + 1)],
                        capture_output=True, text=True, env=env, check=True)
-    times = [float(m) for m in re.findall(r"Inference time: ([0-9.]+) ms", r.stdout)][1:]
+    times = [float(m) for m in re.findall(r"Inference time: ([0-9.]+) ?ms", r.stdout)][1:]
     return statistics.median(times)
 
 

@@ -13,6 +13,16 @@
 #include "base/log.h"
 #include "opp/opp_loader.h"
 
+// libgomp has read its environment by the time this library is initialized (it is a
+// dependency): the GOMP_SPINCOUNT that base/omp_wait_policy.cpp set for it is taken back out
+// of the application's environment.
+extern "C" int oc_omp_wait_policy_applied();
+namespace {
+__attribute__((constructor)) void ForgetOmpWaitPolicyVariable() {
+  if (oc_omp_wait_policy_applied()) unsetenv("GOMP_SPINCOUNT");
+}
+}  // namespace
+
 namespace oc::acl {
 namespace {
 thread_local std::string g_recent_error;
