@@ -64,3 +64,49 @@ TEST(ConvFamily, FusedResidualAndActivation) {
 
 }  // namespace
 }  // namespace oc::testing
+
+namespace oc::testing {
+namespace {
+
+// An MBConv block with squeeze-and-excitation (EfficientNet): expand conv, depthwise conv,
+// global average pool, two 1x1 convs, sigmoid, the per-channel scale, the projection conv
+// and a residual add. On the CPU backend the whole chain stays channels-last (layout.cpp),
+// pools and scales included; batch 2 checks the per-sample scale; the reference backend
+// (plain NCHW everywhere) is the oracle.
+TEST(ConvFamily, SqueezeExcitationBlockChannelsLast) {
+  OracleCase c;
+  c.FloatInput("x", {2, 8, 9, 9}, 31);
+  auto conv = [&](const std::string& in, const std::string& out, int64_t cin, int64_t cout,
+                  int64_t k, int64_t group, uint32_t seed) {
+    c.b.Const(out + "_w",
+              FloatTensor({cout, cin / group, k, k},
+                          Pseudo(static_cast<size_t>(cout * cin / group * k * k), seed)));
+    c.b.Const(out + "_b", FloatTensor({cout}, Pseudo(static_cast<size_t>(cout), seed + 1)));
+    Node& n = c.b.Add("Conv", {in, out + "_w", out + "_b"}, {out});
+    n.attrs.Set("group", group);
+    if (k == 3) n.attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  };
+  conv("x", "e", 8, 16, 1, 1, 40);
+  c.b.Add("Sigmoid", {"e"}, {"es"});
+  c.b.Add("Mul", {"e", "es"}, {"silu"});  // SiLU as torch exports it
+  conv("silu", "d", 16, 16, 3, 16, 42);
+  c.b.Add("Relu", {"d"}, {"dr"});
+  c.b.Add("GlobalAveragePool", {"dr"}, {"g"});
+  conv("g", "f1", 16, 4, 1, 1, 44);
+  c.b.Add("Relu", {"f1"}, {"f1r"});
+  conv("f1r", "f2", 4, 16, 1, 1, 46);
+  c.b.Add("Sigmoid", {"f2"}, {"s"});
+  c.b.Add("Mul", {"dr", "s"}, {"m"});
+  conv("m", "p", 16, 8, 1, 1, 48);
+  conv("x", "skip", 8, 8, 1, 1, 50);
+  c.b.Add("Add", {"p", "skip"}, {"y"});
+  c.b.Add("GlobalMaxPool", {"m"}, {"gm"});
+  c.b.Const("half", FloatTensor({}, {0.5f}));
+  c.b.Add("Mul", {"y", "half"}, {"y2"});
+  c.b.Output("y2");
+  c.b.Output("gm");
+  c.ExpectAgree(1e-4f);
+}
+
+}  // namespace
+}  // namespace oc::testing

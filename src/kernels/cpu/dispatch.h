@@ -73,6 +73,21 @@ struct BroadcastPlan {
   static BroadcastPlan Make(const Shape& out, const std::vector<Shape>& ins);
   // Offsets of each input at the start of row `row`.
   void RowOffsets(int64_t row, int64_t* offsets) const;
+  // Input k's rows follow one another (offset = row * inner) or it is the same row for
+  // every row (offset 0): the cases that need no per-row index arithmetic.
+  bool RowsContiguous(size_t k) const {
+    int64_t stride = inner;
+    for (size_t d = outer_dims.size(); d-- > 0;) {
+      if (outer_dims[d] != 1 && strides[k][d] != stride) return false;
+      stride *= outer_dims[d];
+    }
+    return true;
+  }
+  bool RowsConstant(size_t k) const {
+    for (int64_t s : strides[k])
+      if (s != 0) return false;
+    return true;
+  }
 };
 
 }  // namespace oc

@@ -9,6 +9,7 @@
 
 #include "backend/kernel.h"
 #include "base/half.h"
+#include "kernels/cpu/cpu_backend.h"
 #include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/kernel_families.h"
 
@@ -491,6 +492,16 @@ class BinaryKernel : public Kernel {
     }
     if (!BroadcastPlan::Valid(out_, shapes_))
       return ctx.Error("input shapes do not broadcast to the output shape " + ShapeToString(out_));
+    // A channels-last output (layout.cpp): every operand is channels-last or reads the same in
+    // both layouts, so broadcasting runs on the shapes as they lie in memory, N,H,W,C.
+    if (ctx.output_layout(0) == kLayoutChannelsLast && out_.size() == 4) {
+      auto to_nhwc = [](Shape s) {
+        while (s.size() < 4) s.insert(s.begin(), 1);
+        return Shape{s[0], s[2], s[3], s[1]};
+      };
+      out_ = to_nhwc(out_);
+      for (auto& shape : shapes_) shape = to_nhwc(shape);
+    }
     if (shapes_.size() == 1) plans_.push_back(BroadcastPlan::Make(out_, {shapes_[0], shapes_[0]}));
     for (size_t i = 1; i < shapes_.size(); ++i)
       plans_.push_back(BroadcastPlan::Make(out_, {i == 1 ? shapes_[0] : out_, shapes_[i]}));
@@ -573,9 +584,18 @@ class BinaryKernel : public Kernel {
     const BinaryOp op = op_;
     const int64_t inner = p.inner;
     const int64_t sa = p.inner_step[0], sb = p.inner_step[1];
+    // A per-channel scale over channels-last rows (and the like): no index arithmetic.
+    const bool b_const = p.RowsConstant(1);
+    const bool simple_rows =
+        sa == 1 && p.RowsContiguous(0) && (b_const || (sb == 1 && p.RowsContiguous(1)));
     auto row_fn = [&](int64_t row) {
       int64_t off[2];
-      p.RowOffsets(row, off);
+      if (simple_rows) {
+        off[0] = row * inner;
+        off[1] = b_const ? 0 : row * inner;
+      } else {
+        p.RowOffsets(row, off);
+      }
       const T* pa = a + off[0];
       const T* pb = b + off[1];
       R* py = y + row * inner;
