@@ -70,6 +70,10 @@ class Kernel {
   // For ops whose output size depends on input values (Unique, NonZero, ...): the
   // output shapes found at Prepare. Only called when shape inference could not tell.
   virtual bool OutputShapes(std::vector<Shape>* shapes) const { return false; }
+  // Whether Run reads input `i` when it is a constant. Kernels that copied a constant into
+  // their own layout at Prepare (packed weights) say no, and the runtime hands the
+  // original's pages back to the file (no double residency).
+  virtual bool ReadsConstantAtRun(size_t i) const { return true; }
 };
 
 using KernelFactory = std::function<std::unique_ptr<Kernel>()>;

@@ -155,6 +155,18 @@ std::shared_ptr<MappedFile> MappedFile::FromCopy(const void* data, size_t size) 
   return m;
 }
 
+size_t MappedFile::ReleasePages(const void* p, size_t n) const {
+  if (!mapped_ || !p || n == 0) return 0;
+  const auto begin = reinterpret_cast<uintptr_t>(p), end = begin + n;
+  const auto lo = reinterpret_cast<uintptr_t>(data_), hi = lo + size_;
+  if (begin < lo || end > hi) return 0;
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t a = (begin + page - 1) / page * page, b = end / page * page;
+  if (a >= b) return 0;
+  if (madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED) != 0) return 0;
+  return b - a;
+}
+
 MappedFile::~MappedFile() {
   if (mapped_) munmap(const_cast<uint8_t*>(data_), size_);
 }

@@ -44,6 +44,10 @@ class MappedFile {
 
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
+  // The whole pages inside [p, p + n) are dropped from this process (madvise DONTNEED);
+  // reading them again faults them back in from the file. Only a file mapping can do this
+  // (a copy would read back zeros): returns the bytes released, 0 otherwise.
+  size_t ReleasePages(const void* p, size_t n) const;
 
  private:
   MappedFile() = default;

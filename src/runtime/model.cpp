@@ -99,6 +99,7 @@ Status Model::Build(const LoadOptions& options) {
   }
   const char* prof = std::getenv("OCANN_PROFILE");
   profile_ = prof && prof[0] == '1';
+  user_weights_ = options.weight_ptr;
   if (options.weight_ptr) {
     // The application owns weight memory: the weights partition moves there and the
     // constants that live in it follow (gear graphs share them).
@@ -114,6 +115,11 @@ Status Model::Build(const LoadOptions& options) {
           t = Tensor(t.dtype(), t.shape(), dst + (p - om_.weights), nullptr);
       }
   }
+  // The checksum read every page of the .om; the weights partition leaves the process
+  // again before the kernels pack what they need, so that the file and the packed copies
+  // are never resident together.
+  if (!options.weight_ptr && om_.file && om_.weights)
+    om_.file->ReleasePages(om_.weights, om_.weight_bytes);
   programs_.resize(om_.graphs.size());
   for (size_t i = 0; i < om_.graphs.size(); ++i) {
     Status s = BuildProgram(om_.graphs[i], &programs_[i]);
@@ -122,6 +128,7 @@ Status Model::Build(const LoadOptions& options) {
   OC_RETURN_IF_ERROR(BuildInterface());
   for (const auto& p : programs_)
     work_size_ = std::max(work_size_, p.arena_size + p.workspace_size);
+  ReleasePackedConstants();
   last_output_shapes_.clear();
   for (const auto& o : outputs_) last_output_shapes_.push_back(o.shape);
   if (options.work_ptr) {
@@ -304,6 +311,15 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
     if (kernel.ok()) {
       step.kernel = std::move(kernel).value();
       p->workspace_size = std::max(p->workspace_size, step.kernel->WorkspaceSize());
+      // What this kernel packed leaves the process now, so that the .om's pages and the
+      // packed copies are never all resident together (the peak while loading). A later
+      // reader of the same constant faults its pages back in from the file.
+      if (om_.file)
+        for (size_t k = 0; k < step.inputs.size(); ++k)
+          if (step.inputs[k].kind == SlotKind::kConstant && step.inputs[k].constant &&
+              !step.kernel->ReadsConstantAtRun(k))
+            released_bytes_ += om_.file->ReleasePages(step.inputs[k].constant->data(),
+                                                      step.inputs[k].constant->nbytes());
     } else if (kernel.status().code() == StatusCode::kNeedsInputValue) {
       ++p->dynamic_steps;  // prepared at execution for the actual shapes or values
       step.cache = std::make_shared<ShapeCache>();
@@ -314,6 +330,15 @@ Status Model::BuildProgram(const OmGraph& og, Program* p) {
   }
   p->num_dynamic = dynamic_ids.size();
   return Status::Ok();
+}
+
+void Model::ReleasePackedConstants() {
+  // Packed constants are never read again, and the constants kernels read at run (an
+  // embedding table, a LayerNorm's gamma) come back page by page as they are touched: an
+  // embedding lookup keeps only the rows it reads. Steady-state memory is then the packed
+  // weights, the arena and what inference actually reads.
+  if (om_.file && om_.weights && user_weights_ == nullptr)
+    released_bytes_ += om_.file->ReleasePages(om_.weights, om_.weight_bytes);
 }
 
 bool Model::has_dynamic_steps() const {

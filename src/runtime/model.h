@@ -175,6 +175,10 @@ class Model {
   std::unique_ptr<Scratch> AcquireScratch() const;
   void ReleaseScratch(std::unique_ptr<Scratch> scratch) const;
 
+  // Pages of constants that kernels packed at Prepare, handed back to the .om file.
+  void ReleasePackedConstants();
+  size_t released_bytes_ = 0;
+  void* user_weights_ = nullptr;  // aclmdlLoadFromFileWithMem's weight memory
   OmModel om_;
   std::string name_;
   std::vector<IoDesc> inputs_, outputs_;

@@ -174,6 +174,9 @@ class ConvKernel : public Kernel {
     });
   }
 
+  // Weights and bias live packed in weights_ / bias_ after Prepare.
+  bool ReadsConstantAtRun(size_t i) const override { return i != 1 && i != 2; }
+
  private:
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward conv_;

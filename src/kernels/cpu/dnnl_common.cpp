@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace oc {
 
@@ -72,10 +74,45 @@ Status AppendFusedActivation(const AttributeMap& attrs, dnnl::post_ops* ops) {
   return Status::Ok();
 }
 
+namespace {
+
+// Packed copies by (source bytes, source layout, packed layout): the layers of a model that
+// share one weight (an encoder exported with tied layers reads the same initializer in every
+// layer) share one packed copy instead of one each. Entries are weak: the copy lives as long
+// as a kernel holds it.
+struct PackKey {
+  const void* data;
+  dnnl_memory_desc_t from, to;
+  bool operator<(const PackKey& o) const {
+    if (data != o.data) return data < o.data;
+    if (int c = std::memcmp(&from, &o.from, sizeof(from))) return c < 0;
+    return std::memcmp(&to, &o.to, sizeof(to)) < 0;
+  }
+};
+std::mutex g_pack_mutex;
+std::map<PackKey, std::weak_ptr<void>>& PackCache() {
+  static std::map<PackKey, std::weak_ptr<void>> cache;
+  return cache;
+}
+
+}  // namespace
+
 Result<PackedConstant> PackConstant(const void* data, const dnnl::memory::desc& from,
                                     const dnnl::memory::desc& to) {
   PackedConstant out;
   size_t bytes = to.get_size();
+  PackKey key{data, from.data, to.data};
+  std::lock_guard<std::mutex> lock(g_pack_mutex);
+  if (auto it = PackCache().find(key); it != PackCache().end()) {
+    if (auto shared = it->second.lock()) {
+      out.storage = shared;
+      Status s = DnnlCall("weight reorder",
+                          [&] { out.memory = dnnl::memory(to, CpuEngine(), shared.get()); });
+      if (!s.ok()) return s;
+      return out;
+    }
+    PackCache().erase(it);
+  }
   void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
   if (!p) return Status(StatusCode::kOutOfMemory, "cannot allocate packed weights");
   out.storage = std::shared_ptr<void>(p, std::free);
@@ -91,6 +128,10 @@ Result<PackedConstant> PackConstant(const void* data, const dnnl::memory::desc& 
     stream.wait();
   });
   if (!s.ok()) return s;
+  // Expired entries go as new ones come (a process loading many models keeps no garbage).
+  for (auto it = PackCache().begin(); it != PackCache().end();)
+    it = it->second.expired() ? PackCache().erase(it) : std::next(it);
+  PackCache()[key] = out.storage;
   return out;
 }
 

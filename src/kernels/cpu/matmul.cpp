@@ -191,6 +191,13 @@ class MatMulKernel : public Kernel {
     return ok ? Status::Ok() : Unsupported("MatMul on unsupported type");
   }
 
+  // A constant B packed by oneDNN and the fused bias are copies of their own.
+  bool ReadsConstantAtRun(size_t i) const override {
+    if (i == 1) return !(use_dnnl_ && mm_.b_const);
+    if (i == 2) return !use_dnnl_;
+    return true;
+  }
+
  private:
   DataType type_ = DataType::kFloat;
   int64_t m_ = 0, k_ = 0, n_ = 0, batches_ = 1;
@@ -288,6 +295,13 @@ class GemmKernel : public Kernel {
       }
     }
     return Status::Ok();
+  }
+
+  // B packed by oneDNN; a constant C copied into scaled_c_ (beta / alpha applied).
+  bool ReadsConstantAtRun(size_t i) const override {
+    if (i == 1) return empty_ || zero_k_ || !mm_.b_const;
+    if (i == 2) return add_c_at_run_;
+    return true;
   }
 
  private:
