@@ -448,9 +448,12 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
   if (!m)
     return Fail(ACL_ERROR_INVALID_MODEL_ID,
                 "aclmdlExecute: model id " + std::to_string(modelId) + " is not loaded");
-  std::vector<const void*> in;
-  std::vector<void*> out;
-  std::vector<size_t> in_sizes, out_sizes;
+  // Per thread, so that its lists keep their capacity from one execution to the next.
+  thread_local oc::ExecuteIo io;
+  io.inputs.clear();
+  io.input_sizes.clear();
+  io.outputs.clear();
+  io.output_sizes.clear();
   const State& st = State::Get();
   auto check = [&](const aclDataBuffer* b, size_t i, const char* what) -> aclError {
     if (!b)
@@ -470,20 +473,22 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
   };
   for (size_t i = 0; i < input->buffers.size(); ++i) {
     if (aclError e = check(input->buffers[i], i, "input")) return e;
-    in.push_back(input->buffers[i]->data);
-    in_sizes.push_back(input->buffers[i]->size);
+    io.inputs.push_back(input->buffers[i]->data);
+    io.input_sizes.push_back(input->buffers[i]->size);
   }
   for (size_t i = 0; i < output->buffers.size(); ++i) {
     if (aclError e = check(output->buffers[i], i, "output")) return e;
-    out.push_back(output->buffers[i]->data);
-    out_sizes.push_back(output->buffers[i]->size);
+    io.outputs.push_back(output->buffers[i]->data);
+    io.output_sizes.push_back(output->buffers[i]->size);
   }
-  oc::ExecuteIo io{std::move(in),  std::move(in_sizes),  {},
-                   std::move(out), std::move(out_sizes), {}};
   // Shapes of dynamic inputs come from the dataset's tensor descriptions.
+  io.input_shapes.resize(input->tensor_descs.size());
   for (size_t i = 0; i < input->tensor_descs.size(); ++i) {
     const aclTensorDesc* d = input->tensor_descs[i];
-    io.input_shapes.push_back(d ? d->dims : oc::Shape{});
+    if (d)
+      io.input_shapes[i] = d->dims;
+    else
+      io.input_shapes[i].clear();
   }
   oc::Status s;
   aclError guarded = oc::acl::Guard(__func__, [&] {

@@ -54,12 +54,32 @@ struct KernelPrepareContext {
   Status NeedsValue(const std::string& what) const;
 };
 
+// What a kernel keeps from one run to the next within one execution context (library
+// objects bound to buffers, whose creation allocates). Concurrent executions of a model
+// each have their own, so a kernel may change it in its const Run.
+class KernelRunState {
+ public:
+  virtual ~KernelRunState() = default;
+};
+
 struct KernelRunContext {
   const void* const* inputs = nullptr;
   void* const* outputs = nullptr;
   void* workspace = nullptr;  // WorkspaceSize() bytes, 64-byte aligned
   int num_threads = 1;
+  // This step's state in the executing context; null where the caller keeps none (the
+  // kernel then makes a temporary one).
+  std::unique_ptr<KernelRunState>* state = nullptr;
 };
+
+// The run state of type S for this context, made with `make` on first use. `local` holds
+// it when the caller keeps no slot.
+template <typename S, typename Make>
+S& RunStateOf(const KernelRunContext& ctx, std::unique_ptr<KernelRunState>& local, Make&& make) {
+  std::unique_ptr<KernelRunState>& slot = ctx.state ? *ctx.state : local;
+  if (!slot) slot = make();
+  return static_cast<S&>(*slot);
+}
 
 class Kernel {
  public:

@@ -124,6 +124,7 @@ Status Model::Build(const LoadOptions& options) {
   for (size_t i = 0; i < om_.graphs.size(); ++i) {
     Status s = BuildProgram(om_.graphs[i], &programs_[i]);
     if (!s.ok()) return om_.graphs.size() > 1 ? s.WithContext("gear " + std::to_string(i)) : s;
+    if (i) programs_[i].first_state = programs_[i - 1].first_state + programs_[i - 1].steps.size();
   }
   OC_RETURN_IF_ERROR(BuildInterface());
   for (const auto& p : programs_)
@@ -377,6 +378,12 @@ struct Model::Scratch {
   AlignedBuffer arena;
   std::vector<DynamicValue> dynamic;
   AlignedBuffer workspace;  // for run-time prepared steps
+  // Kept between executions so that steady-state runs allocate nothing: the kernels'
+  // run states (one per step of every program) and the per-execution lists.
+  std::vector<std::unique_ptr<KernelRunState>> kernel_states;
+  std::vector<Shape> input_shapes, output_shapes;
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
 };
 
 // Kernels of a dynamic step that depend only on input shapes, by those shapes. An entry
@@ -402,6 +409,9 @@ std::unique_ptr<Model::Scratch> Model::AcquireScratch() const {
   }
   auto s = std::make_unique<Scratch>();
   if (!user_work_) s->arena.Resize(std::max<size_t>(work_size(), 64));
+  size_t states = 0;
+  for (const auto& p : programs_) states = std::max(states, p.first_state + p.steps.size());
+  s->kernel_states.resize(states);
   return s;
 }
 
@@ -416,7 +426,8 @@ struct Model::ExecState {
   uint8_t* base = nullptr;
   std::vector<DynamicValue>* dynamic_values = nullptr;
   AlignedBuffer* workspace = nullptr;
-  std::vector<Shape> input_shapes, output_shapes;
+  std::vector<Shape>& input_shapes;
+  std::vector<Shape>& output_shapes;
 
   void* Resolve(const Slot& s) {
     switch (s.kind) {
@@ -580,7 +591,13 @@ Result<const Model::Program*> Model::SelectProgram(const ExecuteIo& io) const {
 Status Model::Execute(const std::vector<const void*>& inputs,
                       const std::vector<size_t>& input_sizes, const std::vector<void*>& outputs,
                       const std::vector<size_t>& output_sizes) const {
-  ExecuteIo io{inputs, input_sizes, {}, outputs, output_sizes, {}};
+  // Per thread, so that its lists keep their capacity from one execution to the next.
+  thread_local ExecuteIo io;
+  io.inputs.assign(inputs.begin(), inputs.end());
+  io.input_sizes.assign(input_sizes.begin(), input_sizes.end());
+  io.input_shapes.clear();
+  io.outputs.assign(outputs.begin(), outputs.end());
+  io.output_sizes.assign(output_sizes.begin(), output_sizes.end());
   return Execute(io);
 }
 
@@ -595,25 +612,31 @@ Status Model::Execute(ExecuteIo& io) const {
                            " buffers");
   OC_ASSIGN_OR_RETURN(const Program* prog, SelectProgram(io));
   const Program& p = *prog;
-  ExecState st;
-  st.io = &io;
-  st.program = &p;
+  // The execution's memory comes first: its lists keep their capacity across executions.
+  std::unique_ptr<Scratch> scratch = AcquireScratch();
+  struct ScratchReturn {
+    const Model* model;
+    std::unique_ptr<Scratch>& scratch;
+    ~ScratchReturn() { model->ReleaseScratch(std::move(scratch)); }
+  } scratch_return{this, scratch};
+  ExecState st{&io, &p, nullptr, nullptr, nullptr, scratch->input_shapes, scratch->output_shapes};
+  st.input_shapes.resize(p.inputs.size());
   // Actual input shapes: as compiled, or given by the application for dynamic dims.
   for (size_t i = 0; i < p.inputs.size(); ++i) {
-    Shape shape = p.inputs[i].shape;
+    const Shape* shape = &p.inputs[i].shape;
     const bool given = i < io.input_shapes.size() && !io.input_shapes[i].empty();
-    if (!IsStatic(shape)) {
+    if (!IsStatic(*shape)) {
       if (!given)
         return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
-                               "] has dynamic dims " + ShapeToString(shape) +
+                               "] has dynamic dims " + ShapeToString(*shape) +
                                ": give its shape with aclmdlSetDatasetTensorDesc");
       const Shape& actual = io.input_shapes[i];
-      bool fits = actual.size() == shape.size();
-      for (size_t d = 0; fits && d < shape.size(); ++d) {
+      bool fits = actual.size() == shape->size();
+      for (size_t d = 0; fits && d < shape->size(); ++d) {
         if (actual[d] < 0)
           fits = false;
-        else if (shape[d] >= 0)
-          fits = actual[d] == shape[d];
+        else if ((*shape)[d] >= 0)
+          fits = actual[d] == (*shape)[d];
         else if (i < input_ranges_.size() && d < input_ranges_[i].size()) {
           auto [lo, hi] = input_ranges_[i][d];
           fits = actual[d] >= lo && (hi < 0 || actual[d] <= hi);
@@ -629,16 +652,16 @@ Status Model::Execute(ExecuteIo& io) const {
           }
         return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
                                "]: shape " + ShapeToString(actual) + " does not fit the model's " +
-                               ShapeToString(shape) +
+                               ShapeToString(*shape) +
                                (range.empty() ? "" : " (range " + range + ")"));
       }
-      shape = actual;
-    } else if (given && io.input_shapes[i] != shape && gear_mode_.empty()) {
+      shape = &actual;
+    } else if (given && io.input_shapes[i] != *shape && gear_mode_.empty()) {
       return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
                              "]: the tensor description says " + ShapeToString(io.input_shapes[i]) +
-                             ", the model's shape is " + ShapeToString(shape));
+                             ", the model's shape is " + ShapeToString(*shape));
     }
-    auto checked = TensorBytes(shape, DataTypeSize(p.inputs[i].dtype));
+    auto checked = TensorBytes(*shape, DataTypeSize(p.inputs[i].dtype));
     if (!checked.ok())
       return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name +
                              "]: " + checked.status().message());
@@ -647,8 +670,8 @@ Status Model::Execute(ExecuteIo& io) const {
     if (io.input_sizes[i] < need)
       return InvalidArgument("input " + std::to_string(i) + " [" + p.inputs[i].name + "] has " +
                              std::to_string(io.input_sizes[i]) + " bytes, the model needs " +
-                             std::to_string(need) + " for shape " + ShapeToString(shape));
-    st.input_shapes.push_back(std::move(shape));
+                             std::to_string(need) + " for shape " + ShapeToString(*shape));
+    st.input_shapes[i] = *shape;
   }
   for (size_t i = 0; i < io.outputs.size(); ++i) {
     if (!io.outputs[i] && p.outputs[i].bytes)
@@ -659,11 +682,11 @@ Status Model::Execute(ExecuteIo& io) const {
                              std::to_string(p.outputs[i].bytes));
   }
   std::unique_lock<std::mutex> user_lock(user_work_mutex_, std::defer_lock);
-  std::unique_ptr<Scratch> scratch = AcquireScratch();
   if (scratch->dynamic.size() < p.num_dynamic) scratch->dynamic.resize(p.num_dynamic);
   st.dynamic_values = &scratch->dynamic;
   st.workspace = &scratch->workspace;
-  for (const auto& o : p.outputs) st.output_shapes.push_back(o.shape);
+  st.output_shapes.resize(p.outputs.size());
+  for (size_t i = 0; i < p.outputs.size(); ++i) st.output_shapes[i] = p.outputs[i].shape;
   if (user_work_) {
     user_lock.lock();
     st.base = static_cast<uint8_t*>(user_work_);
@@ -675,8 +698,8 @@ Status Model::Execute(ExecuteIo& io) const {
   }
   // Each backend sets up its threads for the executing thread.
   for (const Backend* b : p.backends) b->BeginExecution(num_threads_);
-  std::vector<const void*> in_ptrs;
-  std::vector<void*> out_ptrs;
+  std::vector<const void*>& in_ptrs = scratch->in_ptrs;
+  std::vector<void*>& out_ptrs = scratch->out_ptrs;
   Status status;
   const bool timed = profile_ || observer_;
   const uint64_t execution = executions_.fetch_add(1);
@@ -693,6 +716,7 @@ Status Model::Execute(ExecuteIo& io) const {
       ctx.outputs = out_ptrs.data();
       ctx.workspace = st.base + p.arena_size;
       ctx.num_threads = num_threads_;
+      ctx.state = &scratch->kernel_states[p.first_state + (&step - p.steps.data())];
       status = step.kernel->Run(ctx);
     } else {
       status = RunDynamicStep(p, step, st);
@@ -751,11 +775,11 @@ Status Model::Execute(ExecuteIo& io) const {
     }
   }
   if (status.ok()) {
-    io.output_shapes = st.output_shapes;
+    io.output_shapes.resize(st.output_shapes.size());
+    for (size_t i = 0; i < st.output_shapes.size(); ++i) io.output_shapes[i] = st.output_shapes[i];
     std::lock_guard<std::mutex> lock(last_shapes_mutex_);
     last_output_shapes_ = st.output_shapes;
   }
-  ReleaseScratch(std::move(scratch));
   return status;
 }
 

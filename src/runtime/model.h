@@ -159,6 +159,7 @@ class Model {
     std::vector<OutputCopy> copies;
     size_t arena_size = 0, workspace_size = 0;
     size_t num_dynamic = 0, dynamic_steps = 0;
+    size_t first_state = 0;  // its steps' run states start here in Scratch::kernel_states
   };
 
   Model() = default;

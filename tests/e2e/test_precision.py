@@ -290,3 +290,52 @@ def test_compare_html_report_renders_in_a_browser(tmp_path):
     def near(c):
         return sum(1 for p in pixels if all(abs(p[i] - c[i]) < 30 for i in range(3)))
     assert near((0x1f, 0x77, 0xb4)) > 100 and near((0xd6, 0x27, 0x28)) > 100
+
+
+def rbf16(a):
+    """Round to the nearest bfloat16 value (ties to even) and compute on in float64."""
+    u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    u = ((u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000).astype(np.uint32)
+    return u.view(np.float32).astype(np.float64)
+
+
+def bf16_steps(got, ref):
+    """Distance in bfloat16 steps (got and ref hold bfloat16 values)."""
+    g = (np.asarray(got, np.float32).view(np.int32) >> 16).astype(np.int64)
+    r = (np.asarray(ref, np.float32).view(np.int32) >> 16).astype(np.int64)
+    return np.abs(g - r)
+
+
+def test_mixed_bf16_computes_in_bf16_and_matches_an_emulation(acl_session, tmp_path):
+    """allow_mix_precision_bf16 on a CPU with bf16 dot products runs the convolutions and
+    the matmul as bf16 kernels (fp32 accumulation); the result is what bf16 storage gives."""
+    torch.manual_seed(0)
+    m = SmallCnn().eval()
+    x = np.random.RandomState(1).randn(1, 3, 12, 12).astype(np.float32)
+    om, _ = convert(tmp_path, m, x, "cnn", "--precision_mode=allow_mix_precision_bf16",
+                    outputs=("feat", "y"))
+    model = OmModel(om)
+    feat, y = model.run([x])
+    model.close()
+    p = {k: v.detach().numpy().astype(np.float64) for k, v in m.state_dict().items()}
+    h1 = rbf16(np.maximum(conv64(rbf16(x), rbf16(p["c1.weight"]), rbf16(p["c1.bias"])), 0))
+    f = rbf16(conv64(h1, rbf16(p["c2.weight"]), rbf16(p["c2.bias"])))
+    g = rbf16(f.mean(axis=(2, 3)))
+    want = rbf16(g @ rbf16(p["fc.weight"]).T + rbf16(p["fc.bias"]))
+    for got, ref in ((feat, f), (y, want)):
+        assert np.array_equal(rbf16(got), got.astype(np.float64)), "not bf16 values"
+        steps = bf16_steps(got, ref)
+        assert steps.max() <= 1, steps.max()
+        assert (steps == 0).mean() >= 0.98, (steps == 0).mean()
+    # Which kernels ran: bf16 ones where the CPU has bf16 dot products.
+    env = dict(os.environ, ONEDNN_VERBOSE="1")
+    r = run([tool("msame"), "--model", om, "--loop", "1"], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    conv_lines = [l for l in r.stdout.splitlines() if l.startswith("onednn_verbose,exec,cpu,convolution")]
+    assert conv_lines
+    if "avx512_bf16" in open("/proc/cpuinfo").read() or "amx_bf16" in open("/proc/cpuinfo").read():
+        assert all("src_bf16" in l and "wei_bf16" in l for l in conv_lines), conv_lines
+    # OCANN_BF16_COMPUTE=0 multiplies the same bf16 values in fp32.
+    env = dict(os.environ, ONEDNN_VERBOSE="1", OCANN_BF16_COMPUTE="0")
+    r = run([tool("msame"), "--model", om, "--loop", "1"], env=env)
+    assert r.returncode == 0 and "src_bf16" not in r.stdout

@@ -58,6 +58,10 @@ class ConvKernel : public Kernel {
     const bool in_blocked = ctx.input_layout(0) == kLayoutChannelsLast;
     const bool out_blocked = ctx.output_layout(0) == kLayoutChannelsLast;
     const bool res_blocked = ctx.input_layout(3) == kLayoutChannelsLast;
+    // A convolution the precision mode gives bf16 reads values that hold bf16 numbers
+    // already (the compiler rounded them): on a CPU with bf16 dot products it multiplies
+    // them in bf16 with fp32 accumulation, as the NPU's cube does, at twice the fp32 rate.
+    dt cdt = ComputesInBf16(a) ? dt::bf16 : dt::f32;
     return DnnlCall("Conv node [" + ctx.node->name + "]", [&] {
       auto& eng = CpuEngine();
       auto user_md = [&](const Shape& s, bool blocked) {
@@ -67,13 +71,6 @@ class ConvKernel : public Kernel {
       dst_user_ = user_md(ctx.outputs[0].shape, out_blocked);
       res_user_ = user_md(ctx.outputs[0].shape, res_blocked);
       dnnl::memory::desc w_plain(wdims, dt::f32, wtag);
-      // A blocked neighbour fixes the layout; otherwise oneDNN picks the fastest.
-      dnnl::memory::desc src_md =
-          in_blocked ? src_user_ : dnnl::memory::desc(ToDims(x.shape), dt::f32, tag::any);
-      dnnl::memory::desc dst_md =
-          out_blocked ? dst_user_
-                      : dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
-      dnnl::memory::desc w_any(wdims, dt::f32, tag::any);
       dnnl::memory::desc b_md({w.shape[0]}, dt::f32, tag::a);
       dnnl::primitive_attr attr;
       attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -82,7 +79,16 @@ class ConvKernel : public Kernel {
       Status s = AppendFusedActivation(a, &ops);
       if (!s.ok()) throw std::runtime_error(s.message());
       attr.set_post_ops(ops);
-      auto make_pd = [&](const dnnl::memory::desc& src, const dnnl::memory::desc& dst) {
+      // A blocked neighbour fixes the layout (forced = true); otherwise oneDNN picks the
+      // fastest.
+      auto make_pd = [&](dt compute, bool forced) {
+        dnnl::memory::desc src(ToDims(x.shape), compute,
+                               forced && in_blocked ? tag::nhwc : tag::any);
+        dnnl::memory::desc dst =
+            forced && out_blocked
+                ? dst_user_
+                : dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any);
+        dnnl::memory::desc w_any(wdims, compute, tag::any);
         auto desc =
             ctx.has_input(2)
                 ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
@@ -93,12 +99,17 @@ class ConvKernel : public Kernel {
                                                   dst, d_strides, d_dil, pad_l, pad_r);
         return dnnl::convolution_forward::primitive_desc(desc, attr, eng);
       };
-      pd_ = make_pd(src_md, dst_md);
+      auto is_ref = [&] { return std::string(pd_.impl_info_str()).rfind("ref", 0) == 0; };
+      pd_ = make_pd(cdt, true);
       // Some shapes (e.g. depthwise with some post-ops) have no optimised kernel for the
       // forced blocked layout: let oneDNN choose and reorder at the edges instead.
-      if ((in_blocked || out_blocked) && std::string(pd_.impl_info_str()).rfind("ref", 0) == 0)
-        pd_ = make_pd(dnnl::memory::desc(ToDims(x.shape), dt::f32, tag::any),
-                      dnnl::memory::desc(ToDims(ctx.outputs[0].shape), dt::f32, tag::any));
+      if ((in_blocked || out_blocked) && is_ref()) pd_ = make_pd(cdt, false);
+      // Nor for bf16 (depthwise with a sum, 3-D): the same bf16 values multiply in fp32.
+      if (cdt == dt::bf16 && is_ref()) {
+        cdt = dt::f32;
+        pd_ = make_pd(cdt, true);
+        if ((in_blocked || out_blocked) && is_ref()) pd_ = make_pd(cdt, false);
+      }
       conv_ = dnnl::convolution_forward(pd_);
       auto packed = PackConstant(ctx.constants[1]->data(), w_plain, pd_.weights_desc());
       if (!packed.ok()) throw std::runtime_error(packed.status().message());
@@ -135,42 +146,45 @@ class ConvKernel : public Kernel {
 
   Status Run(const KernelRunContext& ctx) const override {
     return DnnlCall("Conv", [&] {
-      auto& eng = CpuEngine();
+      std::unique_ptr<KernelRunState> local;
+      auto& m = RunStateOf<Memories>(ctx, local, [&] { return std::make_unique<Memories>(*this); });
       auto* ws = static_cast<uint8_t*>(ctx.workspace);
-      dnnl::stream stream(eng);
-      dnnl::memory src_user(src_user_, eng, const_cast<void*>(ctx.inputs[0]));
-      dnnl::memory dst_user(dst_user_, eng, ctx.outputs[0]);
-      dnnl::memory src = src_user, dst = dst_user;
-      if (src_reorder_) {
-        src = dnnl::memory(pd_.src_desc(), eng, ws + src_off_);
-        to_blocked_.execute(stream, src_user, src);
-      }
-      if (dst_reorder_) dst = dnnl::memory(pd_.dst_desc(), eng, ws + dst_off_);
+      dnnl::memory& src_user = Bind(m.src_user, ctx.inputs[0]);
+      dnnl::memory& dst_user = Bind(m.dst_user, ctx.outputs[0]);
+      dnnl::memory& src = src_reorder_ ? Bind(m.src, ws + src_off_) : src_user;
+      dnnl::memory& dst = dst_reorder_ ? Bind(m.dst, ws + dst_off_) : dst_user;
+      if (src_reorder_) DnnlExecute(to_blocked_, {{DNNL_ARG_FROM, &src_user}, {DNNL_ARG_TO, &src}});
       if (has_sum_) {
         // The sum post-op adds what dst holds: put the residual there first.
+        void* dst_data = dst_reorder_ ? ws + dst_off_ : ctx.outputs[0];
         if (res_reorder_) {
-          dnnl::memory res(res_user_, eng, const_cast<void*>(ctx.inputs[3]));
-          if (ctx.inputs[3] == dst.get_data_handle()) {
-            dnnl::memory tmp(pd_.dst_desc(), eng, ws + res_tmp_off_);
-            sum_in_.execute(stream, res, tmp);
-            stream.wait();
-            std::memcpy(dst.get_data_handle(), ws + res_tmp_off_, out_bytes_);
+          dnnl::memory& res = Bind(m.res_user, ctx.inputs[3]);
+          if (ctx.inputs[3] == dst_data) {
+            dnnl::memory& tmp = Bind(m.res_tmp, ws + res_tmp_off_);
+            DnnlExecute(sum_in_, {{DNNL_ARG_FROM, &res}, {DNNL_ARG_TO, &tmp}});
+            std::memcpy(dst_data, ws + res_tmp_off_, out_bytes_);
           } else {
-            sum_in_.execute(stream, res, dst);
+            DnnlExecute(sum_in_, {{DNNL_ARG_FROM, &res}, {DNNL_ARG_TO, &dst}});
           }
-        } else if (ctx.inputs[3] != dst.get_data_handle()) {
-          std::memcpy(dst.get_data_handle(), ctx.inputs[3], out_bytes_);
+        } else if (ctx.inputs[3] != dst_data) {
+          std::memcpy(dst_data, ctx.inputs[3], out_bytes_);
         }
       }
-      dnnl::memory scratch(pd_.scratchpad_desc(), eng, ws + scratch_off_);
-      std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src},
-                                                 {DNNL_ARG_WEIGHTS, weights_.memory},
-                                                 {DNNL_ARG_DST, dst},
-                                                 {DNNL_ARG_SCRATCHPAD, scratch}};
-      if (bias_.storage) args[DNNL_ARG_BIAS] = bias_.memory;
-      conv_.execute(stream, args);
-      if (dst_reorder_) from_blocked_.execute(stream, dst, dst_user);
-      stream.wait();
+      dnnl::memory& scratch = Bind(m.scratch, ws + scratch_off_);
+      if (bias_.storage)
+        DnnlExecute(conv_, {{DNNL_ARG_SRC, &src},
+                            {DNNL_ARG_WEIGHTS, &weights_.memory},
+                            {DNNL_ARG_BIAS, &bias_.memory},
+                            {DNNL_ARG_DST, &dst},
+                            {DNNL_ARG_SCRATCHPAD, &scratch}});
+      else
+        DnnlExecute(conv_, {{DNNL_ARG_SRC, &src},
+                            {DNNL_ARG_WEIGHTS, &weights_.memory},
+                            {DNNL_ARG_DST, &dst},
+                            {DNNL_ARG_SCRATCHPAD, &scratch}});
+      if (dst_reorder_)
+        DnnlExecute(from_blocked_, {{DNNL_ARG_FROM, &dst}, {DNNL_ARG_TO, &dst_user}});
+      CpuStream().wait();
     });
   }
 
@@ -178,6 +192,19 @@ class ConvKernel : public Kernel {
   bool ReadsConstantAtRun(size_t i) const override { return i != 1 && i != 2; }
 
  private:
+  // The memory objects of one execution context, re-pointed at each run's buffers.
+  struct Memories : KernelRunState {
+    explicit Memories(const ConvKernel& k)
+        : src_user(UnboundMemory(k.src_user_)),
+          dst_user(UnboundMemory(k.dst_user_)),
+          src(UnboundMemory(k.pd_.src_desc())),
+          dst(UnboundMemory(k.pd_.dst_desc())),
+          res_user(UnboundMemory(k.res_user_)),
+          res_tmp(UnboundMemory(k.pd_.dst_desc())),
+          scratch(UnboundMemory(k.pd_.scratchpad_desc())) {}
+    dnnl::memory src_user, dst_user, src, dst, res_user, res_tmp, scratch;
+  };
+
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward conv_;
   dnnl::memory::desc src_user_, dst_user_, res_user_;  // layouts the neighbours use

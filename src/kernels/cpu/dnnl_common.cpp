@@ -4,12 +4,38 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
 namespace oc {
 
 dnnl::engine& CpuEngine() {
   static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
+}
+
+dnnl::stream& CpuStream() {
+  thread_local dnnl::stream stream(CpuEngine());
+  return stream;
+}
+
+void DnnlExecute(const dnnl::primitive& prim, std::initializer_list<DnnlArg> args) {
+  constexpr size_t kMaxArgs = 16;
+  if (args.size() > kMaxArgs) throw std::length_error("too many oneDNN arguments");
+  dnnl_exec_arg_t c_args[kMaxArgs];
+  int n = 0;
+  for (const DnnlArg& a : args) c_args[n++] = {a.arg, a.memory->get()};
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(prim.get(), CpuStream().get(), n, c_args),
+                          "could not execute a primitive");
+}
+
+bool ComputesInBf16(const AttributeMap& attrs) {
+  static const bool hardware = [] {
+    const char* env = std::getenv("OCANN_BF16_COMPUTE");
+    if (env && std::strcmp(env, "0") == 0) return false;
+    const dnnl::cpu_isa isa = dnnl::get_effective_cpu_isa();
+    return isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
+  }();
+  return hardware && attrs.GetString("_oc_dtype", "") == "bfloat16";
 }
 
 dnnl::memory::format_tag PlainTag(size_t rank) {

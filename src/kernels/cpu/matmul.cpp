@@ -24,23 +24,54 @@ dnnl::memory::dims RowMajorStrides(const dnnl::memory::dims& d) {
 struct DnnlMatmul {
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul prim;
-  dnnl::memory::desc a_md, b_md, c_md;
+  dnnl::memory::desc a_md, b_md, c_md;  // the operands as their producers lay them out
   PackedConstant b_packed, bias;
   bool b_const = false;
-  size_t scratch_off = 0;
+  // In bf16 (ComputesInBf16) the operands that are not packed constants are converted
+  // into the workspace first: they hold bf16 values already, so the conversion is exact.
+  bool convert_a = false, convert_b = false;
+  dnnl::reorder a_to_bf16, b_to_bf16;
+  size_t scratch_off = 0, a_off = 0, b_off = 0;
 
-  void Execute(const void* a, const void* b, void* c, void* scratch) const {
-    auto& eng = CpuEngine();
-    dnnl::stream stream(eng);
-    std::unordered_map<int, dnnl::memory> args{
-        {DNNL_ARG_SRC, dnnl::memory(a_md, eng, const_cast<void*>(a))},
-        {DNNL_ARG_WEIGHTS,
-         b_const ? b_packed.memory : dnnl::memory(b_md, eng, const_cast<void*>(b))},
-        {DNNL_ARG_DST, dnnl::memory(c_md, eng, c)},
-        {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd.scratchpad_desc(), eng, scratch)}};
-    if (bias.storage) args[DNNL_ARG_BIAS] = bias.memory;
-    prim.execute(stream, args);
-    stream.wait();
+  // The memory objects of one execution context, re-pointed at each run's buffers.
+  struct Memories : KernelRunState {
+    explicit Memories(const DnnlMatmul& mm)
+        : a(UnboundMemory(mm.a_md)),
+          b(UnboundMemory(mm.b_md)),
+          c(UnboundMemory(mm.c_md)),
+          a_bf16(UnboundMemory(mm.pd.src_desc())),
+          b_bf16(UnboundMemory(mm.pd.weights_desc())),
+          scratch(UnboundMemory(mm.pd.scratchpad_desc())) {}
+    dnnl::memory a, b, c, a_bf16, b_bf16, scratch;
+  };
+
+  void Execute(const KernelRunContext& ctx, const void* a, const void* b, void* c) const {
+    std::unique_ptr<KernelRunState> local;
+    auto& m = RunStateOf<Memories>(ctx, local, [&] { return std::make_unique<Memories>(*this); });
+    auto* ws = static_cast<uint8_t*>(ctx.workspace);
+    dnnl::memory* a_mem = &Bind(m.a, a);
+    if (convert_a) {
+      DnnlExecute(a_to_bf16, {{DNNL_ARG_FROM, a_mem}, {DNNL_ARG_TO, &Bind(m.a_bf16, ws + a_off)}});
+      a_mem = &m.a_bf16;
+    }
+    dnnl::memory* b_mem = b_const ? const_cast<dnnl::memory*>(&b_packed.memory) : &Bind(m.b, b);
+    if (convert_b) {
+      DnnlExecute(b_to_bf16, {{DNNL_ARG_FROM, b_mem}, {DNNL_ARG_TO, &Bind(m.b_bf16, ws + b_off)}});
+      b_mem = &m.b_bf16;
+    }
+    dnnl::memory& scratch = Bind(m.scratch, ws + scratch_off);
+    if (bias.storage)
+      DnnlExecute(prim, {{DNNL_ARG_SRC, a_mem},
+                         {DNNL_ARG_WEIGHTS, b_mem},
+                         {DNNL_ARG_BIAS, &bias.memory},
+                         {DNNL_ARG_DST, &Bind(m.c, c)},
+                         {DNNL_ARG_SCRATCHPAD, &scratch}});
+    else
+      DnnlExecute(prim, {{DNNL_ARG_SRC, a_mem},
+                         {DNNL_ARG_WEIGHTS, b_mem},
+                         {DNNL_ARG_DST, &Bind(m.c, c)},
+                         {DNNL_ARG_SCRATCHPAD, &scratch}});
+    CpuStream().wait();
   }
 };
 
@@ -58,16 +89,46 @@ Status BuildMatmul(const std::string& what, const dnnl::memory::desc& a_md,
     Status s = AppendFusedActivation(attrs, &ops);
     if (!s.ok()) throw std::runtime_error(s.message());
     attr.set_post_ops(ops);
-    dnnl::memory::desc b_use =
-        b_const ? dnnl::memory::desc(b_plain.dims(), dt::f32, tag::any) : b_plain;
-    auto desc = bias_md ? dnnl::matmul::desc(a_md, b_use, *bias_md, c_md)
-                        : dnnl::matmul::desc(a_md, b_use, c_md);
-    out->pd = dnnl::matmul::primitive_desc(desc, attr, CpuEngine());
+    auto make_pd = [&](dt compute) {
+      // Converted operands are dense row-major copies.
+      dnnl::memory::desc a_use =
+          compute == dt::f32
+              ? a_md
+              : dnnl::memory::desc(a_md.dims(), compute, RowMajorStrides(a_md.dims()));
+      dnnl::memory::desc b_use =
+          b_const ? dnnl::memory::desc(b_plain.dims(), compute, tag::any)
+          : compute == dt::f32
+              ? b_plain
+              : dnnl::memory::desc(b_plain.dims(), compute, RowMajorStrides(b_plain.dims()));
+      auto desc = bias_md ? dnnl::matmul::desc(a_use, b_use, *bias_md, c_md)
+                          : dnnl::matmul::desc(a_use, b_use, c_md);
+      return dnnl::matmul::primitive_desc(desc, attr, CpuEngine());
+    };
+    dt compute = ComputesInBf16(attrs) ? dt::bf16 : dt::f32;
+    out->pd = make_pd(compute);
+    // No bf16 kernel for this shape: the same bf16 values multiply in fp32.
+    if (compute == dt::bf16 && std::string(out->pd.impl_info_str()).rfind("ref", 0) == 0) {
+      compute = dt::f32;
+      out->pd = make_pd(compute);
+    }
     out->prim = dnnl::matmul(out->pd);
     out->a_md = a_md;
     out->b_md = b_plain;
     out->c_md = c_md;
     out->b_const = b_const != nullptr;
+    auto& eng = CpuEngine();
+    if (compute == dt::bf16) {
+      out->convert_a = true;
+      out->a_to_bf16 =
+          dnnl::reorder(dnnl::reorder::primitive_desc(eng, a_md, eng, out->pd.src_desc()));
+      out->a_off = ws->Add(out->pd.src_desc().get_size());
+      if (!b_const) {
+        out->convert_b = true;
+        out->b_to_bf16 =
+            dnnl::reorder(dnnl::reorder::primitive_desc(eng, b_plain, eng, out->pd.weights_desc()));
+        out->b_off = ws->Add(out->pd.weights_desc().get_size());
+      }
+    }
     if (b_const) {
       auto packed = PackConstant(b_const->data(), b_plain, out->pd.weights_desc());
       if (!packed.ok()) throw std::runtime_error(packed.status().message());
@@ -177,10 +238,8 @@ class MatMulKernel : public Kernel {
   Status Run(const KernelRunContext& ctx) const override {
     if (empty_) return Status::Ok();
     if (use_dnnl_) {
-      return DnnlCall("MatMul", [&] {
-        mm_.Execute(ctx.inputs[0], ctx.inputs[1], ctx.outputs[0],
-                    static_cast<uint8_t*>(ctx.workspace) + mm_.scratch_off);
-      });
+      return DnnlCall("MatMul",
+                      [&] { mm_.Execute(ctx, ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]); });
     }
     bool ok = DispatchNumeric(type_, [&]<typename T>() {
       if constexpr (!std::is_same_v<T, bool>) {
@@ -263,6 +322,7 @@ class GemmKernel : public Kernel {
         for (int64_t i = 0; i < scaled_c_.numel(); ++i) c[i] *= alpha;  // back to beta*C
       }
       zero_k_ = true;
+      if (c_shape_.size()) c_plan_ = BroadcastPlan::Make({m_, n_}, {c_shape_});
       return Status::Ok();
     }
     return BuildMatmul("Gemm node [" + ctx.node->name + "]", a_md, b_md, c_md, ctx.constants[1],
@@ -277,16 +337,14 @@ class GemmKernel : public Kernel {
     if (zero_k_) {
       std::memset(y, 0, m_ * n_ * sizeof(float));
     } else {
-      OC_RETURN_IF_ERROR(DnnlCall("Gemm", [&] {
-        mm_.Execute(ctx.inputs[0], ctx.inputs[1], y,
-                    static_cast<uint8_t*>(ctx.workspace) + mm_.scratch_off);
-      }));
+      OC_RETURN_IF_ERROR(
+          DnnlCall("Gemm", [&] { mm_.Execute(ctx, ctx.inputs[0], ctx.inputs[1], y); }));
     }
     if (add_c_at_run_ || (zero_k_ && c_shape_.size())) {
       const float* c =
           add_c_at_run_ ? static_cast<const float*>(ctx.inputs[2]) : scaled_c_.data_as<float>();
       const float scale = add_c_at_run_ ? beta_ : 1.0f;
-      BroadcastPlan plan = add_c_at_run_ ? c_plan_ : BroadcastPlan::Make({m_, n_}, {c_shape_});
+      const BroadcastPlan& plan = c_plan_;
       for (int64_t r = 0; r < plan.outer; ++r) {
         int64_t off;
         plan.RowOffsets(r, &off);

@@ -170,17 +170,25 @@ class PoolKernel : public Kernel {
       return Status::Ok();
     }
     return DnnlCall("pool", [&] {
-      auto& eng = CpuEngine();
-      dnnl::stream stream(eng);
-      prim_.execute(
-          stream, {{DNNL_ARG_SRC, dnnl::memory(src_md_, eng, const_cast<void*>(ctx.inputs[0]))},
-                   {DNNL_ARG_DST, dnnl::memory(dst_md_, eng, ctx.outputs[0])},
-                   {DNNL_ARG_SCRATCHPAD, dnnl::memory(pd_.scratchpad_desc(), eng, ctx.workspace)}});
-      stream.wait();
+      std::unique_ptr<KernelRunState> local;
+      auto& m = RunStateOf<Memories>(ctx, local, [&] { return std::make_unique<Memories>(*this); });
+      DnnlExecute(prim_, {{DNNL_ARG_SRC, &Bind(m.src, ctx.inputs[0])},
+                          {DNNL_ARG_DST, &Bind(m.dst, ctx.outputs[0])},
+                          {DNNL_ARG_SCRATCHPAD, &Bind(m.scratch, ctx.workspace)}});
+      CpuStream().wait();
     });
   }
 
  private:
+  // The memory objects of one execution context, re-pointed at each run's buffers.
+  struct Memories : KernelRunState {
+    explicit Memories(const PoolKernel& k)
+        : src(UnboundMemory(k.src_md_)),
+          dst(UnboundMemory(k.dst_md_)),
+          scratch(UnboundMemory(k.pd_.scratchpad_desc())) {}
+    dnnl::memory src, dst, scratch;
+  };
+
   PoolGeometry geo_;
   std::string op_;
   DataType type_ = DataType::kFloat;

@@ -7,11 +7,26 @@
 
 #include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/kernel_families.h"
+#include "kernels/cpu/multiversion.h"
 #include "kernels/cpu/vec_math.h"
 #include "ops/shape_rules.h"
 
 namespace oc {
 namespace {
+
+// Softmax of rows [r0, r1) of length dim, contiguous.
+OC_MULTIVERSION void SoftmaxRows(const float* x, float* y, int64_t r0, int64_t r1, int64_t dim) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* px = x + r * dim;
+    float* py = y + r * dim;
+    float m = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : m)
+    for (int64_t i = 0; i < dim; ++i) m = px[i] > m ? px[i] : m;
+    const float inv = 1.0f / ExpShiftSum(px, py, dim, m);
+#pragma omp simd
+    for (int64_t i = 0; i < dim; ++i) py[i] *= inv;
+  }
+}
 
 // Softmax, LogSoftmax, Hardmax. Opset < 13 flattens to 2-D at `axis` (default 1);
 // opset >= 13 normalises along the single `axis` (default -1).
@@ -45,16 +60,12 @@ class SoftmaxKernel : public Kernel {
     const int64_t rows = outer_ * inner_;
     if (inner_ == 1 && mode_ == 0) {
       // Contiguous rows (the attention case): vectorised exp.
+      // Chunks of about 16K elements per task.
+      const int64_t chunk = std::max<int64_t>(1, 16384 / std::max<int64_t>(dim_, 1));
+      const int64_t chunks = (rows + chunk - 1) / chunk;
 #pragma omp parallel for num_threads(ctx.num_threads) if (rows * dim_ > 32768)
-      for (int64_t r = 0; r < rows; ++r) {
-        const float* px = x + r * dim_;
-        float* py = y + r * dim_;
-        float m = -std::numeric_limits<float>::infinity();
-        for (int64_t i = 0; i < dim_; ++i) m = std::max(m, px[i]);
-        const float inv = 1.0f / ExpShiftSum(px, py, dim_, m);
-#pragma omp simd
-        for (int64_t i = 0; i < dim_; ++i) py[i] *= inv;
-      }
+      for (int64_t c = 0; c < chunks; ++c)
+        SoftmaxRows(x, y, c * chunk, std::min(rows, (c + 1) * chunk), dim_);
       return Status::Ok();
     }
 #pragma omp parallel for num_threads(ctx.num_threads) if (rows * dim_ > 32768)

@@ -13,7 +13,10 @@ inline float ExpFloat(float x) {
   constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
   x = x > 88.3762626647949f ? 88.3762626647949f : x;
   x = x < -87.3365447504f ? -87.3365447504f : x;
-  float n = __builtin_floorf(x * kLog2e + 0.5f);
+  // Round to nearest by the 1.5 * 2^23 trick: floorf would be a library call, which
+  // keeps the loop scalar on baseline x86-64.
+  constexpr float kRound = 12582912.0f;
+  float n = (x * kLog2e + kRound) - kRound;
   float r = x - n * kLn2Hi - n * kLn2Lo;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
