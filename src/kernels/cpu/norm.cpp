@@ -5,9 +5,43 @@
 
 #include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
+#include "kernels/cpu/multiversion.h"
 
 namespace oc {
 namespace {
+
+// Rows [r0, r1) of a layer normalisation over `cols` contiguous values; statistics in
+// double, vectorised.
+OC_MULTIVERSION void LayerNormRows(const float* x, const float* g, const float* b, float* y,
+                                   float* mean_out, float* inv_out, int64_t r0, int64_t r1,
+                                   int64_t cols, bool scalar_scale, bool scalar_bias, float eps) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* px = x + r * cols;
+    float* py = y + r * cols;
+    double sum = 0, sq = 0;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t i = 0; i < cols; ++i) sum += px[i];
+    const double mean = sum / static_cast<double>(cols);
+#pragma omp simd reduction(+ : sq)
+    for (int64_t i = 0; i < cols; ++i) {
+      const double d = px[i] - mean;
+      sq += d * d;
+    }
+    const float inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(cols) + eps));
+    const float m = static_cast<float>(mean);
+    if (!scalar_scale && b && !scalar_bias) {
+#pragma omp simd
+      for (int64_t i = 0; i < cols; ++i) py[i] = (px[i] - m) * inv * g[i] + b[i];
+    } else {
+      for (int64_t i = 0; i < cols; ++i) {
+        const float v = (px[i] - m) * inv * g[scalar_scale ? 0 : i];
+        py[i] = b ? v + b[scalar_bias ? 0 : i] : v;
+      }
+    }
+    if (mean_out) mean_out[r] = m;
+    if (inv_out) inv_out[r] = inv;
+  }
+}
 
 class BatchNormKernel : public Kernel {
  public:
@@ -117,25 +151,13 @@ class LayerNormKernel : public Kernel {
     float* mean_out = has_mean_ ? static_cast<float*>(ctx.outputs[1]) : nullptr;
     float* inv_out = has_inv_ ? static_cast<float*>(ctx.outputs[2]) : nullptr;
     const int64_t cols = cols_;
+    const int64_t chunk = std::max<int64_t>(1, 16384 / std::max<int64_t>(cols, 1));
+    const int64_t chunks = (rows_ + chunk - 1) / chunk;
 #pragma omp parallel for num_threads(ctx.num_threads) if (rows_ * cols_ > 32768)
-    for (int64_t r = 0; r < rows_; ++r) {
-      const float* px = x + r * cols;
-      float* py = y + r * cols;
-      double sum = 0, sq = 0;
-      for (int64_t i = 0; i < cols; ++i) sum += px[i];
-      const double mean = sum / static_cast<double>(cols);
-      for (int64_t i = 0; i < cols; ++i) {
-        double d = px[i] - mean;
-        sq += d * d;
-      }
-      const float inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(cols) + eps_));
-      const float m = static_cast<float>(mean);
-      for (int64_t i = 0; i < cols; ++i) {
-        float v = (px[i] - m) * inv * g[scale_n_ == 1 ? 0 : i];
-        py[i] = b ? v + b[bias_n_ == 1 ? 0 : i] : v;
-      }
-      if (mean_out) mean_out[r] = m;
-      if (inv_out) inv_out[r] = inv;
+    for (int64_t c = 0; c < chunks; ++c) {
+      const int64_t r0 = c * chunk, r1 = std::min(rows_, r0 + chunk);
+      LayerNormRows(x, g, b, y, mean_out, inv_out, r0, r1, cols, scale_n_ == 1,
+                    bias_n_ == 1, eps_);
     }
     return Status::Ok();
   }
