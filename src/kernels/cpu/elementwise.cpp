@@ -12,6 +12,7 @@
 #include "kernels/cpu/cpu_backend.h"
 #include "kernels/cpu/dispatch.h"
 #include "kernels/cpu/kernel_families.h"
+#include "kernels/cpu/multiversion.h"
 
 namespace oc {
 namespace {
@@ -465,6 +466,35 @@ Result<BinaryOp> BinaryOpFor(const Node& n) {
 }
 
 // Handles 2-input broadcasting ops and folds variadic ones pairwise into the output.
+// Rows [r0, r1) of y = a op b over float rows of `inner` contiguous values, b being one
+// row repeated (a per-channel scale over channels-last rows) or rows of its own. Returns
+// false for ops without a loop here.
+OC_MULTIVERSION bool FloatBinaryRows(BinaryOp op, const float* a, const float* b, float* y,
+                                     int64_t r0, int64_t r1, int64_t inner, bool b_repeats) {
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* pa = a + r * inner;
+    const float* pb = b_repeats ? b : b + r * inner;
+    float* py = y + r * inner;
+    switch (op) {
+      case BinaryOp::kAdd:
+        for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] + pb[i];
+        break;
+      case BinaryOp::kSub:
+        for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] - pb[i];
+        break;
+      case BinaryOp::kMul:
+        for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] * pb[i];
+        break;
+      case BinaryOp::kDiv:
+        for (int64_t i = 0; i < inner; ++i) py[i] = pa[i] / pb[i];
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
 class BinaryKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
@@ -588,6 +618,20 @@ class BinaryKernel : public Kernel {
     const bool b_const = p.RowsConstant(1);
     const bool simple_rows =
         sa == 1 && p.RowsContiguous(0) && (b_const || (sb == 1 && p.RowsContiguous(1)));
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<R, float>) {
+      const bool arith = op == BinaryOp::kAdd || op == BinaryOp::kSub || op == BinaryOp::kMul ||
+                         op == BinaryOp::kDiv;
+      if (simple_rows && sb == 1 && arith) {
+        // Chunks of whole rows, about kGrain elements each.
+        const int64_t rows = p.outer;
+        const int64_t chunk = std::max<int64_t>(1, kGrain / std::max<int64_t>(inner, 1));
+        const int64_t chunks = (rows + chunk - 1) / chunk;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && chunks > 1)
+        for (int64_t c = 0; c < chunks; ++c)
+          FloatBinaryRows(op, a, b, y, c * chunk, std::min(rows, (c + 1) * chunk), inner, b_const);
+        return;
+      }
+    }
     auto row_fn = [&](int64_t row) {
       int64_t off[2];
       if (simple_rows) {
