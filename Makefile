@@ -94,8 +94,16 @@ test-tsan: setup
 	cd $(TSAN_BUILD) && bash $(CURDIR)/scripts/tsan_env.sh $(abspath $(TSAN_BUILD)) \
 	  ctest --output-on-failure --timeout 1500 -R "$(TSAN_TESTS)"
 
-bench: build
-	/usr/bin/python3 bench/model_latency.py --build $(BUILD)
+# Kernel suite (Google Benchmark), then both engines on the five reference models at 1 and
+# 2 threads, quiet and under a background load, memory and load time, bf16 modes; the
+# tables land in docs/performance.md.
+bench: setup
+	bash scripts/setup.sh libbenchmark-dev
+	$(MAKE) configure
+	cmake -S . -B $(BUILD) > /dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+	OCANN_NUM_THREADS=1 $(BUILD)/bin/oc_hot_kernels_bench
+	/usr/bin/python3 bench/model_latency.py --build $(BUILD) --all --bf16 --write-docs
 
 clean:
 	rm -rf $(BUILD)

@@ -3,7 +3,7 @@
 ONNX models, run interleaved so both see the same machine state.
 
 usage: bench/model_latency.py [--models resnet50,bert_encoder] [--threads 1,2] [--loops 20]
-                              [--rounds 2] [--busy] [--memory] [--load] [--all]
+                              [--rounds 2] [--busy] [--memory] [--load] [--all] [--bf16]
                               [--peak-gflops 200] [--write-docs]
 
 Latency: each round runs msame and ort-bench once per model and thread count; the best
@@ -14,7 +14,9 @@ the middle half (steady inference) and the peak. --load times aclmdlLoadFromFile
 result against ONNX Runtime's session creation plus first run. The fraction of peak is the
 model's convolution and matmul FLOPs per second over the machine's fp32 FMA peak
 (--peak-gflops per core, 200 for this machine kind: 2 FMA units x 16 lanes x 2 x ~3.1 GHz).
---write-docs replaces the tables in docs/performance.md. Ratios are OpenCANN / ORT: below 1
+--bf16 converts --bf16-models with --precision_mode=allow_mix_precision_bf16 and times them
+against ORT's fp32, with the cosine similarity of output 0 to OpenCANN's fp32 output on the
+model's reference input. --write-docs replaces the tables in docs/performance.md. Ratios are OpenCANN / ORT: below 1
 means OpenCANN is faster or smaller. Compare ratios, not absolute times.
 """
 import argparse
@@ -23,6 +25,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
@@ -57,6 +60,25 @@ def msame_times(build, om, threads, loops, env=None):
                        capture_output=True, text=True, env=env, check=True)
     times = [float(m) for m in re.findall(r"Inference time: ([0-9.]+) ?ms", r.stdout)][1:]
     return statistics.median(times), sorted(times)[min(len(times) - 1, int(0.9 * len(times)))]
+
+
+def msame_output(build, om, npy):
+    """Output 0 of one run of om on the input saved beside the model (float32)."""
+    import numpy as np
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run([os.path.join(build, "bin", "msame"), "--model", om, "--input", npy,
+                        "--output", d, "--outfmt", "BIN"], check=True, capture_output=True)
+        for root, _, files in os.walk(d):
+            for f in files:
+                if f.endswith("_output_0.bin"):
+                    return np.fromfile(os.path.join(root, f), dtype=np.float32)
+    raise RuntimeError(f"msame wrote no output for {om}")
+
+
+def cosine(a, b):
+    import numpy as np
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
 def msame_median(build, om, threads, loops):
@@ -210,6 +232,10 @@ def main():
     ap.add_argument("--memory", action="store_true", help="resident memory during inference")
     ap.add_argument("--load", action="store_true", help="load-to-first-result time")
     ap.add_argument("--all", action="store_true", help="--busy --memory --load")
+    ap.add_argument("--bf16", action="store_true",
+                    help="also allow_mix_precision_bf16 builds against ORT's fp32, with the cosine "
+                         "similarity of their outputs to OpenCANN's fp32 ones")
+    ap.add_argument("--bf16-models", default="resnet50,efficientnet_b0,bert_encoder")
     ap.add_argument("--peak-gflops", type=float, default=200.0, help="fp32 FMA peak per core")
     ap.add_argument("--write-docs", action="store_true", help="replace the tables in docs/performance.md")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "bench_models"))
@@ -268,6 +294,32 @@ def main():
                 load = (f"{lo:.0f}", f"{lr:.0f}", f"{lo / lr:.2f}")
             out.append(f"| {name} | {mem[0]} | {mem[1]} | {mem[2]} | {load[0]} | {load[1]} | {load[2]} | "
                        f"{atc_s:.1f} |")
+    if args.bf16:
+        out.append("")
+        out.append("| model, allow_mix_precision_bf16 | threads | OpenCANN bf16 ms (p90) | ORT fp32 ms (p90) |"
+                   " ratio | cosine to fp32 |")
+        out.append("| --- | --- | --- | --- | --- | --- |")
+        low = {}
+        for name in args.bf16_models.split(","):
+            if name not in models:
+                continue
+            onnx, om, _ = models[name]
+            om16 = convert(args.build, onnx, os.path.join(args.out, f"{name}_bf16"), name,
+                           "--precision_mode=allow_mix_precision_bf16")
+            npy = os.path.join(args.out, f"{name}.input.npy")
+            cos = cosine(msame_output(args.build, om16, npy), msame_output(args.build, om, npy))
+            low[name] = (onnx, om16, cos)
+        for t in args.thread_list:
+            best = {}
+            for _ in range(args.rounds):
+                for name, (onnx, om16, _) in low.items():
+                    ours = msame_times(args.build, om16, t, args.loops)
+                    peer = ort_times(onnx, t, args.loops)
+                    prev = best.get(name)
+                    best[name] = (min(ours, prev[0]) if prev else ours, min(peer, prev[1]) if prev else peer)
+            for name, (o, r) in best.items():
+                out.append(f"| {name} | {t} | {o[0]:.2f} ({o[1]:.2f}) | {r[0]:.2f} ({r[1]:.2f}) | "
+                           f"{o[0] / r[0]:.2f} | {low[name][2]:.5f} |")
     text = "\n".join(out)
     print(text)
     if args.write_docs:

@@ -46,6 +46,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default=os.path.join(ROOT, "demo_out"))
     ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--precision_mode", default="",
+                    help="atc --precision_mode (e.g. allow_mix_precision_bf16): the accuracy "
+                         "must stay PyTorch's; single predictions may move")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     sys.path.insert(0, os.path.join(build, "python"))
@@ -91,6 +94,8 @@ def main():
     cmd = [os.path.join(build, "bin", "atc"), f"--model={onnx_path}", "--framework=5",
            f"--output={om_base}", "--soc_version=Ascend910B3", "--input_shape=input:1,1,8,8",
            "--input_format=NCHW"]
+    if args.precision_mode:
+        cmd.append(f"--precision_mode={args.precision_mode}")
     print(" ".join(cmd[0:1]).replace(build + "/bin/", "") + " " + " ".join(cmd[1:]))
     r = subprocess.run(cmd, capture_output=True, text=True)
     print(r.stdout.strip())
@@ -119,6 +124,11 @@ def main():
     print(f"{'test accuracy':24}{torch_acc:>10.4f}{acl_acc:>10.4f}")
     print(f"predictions that agree: {agree}/{len(x_te)}")
     print(f"max |logit difference|: {np.abs(acl_logits - torch_logits).max():.2e}")
+    if args.precision_mode:
+        # Reduced precision moves logits; the accuracy must not move.
+        ok = abs(acl_acc - torch_acc) < 1e-9 and torch_acc > 0.9
+        print(f"demo OK: {args.precision_mode} keeps PyTorch's accuracy" if ok else "demo FAILED")
+        return 0 if ok else 1
     ok = agree == len(x_te) and abs(acl_acc - torch_acc) < 1e-9 and torch_acc > 0.9
     print("demo OK: the .om model agrees with PyTorch" if ok else "demo FAILED")
     return 0 if ok else 1

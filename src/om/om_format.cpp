@@ -32,7 +32,18 @@ Result<OmContainer> ParseOmContainer(const uint8_t* data, size_t size) {
   // Always verified: a header flag may not switch the check off.
   if (c.header.is_checksum != 0)
     return ParseError("the .om header says it has no checksum: OpenCANN loads checked models only");
-  auto digest = Sha256(data + kOmHeaderSize, body);
+  std::array<uint8_t, 32> digest;
+  switch (static_cast<OmChecksumKind>(c.header.checksum_kind)) {
+    case OmChecksumKind::kSha256:
+      digest = Sha256(data + kOmHeaderSize, body);
+      break;
+    case OmChecksumKind::kSha256Chunked:
+      digest = Sha256Chunked(data + kOmHeaderSize, body);
+      break;
+    default:
+      return ParseError("the .om header names the unknown checksum kind " +
+                        std::to_string(c.header.checksum_kind));
+  }
   if (std::memcmp(digest.data(), c.header.checksum, digest.size()) != 0)
     return ParseError("checksum mismatch: the .om file is corrupted");
   uint32_t num = 0;

@@ -15,6 +15,12 @@ inline constexpr uint32_t kOmHeaderSize = 256;
 inline constexpr uint32_t kOmVersion = 0x20000000;
 inline constexpr size_t kOmWeightAlign = 512;
 
+// How OmHeader::checksum is computed. A file may say either; an unknown kind is refused.
+enum class OmChecksumKind : uint8_t {
+  kSha256 = 0,         // SHA-256 of the body (OpenCANN before 2026-12)
+  kSha256Chunked = 1,  // Sha256Chunked of the body: verified on several threads
+};
+
 enum class OmPartitionType : uint64_t {
   kModelDef = 0,
   kWeightsData = 1,
@@ -29,7 +35,7 @@ struct OmHeader {
   uint32_t magic;
   uint32_t headsize;
   uint32_t version;
-  uint8_t checksum[64];  // SHA-256 of everything after the header in the first 32 bytes
+  uint8_t checksum[64];  // digest of everything after the header in the first 32 bytes
   uint32_t length;       // bytes after the header (low 32 bits)
   uint8_t is_encrypt;
   uint8_t is_checksum;  // 0 = checked
@@ -46,7 +52,8 @@ struct OmHeader {
   uint64_t model_length;
   uint8_t need_check_os_cpu_info;
   uint8_t is_unknow_model;
-  uint8_t reserved[62];
+  uint8_t checksum_kind;  // OmChecksumKind (CANN leaves it 0)
+  uint8_t reserved[61];
 };
 struct OmPartitionEntry {
   uint64_t type;

@@ -289,7 +289,8 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
   std::strncpy(reinterpret_cast<char*>(h.platform_version), options.soc_version.c_str(),
                sizeof(h.platform_version) - 1);
   h.is_unknow_model = options.dynamic ? 1 : 0;
-  auto digest = Sha256(out.data() + kOmHeaderSize, body);
+  h.checksum_kind = static_cast<uint8_t>(OmChecksumKind::kSha256Chunked);
+  auto digest = Sha256Chunked(out.data() + kOmHeaderSize, body);
   std::memcpy(h.checksum, digest.data(), digest.size());
   std::memcpy(out.data(), &h, sizeof(h));
   return out;

@@ -450,6 +450,7 @@ def join_om(header, parts_bytes, types, recompute=True, order=None):
     h = bytearray(header)
     if recompute:
         h[12:12 + 64] = hashlib.sha256(rest).digest() + bytes(32)
+        h[194] = 0  # checksum kind: SHA-256 of the body
         struct.pack_into("<I", h, 76, len(rest) & 0xFFFFFFFF)
         struct.pack_into("<Q", h, 184, len(rest))
     return bytes(h) + rest
@@ -546,6 +547,7 @@ def om_cases(atc, pb):
         rest = table + good[start:]
         hb = bytearray(h)
         hb[12:76] = hashlib.sha256(rest).digest() + bytes(32)
+        hb[194] = 0  # checksum kind: SHA-256 of the body
         struct.pack_into("<I", hb, 76, len(rest) & 0xFFFFFFFF)
         struct.pack_into("<Q", hb, 184, len(rest))
         om_case(name, bytes(hb) + rest, P, why, "E19005")

@@ -1,8 +1,11 @@
 // The .om container: round trip, header facts, corruption and truncation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
+#include "base/sha256.h"
 #include "om/om_format.h"
 #include "test_graph.h"
 
@@ -71,6 +74,49 @@ TEST(Om, DetectsCorruptionAndTruncation) {
   std::string not_om(4096, 'x');
   EXPECT_FALSE(
       ParseOmContainer(reinterpret_cast<const uint8_t*>(not_om.data()), not_om.size()).ok());
+}
+
+// The chunked digest equals its definition (SHA-256 over the pieces' SHA-256 digests),
+// whatever the size and however many threads hash it.
+TEST(Om, ChunkedDigestMatchesItsDefinition) {
+  for (size_t size : {size_t{0}, size_t{1}, kSha256ChunkBytes - 1, kSha256ChunkBytes,
+                      kSha256ChunkBytes * 9 + 17}) {
+    std::string data(size, '\0');
+    for (size_t i = 0; i < size; ++i) data[i] = static_cast<char>((i * 2654435761u) >> 13);
+    std::string pieces;
+    for (size_t off = 0; off < size; off += kSha256ChunkBytes) {
+      auto d = Sha256(data.data() + off, std::min(kSha256ChunkBytes, size - off));
+      pieces.append(reinterpret_cast<const char*>(d.data()), d.size());
+    }
+    EXPECT_EQ(Sha256Chunked(data.data(), size), Sha256(pieces.data(), pieces.size())) << size;
+  }
+}
+
+// The writer uses the chunked kind; files with the whole-body SHA-256 (written before it)
+// still load; an unknown kind, or a body that no longer matches, is refused.
+TEST(Om, ChecksumKinds) {
+  auto bytes = SmallOm();
+  ASSERT_TRUE(bytes.ok());
+  OmHeader h;
+  std::memcpy(&h, bytes->data(), sizeof(h));
+  EXPECT_EQ(h.checksum_kind, static_cast<uint8_t>(OmChecksumKind::kSha256Chunked));
+  auto parse = [](const std::string& b) {
+    return ParseOmContainer(reinterpret_cast<const uint8_t*>(b.data()), b.size());
+  };
+  std::string old = bytes.value();
+  h.checksum_kind = static_cast<uint8_t>(OmChecksumKind::kSha256);
+  auto whole = Sha256(old.data() + kOmHeaderSize, old.size() - kOmHeaderSize);
+  std::memcpy(h.checksum, whole.data(), whole.size());
+  std::memcpy(old.data(), &h, sizeof(h));
+  EXPECT_TRUE(parse(old).ok()) << parse(old).status().ToString();
+  std::string unknown = old;
+  unknown[offsetof(OmHeader, checksum_kind)] = 7;
+  ASSERT_FALSE(parse(unknown).ok());
+  EXPECT_NE(parse(unknown).status().message().find("checksum kind"), std::string::npos);
+  // A kind switched without the digest recomputed does not verify.
+  std::string switched = bytes.value();
+  switched[offsetof(OmHeader, checksum_kind)] = 0;
+  EXPECT_FALSE(parse(switched).ok());
 }
 
 }  // namespace

@@ -156,8 +156,7 @@ class LayerNormKernel : public Kernel {
 #pragma omp parallel for num_threads(ctx.num_threads) if (rows_ * cols_ > 32768)
     for (int64_t c = 0; c < chunks; ++c) {
       const int64_t r0 = c * chunk, r1 = std::min(rows_, r0 + chunk);
-      LayerNormRows(x, g, b, y, mean_out, inv_out, r0, r1, cols, scale_n_ == 1,
-                    bias_n_ == 1, eps_);
+      LayerNormRows(x, g, b, y, mean_out, inv_out, r0, r1, cols, scale_n_ == 1, bias_n_ == 1, eps_);
     }
     return Status::Ok();
   }
