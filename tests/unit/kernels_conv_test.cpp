@@ -110,3 +110,34 @@ TEST(ConvFamily, SqueezeExcitationBlockChannelsLast) {
 
 }  // namespace
 }  // namespace oc::testing
+
+namespace oc::testing {
+namespace {
+
+// 3x3 stride-1 convolutions as Winograd (OCANN_CONV_ALGO=winograd uses it wherever oneDNN
+// has a kernel; `auto` picks it where it measures faster): a chain that stays channels-last
+// between the layers, with bias, a fused residual sum and ReLU, batch 2, against the
+// reference backend's direct loops.
+TEST(ConvFamily, WinogradAgreesWithDirect) {
+  setenv("OCANN_CONV_ALGO", "winograd", 1);
+  OracleCase c;
+  c.FloatInput("x", {2, 32, 14, 14}, 61);
+  for (int i = 0; i < 2; ++i) {
+    const std::string w = "w" + std::to_string(i), b = "b" + std::to_string(i);
+    c.b.Const(w, FloatTensor({32, 32, 3, 3}, Pseudo(32 * 32 * 9, 62 + i)));
+    c.b.Const(b, FloatTensor({32}, Pseudo(32, 64 + i)));
+  }
+  Node& c0 = c.b.Add("Conv", {"x", "w0", "b0"}, {"c0"});
+  c0.attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  c.b.Add("Relu", {"c0"}, {"r0"});
+  Node& c1 = c.b.Add("Conv", {"r0", "w1", "b1"}, {"c1"});
+  c1.attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  c.b.Add("Add", {"c1", "x"}, {"s"});
+  c.b.Add("Relu", {"s"}, {"y"});
+  c.b.Output("y");
+  c.ExpectAgree(1e-4f);
+  unsetenv("OCANN_CONV_ALGO");
+}
+
+}  // namespace
+}  // namespace oc::testing

@@ -4,6 +4,7 @@
 // blocked layout.
 #include <cstring>
 
+#include "kernels/cpu/conv_algorithm.h"
 #include "kernels/cpu/cpu_backend.h"
 #include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
@@ -81,7 +82,8 @@ class ConvKernel : public Kernel {
       attr.set_post_ops(ops);
       // A blocked neighbour fixes the layout (forced = true); otherwise oneDNN picks the
       // fastest.
-      auto make_pd = [&](dt compute, bool forced) {
+      auto make_pd = [&](dt compute, bool forced,
+                         dnnl::algorithm alg = dnnl::algorithm::convolution_direct) {
         dnnl::memory::desc src(ToDims(x.shape), compute,
                                forced && in_blocked ? tag::nhwc : tag::any);
         dnnl::memory::desc dst =
@@ -91,12 +93,10 @@ class ConvKernel : public Kernel {
         dnnl::memory::desc w_any(wdims, compute, tag::any);
         auto desc =
             ctx.has_input(2)
-                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                  dnnl::algorithm::convolution_direct, src, w_any,
-                                                  b_md, dst, d_strides, d_dil, pad_l, pad_r)
-                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                  dnnl::algorithm::convolution_direct, src, w_any,
-                                                  dst, d_strides, d_dil, pad_l, pad_r);
+                ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, src,
+                                                  w_any, b_md, dst, d_strides, d_dil, pad_l, pad_r)
+                : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, alg, src,
+                                                  w_any, dst, d_strides, d_dil, pad_l, pad_r);
         return dnnl::convolution_forward::primitive_desc(desc, attr, eng);
       };
       auto is_ref = [&] { return std::string(pd_.impl_info_str()).rfind("ref", 0) == 0; };
@@ -110,6 +110,19 @@ class ConvKernel : public Kernel {
         pd_ = make_pd(cdt, true);
         if ((in_blocked || out_blocked) && is_ref()) pd_ = make_pd(cdt, false);
       }
+      // 3x3 stride-1 layers may run as fp32 Winograd (fewer multiplications; oneDNN's
+      // kernels want their own blocked layout, so the edges reorder). A bf16 layer may too:
+      // its inputs hold bf16 values, and Winograd's rounding (about 1e-6 relative) is far
+      // below bf16's step, so it stays the bf16 computation the mode asks for.
+      const bool winograd_shape = rank == 4 && group == 1 && kernel == std::vector<int64_t>{3, 3} &&
+                                  strides == std::vector<int64_t>{1, 1} &&
+                                  dil == std::vector<int64_t>{1, 1};
+      if (winograd_shape)
+        pd_ = ChooseConvAlgorithm(
+            pd_, [&] { return make_pd(dt::f32, false, dnnl::algorithm::convolution_winograd); },
+            src_user_, dst_user_,
+            std::string(has_sum_ ? "sum," : "") + a.GetString("activation", "") +
+                (ctx.has_input(2) ? ",bias" : ""));
       conv_ = dnnl::convolution_forward(pd_);
       auto packed = PackConstant(ctx.constants[1]->data(), w_plain, pd_.weights_desc());
       if (!packed.ok()) throw std::runtime_error(packed.status().message());

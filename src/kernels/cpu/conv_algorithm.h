@@ -1,0 +1,22 @@
+// Which algorithm a convolution runs: direct, or Winograd for 3x3 stride-1 fp32 layers
+// when it measures faster on this machine (reorders at its edges included).
+#pragma once
+
+#include <dnnl.hpp>
+#include <functional>
+#include <string>
+
+namespace oc {
+
+// Returns `direct` or the Winograd primitive descriptor `make_winograd` builds (it may
+// throw when oneDNN has none for the shape). OCANN_CONV_ALGO: `auto` (default) times both
+// once per layer shape and thread count in the process and keeps the faster, `direct`
+// never uses Winograd, `winograd` uses it wherever oneDNN has it. `signature` names what
+// else changes the cost (post-ops, bias).
+dnnl::convolution_forward::primitive_desc ChooseConvAlgorithm(
+    const dnnl::convolution_forward::primitive_desc& direct,
+    const std::function<dnnl::convolution_forward::primitive_desc()>& make_winograd,
+    const dnnl::memory::desc& src_user, const dnnl::memory::desc& dst_user,
+    const std::string& signature);
+
+}  // namespace oc
