@@ -63,7 +63,8 @@ bool Prepare(Graph g, const std::string& precision, Prepared* out, benchmark::St
   out->model = std::move(model.value());
   uint32_t seed = 1;
   for (const auto& s : in_shapes) out->inputs.push_back(Pseudo(NumElements(s), seed++));
-  for (const auto& o : out->model->outputs()) out->outputs.emplace_back(o.bytes / sizeof(float));
+  for (const auto& o : out->model->outputs())
+    out->outputs.emplace_back((o.bytes + 3) / sizeof(float));
   return true;
 }
 
@@ -172,6 +173,44 @@ void BM_GlobalAveragePool(benchmark::State& state, int64_t c, int64_t hw) {
   Loop(state, p, 0, 4.0 * c * hw * hw);
 }
 
+// QLinearConv [1, c, hw, hw] (uint8) with int8 3x3 weights, per-channel scales, a bias.
+// OCANN_INT8_PLAIN=1 times the plain integer loops instead of oneDNN's int8 kernels.
+void BM_QLinearConv(benchmark::State& state, int64_t c, int64_t hw) {
+  GraphBuilder b;
+  b.Input("x", DataType::kUint8, {1, c, hw, hw});
+  auto scalar = [](DataType t, double v) {
+    Tensor out(t, {});
+    if (t == DataType::kFloat)
+      out.mutable_data_as<float>()[0] = static_cast<float>(v);
+    else
+      static_cast<uint8_t*>(out.mutable_data())[0] = static_cast<uint8_t>(static_cast<int>(v));
+    return out;
+  };
+  Tensor w(DataType::kInt8, {c, c, 3, 3});
+  for (int64_t i = 0; i < w.numel(); ++i)
+    w.mutable_data_as<int8_t>()[i] = static_cast<int8_t>((i * 37) % 255 - 127);
+  Tensor ws(DataType::kFloat, {c});
+  for (int64_t i = 0; i < c; ++i) ws.mutable_data_as<float>()[i] = 0.001f;
+  Tensor bias(DataType::kInt32, {c});
+  for (int64_t i = 0; i < c; ++i) bias.mutable_data_as<int32_t>()[i] = static_cast<int32_t>(i);
+  b.Const("xs", scalar(DataType::kFloat, 0.02));
+  b.Const("xz", scalar(DataType::kUint8, 128));
+  b.Const("w", w);
+  b.Const("ws", ws);
+  b.Const("wz", scalar(DataType::kInt8, 0));
+  b.Const("ys", scalar(DataType::kFloat, 0.05));
+  b.Const("yz", scalar(DataType::kUint8, 0));
+  b.Const("bias", bias);
+  auto& n = b.Add("QLinearConv", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"}, {"y"});
+  n.attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  b.Output("y");
+  b.g.opset_version = 13;
+  Prepared p;
+  if (!Prepare(b.g, "", &p, state)) return;
+  // uint8 input: the float buffer is only reused as bytes.
+  Loop(state, p, 2.0 * c * c * 9 * hw * hw, 0);
+}
+
 const char* kBf16 = "allow_mix_precision_bf16";
 
 BENCHMARK_CAPTURE(BM_Conv, resnet_3x3_64ch_56, 64, 64, 56, 3, 1, "")->Unit(benchmark::kMicrosecond);
@@ -187,6 +226,7 @@ BENCHMARK_CAPTURE(BM_Linear, bert_ffn_128x768x3072, 128, 768, 3072, "")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Linear, bert_ffn_128x768x3072_bf16, 128, 768, 3072, kBf16)
     ->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_QLinearConv, resnet_3x3_64ch_56_int8, 64, 56)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_Softmax, attention_1536x128, 1536, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_LayerNorm, bert_128x768, 128, 768)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_ChannelScale, effnet_144ch_56, 144, 56)->Unit(benchmark::kMicrosecond);

@@ -2,11 +2,13 @@
 // rounds half to even and saturates, as the ONNX specification requires.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
+#include "kernels/cpu/integer_conv_dnnl.h"
 #include "kernels/cpu/kernel_families.h"
 #include "kernels/cpu/spatial3.h"
 #include "ops/shape_rules.h"
@@ -270,9 +272,18 @@ class ConvIntegerKernel : public Kernel {
     wzp_type_ = has_wzp_ ? ctx.inputs[wzp_in_].dtype : w_type_;
     has_bias_ = qlinear_ && ctx.has_input(8);
     w_scale_n_ = qlinear_ ? ctx.inputs[4].numel() : 1;
+    // oneDNN's int8 kernels where the node fits them (the loops below stay the fallback and
+    // the oracle: tests/unit/kernels_quantize_test.cpp compares the two).
+    const char* plain = std::getenv("OCANN_INT8_PLAIN");
+    fast_ = !(plain && std::strcmp(plain, "1") == 0) && fast_conv_.Prepare(ctx, qlinear_);
     return Status::Ok();
   }
+  size_t WorkspaceSize() const override { return fast_ ? fast_conv_.WorkspaceSize() : 0; }
+  bool ReadsConstantAtRun(size_t i) const override {
+    return !fast_ || i != static_cast<size_t>(qlinear_ ? 3 : 1);  // weights packed by oneDNN
+  }
   Status Run(const KernelRunContext& ctx) const override {
+    if (fast_) return fast_conv_.Run(ctx);
     const void* x = ctx.inputs[0];
     const void* w = ctx.inputs[qlinear_ ? 3 : 1];
     const int32_t xzp = has_xzp_ ? IntAt(x_type_, ctx.inputs[xzp_in_], 0) : 0;
@@ -340,6 +351,8 @@ class ConvIntegerKernel : public Kernel {
   std::vector<int64_t> strides_, dil_, pads_;
   int64_t group_ = 1, wzp_n_ = 0, w_scale_n_ = 1;
   size_t xzp_in_ = 2, wzp_in_ = 3;
+  bool fast_ = false;
+  DnnlIntegerConv fast_conv_;
 };
 
 }  // namespace

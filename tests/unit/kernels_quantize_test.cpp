@@ -1,0 +1,164 @@
+// QLinearConv and ConvInteger: oneDNN's int8 path against the plain integer loops of the
+// same kernel (OCANN_INT8_PLAIN=1 selects them), bit for bit, over strides, padding,
+// groups, zero points, per-channel scales, biases and both output types.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "test_graph.h"
+
+namespace oc::testing {
+namespace {
+
+Tensor Bytes(DataType t, const Shape& shape, uint32_t seed, int lo, int hi) {
+  Tensor out(t, shape);
+  uint32_t s = seed * 2654435761u + 1;
+  auto* p = static_cast<uint8_t*>(out.mutable_data());
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    s = s * 1664525u + 1013904223u;
+    const int v = lo + static_cast<int>((s >> 8) % static_cast<uint32_t>(hi - lo + 1));
+    p[i] = static_cast<uint8_t>(v);
+  }
+  return out;
+}
+
+Tensor Scalar(DataType t, double v) {
+  Tensor out(t, {});
+  if (t == DataType::kFloat)
+    out.mutable_data_as<float>()[0] = static_cast<float>(v);
+  else if (t == DataType::kInt32)
+    out.mutable_data_as<int32_t>()[0] = static_cast<int32_t>(v);
+  else
+    static_cast<uint8_t*>(out.mutable_data())[0] = static_cast<uint8_t>(static_cast<int>(v));
+  return out;
+}
+
+struct QConvCase {
+  Shape x, w;
+  std::vector<int64_t> strides{1, 1}, pads{1, 1, 1, 1};
+  int64_t group = 1;
+  DataType x_type = DataType::kUint8, y_type = DataType::kUint8;
+  int x_zero = 128, y_zero = 3;
+  bool per_channel = true, bias = true, qlinear = true;
+};
+
+// The output bytes of one run; `plain` selects the integer loops.
+std::vector<uint8_t> RunQConv(const QConvCase& c, bool plain, std::string* impl_error) {
+  if (plain)
+    setenv("OCANN_INT8_PLAIN", "1", 1);
+  else
+    unsetenv("OCANN_INT8_PLAIN");
+  GraphBuilder b;
+  b.Input("x", c.x_type, c.x);
+  b.Const("w", Bytes(DataType::kInt8, c.w, 3, -127, 127));
+  std::vector<std::string> in;
+  if (c.qlinear) {
+    b.Const("xs", Scalar(DataType::kFloat, 0.02));
+    b.Const("xz", Scalar(c.x_type, c.x_zero));
+    Tensor ws(DataType::kFloat, {c.per_channel ? c.w[0] : 1});
+    for (int64_t i = 0; i < ws.numel(); ++i)
+      ws.mutable_data_as<float>()[i] = 0.001f * static_cast<float>(1 + i % 7);
+    b.Const("ws", ws);
+    b.Const("wz", Scalar(DataType::kInt8, 0));
+    b.Const("ys", Scalar(DataType::kFloat, 0.05));
+    b.Const("yz", Scalar(c.y_type, c.y_zero));
+    in = {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"};
+    if (c.bias) {
+      Tensor bias(DataType::kInt32, {c.w[0]});
+      for (int64_t i = 0; i < c.w[0]; ++i)
+        bias.mutable_data_as<int32_t>()[i] = static_cast<int32_t>(i * 37 % 501) - 250;
+      b.Const("bias", bias);
+      in.push_back("bias");
+    }
+  } else {
+    b.Const("xz", Scalar(c.x_type, c.x_zero));
+    in = {"x", "w", "xz"};
+  }
+  Node& n = b.Add(c.qlinear ? "QLinearConv" : "ConvInteger", in, {"y"});
+  n.attrs.Set("strides", c.strides);
+  n.attrs.Set("pads", c.pads);
+  if (c.group != 1) n.attrs.Set("group", c.group);
+  b.Output("y");
+  b.g.opset_version = 13;
+  auto bytes = CompileToOm(b.g);
+  if (!bytes.ok()) {
+    *impl_error = bytes.status().ToString();
+    return {};
+  }
+  LoadOptions lo;
+  auto backends = BackendRegistry::Global().Order("cpu");
+  lo.backends = backends.value();
+  auto model = Model::Load(MappedFile::FromCopy(bytes->data(), bytes->size()), lo);
+  unsetenv("OCANN_INT8_PLAIN");
+  if (!model.ok()) {
+    *impl_error = model.status().ToString();
+    return {};
+  }
+  Tensor x = Bytes(c.x_type, c.x, 5, c.x_type == DataType::kUint8 ? 0 : -128,
+                   c.x_type == DataType::kUint8 ? 255 : 127);
+  std::vector<uint8_t> y((*model)->outputs()[0].bytes);
+  Status s =
+      (*model)->Execute({x.data()}, {static_cast<size_t>(x.nbytes())}, {y.data()}, {y.size()});
+  if (!s.ok()) *impl_error = s.ToString();
+  return y;
+}
+
+void Check(const QConvCase& c) {
+  std::string err;
+  auto fast = RunQConv(c, false, &err);
+  ASSERT_TRUE(err.empty()) << err;
+  auto plain = RunQConv(c, true, &err);
+  ASSERT_TRUE(err.empty()) << err;
+  ASSERT_EQ(fast.size(), plain.size());
+  size_t differ = 0;
+  for (size_t i = 0; i < fast.size(); ++i) differ += fast[i] != plain[i];
+  EXPECT_EQ(differ, 0u) << "of " << fast.size() << " output bytes";
+  // The output is not trivially saturated.
+  size_t distinct = 0;
+  std::vector<bool> seen(256);
+  for (uint8_t v : fast)
+    if (!seen[v]) seen[v] = true, ++distinct;
+  EXPECT_GT(distinct, 8u);
+}
+
+TEST(QuantizedConv, Int8PathMatchesThePlainLoops) {
+  Check({{1, 16, 12, 12}, {32, 16, 3, 3}});
+  Check({{2, 8, 11, 9}, {16, 8, 3, 3}, {2, 2}, {1, 0, 1, 2}});
+  Check({{1, 32, 8, 8}, {32, 1, 3, 3}, {1, 1}, {1, 1, 1, 1}, 32});  // depthwise
+  Check({{1, 24, 7, 7},
+         {48, 24, 1, 1},
+         {1, 1},
+         {0, 0, 0, 0},
+         1,
+         DataType::kInt8,
+         DataType::kInt8,
+         -5,
+         -2,
+         false,
+         false});
+  Check({{1, 3, 15, 15},
+         {8, 3, 5, 5},
+         {2, 2},
+         {2, 2, 2, 2},
+         1,
+         DataType::kUint8,
+         DataType::kUint8,
+         0,
+         0});
+}
+
+TEST(QuantizedConv, ConvIntegerInt8PathMatchesThePlainLoops) {
+  QConvCase c{{1, 16, 10, 10}, {8, 16, 3, 3}};
+  c.qlinear = false;
+  c.x_zero = 100;
+  std::string err;
+  auto fast = RunQConv(c, false, &err);
+  ASSERT_TRUE(err.empty()) << err;
+  auto plain = RunQConv(c, true, &err);
+  ASSERT_TRUE(err.empty()) << err;
+  EXPECT_EQ(fast, plain);
+}
+
+}  // namespace
+}  // namespace oc::testing
