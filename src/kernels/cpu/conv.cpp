@@ -2,6 +2,7 @@
 // input 3) on oneDNN. Weights are reordered once at prepare into the layout the
 // primitive picked; activations are reordered in and out per run when it picked a
 // blocked layout.
+#include <cstdlib>
 #include <cstring>
 
 #include "kernels/cpu/conv_algorithm.h"
@@ -117,7 +118,11 @@ class ConvKernel : public Kernel {
       const bool winograd_shape = rank == 4 && group == 1 && kernel == std::vector<int64_t>{3, 3} &&
                                   strides == std::vector<int64_t>{1, 1} &&
                                   dil == std::vector<int64_t>{1, 1};
-      if (winograd_shape)
+      // `auto` keeps bf16 layers direct: bf16 direct runs near fp32 Winograd's speed and
+      // needs no layout change; `measure` times both.
+      const char* algo = std::getenv("OCANN_CONV_ALGO");
+      const bool bf16_auto = cdt == dt::bf16 && (!algo || std::strcmp(algo, "auto") == 0);
+      if (winograd_shape && !bf16_auto)
         pd_ = ChooseConvAlgorithm(
             pd_, [&] { return make_pd(dt::f32, false, dnnl::algorithm::convolution_winograd); },
             src_user_, dst_user_,
