@@ -1,6 +1,6 @@
-// QLinearConv and ConvInteger: oneDNN's int8 path against the plain integer loops of the
-// same kernel (OCANN_INT8_PLAIN=1 selects them), bit for bit, over strides, padding,
-// groups, zero points, per-channel scales, biases and both output types.
+// QLinearConv, ConvInteger, QLinearMatMul and MatMulInteger: oneDNN's int8 path against the
+// plain integer loops of the same kernel (OCANN_INT8_PLAIN=1 selects them), bit for bit,
+// over strides, padding, groups, zero points, per-channel scales, biases and output types.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -158,6 +158,83 @@ TEST(QuantizedConv, ConvIntegerInt8PathMatchesThePlainLoops) {
   auto plain = RunQConv(c, true, &err);
   ASSERT_TRUE(err.empty()) << err;
   EXPECT_EQ(fast, plain);
+}
+
+// QLinearMatMul / MatMulInteger: A [2, 5, 64] (its leading dims fold into rows) times a
+// constant int8 B [64, 48].
+std::vector<uint8_t> RunQMatMul(bool qlinear, DataType a_type, DataType y_type, int a_zero,
+                                bool plain, std::string* err) {
+  if (plain)
+    setenv("OCANN_INT8_PLAIN", "1", 1);
+  else
+    unsetenv("OCANN_INT8_PLAIN");
+  GraphBuilder b;
+  const Shape as = {2, 5, 64};
+  b.Input("a", a_type, as);
+  b.Const("b", Bytes(DataType::kInt8, {64, 48}, 9, -127, 127));
+  b.Const("az", Scalar(a_type, a_zero));
+  std::vector<std::string> in;
+  if (qlinear) {
+    b.Const("as", Scalar(DataType::kFloat, 0.02));
+    b.Const("bs", Scalar(DataType::kFloat, 0.004));
+    b.Const("bz", Scalar(DataType::kInt8, 0));
+    b.Const("ys", Scalar(DataType::kFloat, 0.3));
+    b.Const("yz", Scalar(y_type, 7));
+    in = {"a", "as", "az", "b", "bs", "bz", "ys", "yz"};
+  } else {
+    in = {"a", "b", "az"};
+  }
+  b.Add(qlinear ? "QLinearMatMul" : "MatMulInteger", in, {"y"});
+  b.Output("y");
+  b.g.opset_version = 13;
+  auto bytes = CompileToOm(b.g);
+  if (!bytes.ok()) {
+    *err = bytes.status().ToString();
+    return {};
+  }
+  LoadOptions lo;
+  lo.backends = BackendRegistry::Global().Order("cpu").value();
+  auto model = Model::Load(MappedFile::FromCopy(bytes->data(), bytes->size()), lo);
+  unsetenv("OCANN_INT8_PLAIN");
+  if (!model.ok()) {
+    *err = model.status().ToString();
+    return {};
+  }
+  Tensor a = Bytes(a_type, as, 11, a_type == DataType::kUint8 ? 0 : -128,
+                   a_type == DataType::kUint8 ? 255 : 127);
+  std::vector<uint8_t> y((*model)->outputs()[0].bytes);
+  Status s =
+      (*model)->Execute({a.data()}, {static_cast<size_t>(a.nbytes())}, {y.data()}, {y.size()});
+  if (!s.ok()) *err = s.ToString();
+  return y;
+}
+
+TEST(QuantizedMatMul, Int8PathMatchesThePlainLoops) {
+  struct Case {
+    bool qlinear;
+    DataType a, y;
+    int zero;
+  };
+  for (const Case& c : {Case{true, DataType::kUint8, DataType::kUint8, 128},
+                        Case{true, DataType::kInt8, DataType::kInt8, -3},
+                        Case{true, DataType::kUint8, DataType::kInt8, 0},
+                        Case{false, DataType::kUint8, DataType::kInt32, 100},
+                        Case{false, DataType::kInt8, DataType::kInt32, 0}}) {
+    std::string err;
+    auto fast = RunQMatMul(c.qlinear, c.a, c.y, c.zero, false, &err);
+    ASSERT_TRUE(err.empty()) << err;
+    auto plain = RunQMatMul(c.qlinear, c.a, c.y, c.zero, true, &err);
+    ASSERT_TRUE(err.empty()) << err;
+    ASSERT_EQ(fast.size(), plain.size());
+    size_t differ = 0;
+    for (size_t i = 0; i < fast.size(); ++i) differ += fast[i] != plain[i];
+    EXPECT_EQ(differ, 0u) << "qlinear " << c.qlinear << " zero " << c.zero;
+    std::vector<bool> seen(256);
+    size_t distinct = 0;
+    for (uint8_t v : fast)
+      if (!seen[v]) seen[v] = true, ++distinct;
+    EXPECT_GT(distinct, 8u);
+  }
 }
 
 }  // namespace

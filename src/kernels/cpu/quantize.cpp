@@ -8,7 +8,7 @@
 
 #include "backend/kernel.h"
 #include "kernels/cpu/dispatch.h"
-#include "kernels/cpu/integer_conv_dnnl.h"
+#include "kernels/cpu/integer_dnnl.h"
 #include "kernels/cpu/kernel_families.h"
 #include "kernels/cpu/spatial3.h"
 #include "ops/shape_rules.h"
@@ -200,9 +200,18 @@ class MatMulIntegerKernel : public Kernel {
     azp_type_ = has_azp_ ? ctx.inputs[azp].dtype : a_type_;
     bzp_type_ = has_bzp_ ? ctx.inputs[bzp].dtype : b_type_;
     out_type_ = ctx.outputs[0].dtype;
+    // oneDNN's int8 matmul where the node fits (the loops below stay the fallback and the
+    // oracle: tests/unit/kernels_quantize_test.cpp compares the two).
+    const char* plain = std::getenv("OCANN_INT8_PLAIN");
+    fast_ = !(plain && std::strcmp(plain, "1") == 0) && fast_mm_.Prepare(ctx, qlinear_);
     return Status::Ok();
   }
+  size_t WorkspaceSize() const override { return fast_ ? fast_mm_.WorkspaceSize() : 0; }
+  bool ReadsConstantAtRun(size_t i) const override {
+    return !fast_ || i != static_cast<size_t>(qlinear_ ? 3 : 1);  // B packed by oneDNN
+  }
   Status Run(const KernelRunContext& ctx) const override {
+    if (fast_) return fast_mm_.Run(ctx);
     const void* a = ctx.inputs[0];
     const void* b = ctx.inputs[qlinear_ ? 3 : 1];
     const void* azp = has_azp_ ? ctx.inputs[2] : nullptr;
@@ -239,6 +248,8 @@ class MatMulIntegerKernel : public Kernel {
            bzp_type_ = DataType::kUint8, out_type_ = DataType::kInt32;
   int64_t m_ = 0, k_ = 0, n_ = 0, batches_ = 1, azp_n_ = 0, bzp_n_ = 0;
   std::vector<int64_t> a_off_, b_off_;
+  bool fast_ = false;
+  DnnlIntegerMatmul fast_mm_;
 };
 
 // Integer convolution with zero points; QLinearConv adds an int32 bias and requantises.

@@ -1,4 +1,4 @@
-#include "kernels/cpu/integer_conv_dnnl.h"
+#include "kernels/cpu/integer_dnnl.h"
 
 #include <algorithm>
 #include <cmath>
@@ -216,6 +216,109 @@ Status DnnlIntegerConv::Run(const KernelRunContext& ctx) const {
                     out_type_ == DataType::kUint8,
                     static_cast<uint8_t*>(ctx.outputs[0]) + r * plane_);
   }
+  return Status::Ok();
+}
+
+struct DnnlIntegerMatmul::Memories : KernelRunState {
+  explicit Memories(const DnnlIntegerMatmul& k)
+      : a(UnboundMemory(k.a_md_)),
+        c(UnboundMemory(k.c_md_)),
+        scratch(UnboundMemory(k.pd_.scratchpad_desc())) {}
+  dnnl::memory a, c, scratch;
+};
+
+bool DnnlIntegerMatmul::Prepare(const KernelPrepareContext& ctx, bool qlinear) {
+  qlinear_ = qlinear;
+  const size_t bi = qlinear ? 3 : 1;
+  const TensorType& a = ctx.inputs[0];
+  const TensorType& b = ctx.inputs[bi];
+  if (a.shape.size() < 2 || b.shape.size() != 2) return false;
+  if (a.dtype != DataType::kUint8 && a.dtype != DataType::kInt8) return false;
+  if (b.dtype != DataType::kInt8 || !ctx.constants[bi]) return false;
+  out_type_ = ctx.outputs[0].dtype;
+  if (qlinear ? (out_type_ != DataType::kUint8 && out_type_ != DataType::kInt8)
+              : out_type_ != DataType::kInt32)
+    return false;
+  const int64_t k = a.shape.back();
+  if (b.shape[0] != k) return false;
+  n_ = b.shape[1];
+  rows_ = a.numel() / std::max<int64_t>(k, 1);
+  if (k == 0 || n_ == 0 || rows_ == 0) return false;
+  auto scalar = [&](size_t i) {
+    return !ctx.has_input(i) || (ctx.constants[i] && ctx.inputs[i].numel() == 1);
+  };
+  const size_t azp = 2, bzp = qlinear ? 5 : 3;
+  if (!scalar(azp)) return false;
+  if (ctx.has_input(bzp)) {
+    const Tensor* z = ctx.constants[bzp];
+    if (!z || z->dtype() != DataType::kInt8) return false;
+    for (int64_t i = 0; i < z->numel(); ++i)
+      if (z->data_as<int8_t>()[i] != 0) return false;
+  }
+  a_zero_ = ctx.has_input(azp) ? ScalarInt(*ctx.constants[azp]) : 0;
+  if (qlinear) {
+    // The plain kernel reads one scale each (scalars only here).
+    for (size_t i : {size_t{1}, size_t{4}, size_t{6}})
+      if (!ctx.constants[i] || ctx.inputs[i].numel() != 1) return false;
+    if (!scalar(7)) return false;
+    multiplier_ = (ctx.constants[1]->data_as<float>()[0] * ctx.constants[4]->data_as<float>()[0]) /
+                  ctx.constants[6]->data_as<float>()[0];
+    y_zero_ = ctx.has_input(7) ? ScalarInt(*ctx.constants[7]) : 0;
+  }
+  Status s = DnnlCall("integer MatMul", [&] {
+    auto& eng = CpuEngine();
+    const dt a_dt = a.dtype == DataType::kUint8 ? dt::u8 : dt::s8;
+    a_md_ = dnnl::memory::desc({rows_, k}, a_dt, tag::ab);
+    c_md_ = dnnl::memory::desc({rows_, n_}, dt::s32, tag::ab);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (a_zero_ != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+    dnnl::matmul::desc desc(a_md_, dnnl::memory::desc({k, n_}, dt::s8, tag::any), c_md_);
+    pd_ = dnnl::matmul::primitive_desc(desc, attr, eng);
+    if (std::string(pd_.impl_info_str()).rfind("ref", 0) == 0)
+      throw std::runtime_error("no int8 matmul kernel");
+    matmul_ = dnnl::matmul(pd_);
+    auto packed = PackConstant(ctx.constants[bi]->data(),
+                               dnnl::memory::desc({k, n_}, dt::s8, tag::ab), pd_.weights_desc());
+    if (!packed.ok()) throw std::runtime_error(packed.status().message());
+    b_ = packed.value();
+    if (qlinear_) acc_off_ = ws_.Add(c_md_.get_size());
+    scratch_off_ = ws_.Add(pd_.scratchpad_desc().get_size());
+    zero_point_value_ = {a_zero_};
+    zero_point_ =
+        dnnl::memory(dnnl::memory::desc({1}, dt::s32, tag::x), eng, zero_point_value_.data());
+  });
+  return s.ok();
+}
+
+Status DnnlIntegerMatmul::Run(const KernelRunContext& ctx) const {
+  auto* ws = static_cast<uint8_t*>(ctx.workspace);
+  void* acc_data = qlinear_ ? ws + acc_off_ : ctx.outputs[0];
+  Status s = DnnlCall("integer MatMul", [&] {
+    std::unique_ptr<KernelRunState> local;
+    auto& m = RunStateOf<Memories>(ctx, local, [&] { return std::make_unique<Memories>(*this); });
+    dnnl::memory& a = Bind(m.a, ctx.inputs[0]);
+    dnnl::memory& c = Bind(m.c, acc_data);
+    dnnl::memory& scratch = Bind(m.scratch, ws + scratch_off_);
+    if (a_zero_ != 0)
+      DnnlExecute(matmul_, {{DNNL_ARG_SRC, &a},
+                            {DNNL_ARG_WEIGHTS, &b_.memory},
+                            {DNNL_ARG_DST, &c},
+                            {DNNL_ARG_SCRATCHPAD, &scratch},
+                            {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, &zero_point_}});
+    else
+      DnnlExecute(matmul_, {{DNNL_ARG_SRC, &a},
+                            {DNNL_ARG_WEIGHTS, &b_.memory},
+                            {DNNL_ARG_DST, &c},
+                            {DNNL_ARG_SCRATCHPAD, &scratch}});
+    CpuStream().wait();
+  });
+  if (!s.ok() || !qlinear_) return s;
+  const auto* acc = static_cast<const int32_t*>(acc_data);
+#pragma omp parallel for num_threads(ctx.num_threads) if (rows_ * n_ > 32768)
+  for (int64_t r = 0; r < rows_; ++r)
+    RequantizePlane(acc + r * n_, 0, multiplier_, y_zero_, n_, out_type_ == DataType::kUint8,
+                    static_cast<uint8_t*>(ctx.outputs[0]) + r * n_);
   return Status::Ok();
 }
 
