@@ -141,3 +141,30 @@ TEST(ConvFamily, WinogradAgreesWithDirect) {
 
 }  // namespace
 }  // namespace oc::testing
+
+namespace oc::testing {
+namespace {
+
+// A misspelt switch is refused when the model loads, naming the variable, instead of
+// silently meaning something else.
+TEST(ConvFamily, InvalidSwitchValuesAreRefused) {
+  GraphBuilder b;
+  b.Input("x", DataType::kFloat, {1, 32, 14, 14});
+  b.Const("w", FloatTensor({32, 32, 3, 3}, Pseudo(32 * 32 * 9, 71)));
+  b.Add("Conv", {"x", "w"}, {"y"}).attrs.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  b.Output("y");
+  auto bytes = CompileToOm(b.g);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  const std::vector<std::vector<float>> in = {Pseudo(32 * 14 * 14, 72)};
+  for (const char* name : {"OCANN_CONV_ALGO", "OCANN_BF16_COMPUTE"}) {
+    setenv(name, "wino", 1);
+    auto r = RunOmOn(bytes.value(), "cpu", in);
+    unsetenv(name);
+    ASSERT_FALSE(r.ok()) << name;
+    EXPECT_NE(r.status().message().find(name), std::string::npos) << r.status().ToString();
+  }
+  EXPECT_TRUE(RunOmOn(bytes.value(), "cpu", in).ok());
+}
+
+}  // namespace
+}  // namespace oc::testing

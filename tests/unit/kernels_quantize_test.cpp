@@ -237,5 +237,31 @@ TEST(QuantizedMatMul, Int8PathMatchesThePlainLoops) {
   }
 }
 
+// A misspelt switch is refused, naming the variable, wherever the kernel is first prepared
+// (constant folding at compile time, or load).
+TEST(QuantizedConv, InvalidPlainSwitchIsRefused) {
+  GraphBuilder b;
+  b.Input("x", DataType::kUint8, {1, 4, 4, 4});
+  b.Const("w", Bytes(DataType::kInt8, {4, 4, 1, 1}, 3, -127, 127));
+  b.Const("xz", Scalar(DataType::kUint8, 0));
+  b.Add("ConvInteger", {"x", "w", "xz"}, {"y"});
+  b.Output("y");
+  b.g.opset_version = 13;
+  setenv("OCANN_INT8_PLAIN", "yes", 1);
+  Status s = Status::Ok();
+  auto bytes = CompileToOm(b.g);
+  if (!bytes.ok()) {
+    s = bytes.status();
+  } else {
+    LoadOptions lo;
+    lo.backends = BackendRegistry::Global().Order("cpu").value();
+    auto model = Model::Load(MappedFile::FromCopy(bytes->data(), bytes->size()), lo);
+    if (!model.ok()) s = model.status();
+  }
+  unsetenv("OCANN_INT8_PLAIN");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("OCANN_INT8_PLAIN"), std::string::npos) << s.ToString();
+}
+
 }  // namespace
 }  // namespace oc::testing

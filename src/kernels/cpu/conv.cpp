@@ -2,7 +2,6 @@
 // input 3) on oneDNN. Weights are reordered once at prepare into the layout the
 // primitive picked; activations are reordered in and out per run when it picked a
 // blocked layout.
-#include <cstdlib>
 #include <cstring>
 
 #include "kernels/cpu/conv_algorithm.h"
@@ -63,7 +62,9 @@ class ConvKernel : public Kernel {
     // A convolution the precision mode gives bf16 reads values that hold bf16 numbers
     // already (the compiler rounded them): on a CPU with bf16 dot products it multiplies
     // them in bf16 with fp32 accumulation, as the NPU's cube does, at twice the fp32 rate.
-    dt cdt = ComputesInBf16(a) ? dt::bf16 : dt::f32;
+    OC_ASSIGN_OR_RETURN(const bool bf16, ComputesInBf16(a));
+    dt cdt = bf16 ? dt::bf16 : dt::f32;
+    OC_ASSIGN_OR_RETURN(const ConvAlgoMode algo, ConvAlgoModeFromEnv());
     return DnnlCall("Conv node [" + ctx.node->name + "]", [&] {
       auto& eng = CpuEngine();
       auto user_md = [&](const Shape& s, bool blocked) {
@@ -120,14 +121,14 @@ class ConvKernel : public Kernel {
                                   dil == std::vector<int64_t>{1, 1};
       // `auto` keeps bf16 layers direct: bf16 direct runs near fp32 Winograd's speed and
       // needs no layout change; `measure` times both.
-      const char* algo = std::getenv("OCANN_CONV_ALGO");
-      const bool bf16_auto = cdt == dt::bf16 && (!algo || std::strcmp(algo, "auto") == 0);
+      const bool bf16_auto = cdt == dt::bf16 && algo == ConvAlgoMode::kAuto;
       if (winograd_shape && !bf16_auto)
         pd_ = ChooseConvAlgorithm(
             pd_, [&] { return make_pd(dt::f32, false, dnnl::algorithm::convolution_winograd); },
             src_user_, dst_user_,
             std::string(has_sum_ ? "sum," : "") + a.GetString("activation", "") +
-                (ctx.has_input(2) ? ",bias" : ""));
+                (ctx.has_input(2) ? ",bias" : ""),
+            algo);
       conv_ = dnnl::convolution_forward(pd_);
       auto packed = PackConstant(ctx.constants[1]->data(), w_plain, pd_.weights_desc());
       if (!packed.ok()) throw std::runtime_error(packed.status().message());
@@ -180,6 +181,7 @@ class ConvKernel : public Kernel {
           if (ctx.inputs[3] == dst_data) {
             dnnl::memory& tmp = Bind(m.res_tmp, ws + res_tmp_off_);
             DnnlExecute(sum_in_, {{DNNL_ARG_FROM, &res}, {DNNL_ARG_TO, &tmp}});
+            CpuStream().wait();
             std::memcpy(dst_data, ws + res_tmp_off_, out_bytes_);
           } else {
             DnnlExecute(sum_in_, {{DNNL_ARG_FROM, &res}, {DNNL_ARG_TO, &dst}});

@@ -65,13 +65,22 @@ double TimeConv(const Pd& pd, const dnnl::memory::desc& src_user,
 
 }  // namespace
 
+Result<ConvAlgoMode> ConvAlgoModeFromEnv() {
+  const char* env = std::getenv("OCANN_CONV_ALGO");
+  const std::string v = env ? env : "auto";
+  if (v == "auto") return ConvAlgoMode::kAuto;
+  if (v == "measure") return ConvAlgoMode::kMeasure;
+  if (v == "direct") return ConvAlgoMode::kDirect;
+  if (v == "winograd") return ConvAlgoMode::kWinograd;
+  return InvalidArgument("OCANN_CONV_ALGO=" + v +
+                         " is not a valid value: use auto, measure, direct or winograd");
+}
+
 Pd ChooseConvAlgorithm(const Pd& direct, const std::function<Pd()>& make_winograd,
                        const dnnl::memory::desc& src_user, const dnnl::memory::desc& dst_user,
-                       const std::string& signature) {
-  const char* env = std::getenv("OCANN_CONV_ALGO");
-  const std::string mode = env ? env : "auto";
-  if (mode == "direct") return direct;
-  if (mode == "auto") {
+                       const std::string& signature, ConvAlgoMode mode) {
+  if (mode == ConvAlgoMode::kDirect) return direct;
+  if (mode == ConvAlgoMode::kAuto) {
     // The shapes where Winograd measured clearly faster on AVX-512 (docs/performance.md:
     // 1.4-3x for 32 to 256 channels at 14x14 and larger, 1.06-1.14x below): at least 32
     // input and output channels and 196 output positions. Timing every layer at load
@@ -88,7 +97,7 @@ Pd ChooseConvAlgorithm(const Pd& direct, const std::function<Pd()>& make_winogra
     return direct;  // no Winograd kernel for this shape or machine
   }
   if (std::string(wino.impl_info_str()).rfind("ref", 0) == 0) return direct;
-  if (mode != "measure") return wino;
+  if (mode != ConvAlgoMode::kMeasure) return wino;
   // Timed once per shape, post-ops and thread count in the process.
   static std::mutex mutex;
   static std::map<std::string, bool> faster;  // key -> Winograd won

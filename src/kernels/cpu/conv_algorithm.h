@@ -6,10 +6,16 @@
 #include <functional>
 #include <string>
 
+#include "base/status.h"
+
 namespace oc {
 
+enum class ConvAlgoMode { kAuto, kMeasure, kDirect, kWinograd };
+// OCANN_CONV_ALGO: unset or `auto`, `measure`, `direct`, `winograd`; anything else is refused.
+Result<ConvAlgoMode> ConvAlgoModeFromEnv();
+
 // Returns `direct` or the Winograd primitive descriptor `make_winograd` builds (it may
-// throw when oneDNN has none for the shape). OCANN_CONV_ALGO: `auto` (default) uses
+// throw when oneDNN has none for the shape). `mode` (OCANN_CONV_ALGO): `auto` (default) uses
 // Winograd for the layer shapes where it measured clearly faster, `measure` times both
 // once per layer shape, post-ops and thread count in the process and keeps the faster (10 %
 // margin), `direct` never uses Winograd, `winograd` uses it wherever oneDNN has it.
@@ -18,6 +24,6 @@ dnnl::convolution_forward::primitive_desc ChooseConvAlgorithm(
     const dnnl::convolution_forward::primitive_desc& direct,
     const std::function<dnnl::convolution_forward::primitive_desc()>& make_winograd,
     const dnnl::memory::desc& src_user, const dnnl::memory::desc& dst_user,
-    const std::string& signature);
+    const std::string& signature, ConvAlgoMode mode);
 
 }  // namespace oc

@@ -104,7 +104,9 @@ Status BuildMatmul(const std::string& what, const dnnl::memory::desc& a_md,
                           : dnnl::matmul::desc(a_use, b_use, c_md);
       return dnnl::matmul::primitive_desc(desc, attr, CpuEngine());
     };
-    dt compute = ComputesInBf16(attrs) ? dt::bf16 : dt::f32;
+    auto bf16 = ComputesInBf16(attrs);
+    if (!bf16.ok()) throw std::runtime_error(bf16.status().message());
+    dt compute = bf16.value() ? dt::bf16 : dt::f32;
     out->pd = make_pd(compute);
     // No bf16 kernel for this shape: the same bf16 values multiply in fp32.
     if (compute == dt::bf16 && std::string(out->pd.impl_info_str()).rfind("ref", 0) == 0) {

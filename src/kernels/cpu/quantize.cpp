@@ -202,8 +202,8 @@ class MatMulIntegerKernel : public Kernel {
     out_type_ = ctx.outputs[0].dtype;
     // oneDNN's int8 matmul where the node fits (the loops below stay the fallback and the
     // oracle: tests/unit/kernels_quantize_test.cpp compares the two).
-    const char* plain = std::getenv("OCANN_INT8_PLAIN");
-    fast_ = !(plain && std::strcmp(plain, "1") == 0) && fast_mm_.Prepare(ctx, qlinear_);
+    OC_ASSIGN_OR_RETURN(const bool plain, EnvSwitch("OCANN_INT8_PLAIN", false));
+    fast_ = !plain && fast_mm_.Prepare(ctx, qlinear_);
     return Status::Ok();
   }
   size_t WorkspaceSize() const override { return fast_ ? fast_mm_.WorkspaceSize() : 0; }
@@ -285,8 +285,8 @@ class ConvIntegerKernel : public Kernel {
     w_scale_n_ = qlinear_ ? ctx.inputs[4].numel() : 1;
     // oneDNN's int8 kernels where the node fits them (the loops below stay the fallback and
     // the oracle: tests/unit/kernels_quantize_test.cpp compares the two).
-    const char* plain = std::getenv("OCANN_INT8_PLAIN");
-    fast_ = !(plain && std::strcmp(plain, "1") == 0) && fast_conv_.Prepare(ctx, qlinear_);
+    OC_ASSIGN_OR_RETURN(const bool plain, EnvSwitch("OCANN_INT8_PLAIN", false));
+    fast_ = !plain && fast_conv_.Prepare(ctx, qlinear_);
     return Status::Ok();
   }
   size_t WorkspaceSize() const override { return fast_ ? fast_conv_.WorkspaceSize() : 0; }
