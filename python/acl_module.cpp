@@ -121,6 +121,17 @@ PYBIND11_MODULE(acl, m) {
       },
       "get_soc_name() -> str\n\nThe SoC of the emulated device (aclrtGetSocName).");
   m.def(
+      "get_device_capability",
+      [](uint32_t device_id, int info) {
+        int64_t value = 0;
+        const aclError ret =
+            aclGetDeviceCapability(device_id, static_cast<aclDeviceInfo>(info), &value);
+        return py::make_tuple(value, ret);
+      },
+      py::arg("device_id"), py::arg("device_info"),
+      "get_device_capability(device_id, device_info) -> (value, ret)\n\nAI cores (0), vector "
+      "cores (1) or L2 bytes (2) of the emulated SoC (aclGetDeviceCapability).");
+  m.def(
       "get_recent_err_msg",
       [] {
         const char* s = aclGetRecentErrMsg();

@@ -138,7 +138,12 @@ typedef enum ACL_ENUM_INT {
   ACL_FRACTAL_Z_3D = 33
 } aclFormat;
 
-typedef enum ACL_ENUM_INT { ACL_DEBUG = 0, ACL_INFO = 1, ACL_WARNING = 2, ACL_ERROR = 3 } aclLogLevel;
+typedef enum ACL_ENUM_INT {
+  ACL_DEBUG = 0,
+  ACL_INFO = 1,
+  ACL_WARNING = 2,
+  ACL_ERROR = 3
+} aclLogLevel;
 
 typedef enum ACL_ENUM_INT {
   ACL_MEMTYPE_DEVICE = 0,
@@ -174,6 +179,16 @@ ACL_FUNC_VISIBILITY aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, 
 ACL_FUNC_VISIBILITY void* aclGetTensorDescAddress(const aclTensorDesc* desc);
 /* The SoC of the emulated device ("Ascend910B3" unless OCANN_SOC names another). */
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
+
+typedef enum {
+  ACL_DEVICE_INFO_UNDEFINED = -1,
+  ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+  ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+  ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+/* A figure of the emulated device's SoC, from OpenCANN's SoC table (cores, L2 bytes). */
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo,
+                                                    int64_t* value);
 
 ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char* func, const char* file,
                                    uint32_t line, const char* fmt, ...);

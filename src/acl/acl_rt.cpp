@@ -521,6 +521,38 @@ const char* aclrtGetSocName(void) {
   return soc ? soc->name : opencann::kDefaultSoc;
 }
 
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
+  OC_ACL_CHECK_NULL(value);
+  if (deviceId >= kDeviceCount)
+    return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
+                "aclGetDeviceCapability: device id " + std::to_string(deviceId) +
+                    " is invalid; this machine has 1 emulated NPU (device 0)");
+  const char* name = aclrtGetSocName();
+  const opencann::SocSpec* soc = opencann::FindSocSpec(name);
+  if (!soc) return Fail(ACL_ERROR_INTERNAL_ERROR, "aclGetDeviceCapability: no SoC table entry");
+  switch (deviceInfo) {
+    case ACL_DEVICE_INFO_AI_CORE_NUM:
+      *value = soc->aic_cores;
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
+      // Chips whose AI cores carry their own vector unit have no separate vector cores.
+      *value = soc->aiv_cores;
+      return ACL_SUCCESS;
+    case ACL_DEVICE_INFO_L2_SIZE:
+      if (soc->l2_bytes == 0)
+        return Fail(
+            ACL_ERROR_FEATURE_UNSUPPORTED,
+            std::string("aclGetDeviceCapability: OpenCANN's SoC table has no L2 size for ") + name +
+                " (it is known for the Ascend910B chips)");
+      *value = static_cast<int64_t>(soc->l2_bytes);
+      return ACL_SUCCESS;
+    default:
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclGetDeviceCapability: deviceInfo " +
+                                               std::to_string(static_cast<int>(deviceInfo)) +
+                                               " is not an aclDeviceInfo");
+  }
+}
+
 aclError aclrtCreateEvent(aclrtEvent* event) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(event);

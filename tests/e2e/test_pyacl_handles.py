@@ -75,6 +75,13 @@ def test_double_destroy_and_bogus_handles_return_invalid_param(acl_session, tmp_
 def test_runtime_extras(acl_session):
     acl = acl_session
     assert acl.get_soc_name() == "Ascend910B3"
+    # aclGetDeviceCapability answers from the SoC table: 910B3 has 20 AI cores, 40 vector
+    # cores and 192 MiB of L2; unknown figures and devices are refused.
+    assert acl.get_device_capability(0, 0) == (20, 0)
+    assert acl.get_device_capability(0, 1) == (40, 0)
+    assert acl.get_device_capability(0, 2) == (192 << 20, 0)
+    assert acl.get_device_capability(0, 7)[1] == ACL_ERROR_INVALID_PARAM
+    assert acl.get_device_capability(3, 0)[1] == 107001  # ACL_ERROR_RT_INVALID_DEVICEID
     free0, total, ret = acl.rt.get_mem_info(1)  # ACL_HBM_MEM
     assert ret == 0 and total == 64 << 30 and 0 < free0 <= total
     dev, _ = acl.rt.malloc(64 << 20, 0)
