@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure setup demo test install bench models fuzz test-asan test-asan-ci test-tsan clean
+.PHONY: all build configure setup demo test install bench models tutorials fuzz test-asan test-asan-ci test-tsan clean
 
 all: build
 
@@ -33,6 +33,13 @@ models: setup
 	$(MAKE) build
 	/usr/bin/python3 tests/models/battery.py --build $(BUILD) --table docs/models.md \
 	  --json $(BUILD)/models.json --work $(BUILD)/battery
+
+# The five tutorials of docs/tutorials/ run end to end, their outputs checked, and the pages
+# rendered in headless Chromium (make test runs them without the rendering).
+tutorials: setup
+	bash scripts/setup.sh python3-markdown
+	$(MAKE) build
+	/usr/bin/python3 examples/tutorials/run_tutorials.py --build $(BUILD) --render
 
 # libFuzzer harnesses (fuzz/), ASan+UBSan, SECONDS each; findings land in fuzz/findings/.
 FUZZ_BUILD ?= build-fuzz
