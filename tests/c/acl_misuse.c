@@ -140,6 +140,16 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtMemsetAsync(dev_mem, 64, 0, 64, (aclrtStream)&count), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMemsetAsync(dev_mem, 64, 7, 64, NULL), ACL_SUCCESS); /* no stream: now */
   EXPECT_TRUE(aclrtGetSocName() != NULL && strcmp(aclrtGetSocName(), "Ascend910B3") == 0);
+  {
+    int64_t cap = 0;
+    EXPECT_CODE(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, NULL),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclGetDeviceCapability(1, ACL_DEVICE_INFO_AI_CORE_NUM, &cap),
+                ACL_ERROR_RT_INVALID_DEVICEID);
+    EXPECT_CODE(aclGetDeviceCapability(0, (aclDeviceInfo)9, &cap), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclGetDeviceCapability(0, ACL_DEVICE_INFO_VECTOR_CORE_NUM, &cap), ACL_SUCCESS);
+    EXPECT_TRUE(cap == 40);
+  }
   /* Host sides of a copy must be mapped memory: a made-up pointer is refused. */
   EXPECT_CODE(aclrtMemcpy(dev_mem, 64, (void*)(uintptr_t)0x1000, 64, ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_ERROR_INVALID_PARAM);
