@@ -180,7 +180,7 @@ ACL_FUNC_VISIBILITY void* aclGetTensorDescAddress(const aclTensorDesc* desc);
 /* The SoC of the emulated device ("Ascend910B3" unless OCANN_SOC names another). */
 ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
 
-typedef enum {
+typedef enum ACL_ENUM_INT {
   ACL_DEVICE_INFO_UNDEFINED = -1,
   ACL_DEVICE_INFO_AI_CORE_NUM = 0,
   ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
