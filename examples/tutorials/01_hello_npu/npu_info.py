@@ -24,8 +24,9 @@ for dev in range(count):
     assert acl.rt.set_device(dev) == 0
     soc = acl.get_soc_name()
     free, total, ret = acl.rt.get_mem_info(ACL_HBM_MEM)
-    aic, _ = acl.get_device_capability(dev, AI_CORE_NUM)
-    aiv, _ = acl.get_device_capability(dev, VECTOR_CORE_NUM)
+    aic, ret_aic = acl.get_device_capability(dev, AI_CORE_NUM)
+    aiv, ret_aiv = acl.get_device_capability(dev, VECTOR_CORE_NUM)
+    assert ret == 0 and ret_aic == 0 and ret_aiv == 0, acl.get_recent_err_msg()
     l2, ret_l2 = acl.get_device_capability(dev, L2_SIZE)
     l2_text = f"{l2 >> 20} MiB" if ret_l2 == 0 else "unknown"
     row(f"NPU {dev}  {soc}  AI cores {aic}  vector cores {aiv}  L2 {l2_text}")

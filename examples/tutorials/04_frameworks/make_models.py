@@ -26,6 +26,20 @@ def compiled(proto):
     return importlib.import_module(proto.replace(".proto", "_pb2"))
 
 
+def set_attr(attr, value):
+    """TensorFlow's AttrValue and GE's AttrDef share the fields b, i, s and list.i."""
+    if isinstance(value, str):
+        attr.s = value.encode()
+    elif isinstance(value, bool):
+        attr.b = value
+    elif isinstance(value, int):
+        attr.i = value
+    elif isinstance(value, list) and all(isinstance(v, int) for v in value):
+        attr.list.i.extend(value)
+    else:
+        raise TypeError(f"no attribute field for {value!r}")
+
+
 torch.manual_seed(0)
 net = torch.nn.Sequential(
     torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
@@ -60,12 +74,7 @@ graph = tf.GraphDef()
 def tf_node(name, op, inputs=(), **attrs):
     node = graph.node.add(name=name, op=op, input=list(inputs))
     for key, value in attrs.items():
-        if isinstance(value, str):
-            node.attr[key].s = value.encode()
-        elif isinstance(value, bool):
-            node.attr[key].b = value
-        else:
-            node.attr[key].list.i.extend(value)
+        set_attr(node.attr[key], value)
     return name
 
 
@@ -107,14 +116,7 @@ GE_FLOAT, GE_INT32 = 1, 7
 def ge_op(name, type_, inputs=(), **attrs):
     op = g.op.add(name=name, type=type_, input=[f"{i}:0" for i in inputs])
     for key, value in attrs.items():
-        if isinstance(value, str):
-            op.attr[key].s = value.encode()
-        elif isinstance(value, bool):
-            op.attr[key].b = value
-        elif isinstance(value, int):
-            op.attr[key].i = value
-        else:
-            op.attr[key].list.i.extend(value)
+        set_attr(op.attr[key], value)
     return name
 
 
