@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure setup demo test install bench models tutorials fuzz test-asan test-asan-ci test-tsan clean
+.PHONY: all build configure setup demo test install bench models tutorials fuzz test-asan test-asan-ci test-tsan format format-check clean
 
 all: build
 
@@ -111,6 +111,15 @@ bench: setup
 	cmake --build $(BUILD) -j $(JOBS)
 	OCANN_NUM_THREADS=1 $(BUILD)/bin/oc_hot_kernels_bench
 	/usr/bin/python3 bench/model_latency.py --build $(BUILD) --all --bf16 --write-docs
+
+# Every C and C++ file git tracks, against .clang-format (clang-format 14, Debian's).
+FORMAT_FILES = $(shell git ls-files '*.c' '*.cc' '*.cpp' '*.h' '*.hpp')
+format:
+	clang-format -i $(FORMAT_FILES)
+format-check:
+	@command -v clang-format >/dev/null || bash scripts/setup.sh clang-format
+	@clang-format --dry-run --Werror $(FORMAT_FILES) || { echo 'format-check: run make format'; exit 1; }
+	@echo "format-check: $(words $(FORMAT_FILES)) files follow .clang-format"
 
 clean:
 	rm -rf $(BUILD)

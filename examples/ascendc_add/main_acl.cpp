@@ -7,13 +7,13 @@
 #include "acl/acl.h"
 #include "aclrtlaunch_add_custom.h"
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    aclError e_ = (call);                                                              \
-    if (e_ != ACL_SUCCESS) {                                                           \
-      std::printf("%s failed: %d %s\n", #call, e_, aclGetRecentErrMsg());              \
-      return 1;                                                                        \
-    }                                                                                  \
+#define CHECK(call)                                                       \
+  do {                                                                    \
+    aclError e_ = (call);                                                 \
+    if (e_ != ACL_SUCCESS) {                                              \
+      std::printf("%s failed: %d %s\n", #call, e_, aclGetRecentErrMsg()); \
+      return 1;                                                           \
+    }                                                                     \
   } while (0)
 
 int main() {
@@ -35,7 +35,8 @@ int main() {
   CHECK(aclrtMemcpy(dx, kBytes, x.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
   CHECK(aclrtMemcpy(dy, kBytes, y.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
   // Host memory is not a kernel argument, as on the NPU.
-  if (ACLRT_LAUNCH_KERNEL(add_custom)(kBlocks, stream, x.data(), dy, dz) != ACL_ERROR_INVALID_PARAM) {
+  if (ACLRT_LAUNCH_KERNEL(add_custom)(kBlocks, stream, x.data(), dy, dz) !=
+      ACL_ERROR_INVALID_PARAM) {
     std::printf("FAIL: a host pointer was accepted\n");
     return 1;
   }
@@ -44,10 +45,12 @@ int main() {
   CHECK(aclrtMemcpy(z.data(), kBytes, dz, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
   int wrong = 0;
   for (size_t i = 0; i < kCount; ++i) {
-    const float want = aclFloat16ToFloat(aclFloatToFloat16(aclFloat16ToFloat(x[i]) + aclFloat16ToFloat(y[i])));
+    const float want =
+        aclFloat16ToFloat(aclFloatToFloat16(aclFloat16ToFloat(x[i]) + aclFloat16ToFloat(y[i])));
     if (aclFloat16ToFloat(z[i]) != want) ++wrong;
   }
-  std::printf("%s: %d of %zu elements differ from the reference\n", wrong ? "FAIL" : "PASS", wrong, kCount);
+  std::printf("%s: %d of %zu elements differ from the reference\n", wrong ? "FAIL" : "PASS", wrong,
+              kCount);
   CHECK(aclrtFree(dx));
   CHECK(aclrtFree(dy));
   CHECK(aclrtFree(dz));

@@ -49,7 +49,8 @@ extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, GM
 }
 
 // ---------- row sums: rows x cols floats, cols a multiple of 8 (32-byte rows) ----------
-extern "C" __global__ __aicore__ void row_sum_custom(GM_ADDR x, GM_ADDR y, uint32_t rows, uint32_t cols) {
+extern "C" __global__ __aicore__ void row_sum_custom(GM_ADDR x, GM_ADDR y, uint32_t rows,
+                                                     uint32_t cols) {
   TPipe pipe;
   TQue<QuePosition::VECIN, 2> in;
   TBuf<TPosition::VECCALC> work, result;
@@ -72,7 +73,8 @@ extern "C" __global__ __aicore__ void row_sum_custom(GM_ADDR x, GM_ADDR y, uint3
 }
 
 // ---------- half-precision matmul with the high-level API ----------
-extern "C" __global__ __aicore__ void matmul_half(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
+extern "C" __global__ __aicore__ void matmul_half(GM_ADDR a, GM_ADDR b, GM_ADDR c,
+                                                  GM_ADDR tilingGm) {
   TPipe pipe;
   TCubeTiling tiling;
   std::memcpy(&tiling, tilingGm, sizeof(tiling));
@@ -82,7 +84,8 @@ extern "C" __global__ __aicore__ void matmul_half(GM_ADDR a, GM_ADDR b, GM_ADDR 
   gc.SetGlobalBuffer((__gm__ half*)c, tiling.M * tiling.N);
   const int mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
   const int mIdx = GetBlockIdx() % mBlocks, nIdx = GetBlockIdx() / mBlocks;
-  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+         MatmulType<TPosition::GM, CubeFormat::ND, half>,
          MatmulType<TPosition::GM, CubeFormat::ND, half>>
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);

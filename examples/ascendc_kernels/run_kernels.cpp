@@ -13,8 +13,7 @@ extern "C" void add_custom(uint8_t*, uint8_t*, uint8_t*);
 extern "C" void leaky_relu_custom(uint8_t*, uint8_t*, uint8_t*);
 extern "C" void row_sum_custom(uint8_t*, uint8_t*, uint32_t, uint32_t);
 extern "C" void matmul_half(uint8_t*, uint8_t*, uint8_t*, uint8_t*);
-extern "C" void matmul_leakyrelu_custom(uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint8_t*,
-                                        uint8_t*);
+extern "C" void matmul_leakyrelu_custom(uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint8_t*);
 
 namespace {
 
@@ -31,7 +30,8 @@ uint8_t* Load(const std::string& name, size_t bytes) {
 }
 
 void Save(const std::string& name, const uint8_t* p, size_t bytes) {
-  std::ofstream(g_dir + "/" + name, std::ios::binary).write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(bytes));
+  std::ofstream(g_dir + "/" + name, std::ios::binary)
+      .write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(bytes));
 }
 
 }  // namespace
@@ -54,7 +54,10 @@ int main(int argc, char** argv) {
     const uint32_t n = 100003;
     uint8_t* x = Load("leaky_x.bin", n * 4);
     auto* y = static_cast<uint8_t*>(AscendC::GmAlloc(n * 4));
-    struct { uint32_t total, tile; float alpha; } t{n, 1000, 0.1f};
+    struct {
+      uint32_t total, tile;
+      float alpha;
+    } t{n, 1000, 0.1f};
     auto* tg = static_cast<uint8_t*>(AscendC::GmAlloc(sizeof(t)));
     std::memcpy(tg, &t, sizeof(t));
     ok &= ICPU_RUN_KF(leaky_relu_custom, 16, x, y, tg);
@@ -73,9 +76,12 @@ int main(int argc, char** argv) {
     auto* c = static_cast<uint8_t*>(AscendC::GmAlloc(M * N * 2));
     matmul_tiling::MultiCoreMatmulTiling tiler;
     tiler.SetDim(8);
-    tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-    tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-    tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                   matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                   matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                   matmul_tiling::DataType::DT_FLOAT16);
     tiler.SetShape(M, N, K);
     tiler.SetOrgShape(M, N, K);
     TCubeTiling tiling;
@@ -94,10 +100,14 @@ int main(int argc, char** argv) {
     const uint32_t blockDim = 2;  // cube cores; 4 vector cores share the work
     matmul_tiling::MultiCoreMatmulTiling tiler;
     tiler.SetDim(2 * blockDim);
-    tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-    tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-    tiler.SetCType(matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
-    tiler.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                   matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                   matmul_tiling::DataType::DT_FLOAT16);
+    tiler.SetCType(matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND,
+                   matmul_tiling::DataType::DT_FLOAT);
+    tiler.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                      matmul_tiling::DataType::DT_FLOAT);
     tiler.SetShape(M, N, K);
     tiler.SetOrgShape(M, N, K);
     tiler.SetBias(true);

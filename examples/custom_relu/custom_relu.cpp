@@ -13,7 +13,9 @@ class KernelCustomReLU {
     // Each block takes a contiguous share; the last one may be shorter (or empty).
     const uint32_t perBlock = (totalLength + GetBlockNum() - 1) / GetBlockNum();
     const uint32_t start = perBlock * GetBlockIdx();
-    length_ = start >= totalLength ? 0 : (totalLength - start < perBlock ? totalLength - start : perBlock);
+    length_ = start >= totalLength
+                  ? 0
+                  : (totalLength - start < perBlock ? totalLength - start : perBlock);
     tileLength_ = tileLength;
     xGm_.SetGlobalBuffer((__gm__ DTYPE_X*)x + start, length_);
     yGm_.SetGlobalBuffer((__gm__ DTYPE_Y*)y + start, length_);

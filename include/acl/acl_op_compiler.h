@@ -15,9 +15,16 @@
 extern "C" {
 #endif
 
-typedef enum aclEngineType ACL_ENUM_INT { ACL_ENGINE_SYS, ACL_ENGINE_AICORE, ACL_ENGINE_VECTOR } aclopEngineType;
+typedef enum aclEngineType ACL_ENUM_INT {
+  ACL_ENGINE_SYS,
+  ACL_ENGINE_AICORE,
+  ACL_ENGINE_VECTOR
+} aclopEngineType;
 
-typedef enum aclCompileType ACL_ENUM_INT { ACL_COMPILE_SYS, ACL_COMPILE_UNREGISTERED } aclopCompileType;
+typedef enum aclCompileType ACL_ENUM_INT {
+  ACL_COMPILE_SYS,
+  ACL_COMPILE_UNREGISTERED
+} aclopCompileType;
 
 typedef enum ACL_ENUM_INT {
   ACL_PRECISION_MODE,
@@ -39,7 +46,10 @@ typedef enum ACL_ENUM_INT {
   ACL_OP_DEBUG_OPTION
 } aclCompileOpt;
 
-typedef enum aclCompileFlag ACL_ENUM_INT { ACL_OP_COMPILE_DEFAULT, ACL_OP_COMPILE_FUZZ } aclOpCompileFlag;
+typedef enum aclCompileFlag ACL_ENUM_INT {
+  ACL_OP_COMPILE_DEFAULT,
+  ACL_OP_COMPILE_FUZZ
+} aclOpCompileFlag;
 
 /* Sets an option for the rest of the process; the value is checked where it has a fixed
  * set (precision modes, on/off switches, AI core counts). */

@@ -24,27 +24,27 @@ typedef struct aclOpExecutor aclOpExecutor;
 
 /* A tensor over device memory `tensorData` (aclrtMalloc). Strides and offset are in
  * elements; OpenCANN takes contiguous tensors (stride NULL or row-major). */
-ACL_FUNC_VISIBILITY aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum,
-                                               aclDataType dataType, const int64_t *stride,
+ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum,
+                                               aclDataType dataType, const int64_t* stride,
                                                int64_t offset, aclFormat format,
-                                               const int64_t *storageDims, uint64_t storageDimsNum,
-                                               void *tensorData);
-ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor *tensor);
+                                               const int64_t* storageDims, uint64_t storageDimsNum,
+                                               void* tensorData);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor);
 
 /* OpenCANN: the generic stages behind every generated aclnn<Op> function. */
 typedef struct {
-  const char *name;
+  const char* name;
   int kind; /* 0 int, 1 float, 2 bool, 3 string */
   int64_t i;
   double f;
-  const char *s;
+  const char* s;
 } OcAclnnAttr;
 ACL_FUNC_VISIBILITY aclnnStatus OcAclnnGetWorkspaceSize(
-    const char *opType, const aclTensor *const *inputs, uint64_t numInputs,
-    const OcAclnnAttr *attrs, uint64_t numAttrs, const aclTensor *const *outputs,
-    uint64_t numOutputs, uint64_t *workspaceSize, aclOpExecutor **executor);
-ACL_FUNC_VISIBILITY aclnnStatus OcAclnnRun(void *workspace, uint64_t workspaceSize,
-                                           aclOpExecutor *executor, aclrtStream stream);
+    const char* opType, const aclTensor* const* inputs, uint64_t numInputs,
+    const OcAclnnAttr* attrs, uint64_t numAttrs, const aclTensor* const* outputs,
+    uint64_t numOutputs, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize,
+                                           aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -204,8 +204,9 @@ TEST(AscendCCubeBias, BiasTableRules) {
 }
 
 TEST(AscendCCubeTranspose, Int8SquaresBecomeTheZnLayoutMmadReads) {
-  // C[16 x 128] = A[16 x 64] x B[64 x 128] in int8 -> int32 (four squares per K step). B goes GM -> L1 (NZ) and into L0B
-  // through LoadDataWithTranspose, one 32 x 32 square per 32 rows of K, as int8 kernels do.
+  // C[16 x 128] = A[16 x 64] x B[64 x 128] in int8 -> int32 (four squares per K step). B goes GM ->
+  // L1 (NZ) and into L0B through LoadDataWithTranspose, one 32 x 32 square per 32 rows of K, as
+  // int8 kernels do.
   constexpr int M = 16, K = 64, N = 128;
   std::vector<int8_t> a(M * K), b(K * N);
   for (int i = 0; i < M * K; ++i) a[i] = int8_t((i * 7) % 19 - 9);
