@@ -84,7 +84,10 @@ Status Backend::Copy(void* dst, const void* src, size_t bytes, CopyKind) const {
 
 // ---- Registry and placement --------------------------------------------------------
 
-void BackendRegistry::Add(const Backend* backend) { backends_.push_back(backend); }
+void BackendRegistry::Add(const Backend* backend, bool in_default_order) {
+  backends_.push_back(backend);
+  if (in_default_order) default_order_.push_back(backend);
+}
 
 const Backend* BackendRegistry::Find(const std::string& name) const {
   for (const auto& b : backends_)
@@ -104,7 +107,7 @@ Result<std::vector<const Backend*>> BackendRegistry::Order(const std::string& na
     if (const char* env = std::getenv("OCANN_BACKENDS")) spec = env;
   std::vector<const Backend*> order;
   if (spec.empty()) {
-    order = backends_;
+    order = default_order_;
     return order;
   }
   size_t pos = 0;

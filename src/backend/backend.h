@@ -7,16 +7,30 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "backend/kernel.h"
 
 namespace oc {
 
+// Where a backend keeps its tensors. Backends of one space read each other's values in
+// place; where a value crosses spaces the runtime inserts a copy step, made by the backend
+// that owns the non-host side. The host space is the process's own memory, which the CPU
+// and reference backends share; a device whose memory the host cannot dereference (a GPU,
+// the guarded backend) has a space of its own.
+struct MemorySpace {
+  const char* name;
+};
+inline constexpr MemorySpace kHostMemory{"host"};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual const char* name() const = 0;
+  // Tensors handed to this backend's kernels live in this space (see MemorySpace).
+  virtual const MemorySpace& memory_space() const { return kHostMemory; }
+  bool host_accessible() const { return &memory_space() == &kHostMemory; }
 
   // Whether this backend has a kernel for `node` with these input types (dtype undefined
   // for omitted inputs). Cheap and conservative: true means Prepare will be attempted
@@ -41,28 +55,58 @@ class Backend {
   // Called on the executing thread before this backend's steps run (thread policy).
   virtual void BeginExecution(int num_threads) const {}
 
-  // Device memory owned by the backend: 64-byte aligned, null on failure.
+  // Device memory owned by the backend, in its memory space: 64-byte aligned, null on
+  // failure. The host may dereference it only when host_accessible().
   virtual void* AllocateDeviceMemory(size_t bytes) const;
   virtual void FreeDeviceMemory(void* p) const;
+  // Copies between host memory and this backend's memory ("device" is this backend's side;
+  // kDeviceToDevice stays inside its space). Completes before returning.
   enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
   virtual Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind) const;
+};
+
+// Device memory of one backend, freed with it (constants uploaded at load, arenas).
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const Backend* backend, size_t bytes)
+      : backend_(backend), data_(backend->AllocateDeviceMemory(bytes)), bytes_(bytes) {}
+  ~DeviceBuffer() {
+    if (data_) backend_->FreeDeviceMemory(data_);
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept { *this = std::move(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(backend_, o.backend_);
+    std::swap(data_, o.data_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  void* data() const { return data_; }
+  size_t size() const { return bytes_; }
+
+ private:
+  const Backend* backend_ = nullptr;
+  void* data_ = nullptr;
+  size_t bytes_ = 0;
 };
 
 // The backends this build has, and the order of preference in which nodes are placed.
 class BackendRegistry {
  public:
   static BackendRegistry& Global();
-  void Add(const Backend* backend);  // backends live for the whole process
+  // Backends live for the whole process. One outside the default order runs nodes only
+  // where an application names it (aclInit's backends, OCANN_BACKENDS).
+  void Add(const Backend* backend, bool in_default_order = true);
   const Backend* Find(const std::string& name) const;
   std::vector<std::string> Names() const;
-  const Backend& First() const { return *backends_.front(); }  // the default's first
+  const Backend& First() const { return *default_order_.front(); }  // the default's first
   // The preference order from a comma-separated list of names ("reference,cpu"); an
   // empty list means OCANN_BACKENDS when set, else the default order (cpu, reference).
   // An unknown name is an error naming the known ones.
   Result<std::vector<const Backend*>> Order(const std::string& names = "") const;
 
  private:
-  std::vector<const Backend*> backends_;
+  std::vector<const Backend*> backends_, default_order_;
 };
 
 // Which backend runs each node and the layout of every value.

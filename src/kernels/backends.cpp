@@ -1,8 +1,11 @@
 // The backends this build has, in default order of preference: the CPU backend runs
-// everything it can, the reference backend is the oracle (and a second placement target).
+// everything it can, the reference backend is the oracle (and a second placement target),
+// the guarded backend (device memory the host cannot read, over the reference kernels)
+// takes nodes only where it is named.
 // Adding a backend: its folder under src/kernels/ and one line here.
 #include "backend/backend.h"
 #include "kernels/cpu/cpu_backend.h"
+#include "kernels/guarded/guarded_backend.h"
 #include "kernels/reference/reference_backend.h"
 
 namespace oc {
@@ -12,6 +15,7 @@ BackendRegistry& BackendRegistry::Global() {
     auto* r = new BackendRegistry();  // never destroyed: used from atexit paths
     r->Add(&CpuBackend());
     r->Add(&ReferenceBackend());
+    r->Add(&GuardedBackend(), /*in_default_order=*/false);  // by name: OCANN_BACKENDS=guarded,cpu
     return r;
   }();
   return *registry;

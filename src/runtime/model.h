@@ -122,24 +122,42 @@ class Model {
                  const std::vector<void*>& outputs, const std::vector<size_t>& output_sizes) const;
 
  private:
-  enum class SlotKind { kNone, kInput, kOutput, kConstant, kArena, kDynamic };
+  // Where a slot's bytes are: the caller's buffers, a constant, the arena of a memory space
+  // (one per space, all laid out by the same compile-time plan, so a value copied to
+  // another space keeps its offset), a space's staging area (caller inputs and outputs
+  // seen from a device), or per-execution storage for values sized at run time (host).
+  enum class SlotKind { kNone, kInput, kOutput, kConstant, kArena, kDynamic, kStaging };
   struct Slot {
     SlotKind kind = SlotKind::kNone;
-    size_t index = 0;           // input/output index, arena offset or dynamic value id
-    const void* ptr = nullptr;  // constants
+    size_t index = 0;           // input/output index, arena or staging offset, dynamic id
+    const void* ptr = nullptr;  // constants (a device copy for a device space)
     const Tensor* constant = nullptr;
     DataType dtype = DataType::kUndefined;
     Shape shape;                // as compiled; may hold -1 for values sized at run time
     int layout = kPlainLayout;  // as the backend of its producer and consumers chose
+    uint8_t space = 0;          // index into spaces_ (0: host)
+  };
+  // A copy of a value between memory spaces, made where the placement crosses them.
+  struct Transfer {
+    Slot from, to;
+    size_t bytes = 0;
   };
   struct ShapeCache;  // run-time prepared kernels of one dynamic step, by input shapes
   struct Step {
     std::unique_ptr<Kernel> kernel;     // null: prepared at execution (dynamic step)
     std::shared_ptr<ShapeCache> cache;  // dynamic steps only
     const Backend* backend = nullptr;   // where the node is placed
+    uint8_t space = 0;                  // its backend's memory space
     const Node* node = nullptr;
     std::vector<Slot> inputs, outputs;
+    std::vector<Transfer> before, after;  // inputs brought to its space, outputs sent home
     std::string node_name, op_type, kernel_domain;
+  };
+  // A memory space the model uses: 0 is the host (caller buffers, constants, the host
+  // arena); each other one belongs to backends whose memory the host cannot read.
+  struct Space {
+    const Backend* owner = nullptr;  // makes its allocations and copies (null: host)
+    size_t bytes = 0;                // arena + workspace + staging, the largest program's
   };
   struct DynamicValue;  // per-execution storage of values sized at run time
   struct Scratch;       // an execution's memory, pooled: arena, dynamic values, workspace
@@ -158,6 +176,7 @@ class Model {
     std::vector<const Backend*> backends;  // those its steps use, once each
     std::vector<OutputCopy> copies;
     size_t arena_size = 0, workspace_size = 0;
+    std::vector<size_t> staging_size;  // per space
     size_t num_dynamic = 0, dynamic_steps = 0;
     size_t first_state = 0;  // its steps' run states start here in Scratch::kernel_states
   };
@@ -170,6 +189,13 @@ class Model {
  private:
   Status Build(const LoadOptions& options);
   Status BuildProgram(const OmGraph& og, Program* p);
+  Status PrepareSteps(const Graph& g, const Placement& placement, Program* p);
+  Status AssignSlots(const OmGraph& og, const Placement& placement, Program* p);
+  Result<uint8_t> SpaceOf(const Backend* backend);
+  Result<const void*> DeviceConstant(const Tensor& t, uint8_t space);
+  Status CopyAcross(uint8_t from_space, const void* from, uint8_t to_space, void* to,
+                    size_t bytes) const;
+  Status RunTransfers(const std::vector<Transfer>& transfers, ExecState& st) const;
   Status BuildInterface();
   Result<const Program*> SelectProgram(const ExecuteIo& io) const;
   Status RunDynamicStep(const Program& p, const Step& step, ExecState& st) const;
@@ -190,7 +216,10 @@ class Model {
   size_t work_size_ = 0, weight_size_ = 0;
   int num_threads_ = 1;
   std::vector<const Backend*> backends_;  // preference order for placement
-  std::string soc_version_;               // the chip atc built the model for
+  std::vector<Space> spaces_;             // [0] is the host
+  // Constants that steps on a device read, uploaded once at load (per tensor and space).
+  std::map<std::pair<const Tensor*, uint8_t>, DeviceBuffer> device_constants_;
+  std::string soc_version_;  // the chip atc built the model for
   std::shared_ptr<StepObserver> observer_;
   mutable std::atomic<uint64_t> executions_{0};
   mutable std::mutex last_shapes_mutex_;
