@@ -1,0 +1,222 @@
+// Each core's local memories (reserved by InitBuffer and queues) and global memory: the known
+// allocations that bound every access, and the writes of different blocks that must not overlap.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "emu_state.h"
+
+namespace AscendC {
+namespace detail {
+namespace {
+
+std::mutex g_gm_mutex;
+std::map<uintptr_t, uint64_t> g_gm;         // start -> bytes
+std::map<uintptr_t, uint64_t> g_gm_padded;  // start -> bytes GmAlloc reserved (rounded up)
+
+}  // namespace
+
+Memory MemoryOf(TPosition pos) {
+  switch (pos) {
+    case TPosition::GM:
+      return Memory::kGM;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1:
+    case TPosition::TSCM:
+      return Memory::kL1;
+    case TPosition::A2:
+      return Memory::kL0A;
+    case TPosition::B2:
+      return Memory::kL0B;
+    case TPosition::CO1:
+      return Memory::kL0C;
+    case TPosition::C2:
+      return Memory::kBT;
+    case TPosition::C2PIPE2GM:
+      return Memory::kFB;
+    default:
+      return Memory::kUB;  // VECIN, VECOUT, VECCALC, CO2, ...
+  }
+}
+
+const char* MemoryName(Memory m) {
+  static const char* const names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+  return names[static_cast<int>(m)];
+}
+
+uint8_t* LocalBase(Memory m) {
+  Block& b = Current();
+  auto& mem = b.local[static_cast<int>(m)];
+  // Poisoned (NaN for float and half): on the NPU memory nothing wrote holds garbage.
+  if (mem.empty())
+    mem.assign(std::max<uint32_t>(CurrentSoc().capacity[static_cast<int>(m)], 32), 0xFF);
+  return mem.data();
+}
+
+uint32_t ReserveLocal(Memory m, uint32_t bytes, const char* api) {
+  Block& b = Current();
+  const int i = static_cast<int>(m);
+  if (m == Memory::kGM) Fault(api, "queues and buffers cannot be placed in GM");
+  const uint32_t cap = CurrentSoc().capacity[i];
+  const uint32_t align = std::max<uint32_t>(CurrentSoc().alignment[i], 32);
+  const uint32_t off = (b.used[i] + align - 1) / align * align;
+  if (uint64_t{off} + bytes > cap)
+    Fault(api, std::string(MemoryName(m)) + " capacity exceeded: " + std::to_string(bytes) +
+                   " more bytes at offset " + std::to_string(off) + ", but " + MemoryName(m) +
+                   " has " + std::to_string(cap) + " bytes per core on " + CurrentSoc().name);
+  LocalBase(m);
+  b.used[i] = off + bytes;
+  return off;
+}
+
+void ResetLocal() {
+  Block& b = Current();
+  for (auto& u : b.used) u = 0;
+}
+
+void RegisterGlobal(const void* p, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(g_gm_mutex);
+  g_gm[reinterpret_cast<uintptr_t>(p)] = bytes;
+}
+
+void UnregisterGlobal(const void* p) {
+  std::lock_guard<std::mutex> lock(g_gm_mutex);
+  g_gm.erase(reinterpret_cast<uintptr_t>(p));
+}
+
+void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
+  if (t_block && t_block->probe) throw ProbeEnd{};  // the kernel's declarations are over
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::string problem;
+  {
+    std::lock_guard<std::mutex> lock(g_gm_mutex);
+    auto next = g_gm.upper_bound(a);
+    const bool into_next = next != g_gm.end() && a + bytes > next->first;
+    if (next != g_gm.begin()) {
+      auto prev = std::prev(next);
+      const uint64_t size = prev->second;
+      auto pad = g_gm_padded.find(prev->first);
+      const uint64_t padded = pad == g_gm_padded.end() ? size : pad->second;
+      if (a < prev->first + size) {
+        // Inside a known allocation: the access must end inside it too.
+        if (a + bytes > prev->first + size)
+          problem = "global memory access of " + std::to_string(bytes) + " bytes at offset " +
+                    std::to_string(a - prev->first) + " runs past the end of its allocation of " +
+                    std::to_string(size) + " bytes";
+      } else if (a < prev->first + padded) {
+        // In the padding GmAlloc adds: past the end of that allocation, whatever follows.
+        problem = "global memory access of " + std::to_string(bytes) + " bytes starts at offset " +
+                  std::to_string(a - prev->first) + ", " + std::to_string(a - prev->first - size) +
+                  " bytes past the end of an allocation of " + std::to_string(size) + " bytes" +
+                  (into_next ? " (and runs into the next allocation)" : "");
+      }
+    }
+    // Pointers outside every allocation are memory the emulation does not know: accepted,
+    // unless they run into one.
+    if (problem.empty() && into_next &&
+        (next == g_gm.begin() || a >= std::prev(next)->first + std::prev(next)->second))
+      problem = "global memory access of " + std::to_string(bytes) + " bytes starts " +
+                std::to_string(next->first - a) + " bytes before an allocation of " +
+                std::to_string(next->second) + " bytes and runs into it";
+  }
+  if (!problem.empty()) Fault(api, problem);
+}
+
+Memory Locate(Block& b, const uint8_t* p, uint64_t* offset) {
+  for (int m = 1; m < kMem; ++m) {
+    const auto& mem = b.local[m];
+    if (!mem.empty() && p >= mem.data() && p < mem.data() + mem.size()) {
+      *offset = static_cast<uint64_t>(p - mem.data());
+      return static_cast<Memory>(m);
+    }
+  }
+  return Memory::kGM;
+}
+
+void NoteGlobalWrite(const void* p, uint64_t bytes) {
+  if (!t_block || t_block->probe || bytes == 0) return;
+  Block& b = *t_block;
+  if (b.atomic_add) return;  // atomic accumulation from many blocks is the point
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (!b.gm_writes.empty() && b.gm_writes.back().second == a)
+    b.gm_writes.back().second = a + bytes;
+  else
+    b.gm_writes.emplace_back(a, a + bytes);
+}
+
+// Two blocks writing the same global bytes without atomics: which value lands is undefined
+// on the NPU (the emulation runs blocks as threads, so here too).
+void CheckGlobalOverlaps(LaunchState& l) {
+  struct Write {
+    uintptr_t start, end;
+    const Block* block;
+  };
+  std::vector<Write> all;
+  for (const Block* b : l.blocks)
+    for (const auto& [start, end] : b->gm_writes) all.push_back({start, end, b});
+  std::sort(all.begin(), all.end(),
+            [](const Write& a, const Write& b) { return a.start < b.start; });
+  const Write* reach = nullptr;
+  int reported = 0;
+  for (const Write& w : all) {
+    if (reach && w.start < reach->end && w.block != reach->block && reported < 4) {
+      ++reported;
+      const uintptr_t from = w.start, to = std::min(w.end, reach->end);
+      std::string where;
+      {
+        std::lock_guard<std::mutex> lock(g_gm_mutex);
+        auto it = g_gm.upper_bound(from);
+        if (it != g_gm.begin()) {
+          --it;
+          if (from < it->first + it->second)
+            where = " (bytes " + std::to_string(from - it->first) + ".." +
+                    std::to_string(to - it->first) + " of an allocation of " +
+                    std::to_string(it->second) + ")";
+        }
+      }
+      l.errors.push_back("[kernel " + l.name + "]" + BlockLabel(*reach->block) + " and" +
+                         BlockLabel(*w.block) + " both write " + std::to_string(to - from) +
+                         " bytes of global memory" + where +
+                         " without atomics: on the NPU which block's value lands is undefined "
+                         "(give each block its own range, or SetAtomicAdd)");
+    }
+    if (!reach || w.end > reach->end) reach = &w;
+  }
+}
+
+}  // namespace detail
+
+void* GmAlloc(size_t size) {
+  const size_t rounded = (std::max<size_t>(size, 1) + 31) / 32 * 32;
+  void* p = std::aligned_alloc(64, (rounded + 63) / 64 * 64);
+  if (!p) return nullptr;
+  std::memset(p, 0, rounded);
+  detail::RegisterGlobal(p, size);
+  {
+    std::lock_guard<std::mutex> lock(detail::g_gm_mutex);
+    detail::g_gm_padded[reinterpret_cast<uintptr_t>(p)] = (rounded + 63) / 64 * 64;
+  }
+  return p;
+}
+
+void GmFree(void* ptr) {
+  if (!ptr) return;
+  {
+    std::lock_guard<std::mutex> lock(detail::g_gm_mutex);
+    detail::g_gm_padded.erase(reinterpret_cast<uintptr_t>(ptr));
+    if (!detail::g_gm.erase(reinterpret_cast<uintptr_t>(ptr))) {
+      std::fprintf(stderr, "[ERROR] GmFree: %p was not returned by GmAlloc (or freed twice)\n",
+                   ptr);
+      return;
+    }
+  }
+  std::free(ptr);
+}
+
+}  // namespace AscendC
