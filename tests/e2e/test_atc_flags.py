@@ -21,7 +21,7 @@ class Net(torch.nn.Module):
 
 
 def known_flags():
-    text = open(os.path.join(SOURCE, "tools", "atc", "atc_main.cpp")).read()
+    text = open(os.path.join(SOURCE, "src", "cli", "atc_flags.cpp")).read()
     block = re.search(r"kKnownFlags = \{(.*?)\};", text, re.S).group(1)
     return set(re.findall(r'"([a-z0-9_]+)"', block))
 
