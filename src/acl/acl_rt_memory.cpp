@@ -1,0 +1,220 @@
+// Memory of the emulated NPU and the copies between it and the host: device memory is the
+// device backend's, host memory pinned host memory in CANN's terms.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl_state.h"
+#include "base/memory_probe.h"
+#include "opencann/soc_table.h"
+
+using oc::acl::Fail;
+using oc::acl::State;
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(devPtr);
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be positive");
+  if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: unknown policy");
+  void* p = State::Get().AllocDevice(size);
+  if (!p) return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc: out of memory");
+  *devPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFree(void* devPtr) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(devPtr);
+  oc::acl::WaitUnpinned(devPtr);  // queued copies and executions using it finish first
+  if (!State::Get().FreeDevice(devPtr))
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtFree: the pointer was not returned by aclrtMalloc or was already freed");
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(hostPtr);
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be positive");
+  void* p = State::Get().AllocHost(size);
+  if (!p) return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: out of memory");
+  *hostPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(hostPtr);
+  if (!State::Get().FreeHost(hostPtr))
+    return Fail(
+        ACL_ERROR_INVALID_PARAM,
+        "aclrtFreeHost: the pointer was not returned by aclrtMallocHost or was already freed");
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(dst);
+  OC_ACL_CHECK_NULL(src);
+  if (count > destMax)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count " + std::to_string(count) +
+                                             " exceeds destMax " + std::to_string(destMax));
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEFAULT)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: unknown kind");
+  const State& st = State::Get();
+  const bool dst_dev = st.IsDevice(dst, std::max<size_t>(count, 1));
+  const bool src_dev = st.IsDevice(src, std::max<size_t>(count, 1));
+  bool ok = true;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+      ok = dst_dev && !src_dev;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      ok = src_dev && !dst_dev;
+      break;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      ok = src_dev && dst_dev;
+      break;
+    case ACL_MEMCPY_HOST_TO_HOST:
+      ok = !src_dev && !dst_dev;
+      break;
+    default:
+      break;
+  }
+  if (!ok)
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy: kind " + std::to_string(kind) +
+                                                " does not match the memory: dst is " +
+                                                (dst_dev ? "device" : "host") + " memory, src is " +
+                                                (src_dev ? "device" : "host") +
+                                                " memory (or the range exceeds its allocation)");
+  // Host sides are checked for being mapped: a made-up pointer is an error, not a crash.
+  if (count && !dst_dev && !oc::HostRangeMapped(dst, count))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: dst is not mapped host memory for " +
+                                             std::to_string(count) +
+                                             " bytes (a stale or made-up "
+                                             "pointer?)");
+  if (count && !src_dev && !oc::HostRangeMapped(src, count))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: src is not mapped host memory for " +
+                                             std::to_string(count) +
+                                             " bytes (a stale or made-up "
+                                             "pointer?)");
+  // The device's backend owns its memory and how bytes reach it.
+  using Kind = oc::Backend::CopyKind;
+  const Kind k = dst_dev ? (src_dev ? Kind::kDeviceToDevice : Kind::kHostToDevice)
+                         : (src_dev ? Kind::kDeviceToHost : Kind::kHostToHost);
+  const double t0 = oc::acl::NowUs();
+  oc::Status copied = st.device_backend().Copy(dst, src, count, k);
+  static const char* const kNames[] = {"copy host-to-host", "copy host-to-device",
+                                       "copy device-to-host", "copy device-to-device"};
+  oc::acl::TimelineEvent(kNames[static_cast<int>(k) & 3], "memcpy", t0);
+  if (!copied.ok()) return oc::acl::FailStatus(copied, oc::acl::Phase::kCall, "aclrtMemcpy");
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return aclrtMemcpy(dst, destMax, src, count, kind);
+  // Arguments are checked now; the copy happens in stream order.
+  if (kind == ACL_MEMCPY_HOST_TO_HOST)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemcpyAsync: host-to-host copies are not asynchronous");
+  OC_ACL_CHECK_NULL(dst);
+  OC_ACL_CHECK_NULL(src);
+  if (count > destMax)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: count exceeds destMax");
+  std::vector<const void*> keys;
+  for (const void* p : {static_cast<const void*>(dst), src}) {
+    const void* start = nullptr;
+    size_t size = 0;
+    if (State::Get().DeviceAllocation(p, &start, &size)) keys.push_back(start);
+  }
+  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  worker->Submit([=] {
+    (void)pins;  // the device memory stays allocated until the copy is done
+    aclError r = aclrtMemcpy(dst, destMax, src, count, kind);
+    return r == ACL_SUCCESS
+               ? oc::Status::Ok()
+               : oc::InvalidArgument("aclrtMemcpyAsync failed with " + std::to_string(r));
+  });
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(devPtr);
+  if (count > maxCount) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
+  // maxCount is the application's word: the allocation itself bounds the write.
+  const size_t avail = State::Get().BytesFrom(devPtr);
+  if (avail == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemset: the pointer is not memory from aclrtMalloc or aclrtMallocHost");
+  if (maxCount > avail)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: maxCount " + std::to_string(maxCount) +
+                                             " exceeds the " + std::to_string(avail) +
+                                             " bytes left in the allocation");
+  if (count) std::memset(devPtr, value, count);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(free);
+  OC_ACL_CHECK_NULL(total);
+  if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_NORMAL)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr " +
+                                             std::to_string(static_cast<int>(attr)) +
+                                             " is not an aclrtMemAttr");
+  const opencann::SocSpec* soc = opencann::FindSocSpec(aclrtGetSocName());
+  *total = static_cast<size_t>(soc ? soc->hbm_gib : 64) << 30;
+  const size_t used = std::min(State::Get().DeviceBytesInUse(), *total);
+  *free = *total - used;
+  // The emulated device's memory is the host's: never report more than it can still give.
+  const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0)
+    *free = std::min(*free, static_cast<size_t>(pages) * static_cast<size_t>(page));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return aclrtMemset(devPtr, maxCount, value, count);
+  OC_ACL_CHECK_NULL(devPtr);
+  if (count > maxCount)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemsetAsync: count exceeds maxCount");
+  const size_t avail = State::Get().BytesFrom(devPtr);
+  if (avail == 0 || count > avail)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtMemsetAsync: the range is not inside one aclrtMalloc or aclrtMallocHost "
+                "allocation");
+  const void* start = nullptr;
+  size_t size = 0;
+  std::vector<const void*> keys;
+  if (State::Get().DeviceAllocation(devPtr, &start, &size)) keys.push_back(start);
+  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  worker->Submit([=] {
+    (void)pins;
+    aclError r = aclrtMemset(devPtr, maxCount, value, count);
+    return r == ACL_SUCCESS
+               ? oc::Status::Ok()
+               : oc::InvalidArgument("aclrtMemsetAsync failed with " + std::to_string(r));
+  });
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,352 @@
+// Streams, events and callbacks of the emulated NPU: each stream has a worker thread that
+// runs its work in order; events and callbacks are work on it.
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt_state.h"
+#include "acl/acl_state.h"
+
+using oc::acl::Fail;
+// The shared runtime state (acl_rt_state.h) by the short names the C functions use.
+using oc::acl::rt::Context;
+using oc::acl::rt::CurrentContext;
+using oc::acl::rt::g_rt_mutex;
+using oc::acl::rt::g_streams;
+using oc::acl::rt::Stream;
+
+namespace {
+
+struct Event {
+  std::chrono::steady_clock::time_point at;
+  bool recorded = false;
+  int pending = 0;         // records submitted to streams and not yet reached
+  bool destroyed = false;  // aclrtDestroyEvent came first: the last pending record frees it
+};
+
+// Callbacks launched on a subscribed stream are handed to the subscribed thread, which
+// runs them inside aclrtProcessReport.
+struct PendingCallback {
+  aclrtCallback fn;
+  void* data;
+  bool done = false;
+};
+std::mutex g_cb_mutex;
+std::condition_variable g_cb_cv;
+std::map<Stream*, uint64_t> g_subscriptions;  // stream -> thread
+std::set<Stream*> g_closing_streams;          // being destroyed: blocking callbacks let go
+std::map<uint64_t, std::deque<std::shared_ptr<PendingCallback>>> g_callbacks;  // per thread
+std::condition_variable g_event_cv;
+std::set<Event*> g_events;
+
+}  // namespace
+
+namespace oc::acl {
+
+oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
+  *error = ACL_SUCCESS;
+  if (!stream) return nullptr;
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* s = static_cast<::Stream*>(stream);
+  if (!g_streams.count(s)) {
+    *error = Fail(ACL_ERROR_INVALID_PARAM, "unknown stream handle");
+    return nullptr;
+  }
+  return s->worker.get();
+}
+
+uint32_t StreamIdOf(aclrtStream stream) {
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* s = static_cast<::Stream*>(stream);
+  return stream && g_streams.count(s) ? s->id : 0;
+}
+
+size_t ReleaseStreams() {
+  std::set<::Stream*> streams;
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    streams.swap(g_streams);
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    for (auto* s : streams) {
+      g_subscriptions.erase(s);
+      g_closing_streams.insert(s);
+    }
+    g_cb_cv.notify_all();
+  }
+  for (auto* s : streams) {
+    delete s;  // queued work runs (and fails fast: aclFinalize came first), then the join
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    g_closing_streams.erase(s);
+  }
+  return streams.size();
+}
+
+}  // namespace oc::acl
+
+extern "C" {
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(stream);
+  Context* c = CurrentContext();
+  if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream: call aclrtSetDevice first");
+  static std::atomic<uint32_t> next_id{1};
+  auto* s = new Stream();
+  s->ctx = c;
+  s->id = next_id++;
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  g_streams.insert(s);
+  *stream = s;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(stream);
+  auto* s = static_cast<Stream*>(stream);
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    if (!g_streams.erase(s))
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
+  }
+  {
+    // A blocking callback still queued holds the stream's worker until a report thread runs
+    // it: it stops holding once its stream goes (the callback itself stays queued for
+    // aclrtProcessReport), so destroying never waits on a thread that may be this one.
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    g_subscriptions.erase(s);
+    g_closing_streams.insert(s);
+    g_cb_cv.notify_all();
+  }
+  delete s;  // runs what is queued, then joins the worker
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    g_closing_streams.erase(s);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return ACL_SUCCESS;
+  oc::Status st = worker->Synchronize();
+  if (!st.ok()) return oc::acl::FailStatus(st, oc::acl::Phase::kExecute, "aclrtSynchronizeStream");
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  OC_ACL_REQUIRE_INIT();
+  if (timeout < -1)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout " +
+                                             std::to_string(timeout) + " must be -1 or more");
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (!worker) return ACL_SUCCESS;
+  oc::Status st = worker->Synchronize(timeout);
+  if (st.cann_code() == "507046")
+    return Fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                "aclrtSynchronizeStreamWithTimeout: " + st.message());
+  if (!st.ok())
+    return oc::acl::FailStatus(st, oc::acl::Phase::kExecute, "aclrtSynchronizeStreamWithTimeout");
+  return ACL_SUCCESS;
+}
+
+aclError aclrtCreateEvent(aclrtEvent* event) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(event);
+  auto* e = new Event();
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  g_events.insert(e);
+  *event = e;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(event);
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* e = static_cast<Event*>(event);
+  if (!g_events.erase(e)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: unknown event");
+  // A record still queued on a stream writes the event when the stream reaches it: it frees
+  // the event then, and waiters see it gone.
+  if (e->pending > 0)
+    e->destroyed = true;
+  else
+    delete e;
+  g_event_cv.notify_all();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(event);
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  auto* ev = static_cast<Event*>(event);
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    if (!g_events.count(ev))
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtRecordEvent: unknown event");
+    ++ev->pending;
+  }
+  auto record = [ev] {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    ev->at = std::chrono::steady_clock::now();
+    ev->recorded = true;
+    --ev->pending;
+    if (ev->destroyed && ev->pending == 0) delete ev;
+    g_event_cv.notify_all();
+    return oc::Status::Ok();
+  };
+  if (worker)
+    worker->Submit(record, /*always=*/true);
+  else
+    record().IgnoreError();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(event);
+  auto* ev = static_cast<Event*>(event);
+  std::unique_lock<std::mutex> lock(g_rt_mutex);
+  if (!g_events.count(ev))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeEvent: unknown event");
+  // Destroyed meanwhile (its last record may have freed it): membership first.
+  g_event_cv.wait(lock, [&] { return !g_events.count(ev) || ev->pending == 0; });
+  return ACL_SUCCESS;
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(ms);
+  OC_ACL_CHECK_NULL(start);
+  OC_ACL_CHECK_NULL(end);
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* a = static_cast<Event*>(start);
+  auto* b = static_cast<Event*>(end);
+  if (!g_events.count(a) || !g_events.count(b))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: unknown event");
+  if (!a->recorded || !b->recorded || a->pending || b->pending)
+    return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                "aclrtEventElapsedTime: an event has not completed; synchronize it first");
+  *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(stream);
+  aclError e = ACL_SUCCESS;
+  oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  std::lock_guard<std::mutex> lock(g_cb_mutex);
+  auto* s = static_cast<Stream*>(stream);
+  if (g_subscriptions.count(s))
+    return Fail(ACL_ERROR_REPEAT_SUBSCRIBE,
+                "aclrtSubscribeReport: the stream is already subscribed");
+  g_subscriptions[s] = threadId;
+  g_callbacks[threadId];
+  return ACL_SUCCESS;
+}
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(fn);
+  OC_ACL_CHECK_NULL(stream);
+  aclError e = ACL_SUCCESS;
+  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  if (e != ACL_SUCCESS) return e;
+  if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type");
+  uint64_t thread = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_cb_mutex);
+    auto it = g_subscriptions.find(static_cast<Stream*>(stream));
+    if (it == g_subscriptions.end())
+      return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+                  "aclrtLaunchCallback: call aclrtSubscribeReport for this stream first");
+    thread = it->second;
+  }
+  const bool block = blockType == ACL_CALLBACK_BLOCK;
+  auto* owner = static_cast<Stream*>(stream);
+  worker->Submit(
+      [=] {
+        auto cb = std::make_shared<PendingCallback>(PendingCallback{fn, userData});
+        std::unique_lock<std::mutex> lock(g_cb_mutex);
+        g_callbacks[thread].push_back(cb);
+        g_cb_cv.notify_all();
+        // A blocking callback holds the stream until the report thread has run it (or the
+        // stream is being destroyed).
+        if (block)
+          g_cb_cv.wait(lock, [&] {
+            return cb->done || !g_callbacks.count(thread) || g_closing_streams.count(owner);
+          });
+        return oc::Status::Ok();
+      },
+      /*always=*/true);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtProcessReport(int32_t timeout) {
+  OC_ACL_REQUIRE_INIT();
+  if (timeout < -1)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtProcessReport: timeout must be -1 or more");
+  const uint64_t self = static_cast<uint64_t>(pthread_self());
+  std::unique_lock<std::mutex> lock(g_cb_mutex);
+  if (!g_callbacks.count(self))
+    return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
+                "aclrtProcessReport: no stream is subscribed to this thread");
+  auto ready = [&] { return g_callbacks.count(self) && !g_callbacks[self].empty(); };
+  if (timeout < 0) {
+    g_cb_cv.wait(lock, ready);
+  } else if (!g_cb_cv.wait_for(lock, std::chrono::milliseconds(timeout), ready)) {
+    return Fail(ACL_ERROR_WAIT_CALLBACK_TIMEOUT,
+                "aclrtProcessReport: no callback within the timeout");
+  }
+  auto cb = g_callbacks[self].front();
+  g_callbacks[self].pop_front();
+  lock.unlock();
+  const double t0 = oc::acl::NowUs();
+  cb->fn(cb->data);
+  oc::acl::TimelineEvent("callback", "callback", t0);
+  lock.lock();
+  cb->done = true;
+  g_cb_cv.notify_all();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+  OC_ACL_REQUIRE_INIT();
+  OC_ACL_CHECK_NULL(stream);
+  std::lock_guard<std::mutex> lock(g_cb_mutex);
+  auto it = g_subscriptions.find(static_cast<Stream*>(stream));
+  if (it == g_subscriptions.end() || it->second != threadId)
+    return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
+                "aclrtUnSubscribeReport: the stream is not subscribed to this thread");
+  g_subscriptions.erase(it);
+  bool still = false;
+  for (const auto& [st, th] : g_subscriptions) still |= th == threadId;
+  if (!still) g_callbacks.erase(threadId);
+  g_cb_cv.notify_all();
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"
