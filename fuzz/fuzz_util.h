@@ -19,6 +19,7 @@ inline void CompileIfImported(Result<Graph> graph) {
   if (!graph.ok()) return;
   CompileOptions compile;
   compile.dynamic_inputs = true;
+  compile.backends = BackendRegistry::Global().Order().value();
   (void)CompileGraph(std::move(graph).value(), compile);
 }
 

@@ -1,5 +1,6 @@
 #include "backend/backend.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -84,9 +85,10 @@ Status Backend::Copy(void* dst, const void* src, size_t bytes, CopyKind) const {
 
 // ---- Registry and placement --------------------------------------------------------
 
-void BackendRegistry::Add(const Backend* backend, bool in_default_order) {
+void BackendRegistry::Add(const Backend* backend, Use use) {
   backends_.push_back(backend);
-  if (in_default_order) default_order_.push_back(backend);
+  if (use != Use::kByName) default_order_.push_back(backend);
+  if (use == Use::kAlways) always_.push_back(backend);
 }
 
 const Backend* BackendRegistry::Find(const std::string& name) const {
@@ -130,6 +132,8 @@ Result<std::vector<const Backend*>> BackendRegistry::Order(const std::string& na
     if (!dup) order.push_back(b);
   }
   if (order.empty()) return InvalidArgument("the backend list [" + spec + "] names no backend");
+  for (const Backend* b : always_)
+    if (std::find(order.begin(), order.end(), b) == order.end()) order.push_back(b);
   return order;
 }
 

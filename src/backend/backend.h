@@ -94,9 +94,12 @@ class DeviceBuffer {
 class BackendRegistry {
  public:
   static BackendRegistry& Global();
-  // Backends live for the whole process. One outside the default order runs nodes only
-  // where an application names it (aclInit's backends, OCANN_BACKENDS).
-  void Add(const Backend* backend, bool in_default_order = true);
+  // How a backend takes part in placement: in the default order; only where an application
+  // names it (aclInit's backends, OCANN_BACKENDS); or always, after the named ones when not
+  // named (operator packages: their ops run nowhere else).
+  enum class Use { kDefault, kByName, kAlways };
+  // Backends live for the whole process.
+  void Add(const Backend* backend, Use use = Use::kDefault);
   const Backend* Find(const std::string& name) const;
   std::vector<std::string> Names() const;
   const Backend& First() const { return *default_order_.front(); }  // the default's first
@@ -106,7 +109,7 @@ class BackendRegistry {
   Result<std::vector<const Backend*>> Order(const std::string& names = "") const;
 
  private:
-  std::vector<const Backend*> backends_, default_order_;
+  std::vector<const Backend*> backends_, default_order_, always_;
 };
 
 // Which backend runs each node and the layout of every value.

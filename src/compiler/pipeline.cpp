@@ -42,10 +42,11 @@ std::vector<std::string> PipelinePassNames() {
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   CompiledGraph out;
-  std::vector<const Backend*> backends = options.backends;
-  if (backends.empty()) {
-    OC_ASSIGN_OR_RETURN(backends, BackendRegistry::Global().Order());
-  }
+  // The compiler knows backends only through the interface: whoever calls it (the driver,
+  // from the registry and the application's choice) says which the model may run on.
+  const std::vector<const Backend*>& backends = options.backends;
+  if (backends.empty())
+    return InvalidArgument("the compiler was given no backend to place the model on");
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
   const ValueOrigins origins = RecordValueOrigins(graph);

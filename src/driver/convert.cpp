@@ -136,6 +136,9 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   }
   CompileOptions compile = o.compile;
   compile.soc_version = o.soc_version;
+  if (compile.backends.empty()) {
+    OC_ASSIGN_OR_RETURN(compile.backends, BackendRegistry::Global().Order());
+  }
   if (o.gears) {
     ConvertOptions with_soc = o;
     with_soc.compile = compile;

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "base/file.h"
-#include "kernels/cpu/cpu_backend.h"
+#include "opp/ascendc_backend.h"
 #include "opp/custom_op.h"
 #include "ops/op_schema.h"
 #include "register/op_def_registry.h"
@@ -58,8 +58,8 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
   if (OpRegistry::Global().Find("", def.type()))
     return InvalidArgument(where + ": the op type is a built-in ONNX op; give it another name");
   OpRegistry::Global().Register(MakeCustomOpSchema(def, source));
-  // Package kernels run in the Ascend C emulation, called from the CPU backend's threads.
-  CpuKernels().Register(
+  // Package kernels run in the Ascend C emulation: the ascendc backend's.
+  AscendcKernels().Register(
       kAnyDomain, def.type(),
       [&def, kernels, source] { return MakeCustomOpKernel(def, kernels, source); },
       "as the package declares");

@@ -133,7 +133,7 @@ TEST(Compiler, UnsupportedOpNamesNodeAndType) {
   b.Input("x", DataType::kFloat, {2});
   b.Add("NoSuchOp", {"x"}, {"y"}).name = "my_node";
   b.Output("y");
-  auto r = CompileGraph(b.g, {});
+  auto r = oc::testing::Compile(b.g, {});
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().cann_code(), "EZ3003");
   EXPECT_NE(r.status().message().find("[my_node]"), std::string::npos);
@@ -151,12 +151,12 @@ TEST(Compiler, MemoryArenaDoesNotGrow) {
     prev = out;
   }
   b.Output("y");
-  auto cg = CompileGraph(b.g, {});
+  auto cg = oc::testing::Compile(b.g, {});
   ASSERT_TRUE(cg.ok());
   EXPECT_LE(cg->plan.arena_size, 2u * 1024 * 1024);
   CompileOptions no_reuse;
   no_reuse.reuse_memory = false;
-  auto cg2 = CompileGraph(ConvBnGraph(), no_reuse);
+  auto cg2 = oc::testing::Compile(ConvBnGraph(), no_reuse);
   ASSERT_TRUE(cg2.ok());
 }
 

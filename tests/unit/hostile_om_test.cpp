@@ -27,7 +27,7 @@ CompiledGraph Chain() {
   b.Output("y");
   CompileOptions off;  // unfused, so that every value stays visible
   for (const auto& p : PipelinePassNames()) off.disabled_passes.insert(p);
-  auto cg = CompileGraph(b.g, off);
+  auto cg = oc::testing::Compile(b.g, off);
   EXPECT_TRUE(cg.ok()) << cg.status().ToString();
   return std::move(cg).value();
 }
@@ -116,7 +116,7 @@ TEST(HostileOm, ValueDependentShapeDescribedAsStatic) {
   b.Add("NonZero", {"x"}, {"nz"});
   b.Add("Neg", {"nz"}, {"y"});
   b.Output("y");
-  auto cg = CompileGraph(b.g, {});
+  auto cg = oc::testing::Compile(b.g, {});
   ASSERT_TRUE(cg.ok()) << cg.status().ToString();
   cg->graph.values["nz"].shape = {1, 2};  // a count only the data decides
   cg->plan.offsets["nz"] = 0;
@@ -141,7 +141,7 @@ Status LoadGears(const std::string& mode, std::vector<int64_t> g0, std::vector<i
     b.Input(kDynamicGearInput, DataType::kInt64, {2});
     b.Add("Relu", {"x"}, {"y"});
     b.Output("y");
-    auto cg = CompileGraph(b.g, {});
+    auto cg = oc::testing::Compile(b.g, {});
     if (!cg.ok()) return cg.status();
     graphs.push_back({cg->graph, cg->plan, *gear});
   }

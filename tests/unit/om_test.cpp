@@ -22,7 +22,7 @@ Result<std::string> SmallOm() {
   b.Const("w", FloatTensor({4, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
   b.Add("MatMul", {"x", "w"}, {"y"});
   b.Output("y");
-  OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(b.g, {}));
+  OC_ASSIGN_OR_RETURN(CompiledGraph cg, oc::testing::Compile(b.g, {}));
   return SerializeOm(cg.graph, cg.plan, {});
 }
 

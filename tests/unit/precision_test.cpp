@@ -43,7 +43,7 @@ Result<CompiledGraph> CompileWith(const std::string& mode, const std::string& ke
   OC_ASSIGN_OR_RETURN(o.precision, ParsePrecisionMode(mode, false));
   if (!keep.empty()) OC_RETURN_IF_ERROR(ParseKeepDtype(keep, &o.precision));
   if (!mixlist.empty()) OC_RETURN_IF_ERROR(ParseModifyMixlist(mixlist, &o.precision));
-  return CompileGraph(SmallNet(), o);
+  return oc::testing::Compile(SmallNet(), o);
 }
 
 TEST(Precision, ModesChooseDtypesPerOp) {
@@ -115,7 +115,7 @@ TEST(Precision, CustomizeDtypesWinsOverModeAndKeep) {
                            "Softmax_1::InputDtype:float32,OutputDtype:float32\n",
                            &o.precision)
           .ok());
-  auto c = CompileGraph(SmallNet(), o);
+  auto c = oc::testing::Compile(SmallNet(), o);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   auto d = Dtypes(c->graph);
   EXPECT_EQ(d["Conv"], "bfloat16");
@@ -126,7 +126,7 @@ TEST(Precision, CustomizeDtypesWinsOverModeAndKeep) {
   ASSERT_TRUE(ParseCustomizeDtypes("OpType::Gemm:InputDtype:float16,float16,OutputDtype:float16",
                                    &origin.precision)
                   .ok());
-  c = CompileGraph(SmallNet(), origin);
+  c = oc::testing::Compile(SmallNet(), origin);
   ASSERT_TRUE(c.ok());
   EXPECT_EQ(Dtypes(c->graph)["Gemm"], "float16");
   PrecisionOptions p;
@@ -151,7 +151,7 @@ TEST(Precision, ParameterInputsKeepTheirValues) {
   b.Output("y");
   CompileOptions o;
   o.precision = ParsePrecisionMode("force_fp16", false).value();
-  auto c = CompileGraph(b.g, o);
+  auto c = oc::testing::Compile(b.g, o);
   ASSERT_TRUE(c.ok()) << c.status().ToString();
   for (const auto& n : c->graph.nodes)
     if (n.op_type == "Resize") {

@@ -42,7 +42,7 @@ TEST(SymbolicShapes, ShapeOfPartlyKnownTensorFolds) {
       .attrs.Set("axis", int64_t{0});
   b.Add("Pad", {"x", "pads"}, {"y"});
   b.Output("y");
-  auto r = CompileGraph(b.g, Dynamic());
+  auto r = oc::testing::Compile(b.g, Dynamic());
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const Graph& g = r.value().graph;
   EXPECT_EQ(CountOps(g, "Shape"), 0u) << GraphToString(g);
@@ -64,7 +64,7 @@ TEST(SymbolicShapes, ReshapeTargetWithBatchSymbol) {
   b.Add("Reshape", {"x", "target"}, {"y"});
   b.Add("Relu", {"y"}, {"z"});
   b.Output("z");
-  auto r = CompileGraph(b.g, Dynamic());
+  auto r = oc::testing::Compile(b.g, Dynamic());
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r.value().graph.FindValue("y")->shape, (Shape{-1, 3136, 8}));
   EXPECT_EQ(r.value().graph.FindValue("z")->shape, (Shape{-1, 3136, 8}));
@@ -80,7 +80,7 @@ TEST(SymbolicShapes, ExpandToComputedShape) {
   b.Add("Expand", {"bias", "s"}, {"e"});
   b.Add("Add", {"x", "e"}, {"y"});
   b.Output("y");
-  auto r = CompileGraph(b.g, Dynamic());
+  auto r = oc::testing::Compile(b.g, Dynamic());
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r.value().graph.FindValue("e")->shape, (Shape{-1, 16}));
   EXPECT_EQ(r.value().graph.FindValue("y")->shape, (Shape{-1, 16}));
@@ -100,7 +100,7 @@ TEST(SymbolicShapes, BatchDependentValuesStayUnknown) {
   b.Add("Mod", {"n", "two"}, {"odd"});
   b.Output("head");
   b.Output("odd");
-  auto r = CompileGraph(b.g, Dynamic());
+  auto r = oc::testing::Compile(b.g, Dynamic());
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const Graph& g = r.value().graph;
   EXPECT_EQ(g.FindValue("head")->shape, (Shape{-1, 8}));

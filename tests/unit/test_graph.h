@@ -58,6 +58,15 @@ struct GraphBuilder {
   void Output(const std::string& name) { g.outputs.push_back(name); }
 };
 
+// CompileGraph with the registry's default backends when the options name none, as atc
+// does (the compiler itself knows no backend).
+inline Result<CompiledGraph> Compile(Graph g, CompileOptions opts = {}) {
+  if (opts.backends.empty()) {
+    OC_ASSIGN_OR_RETURN(opts.backends, BackendRegistry::Global().Order());
+  }
+  return CompileGraph(std::move(g), opts);
+}
+
 // Runs .om bytes with the backends named in `order` ("reference", "cpu,reference", ...).
 inline Result<std::vector<std::vector<float>>> RunOmOn(
     const std::string& bytes, const std::string& order,
@@ -91,14 +100,14 @@ inline Result<std::vector<std::vector<float>>> RunOmOn(
 inline Result<std::vector<std::vector<float>>> CompileAndRun(
     Graph g, const std::vector<std::vector<float>>& inputs, CompileOptions opts = {},
     Graph* compiled_out = nullptr) {
-  OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
+  OC_ASSIGN_OR_RETURN(CompiledGraph cg, Compile(std::move(g), opts));
   OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(cg.graph, cg.plan, {}));
   if (compiled_out) *compiled_out = cg.graph;
   return RunOmOn(bytes, "", inputs);
 }
 
 inline Result<std::string> CompileToOm(Graph g, CompileOptions opts = {}) {
-  OC_ASSIGN_OR_RETURN(CompiledGraph cg, CompileGraph(std::move(g), opts));
+  OC_ASSIGN_OR_RETURN(CompiledGraph cg, Compile(std::move(g), opts));
   return SerializeOm(cg.graph, cg.plan, {});
 }
 
