@@ -218,7 +218,8 @@ Result<std::unique_ptr<Kernel>> PrepareKernel(const Backend& backend,
 Result<std::unique_ptr<Kernel>> PrepareForValues(const Backend& backend, const Node& node,
                                                  int64_t opset, int num_threads,
                                                  const std::vector<const Tensor*>& inputs,
-                                                 std::vector<ValueInfo>* outputs) {
+                                                 std::vector<ValueInfo>* outputs,
+                                                 const SubgraphRunner* subgraphs) {
   const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
   if (!schema) return NoKernelError(node);
   std::vector<ValueInfo> infos(inputs.size());
@@ -230,6 +231,7 @@ Result<std::unique_ptr<Kernel>> PrepareForValues(const Backend& backend, const N
   kc.node = &node;
   kc.opset = opset;
   kc.num_threads = num_threads;
+  kc.subgraphs = subgraphs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Tensor* t = inputs[i];
     if (t) infos[i] = ValueInfo{t->dtype(), t->shape(), true};

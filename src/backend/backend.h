@@ -142,7 +142,8 @@ Result<std::unique_ptr<Kernel>> PrepareKernel(const Backend& backend,
 Result<std::unique_ptr<Kernel>> PrepareForValues(const Backend& backend, const Node& node,
                                                  int64_t opset, int num_threads,
                                                  const std::vector<const Tensor*>& inputs,
-                                                 std::vector<ValueInfo>* outputs);
+                                                 std::vector<ValueInfo>* outputs,
+                                                 const SubgraphRunner* subgraphs = nullptr);
 
 // Prepares `ctx.node` for concrete input shapes (ctx.inputs) when its outputs and kernel
 // depend only on those shapes and on true constants (ctx.constants): infers the output

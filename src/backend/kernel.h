@@ -28,6 +28,19 @@ struct TensorType {
 // them says (Backend::ChooseLayouts), and only its own kernels ever see them.
 inline constexpr int kPlainLayout = 0;
 
+// Runs a subgraph of the model (an If branch, a Loop or Scan body) for a kernel that owns
+// one, on the backends the model runs on: nested nodes are placed and executed by the one
+// node runner (backend/node_runner.h), never by the kernel itself.
+class SubgraphRunner {
+ public:
+  virtual ~SubgraphRunner() = default;
+  // `inputs` bind g.inputs in order; `outer` holds the values the subgraph reads from
+  // enclosing scopes. Returns g.outputs in order.
+  virtual Result<std::vector<Tensor>> RunGraph(
+      const Graph& g, int64_t opset, const std::vector<Tensor>& inputs,
+      const std::map<std::string, Tensor>& outer) const = 0;
+};
+
 struct KernelPrepareContext {
   const Node* node = nullptr;
   std::vector<TensorType> inputs;        // dtype undefined for omitted optional inputs
@@ -37,6 +50,8 @@ struct KernelPrepareContext {
   int num_threads = 1;
   int64_t opset = 17;       // ai.onnx opset of the model (semantics changed across versions)
   std::string soc_version;  // the chip the model is built for (custom op tiling)
+  // Runs the subgraphs of control-flow nodes; null where nothing can (they then refuse).
+  const SubgraphRunner* subgraphs = nullptr;
 
   const AttributeMap& attrs() const { return node->attrs; }
   int input_layout(size_t i) const {

@@ -7,6 +7,7 @@
 #include "compare/compare_internal.h"
 #include "driver/convert.h"
 #include "ir/graph.h"
+#include "ir/internal_attrs.h"
 #include "om/om_model.h"
 
 namespace oc {
@@ -23,7 +24,7 @@ std::vector<CompareRow> CompareRuns(const CaptureObserver& truth, const CaptureO
   std::sort(order.begin(), order.end());
   std::map<std::string, std::string> op_dtype;  // the dtype each op computed in
   for (const Graph* g : model.Graphs())
-    for (const auto& n : g->nodes) op_dtype[n.name] = n.attrs.GetString("_oc_dtype", "float32");
+    for (const auto& n : g->nodes) op_dtype[n.name] = GetAttr(n.attrs, kComputeDtype, "float32");
   std::vector<CompareRow> rows;
   for (const auto& [unused, name] : order) {
     auto t = truth.tensors.find(name);
@@ -54,7 +55,7 @@ int FirstFailure(const std::vector<CompareRow>& rows) {
 // What can be refused before anything runs.
 Status CheckOptions(const CompareOptions& o, const Model& target) {
   // The source model takes the pre-processed tensor, the .om the raw image: no common input.
-  if (target.attrs().count("_oc_aipp_inputs"))
+  if (target.attrs().count(kAippInputsAttr))
     return Unsupported(
         "the .om takes AIPP images (atc --insert_op_conf); OpenCANN's compare "
         "does not support AIPP models yet: convert the model without "

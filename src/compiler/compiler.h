@@ -69,14 +69,11 @@ struct CompiledGraph {
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options);
 
-// Node attribute naming the backend a node was compiled for (informational at load: the
-// runtime places nodes by its own preference order and refuses what it cannot place).
-inline constexpr const char* kBackendAttr = "_oc_backend";
-
-// Places every node on `backends` (EZ3003 naming the node when none supports it), prepares
-// each kernel once so that errors surface at conversion, and records kBackendAttr.
+// Checks that PlaceGraph can place every node on `backends` (EZ3003 naming the node when
+// none supports it) and prepares each kernel once so that errors surface at conversion.
+// Nothing is recorded: the runtime places the model at load on the application's backends.
 // `runtime_prepared` collects why each node left to the runtime is.
-Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
+Status CheckKernels(const Graph& graph, const std::vector<const Backend*>& backends,
                     const std::string& soc_version = "",
                     std::vector<std::string>* runtime_prepared = nullptr);
 

@@ -1,12 +1,14 @@
-// Places every node on the backends the compiler was given and prepares its kernel once,
-// so that a node nothing can run fails at atc (EZ3003 naming it) rather than at load.
+// Checks that every node can be placed on the backends the compiler was given and prepares
+// its kernel once, so that a node nothing can run fails at atc (EZ3003 naming it) rather
+// than at load. Placement itself is PlaceGraph's (backend/backend.h), which the runtime
+// calls at load with the backends the application chose; nothing is recorded here.
 // Workspace is not measured here: it depends on the machine that runs the model.
 #include "base/threads.h"
 #include "compiler/compiler.h"
 
 namespace oc {
 
-Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
+Status CheckKernels(const Graph& graph, const std::vector<const Backend*>& backends,
                     const std::string& soc_version, std::vector<std::string>* runtime_prepared) {
   OC_ASSIGN_OR_RETURN(Placement placement, PlaceGraph(graph, backends));
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -22,7 +24,6 @@ Status CheckKernels(Graph& graph, const std::vector<const Backend*>& backends,
       return kernel.status();
     }
     if (!kernel.ok() && runtime_prepared) runtime_prepared->push_back(kernel.status().message());
-    graph.nodes[i].attrs.Set(kBackendAttr, std::string(backend.name()));
   }
   return Status::Ok();
 }

@@ -8,6 +8,7 @@
 #include "driver/aipp.h"
 #include "driver/model_io.h"
 #include "frontend/frontend.h"
+#include "ir/internal_attrs.h"
 #include "opp/opp_loader.h"
 
 namespace oc {
@@ -162,7 +163,7 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   c.write.input_format = o.input_format;
   if (!o.command_line.empty()) c.write.model_attrs["atc_cmdline"] = o.command_line;
   c.write.model_attrs["framework_type"] = o.framework;
-  if (!aipp_inputs.empty()) c.write.model_attrs["_oc_aipp_inputs"] = aipp_inputs;
+  if (!aipp_inputs.empty()) c.write.model_attrs[kAippInputsAttr] = aipp_inputs;
   c.write.model_attrs["input_format"] = o.input_format;
   // What the model computes in: the mode given, or the CPU default (the model's dtypes).
   c.write.model_attrs["precision_mode"] =

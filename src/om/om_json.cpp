@@ -8,6 +8,7 @@
 
 #include "base/file.h"
 #include "ge_ir.pb.h"
+#include "om/om_attrs.h"
 #include "om/om_format.h"
 #include "om/om_model.h"
 
@@ -146,7 +147,7 @@ Result<std::string> OmInfo(const std::string& path) {
   if (const std::string mode = attr(kDynamicModeAttr); !mode.empty()) {
     os << "dynamic  info: " << mode << " gears[";
     for (int i = 0; i < model.graph_size(); ++i) {
-      auto it = model.graph(i).attr().find("_oc_gear");
+      auto it = model.graph(i).attr().find(om_attrs::kGear);
       if (it == model.graph(i).attr().end()) continue;
       os << (i ? ";" : "");
       for (int k = 0; k < it->second.list().i_size(); ++k)
@@ -166,7 +167,7 @@ Result<std::string> OmInfo(const std::string& path) {
         };
         os << "input    info: name[" << op.name() << "], dtype["
            << ge::proto::DataType_Name(d.dtype()) << "], format[" << d.layout() << "], shape[";
-        if (const auto* dyn = list("_oc_dynamic_dims")) {
+        if (const auto* dyn = list(om_attrs::kDynamicDims)) {
           for (int i = 0; i < dyn->list().i_size(); ++i) os << (i ? "," : "") << dyn->list().i(i);
         } else {
           for (int i = 0; i < d.shape().dim_size(); ++i) os << (i ? "," : "") << d.shape().dim(i);

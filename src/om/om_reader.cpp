@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "ge_ir.pb.h"
+#include "om/om_attrs.h"
 #include "om/om_format.h"
 #include "om/om_model.h"
 
@@ -121,7 +122,7 @@ Status CheckEdges(const ge::proto::GraphDef& gd) {
     if (op.type() == "Data" || op.type() == "Const") {
       source[op.name()] = op.name() + ":0";
     } else if (op.type() != "NetOutput") {
-      const auto outs = StrList(op.attr(), "_oc_outputs");
+      const auto outs = StrList(op.attr(), om_attrs::kOutputs);
       for (size_t k = 0; k < outs.size(); ++k)
         if (!outs[k].empty()) source[outs[k]] = op.name() + ":" + std::to_string(k);
     }
@@ -129,7 +130,7 @@ Status CheckEdges(const ge::proto::GraphDef& gd) {
   for (const auto& op : gd.op()) {
     if (op.type() == "Data" || op.type() == "Const") continue;
     std::vector<std::string> names;
-    for (const auto& in : StrList(op.attr(), "_oc_inputs"))
+    for (const auto& in : StrList(op.attr(), om_attrs::kInputs))
       if (!in.empty()) names.push_back(in);
     if (static_cast<int>(names.size()) != op.input_size())
       return ParseError("op [" + op.name() + "] has " + std::to_string(op.input_size()) +
@@ -180,21 +181,21 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
     }
     if (op.type() == "NetOutput") {
       if (++net_outputs > 1) return ParseError("the graph has two NetOutput ops");
-      g.outputs = StrList(attrs, "_oc_inputs");
+      g.outputs = StrList(attrs, om_attrs::kInputs);
       continue;
     }
     Node n;
     n.name = op.name();
     n.op_type = op.type();
-    n.inputs = StrList(attrs, "_oc_inputs");
-    n.outputs = StrList(attrs, "_oc_outputs");
+    n.inputs = StrList(attrs, om_attrs::kInputs);
+    n.outputs = StrList(attrs, om_attrs::kOutputs);
     for (const auto& [k, v] : attrs) {
-      if (k == "_oc_inputs" || k == "_oc_outputs") continue;
-      if (k == "_oc_domain") {
+      if (k == om_attrs::kInputs || k == om_attrs::kOutputs) continue;
+      if (k == om_attrs::kDomain) {
         n.domain = v.s();
         continue;
       }
-      if (k == "_oc_explicit_inputs") {  // the file's name for captured_inputs_begin
+      if (k == om_attrs::kExplicitInputs) {  // the file's name for captured_inputs_begin
         if (v.i() < 0 || v.i() > static_cast<int64_t>(n.inputs.size()))
           return ParseError("op [" + op.name() + "] has an invalid _oc_explicit_inputs");
         n.captured_inputs_begin = v.i();
@@ -212,7 +213,7 @@ Result<Graph> GraphFromDef(const ge::proto::GraphDef& gd, int64_t opset, const u
       if (out.empty()) continue;
       OC_ASSIGN_OR_RETURN(g.values[out],
                           InfoFromDesc(d, "output [" + out + "] of op [" + op.name() + "]", !plan));
-      auto it = d.attr().find("_oc_mem_offset");
+      auto it = d.attr().find(om_attrs::kMemOffset);
       if (plan && it != d.attr().end()) {
         if (it->second.i() < 0)
           return ParseError("value [" + out + "] has a negative memory offset");
@@ -269,11 +270,12 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
   out.name = model.name();
   for (const auto& [k, v] : model.attr()) out.attrs[k] = AttrAsString(v);
   int64_t opset = 17;
-  if (auto it = model.attr().find("_oc_opset"); it != model.attr().end()) opset = it->second.i();
+  if (auto it = model.attr().find(om_attrs::kOpset); it != model.attr().end())
+    opset = it->second.i();
   // Files written before graphs carried their own sizes keep them on the model. A stored
   // _oc_workspace_size (older files) is ignored: workspace is sized at load.
   size_t model_arena = 0;
-  if (auto it = model.attr().find("_oc_arena_size"); it != model.attr().end())
+  if (auto it = model.attr().find(om_attrs::kArenaSize); it != model.attr().end())
     model_arena = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
   std::shared_ptr<const void> holder(file, file->data());
   for (int i = 0; i < model.graph_size(); ++i) {
@@ -281,17 +283,17 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
     OmGraph og;
     og.plan.arena_size = model_arena;
     const auto& ga = gd.attr();
-    if (auto it = ga.find("_oc_arena_size"); it != ga.end())
+    if (auto it = ga.find(om_attrs::kArenaSize); it != ga.end())
       og.plan.arena_size = static_cast<size_t>(std::max<int64_t>(0, it->second.i()));
-    og.gear = IntList(ga, "_oc_gear");
+    og.gear = IntList(ga, om_attrs::kGear);
     if (i == 0) {
       // Dynamic inputs as the application sees them: on the first graph's Data ops.
       for (const auto& op : gd.op()) {
         if (op.type() != "Data" || op.output_desc_size() != 1) continue;
         const auto& attrs = op.output_desc(0).attr();
-        if (!attrs.count("_oc_dynamic_dims")) continue;
+        if (!attrs.count(om_attrs::kDynamicDims)) continue;
         OmDynamicInput d;
-        d.dims = IntList(attrs, "_oc_dynamic_dims");
+        d.dims = IntList(attrs, om_attrs::kDynamicDims);
         const auto flat = IntList(attrs, "shape_range");
         if (flat.size() != 2 * d.dims.size() && !flat.empty())
           return ParseError("input [" + op.name() + "] has a shape range of the wrong length");
@@ -303,7 +305,8 @@ Result<OmModel> LoadOm(std::shared_ptr<MappedFile> file) {
     if (!g.ok()) return g.status().WithContext("graph " + std::to_string(i));
     og.graph = std::move(g).value();
     for (const auto& [k, v] : out.attrs)
-      if (k.rfind("_oc_meta_", 0) == 0) og.graph.metadata[k.substr(9)] = v;
+      if (k.rfind(om_attrs::kMetaPrefix, 0) == 0)
+        og.graph.metadata[k.substr(std::strlen(om_attrs::kMetaPrefix))] = v;
     out.graphs.push_back(std::move(og));
   }
   out.weight_bytes = wp ? wp->size : 0;

@@ -12,6 +12,7 @@
 #include "base/file.h"
 #include "base/sha256.h"
 #include "ge_ir.pb.h"
+#include "om/om_attrs.h"
 #include "om/om_format.h"
 #include "om/om_model.h"
 
@@ -143,7 +144,7 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     if (auto it = opt.dynamic_inputs.find(name); it != opt.dynamic_inputs.end()) {
       // The application's view: -1 dims, and for fully dynamic inputs their ranges as
       // GE keeps them (a flat list of min, max pairs).
-      SetIntList(out->mutable_attr(), "_oc_dynamic_dims", it->second.dims);
+      SetIntList(out->mutable_attr(), om_attrs::kDynamicDims, it->second.dims);
       std::vector<int64_t> flat;
       for (auto [lo, hi] : it->second.ranges) flat.insert(flat.end(), {lo, hi});
       if (!flat.empty()) SetIntList(out->mutable_attr(), "shape_range", flat);
@@ -179,10 +180,11 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
     op->set_type(n.op_type);
     op->set_id(id++);
     auto* attrs = op->mutable_attr();
-    if (!n.domain.empty()) SetStr(attrs, "_oc_domain", n.domain);
-    SetStrList(attrs, "_oc_inputs", n.inputs);
-    SetStrList(attrs, "_oc_outputs", n.outputs);
-    if (n.captured_inputs_begin >= 0) SetInt(attrs, "_oc_explicit_inputs", n.captured_inputs_begin);
+    if (!n.domain.empty()) SetStr(attrs, om_attrs::kDomain, n.domain);
+    SetStrList(attrs, om_attrs::kInputs, n.inputs);
+    SetStrList(attrs, om_attrs::kOutputs, n.outputs);
+    if (n.captured_inputs_begin >= 0)
+      SetInt(attrs, om_attrs::kExplicitInputs, n.captured_inputs_begin);
     for (const auto& [k, v] : n.attrs.all()) OC_RETURN_IF_ERROR(AttrToDef(v, opt, &(*attrs)[k]));
     for (const auto& in : n.inputs) {
       if (in.empty()) continue;
@@ -204,7 +206,7 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
       if (plan) {
         auto it = plan->offsets.find(out);
         if (it != plan->offsets.end())
-          SetInt(d->mutable_attr(), "_oc_mem_offset", static_cast<int64_t>(it->second));
+          SetInt(d->mutable_attr(), om_attrs::kMemOffset, static_cast<int64_t>(it->second));
       }
     }
   }
@@ -212,7 +214,7 @@ Status GraphToDef(const Graph& g, const MemoryPlan* plan, const OmWriteOptions& 
   net->set_name("Node_Output");
   net->set_type("NetOutput");
   net->set_id(id++);
-  SetStrList(net->mutable_attr(), "_oc_inputs", g.outputs);
+  SetStrList(net->mutable_attr(), om_attrs::kInputs, g.outputs);
   for (const auto& out : g.outputs) {
     net->add_input(source.count(out) ? source[out] : out);
     const ValueInfo* vi = g.FindValue(out);
@@ -238,17 +240,18 @@ Result<std::string> SerializeOm(const std::vector<OmGraph>& graphs, const OmWrit
   for (const auto& og : graphs) {
     auto* gd = model.add_graph();
     OC_RETURN_IF_ERROR(GraphToDef(og.graph, &og.plan, options, &weights, gd));
-    SetInt(gd->mutable_attr(), "_oc_arena_size", static_cast<int64_t>(og.plan.arena_size));
-    if (!og.gear.empty()) SetIntList(gd->mutable_attr(), "_oc_gear", og.gear);
+    SetInt(gd->mutable_attr(), om_attrs::kArenaSize, static_cast<int64_t>(og.plan.arena_size));
+    if (!og.gear.empty()) SetIntList(gd->mutable_attr(), om_attrs::kGear, og.gear);
     memory_size = std::max(memory_size, og.plan.arena_size);
   }
   auto* attrs = model.mutable_attr();
   SetStr(attrs, "soc_version", options.soc_version);
-  SetInt(attrs, "_oc_opset", graph.opset_version);
+  SetInt(attrs, om_attrs::kOpset, graph.opset_version);
   SetInt(attrs, "memory_size", static_cast<int64_t>(memory_size));
   SetInt(attrs, "weight_size", static_cast<int64_t>(weights.bytes.size()));
   for (const auto& [k, v] : options.model_attrs) SetStr(attrs, k, v);
-  for (const auto& [k, v] : graph.metadata) SetStr(attrs, "_oc_meta_" + k, v);
+  for (const auto& [k, v] : graph.metadata)
+    SetStr(attrs, std::string(om_attrs::kMetaPrefix) + k, v);
   // Deterministic: attribute maps in key order, so one model always gives the same bytes.
   std::string model_bytes;
   {

@@ -70,6 +70,7 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
     ctx.opset = p.graph->opset_version;
     ctx.num_threads = num_threads_;
     ctx.soc_version = soc_version_;
+    ctx.subgraphs = subgraph_runner_.get();
     for (size_t i = 0; i < n_in; ++i) {
       const Slot& s = step.inputs[i];
       ctx.inputs.push_back(s.kind == SlotKind::kNone ? TensorType{}
@@ -96,8 +97,9 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
       values[i] = s.constant ? *s.constant : Tensor(s.dtype, shapes[i], in_ptrs[i], nullptr);
       inputs[i] = &values[i];
     }
-    OC_ASSIGN_OR_RETURN(kernel, PrepareForValues(*step.backend, node, p.graph->opset_version,
-                                                 num_threads_, inputs, &outs));
+    OC_ASSIGN_OR_RETURN(
+        kernel, PrepareForValues(*step.backend, node, p.graph->opset_version, num_threads_, inputs,
+                                 &outs, subgraph_runner_.get()));
   }
   std::vector<void*> out_ptrs;
   for (size_t k = 0; k < step.outputs.size(); ++k) {

@@ -104,6 +104,7 @@ Status Model::Build(const LoadOptions& options) {
   // are never resident together.
   if (!options.weight_ptr && om_.file && om_.weights)
     om_.file->ReleasePages(om_.weights, om_.weight_bytes);
+  subgraph_runner_ = std::make_unique<NodeRunner>(backends_, num_threads_, soc_version_);
   spaces_.assign(1, Space{});  // the host
   programs_.resize(om_.graphs.size());
   for (size_t i = 0; i < om_.graphs.size(); ++i) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "backend/node_runner.h"
 #include "base/aligned_buffer.h"
 #include "base/status.h"
 #include "om/om_model.h"
@@ -217,6 +218,8 @@ class Model {
   int num_threads_ = 1;
   std::vector<const Backend*> backends_;  // preference order for placement
   std::vector<Space> spaces_;             // [0] is the host
+  // Runs control-flow subgraphs, node by node, on the same backends as the model's steps.
+  std::unique_ptr<NodeRunner> subgraph_runner_;
   // Constants that steps on a device read, uploaded once at load (per tensor and space).
   std::map<std::pair<const Tensor*, uint8_t>, DeviceBuffer> device_constants_;
   std::string soc_version_;  // the chip atc built the model for

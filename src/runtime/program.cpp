@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ir/internal_attrs.h"
 #include "ops/op_schema.h"
 #include "runtime/load_check.h"
 #include "runtime/model_parts.h"
@@ -14,7 +15,7 @@ namespace {
 std::string FormatFor(const std::string& name, const Shape& s,
                       const std::map<std::string, std::string>& attrs) {
   // Inputs that take images through AIPP are NHWC whatever the model's format.
-  if (auto a = attrs.find("_oc_aipp_inputs"); a != attrs.end() && s.size() == 4) {
+  if (auto a = attrs.find(kAippInputsAttr); a != attrs.end() && s.size() == 4) {
     const std::string list = "," + a->second + ",";
     if (list.find("," + name + ",") != std::string::npos) return "NHWC";
   }
@@ -82,6 +83,7 @@ Status Model::PrepareSteps(const Graph& g, const Placement& placement, Program* 
     step.backend = placement.node_backend[i];
     KernelPrepareContext ctx = MakePrepareContext(g, n, &placement, num_threads_);
     ctx.soc_version = soc_version_;
+    ctx.subgraphs = subgraph_runner_.get();
     auto kernel = PrepareKernel(*step.backend, ctx);
     if (!kernel.ok() && kernel.status().code() == StatusCode::kNeedsInputValue &&
         !step.backend->host_accessible()) {

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <mutex>
+#include <tuple>
 
 #include "kernels/cpu/cpu_backend.h"
 #include "test_graph.h"
@@ -109,6 +111,112 @@ TEST(GuardedBackend, ModelCrossingSpacesGivesTheCpuBytes) {
   // Observers (dumps, compare) read device tensors through the backend, never directly.
   EXPECT_EQ(split->sin_seen, cpu->sin_seen);
   EXPECT_EQ(split->sin_seen, split->outputs[1]);
+}
+
+// The CPU backend, counting the kernels it creates per op type (to see where nodes ran).
+class CountingCpu final : public Backend {
+ public:
+  const char* name() const override { return "counting-cpu"; }
+  bool Supports(const Node& n, const std::vector<TensorType>& in) const override {
+    return CpuBackend().Supports(n, in);
+  }
+  Result<std::unique_ptr<Kernel>> CreateKernel(const KernelPrepareContext& ctx) const override {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++created[ctx.node->op_type];
+    return CpuBackend().CreateKernel(ctx);
+  }
+  std::string TypesOf(const std::string& d, const std::string& o) const override {
+    return CpuBackend().TypesOf(d, o);
+  }
+  void BeginExecution(int n) const override { CpuBackend().BeginExecution(n); }
+  mutable std::mutex mutex;
+  mutable std::map<std::string, int> created;
+};
+
+std::shared_ptr<Graph> Body(
+    std::vector<std::string> inputs, std::vector<ValueInfo> input_infos,
+    std::vector<std::tuple<std::string, std::vector<std::string>, std::string>> nodes,
+    std::vector<std::pair<std::string, ValueInfo>> outputs) {
+  auto g = std::make_shared<Graph>();
+  g->opset_version = 17;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    g->inputs.push_back(inputs[i]);
+    g->values[inputs[i]] = input_infos[i];
+  }
+  for (auto& [op, in, out] : nodes) {
+    Node n;
+    n.name = "body_" + op + "_" + out;
+    n.op_type = op;
+    n.inputs = in;
+    n.outputs = {out};
+    g->nodes.push_back(std::move(n));
+  }
+  for (auto& [name, vi] : outputs) {
+    g->outputs.push_back(name);
+    g->values[name] = vi;
+  }
+  return g;
+}
+
+// MatMul (cpu) -> If (cpu; both branches run Sin/Add/Mul on the device, reading the outer
+// m1) -> Loop (cpu; a body of Sin and Add on the device, three trips) -> MatMul (cpu).
+Graph ControlFlowGraph() {
+  const ValueInfo f{DataType::kFloat, {4, 16}, true};
+  const ValueInfo b{DataType::kBool, {}, true};
+  const ValueInfo i64{DataType::kInt64, {}, true};
+  GraphBuilder gb;
+  gb.Input("x", DataType::kFloat, {4, 16});
+  gb.Input("c", DataType::kBool, {});
+  gb.Const("w1", FloatTensor({16, 16}, Pseudo(256, 1)));
+  gb.Const("w2", FloatTensor({16, 8}, Pseudo(128, 2)));
+  Tensor trips(DataType::kInt64, {});
+  *static_cast<int64_t*>(trips.mutable_data()) = 3;
+  gb.Const("trips", trips);
+  gb.Add("MatMul", {"x", "w1"}, {"m1"});
+  Node& branch = gb.Add("If", {"c", "m1"}, {"i"});
+  branch.captured_inputs_begin = 1;
+  branch.attrs.Set("then_branch",
+                   Body({}, {}, {{"Sin", {"m1"}, "t1"}, {"Add", {"t1", "m1"}, "t2"}}, {{"t2", f}}));
+  branch.attrs.Set("else_branch",
+                   Body({}, {}, {{"Mul", {"m1", "m1"}, "e1"}, {"Sin", {"e1"}, "e2"}}, {{"e2", f}}));
+  Node& loop = gb.Add("Loop", {"trips", "", "i"}, {"l"});
+  loop.attrs.Set(
+      "body",
+      Body({"n", "cond_in", "v"}, {i64, b, f},
+           {{"Sin", {"v"}, "s"}, {"Add", {"s", "v"}, "v2"}, {"Identity", {"cond_in"}, "cond_out"}},
+           {{"cond_out", b}, {"v2", f}}));
+  gb.Add("MatMul", {"l", "w2"}, {"y"});
+  gb.Output("y");
+  return gb.g;
+}
+
+TEST(GuardedBackend, ControlFlowBodiesCrossToTheDevice) {
+  auto om = testing::CompileToOm(ControlFlowGraph());
+  ASSERT_TRUE(om.ok()) << om.status().ToString();
+  CountingCpu inner;
+  auto guarded = MakeGuardedBackend(inner, {"Sin", "Add", "Mul"});
+  const std::vector<float> x = Pseudo(64, 3);
+  for (bool cond : {true, false}) {
+    auto run = [&](std::vector<const Backend*> backends) -> Result<std::vector<float>> {
+      LoadOptions lo;
+      lo.backends = std::move(backends);
+      OC_ASSIGN_OR_RETURN(auto model,
+                          Model::Load(MappedFile::FromCopy(om->data(), om->size()), lo));
+      std::vector<float> y(32);
+      const bool c = cond;
+      OC_RETURN_IF_ERROR(model->Execute({x.data(), &c}, {x.size() * 4, 1}, {y.data()}, {128}));
+      return y;
+    };
+    auto cpu = run({&CpuBackend()});
+    ASSERT_TRUE(cpu.ok()) << cpu.status().ToString();
+    inner.created.clear();
+    auto split = run({guarded.get(), &CpuBackend()});
+    ASSERT_TRUE(split.ok()) << split.status().ToString();
+    EXPECT_EQ(*split, *cpu) << "cond " << cond;
+    // The bodies' Sin and Add (or Mul) were prepared for the device, on every trip.
+    EXPECT_GE(inner.created["Sin"], 4) << "cond " << cond;
+    EXPECT_GE(inner.created[cond ? "Add" : "Mul"], 1) << "cond " << cond;
+  }
 }
 
 TEST(GuardedBackend, RegisteredInstanceRunsTheReferenceKernels) {

@@ -12,6 +12,7 @@
 #include "base/half.h"
 #include "compiler/pass.h"
 #include "compiler/precision.h"
+#include "ir/internal_attrs.h"
 #include "ops/op_schema.h"
 
 namespace oc {
@@ -152,10 +153,10 @@ class AssignPrecisionPass : public Pass {
       if (!float_op[i]) continue;
       Node& n = graph.nodes[i];
       const Dt in_dt = cube_in_only[i] ? Dt::kFp16 : dtype[i];
-      n.attrs.Set("_oc_dtype",
-                  std::string(cube_in_only[i] ? "float16 in, float32 out" : DtName(dtype[i])));
+      SetAttr(n.attrs, kComputeDtype,
+              std::string(cube_in_only[i] ? "float16 in, float32 out" : DtName(dtype[i])));
       if (table_)
-        table_->push_back(n.name + " (" + n.op_type + "): " + n.attrs.GetString("_oc_dtype", ""));
+        table_->push_back(n.name + " (" + n.op_type + "): " + GetAttr(n.attrs, kComputeDtype, ""));
       if (in_dt == Dt::kFp32) continue;
       // Inputs the op reads as parameters (Resize scales, Range bounds, Pad values: the
       // op registration's value_inputs) are not data: they keep their values.

@@ -4,6 +4,7 @@
 // a folded node's outputs are constants for the nodes after it.
 #include <set>
 
+#include "backend/node_runner.h"
 #include "compiler/pass.h"
 #include "ops/op_schema.h"
 #include "ops/symbolic_infer.h"
@@ -30,8 +31,7 @@ bool FullyKnown(const Graph& graph, const Node& node, std::vector<Tensor>* resul
 
 class FoldConstantsPass : public Pass {
  public:
-  explicit FoldConstantsPass(std::vector<const Backend*> backends)
-      : backends_(std::move(backends)) {}
+  explicit FoldConstantsPass(std::vector<const Backend*> backends) : runner_(std::move(backends)) {}
   const char* name() const override { return "FoldConstants"; }
   Result<bool> Run(Graph& graph) override {
     std::vector<bool> dead(graph.nodes.size(), false);
@@ -96,15 +96,10 @@ class FoldConstantsPass : public Pass {
   Result<std::vector<Tensor>> Evaluate(const Graph& graph, const Node& node,
                                        const std::vector<const Tensor*>& inputs,
                                        const std::vector<TensorType>& outs) const {
-    std::vector<TensorType> types;
-    for (const Tensor* t : inputs)
-      types.push_back(t ? TensorType{t->dtype(), t->shape()} : TensorType{});
-    const Backend* backend = FirstSupporting(backends_, node, types);
-    if (!backend) return NoKernelError(node);
-    return EvaluateNode(*backend, node, graph.opset_version, inputs, outs);
+    return runner_.RunNode(node, graph.opset_version, inputs, &outs);
   }
 
-  std::vector<const Backend*> backends_;
+  NodeRunner runner_;  // on the backends the model may run on, as at run time
 };
 
 }  // namespace

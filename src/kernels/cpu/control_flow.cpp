@@ -1,6 +1,6 @@
 // If, Loop and Scan. The runtime prepares them per execution with every input known, so
-// Prepare runs the subgraphs with a small interpreter (shape inference + a kernel per
-// node, nested control flow included) and Run hands out the results.
+// Prepare runs the subgraphs through the runner the runtime gives it (each body node placed
+// on the model's backends, nested control flow included) and Run hands out the results.
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -8,7 +8,6 @@
 
 #include "backend/kernel.h"
 #include "base/aligned_buffer.h"
-#include "kernels/cpu/cpu_backend.h"
 #include "kernels/cpu/kernel_families.h"
 
 namespace oc {
@@ -20,47 +19,6 @@ Tensor Copy(const Tensor& t) {
   Tensor out(t.dtype(), t.shape());
   if (t.nbytes()) std::memcpy(out.mutable_data(), t.data(), t.nbytes());
   return out;
-}
-
-// Evaluates one node on concrete tensors.
-Result<std::vector<Tensor>> EvalNode(const Node& node, int64_t opset,
-                                     const std::vector<const Tensor*>& in) {
-  std::vector<ValueInfo> infos;
-  OC_ASSIGN_OR_RETURN(auto kernel, PrepareForValues(CpuBackend(), node, opset, 1, in, &infos));
-  std::vector<TensorType> types;
-  for (const auto& o : infos) types.push_back({o.dtype, o.shape});
-  return RunOnTensors(*kernel, in, types);
-}
-
-// Runs `g` with its inputs bound (in order) and outer values visible in `outer`.
-Result<std::vector<Tensor>> RunGraph(const Graph& g, int64_t opset,
-                                     const std::vector<Tensor>& inputs, const Env& outer) {
-  Env env = outer;
-  for (const auto& [name, t] : g.initializers) env[name] = t;
-  for (size_t i = 0; i < g.inputs.size() && i < inputs.size(); ++i) env[g.inputs[i]] = inputs[i];
-  for (const auto& node : g.nodes) {
-    std::vector<const Tensor*> in;
-    for (const auto& name : node.inputs) {
-      if (name.empty()) {
-        in.push_back(nullptr);
-        continue;
-      }
-      auto it = env.find(name);
-      if (it == env.end()) return Internal("subgraph value [" + name + "] is not available");
-      in.push_back(&it->second);
-    }
-    auto outs = EvalNode(node, opset, in);
-    if (!outs.ok()) return outs.status().WithContext("subgraph node [" + node.name + "]");
-    for (size_t k = 0; k < node.outputs.size(); ++k)
-      if (!node.outputs[k].empty()) env[node.outputs[k]] = std::move(outs.value()[k]);
-  }
-  std::vector<Tensor> result;
-  for (const auto& o : g.outputs) {
-    auto it = env.find(o);
-    if (it == env.end()) return Internal("subgraph output [" + o + "] was not produced");
-    result.push_back(it->second);
-  }
-  return result;
 }
 
 // Stacks equally shaped tensors along a new axis 0.
@@ -91,6 +49,9 @@ class ControlFlowKernel : public Kernel {
     const size_t explicit_in = std::min(n.OwnInputCount(), ctx.inputs.size());
     for (size_t i = 0; i < ctx.inputs.size(); ++i)
       if (ctx.has_input(i) && !ctx.constants[i]) return ctx.NeedsValue("its inputs");
+    if (!ctx.subgraphs)
+      return Unsupported("node [" + n.name + "] (" + n.op_type +
+                         "): its subgraphs run only where the runtime gives a runner");
     Env outer;
     for (size_t i = explicit_in; i < ctx.inputs.size(); ++i) outer[n.inputs[i]] = *ctx.constants[i];
     auto in = [&](size_t i) -> const Tensor* {
@@ -126,7 +87,7 @@ class ControlFlowKernel : public Kernel {
     if (!cond || cond->numel() < 1) return InvalidArgument("If needs a condition");
     const Graph* g = SubgraphAttr(ctx.attrs(), cond->GetAsInt(0) ? "then_branch" : "else_branch");
     if (!g) return InvalidArgument("missing branch");
-    OC_ASSIGN_OR_RETURN(results_, RunGraph(*g, ctx.opset, {}, outer));
+    OC_ASSIGN_OR_RETURN(results_, ctx.subgraphs->RunGraph(*g, ctx.opset, {}, outer));
     for (auto& t : results_) t = Copy(t);
     return Status::Ok();
   }
@@ -147,7 +108,7 @@ class ControlFlowKernel : public Kernel {
       std::vector<Tensor> args{Tensor::FromInt64s({it}, {}), Tensor(DataType::kBool, {})};
       *args[1].mutable_data_as<uint8_t>() = cond;
       for (const auto& t : carried) args.push_back(t);
-      OC_ASSIGN_OR_RETURN(auto outs, RunGraph(*body, ctx.opset, args, outer));
+      OC_ASSIGN_OR_RETURN(auto outs, ctx.subgraphs->RunGraph(*body, ctx.opset, args, outer));
       cond = outs[0].GetAsInt(0) != 0;
       for (size_t i = 0; i < carried.size(); ++i) carried[i] = Copy(outs[1 + i]);
       for (size_t i = 0; i < n_scan; ++i) scans[i].push_back(Copy(outs[1 + carried.size() + i]));
@@ -222,7 +183,7 @@ class ControlFlowKernel : public Kernel {
                         inner * es);
           args.push_back(std::move(slice));
         }
-        OC_ASSIGN_OR_RETURN(auto outs, RunGraph(*body, ctx.opset, args, outer));
+        OC_ASSIGN_OR_RETURN(auto outs, ctx.subgraphs->RunGraph(*body, ctx.opset, args, outer));
         for (size_t i = 0; i < n_state; ++i) states[i] = Copy(outs[i]);
         for (size_t i = 0; i < n_scan_out; ++i) outs_seq[i].push_back(Copy(outs[n_state + i]));
       }

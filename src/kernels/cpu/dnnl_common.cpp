@@ -6,6 +6,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "ir/internal_attrs.h"
+
 namespace oc {
 
 dnnl::engine& CpuEngine() {
@@ -42,7 +44,7 @@ Result<bool> ComputesInBf16(const AttributeMap& attrs) {
     return isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
   }();
   OC_ASSIGN_OR_RETURN(bool allowed, EnvSwitch("OCANN_BF16_COMPUTE", true));
-  return hardware && allowed && attrs.GetString("_oc_dtype", "") == "bfloat16";
+  return hardware && allowed && GetAttr(attrs, kComputeDtype, "") == "bfloat16";
 }
 
 dnnl::memory::format_tag PlainTag(size_t rank) {
