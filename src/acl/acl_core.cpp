@@ -202,6 +202,7 @@ LoadOptions State::LoadOptionsFor() const {
   LoadOptions o;
   o.backends = backends_;
   o.num_threads = num_threads_;
+  o.io_backend = &device_backend();  // datasets hold device memory (aclrtMalloc)
   return o;
 }
 

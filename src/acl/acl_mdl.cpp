@@ -155,7 +155,14 @@ aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const s
                 std::string(fn) + ": the buffer at index " + std::to_string(index) + " has " +
                     std::to_string(b->size) + " bytes, the gear needs " +
                     std::to_string(values.size() * sizeof(int64_t)));
-  std::memcpy(b->data, values.data(), values.size() * sizeof(int64_t));
+  // The buffer is device memory: written through the device's backend.
+  const size_t bytes = values.size() * sizeof(int64_t);
+  oc::Status s = State::Get().IsDevice(b->data, bytes)
+                     ? State::Get().device_backend().Copy(b->data, values.data(), bytes,
+                                                          oc::Backend::CopyKind::kHostToDevice)
+                     : (std::memcpy(b->data, values.data(), bytes), oc::Status::Ok());
+  if (!s.ok())
+    return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, std::string(fn) + ": " + s.message());
   return ACL_SUCCESS;
 }
 

@@ -164,7 +164,14 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: maxCount " + std::to_string(maxCount) +
                                              " exceeds the " + std::to_string(avail) +
                                              " bytes left in the allocation");
-  if (count) std::memset(devPtr, value, count);
+  // Device memory is the device backend's to write (the host may not reach it).
+  if (count) {
+    const oc::Backend& owner = State::Get().IsDevice(devPtr, count)
+                                   ? State::Get().device_backend()
+                                   : oc::BackendRegistry::Global().First();
+    if (oc::Status s = owner.Fill(devPtr, value, count); !s.ok())
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: " + s.message());
+  }
   return ACL_SUCCESS;
 }
 

@@ -83,6 +83,11 @@ Status Backend::Copy(void* dst, const void* src, size_t bytes, CopyKind) const {
   return Status::Ok();
 }
 
+Status Backend::Fill(void* dst, int value, size_t bytes) const {
+  if (bytes) std::memset(dst, value, bytes);
+  return Status::Ok();
+}
+
 // ---- Registry and placement --------------------------------------------------------
 
 void BackendRegistry::Add(const Backend* backend, Use use) {

@@ -63,6 +63,8 @@ class Backend {
   // kDeviceToDevice stays inside its space). Completes before returning.
   enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
   virtual Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind) const;
+  // Sets `bytes` bytes of this backend's memory to `value` (aclrtMemset).
+  virtual Status Fill(void* dst, int value, size_t bytes) const;
 };
 
 // Device memory of one backend, freed with it (constants uploaded at load, arenas).

@@ -159,7 +159,7 @@ Result<const Model::Program*> Model::SelectProgram(const ExecuteIo& io) const {
                            " bytes: set it with aclmdlSetDynamicBatchSize, aclmdlSetDynamicHWSize "
                            "or aclmdlSetInputDynamicDims");
   std::vector<int64_t> want(count);
-  std::memcpy(want.data(), io.inputs[gi], count * sizeof(int64_t));
+  OC_RETURN_IF_ERROR(CopyAcross(io_space_, io.inputs[gi], 0, want.data(), count * sizeof(int64_t)));
   for (const auto& p : programs_)
     if (p.gear == want) return &p;
   std::string list;
@@ -365,7 +365,7 @@ Status Model::Execute(ExecuteIo& io) const {
         status = InvalidArgument("output " + std::to_string(c.output) + " buffer is too small");
         break;
       }
-      status = CopyAcross(c.from.space, st.Resolve(c.from), 0, io.outputs[c.output], bytes);
+      status = CopyAcross(c.from.space, st.Resolve(c.from), io_space_, io.outputs[c.output], bytes);
       if (!status.ok()) break;
       st.output_shapes[c.output] = shape;
     }

@@ -106,6 +106,9 @@ Status Model::Build(const LoadOptions& options) {
     om_.file->ReleasePages(om_.weights, om_.weight_bytes);
   subgraph_runner_ = std::make_unique<NodeRunner>(backends_, num_threads_, soc_version_);
   spaces_.assign(1, Space{});  // the host
+  if (options.io_backend) {
+    OC_ASSIGN_OR_RETURN(io_space_, SpaceOf(options.io_backend));
+  }
   programs_.resize(om_.graphs.size());
   for (size_t i = 0; i < om_.graphs.size(); ++i) {
     Status s = BuildProgram(om_.graphs[i], &programs_[i]);
@@ -114,7 +117,7 @@ Status Model::Build(const LoadOptions& options) {
   }
   OC_RETURN_IF_ERROR(BuildInterface());
   for (const auto& p : programs_)
-    work_size_ = std::max(work_size_, p.arena_size + p.workspace_size);
+    work_size_ = std::max(work_size_, p.arena_size + p.workspace_size + p.staging_size[0]);
   ReleasePackedConstants();
   last_output_shapes_.clear();
   for (const auto& o : outputs_) last_output_shapes_.push_back(o.shape);

@@ -74,6 +74,9 @@ struct LoadOptions {
   // the default).
   std::vector<const Backend*> backends;
   int num_threads = 0;  // 0 = DefaultNumThreads()
+  // The backend whose memory holds the caller's input and output buffers (AscendCL's
+  // device memory); null or host-accessible = host memory.
+  const Backend* io_backend = nullptr;
 };
 
 class Model {
@@ -218,6 +221,7 @@ class Model {
   int num_threads_ = 1;
   std::vector<const Backend*> backends_;  // preference order for placement
   std::vector<Space> spaces_;             // [0] is the host
+  uint8_t io_space_ = 0;                  // where the caller's buffers are
   // Runs control-flow subgraphs, node by node, on the same backends as the model's steps.
   std::unique_ptr<NodeRunner> subgraph_runner_;
   // Constants that steps on a device read, uploaded once at load (per tensor and space).

@@ -169,9 +169,11 @@ Status Model::AssignSlots(const OmGraph& og, const Placement& placement, Program
     if (auto it = input_index.find(v); it != input_index.end()) {
       s.kind = SlotKind::kInput;
       s.index = it->second;
+      s.space = io_space_;
     } else if (auto it = output_index.find(v); it != output_index.end()) {
       s.kind = SlotKind::kOutput;
       s.index = it->second;
+      s.space = io_space_;
     } else if (const Tensor* t = g.FindInitializer(v)) {
       s.kind = SlotKind::kConstant;
       s.ptr = t->data();
@@ -244,14 +246,16 @@ Status Model::AssignSlots(const OmGraph& og, const Placement& placement, Program
     }
     for (const auto& out : n.outputs) {
       OC_ASSIGN_OR_RETURN(Slot s, slot_for(out));
-      if (!out.empty() && step.space != 0) {
+      if (!out.empty() && s.kind == SlotKind::kOutput && s.space != step.space) {
+        // Made in the staging area of the step's space, then sent to the caller's buffer.
+        const Slot home = s;
+        OC_ASSIGN_OR_RETURN(s, stage(out, step.space, home));
+        OC_ASSIGN_OR_RETURN(size_t bytes, bytes_of(out, home));
+        step.after.push_back({s, home, bytes});
+        where[out] = {s, home};
+      } else if (!out.empty() && step.space != 0) {
         if (s.kind == SlotKind::kOutput) {
-          // Made in the device's staging area, then sent to the caller's buffer.
-          const Slot home = s;
-          OC_ASSIGN_OR_RETURN(s, stage(out, step.space, home));
-          OC_ASSIGN_OR_RETURN(size_t bytes, bytes_of(out, home));
-          step.after.push_back({s, home, bytes});
-          where[out] = {s, home};
+          // The caller's buffer is in this space: written in place.
         } else if (s.kind == SlotKind::kArena) {
           s.space = step.space;
         } else {
@@ -285,7 +289,7 @@ Status Model::AssignSlots(const OmGraph& og, const Placement& placement, Program
     }
     Slot from = list.front();
     for (const Slot& s : list)
-      if (s.space == 0) from = s;
+      if (s.space == io_space_) from = s;
     p->copies.push_back({from, i, p->outputs[i].bytes});
   }
   p->num_dynamic = dynamic_ids.size();

@@ -16,7 +16,9 @@ def test_backends_from_acl_json_match_torch(tmp_path):
     m, om = build(tmp_path)
     x = np.random.RandomState(0).randn(1, 3, 10, 12).astype(np.float32)
     want = m(torch.from_numpy(x)).detach().numpy()
-    for backends in ('["reference"]', '"reference,cpu"', '["cpu"]'):
+    # "guarded" keeps device memory where the host cannot read it (a GPU's shape): the
+    # application's aclrtMalloc buffers live there and reach the CPU's steps through copies.
+    for backends in ('["reference"]', '"reference,cpu"', '["cpu"]', '"guarded,cpu"'):
         r = run_app(tmp_path, '{"backends": %s}' % backends, om, x)
         assert "init 0" in r.stdout and "finalize 0" in r.stdout, r.stdout + r.stderr
         y = np.load(tmp_path / "y.npy")

@@ -171,6 +171,13 @@ class GuardedBackendImpl final : public Backend {
   }
   void FreeDeviceMemory(void* p) const override { GuardedMemory::Get().Free(p); }
 
+  Status Fill(void* dst, int value, size_t bytes) const override {
+    uint8_t* to = GuardedMemory::Get().Translate(dst, bytes);
+    if (!to) return NotGuarded("fill destination");
+    std::memset(to, value, bytes);
+    return Status::Ok();
+  }
+
   Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind) const override {
     if (bytes == 0) return Status::Ok();
     GuardedMemory& memory = GuardedMemory::Get();
