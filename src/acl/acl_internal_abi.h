@@ -1,6 +1,7 @@
-// The two entry points libacl_op_compiler uses inside libascendcl beyond the public API (C
+// The entry points libacl_op_compiler uses inside libascendcl beyond the public API (C
 // linkage, exported, not in the public headers): recording an error for aclGetRecentErrMsg,
-// and reading an operator attribute set as the JSON the single-op model records.
+// reading an operator attribute set as the JSON the single-op model records, and the
+// configuration's atc (the process's settings live in libascendcl: base/config.h).
 #pragma once
 
 #include "acl/acl.h"
@@ -15,6 +16,8 @@ __attribute__((visibility("default"))) void oc_internal_acl_fail(aclError code,
 // text stays valid until the calling thread's next call.
 __attribute__((visibility("default"))) const char* oc_internal_aclop_attr_json(
     const aclopAttr* attr);
+// OCANN_ATC (Config::atc): the atc to run; empty when unset. Valid for the process.
+__attribute__((visibility("default"))) const char* oc_internal_config_atc(void);
 
 #ifdef __cplusplus
 }

@@ -2,11 +2,11 @@
 // emulation on the stream's worker, with its arguments' device allocations as the global
 // memory the checks know.
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 
 #include "acl/acl_kernel_launch.h"
 #include "acl/acl_state.h"
+#include "base/config.h"
 #include "tikicpulib.h"
 
 using oc::acl::Fail;
@@ -64,7 +64,7 @@ aclError Launch(const char* kernelName, std::function<void(void* const*)> call, 
       if (!values[i].empty()) argv[i] = const_cast<uint8_t*>(values[i].data());
     for (auto [p, n] : regions) AscendC::detail::RegisterGlobal(p, n);
     AscendC::detail::LaunchOptions options;
-    options.report = std::getenv("OCANN_ASCENDC_REPORT") != nullptr;
+    options.report = oc::GlobalConfig().ascendc_report;
     auto result = AscendC::detail::Launch(
         name.c_str(), blockDim, [&] { call(argv.data()); }, options);
     for (auto [p, n] : regions) AscendC::detail::UnregisterGlobal(p);

@@ -9,6 +9,7 @@
 
 #include "acl/acl_internal_abi.h"
 #include "acl/acl_state.h"
+#include "base/config.h"
 #include "base/file.h"
 #include "base/memory_probe.h"
 #include "base/shape.h"
@@ -208,6 +209,8 @@ const char* oc_internal_aclop_attr_json(const aclopAttr* attr) {
   text = j.dump();
   return text.c_str();
 }
+
+const char* oc_internal_config_atc(void) { return oc::GlobalConfig().atc.c_str(); }
 
 aclopAttr* aclopCreateAttr(void) {
   auto* a = new (std::nothrow) aclopAttr();

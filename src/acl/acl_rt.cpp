@@ -1,6 +1,5 @@
 // Devices and contexts of the emulated NPU: device 0 is backed by the host CPU. Streams,
 // events and callbacks are acl_rt_stream.cpp; memory and copies acl_rt_memory.cpp.
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -9,6 +8,7 @@
 
 #include "acl/acl_rt_state.h"
 #include "acl/acl_state.h"
+#include "base/config.h"
 #include "opencann/soc_table.h"
 
 using oc::acl::Fail;
@@ -171,8 +171,8 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 }
 
 const char* aclrtGetSocName(void) {
-  const char* env = std::getenv("OCANN_SOC");
-  const opencann::SocSpec* soc = opencann::FindSocSpec(env);
+  // Unset and empty alike find no entry: the default SoC.
+  const opencann::SocSpec* soc = opencann::FindSocSpec(oc::GlobalConfig().soc.c_str());
   return soc ? soc->name : opencann::kDefaultSoc;
 }
 

@@ -236,7 +236,7 @@ aclError Describe(const char* fn, const char* opType, int nin, const aclTensorDe
 
 // atc: OCANN_ATC, else bin/atc beside this library's lib/ folder.
 std::string AtcPath() {
-  if (const char* env = std::getenv("OCANN_ATC"); env && *env) return env;
+  if (const char* atc = oc_internal_config_atc(); *atc) return atc;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&AtcPath), &info) && info.dli_fname) {
     const auto dir = std::filesystem::path(info.dli_fname).parent_path();

@@ -110,8 +110,7 @@ std::vector<std::string> BackendRegistry::Names() const {
 
 Result<std::vector<const Backend*>> BackendRegistry::Order(const std::string& names) const {
   std::string spec = names;
-  if (spec.empty())
-    if (const char* env = std::getenv("OCANN_BACKENDS")) spec = env;
+  if (spec.empty()) spec = GlobalConfig().backends;
   std::vector<const Backend*> order;
   if (spec.empty()) {
     order = default_order_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/config.h"
 #include "base/status.h"
 #include "ir/graph.h"
 #include "ops/op_schema.h"
@@ -52,6 +53,9 @@ struct KernelPrepareContext {
   std::string soc_version;  // the chip the model is built for (custom op tiling)
   // Runs the subgraphs of control-flow nodes; null where nothing can (they then refuse).
   const SubgraphRunner* subgraphs = nullptr;
+  // The settings kernels read (their switches): kernels never read the environment. The
+  // process's configuration unless the creator passes its own; never null.
+  const Config* config = &GlobalConfig();
 
   const AttributeMap& attrs() const { return node->attrs; }
   int input_layout(size_t i) const {

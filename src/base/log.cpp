@@ -7,41 +7,28 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <mutex>
 
+#include "base/config.h"
+
 namespace oc {
 namespace {
 
-LogLevel InitialLevel() {
-  LogLevel level = LogLevel::kNull;
-  if (const char* env = std::getenv("OCANN_LOG_LEVEL")) ParseLogLevel(env, &level);
-  return level;
-}
-
+// The settings come from GlobalConfigForLogging: GlobalConfig logs its warnings through here.
 std::atomic<int>& LevelStore() {
-  static std::atomic<int> level{static_cast<int>(InitialLevel())};
+  static std::atomic<int> level{static_cast<int>(GlobalConfigForLogging().log_level)};
   return level;
 }
 
-// ASCEND_GLOBAL_LOG_LEVEL: 0..4; anything else (or unset) is CANN's default, ERROR.
 LogLevel PlogLevel() {
-  static const LogLevel level = [] {
-    const char* env = std::getenv("ASCEND_GLOBAL_LOG_LEVEL");
-    if (env && env[0] >= '0' && env[0] <= '4' && env[1] == '\0')
-      return static_cast<LogLevel>(env[0] - '0');
-    return LogLevel::kError;
-  }();
+  static const LogLevel level = GlobalConfigForLogging().plog_level;
   return level;
 }
 
 bool PlogToStdout() {
-  static const bool on = [] {
-    const char* env = std::getenv("ASCEND_SLOG_PRINT_TO_STDOUT");
-    return env && std::strcmp(env, "1") == 0;
-  }();
+  static const bool on = GlobalConfigForLogging().plog_to_stdout;
   return on;
 }
 
@@ -76,12 +63,8 @@ bool MakeDirs(const std::string& path) {
 bool OpenPlog() {
   if (g_plog) return true;
   if (g_plog_failed) return false;
-  std::string root;
-  if (const char* p = std::getenv("ASCEND_PROCESS_LOG_PATH"); p && *p) {
-    root = p;
-  } else if (const char* home = std::getenv("HOME"); home && *home) {
-    root = std::string(home) + "/ascend/log";
-  } else {
+  const std::string& root = GlobalConfigForLogging().log_root;
+  if (root.empty()) {
     g_plog_failed = true;
     return false;
   }

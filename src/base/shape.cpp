@@ -1,7 +1,8 @@
 #include "base/shape.h"
 
 #include <algorithm>
-#include <cstdlib>
+
+#include "base/config.h"
 
 namespace oc {
 
@@ -17,18 +18,7 @@ int64_t NumElements(const Shape& s) {
   return n;
 }
 
-uint64_t MaxTensorBytes() {
-  static const uint64_t bound = [] {
-    const char* env = std::getenv("OC_MAX_TENSOR_BYTES");
-    if (env && *env) {
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(env, &end, 10);
-      if (end && *end == '\0' && v > 0) return static_cast<uint64_t>(v);
-    }
-    return uint64_t{64} << 30;
-  }();
-  return bound;
-}
+uint64_t MaxTensorBytes() { return GlobalConfig().max_tensor_bytes; }
 
 Result<size_t> TensorBytes(const Shape& s, size_t element_size) {
   if (IsStatic(s) && std::find(s.begin(), s.end(), 0) != s.end()) return size_t{0};
@@ -44,7 +34,7 @@ Result<size_t> TensorBytes(const Shape& s, size_t element_size) {
       bytes > MaxTensorBytes())
     return InvalidArgument("a tensor of shape " + ShapeToString(s) + " would need more than " +
                            std::to_string(MaxTensorBytes()) +
-                           " bytes (the bound; set OC_MAX_TENSOR_BYTES to change it)");
+                           " bytes (the bound; set OCANN_MAX_TENSOR_BYTES to change it)");
   return static_cast<size_t>(bytes);
 }
 

@@ -12,7 +12,7 @@ namespace oc {
 using Shape = std::vector<int64_t>;
 
 int64_t NumElements(const Shape& s);  // -1 if any dim is unknown; INT64_MAX on overflow
-// The most bytes one tensor may have (OC_MAX_TENSOR_BYTES, default 64 GiB): larger shapes
+// The most bytes one tensor may have (OCANN_MAX_TENSOR_BYTES, default 64 GiB): larger shapes
 // are refused where they appear (atc's inference, the .om loader, execution) before any
 // allocation, so later size arithmetic cannot overflow.
 uint64_t MaxTensorBytes();

@@ -1,15 +1,13 @@
 #include "base/threads.h"
 
-#include <cstdlib>
 #include <thread>
+
+#include "base/config.h"
 
 namespace oc {
 
 int DefaultNumThreads() {
-  if (const char* env = std::getenv("OCANN_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n >= 1) return n;
-  }
+  if (const int n = GlobalConfig().num_threads; n >= 1) return n;
   unsigned hw = std::thread::hardware_concurrency();
   return hw == 0 ? 1 : static_cast<int>(hw);
 }

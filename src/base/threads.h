@@ -2,7 +2,8 @@
 
 namespace oc {
 
-// Threads used for compute: OCANN_NUM_THREADS if set (>= 1), else all cores.
+// Threads used for compute: GlobalConfig().num_threads (OCANN_NUM_THREADS) if set, else all
+// cores.
 int DefaultNumThreads();
 
 }  // namespace oc

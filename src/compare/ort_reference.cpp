@@ -3,10 +3,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "base/config.h"
 #include "base/file.h"
 #include "base/npy.h"
 #include "compare/compare_internal.h"
@@ -17,7 +17,7 @@ namespace {
 // The helper script: OCANN_ORT_REFERENCE, else beside this tool in the build tree
 // (bin/../python) or in the installed layout (bin/../lib/python3/dist-packages).
 std::string FindOrtHelper() {
-  if (const char* e = std::getenv("OCANN_ORT_REFERENCE")) return e;
+  if (const auto& e = GlobalConfig().ort_reference) return *e;
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) return "";
@@ -81,7 +81,7 @@ Result<std::shared_ptr<CaptureObserver>> RunOrtReference(const std::string& sour
   const std::string helper = FindOrtHelper();
   if (helper.empty())
     return NotFound("ocann_ort_reference.py is not beside ocann-compare; set OCANN_ORT_REFERENCE");
-  const char* py = std::getenv("OCANN_PYTHON");
+  const std::optional<std::string>& py = GlobalConfig().python;
   std::error_code ec;
   const auto dir = std::filesystem::temp_directory_path(ec) /
                    ("ocann_ort_" + std::to_string(getpid()) + "_" +
@@ -95,7 +95,7 @@ Result<std::shared_ptr<CaptureObserver>> RunOrtReference(const std::string& sour
       std::filesystem::remove_all(p, e);
     }
   } cleanup{dir};
-  std::vector<std::string> args = {py ? py : "/usr/bin/python3", helper, source,
+  std::vector<std::string> args = {py ? *py : "/usr/bin/python3", helper, source,
                                    (dir / "out").string()};
   for (size_t i = 0; i < inputs.size(); ++i) {
     const IoDesc& d = reference.inputs()[i];

@@ -81,8 +81,7 @@ Status Model::Build(const LoadOptions& options) {
   } else {
     OC_ASSIGN_OR_RETURN(backends_, BackendRegistry::Global().Order());
   }
-  const char* prof = std::getenv("OCANN_PROFILE");
-  profile_ = prof && prof[0] == '1';
+  profile_ = GlobalConfig().profile;
   user_weights_ = options.weight_ptr;
   if (options.weight_ptr) {
     // The application owns weight memory: the weights partition moves there and the

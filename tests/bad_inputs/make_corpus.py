@@ -191,7 +191,7 @@ def onnx_cases():
     onnx_case("dim_product_overflow", one_node("Relu", ["x"], [[1 << 31, 1 << 31, 1 << 31]]),
               "E10001", "dims whose product overflows int64")
     onnx_case("dim_over_bound", one_node("Relu", ["x"], [[1 << 40, 1 << 4]]), "E10001",
-              "16 Ti elements: over OC_MAX_TENSOR_BYTES")
+              "16 Ti elements: over OCANN_MAX_TENSOR_BYTES")
     onnx_case("rank_40", one_node("Relu", ["x"], [[1] * 40]), "E19005",
               "an input of rank 40")
 

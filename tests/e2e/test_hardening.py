@@ -1,12 +1,14 @@
 """Sizes no machine holds are refused by name, before anything allocates: at atc (input
 shapes, shapes computed from them, CPU kernel limits), and at execution (a dynamic input
 whose description overflows). No crash, no output file left behind."""
+import os
+
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import atc
+from conftest import atc, run, tool
 from test_acl_dynamic import Session
 
 ACL_ERROR_INVALID_PARAM = 100000
@@ -24,7 +26,7 @@ def mlp(tmp_path):
 
 @pytest.mark.parametrize("shape, code, words", [
     ("x:4611686018427387904,4", "E10001", "more elements than 2^64"),
-    ("x:1099511627776,4", "E10001", "OC_MAX_TENSOR_BYTES"),
+    ("x:1099511627776,4", "E10001", "OCANN_MAX_TENSOR_BYTES"),
     ("x:4294967296,4", "EZ3003", "at most 2^31-1 elements"),
 ])
 def test_oversized_shapes_are_refused_at_atc(tmp_path, shape, code, words):
@@ -33,6 +35,24 @@ def test_oversized_shapes_are_refused_at_atc(tmp_path, shape, code, words):
     log = r.stdout + r.stderr
     assert r.returncode == 1, log  # an error exit, not a signal
     assert code in log and words in log, log
+    assert not (tmp_path / "out.om").exists()
+
+
+@pytest.mark.parametrize("name", ["OCANN_MAX_TENSOR_BYTES", "OC_MAX_TENSOR_BYTES"])
+def test_the_bound_is_set_by_name(tmp_path, name):
+    """A lower bound refuses a 16 KiB input; the old name still works, with a one-line
+    deprecation warning through the log."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("MAX_TENSOR_BYTES")}
+    env.update({name: "1024", "OCANN_LOG_LEVEL": "warning"})
+    r = run([tool("atc"), f"--model={mlp(tmp_path)}", "--framework=5",
+             f"--output={tmp_path / 'out'}", "--soc_version=Ascend910B3", "--input_shape=x:1024,4"],
+            env=env)
+    log = r.stdout + r.stderr
+    assert r.returncode == 1, log
+    assert "E10001" in log and "more than 1024 bytes" in log, log
+    assert "OCANN_MAX_TENSOR_BYTES to change it" in log, log
+    warnings = [line for line in log.splitlines() if "OC_MAX_TENSOR_BYTES is deprecated" in line]
+    assert len(warnings) == (name == "OC_MAX_TENSOR_BYTES"), log
     assert not (tmp_path / "out.om").exists()
 
 

@@ -64,9 +64,10 @@ Graph ConvGraph() {
 }
 
 TEST(Backend, WorkspaceIsSizedOnTheMachineThatRunsTheModel) {
-  setenv("OCANN_NUM_THREADS", "1", 1);
-  auto bytes = CompileToOm(ConvGraph());
-  unsetenv("OCANN_NUM_THREADS");
+  auto bytes = [] {
+    ScopedConfig one_thread(ConfigWithVariable("OCANN_NUM_THREADS", "1"));
+    return CompileToOm(ConvGraph());
+  }();
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   EXPECT_EQ(bytes->find("_oc_workspace_size"), std::string::npos)
       << "a machine-dependent size is stored in the .om";
@@ -167,9 +168,10 @@ TEST(Backend, PreferenceOrder) {
   EXPECT_STREQ((*two)[0]->name(), "reference");
   EXPECT_STREQ((*two)[1]->name(), "cpu");
   EXPECT_STREQ((*two)[2]->name(), "ascendc");
-  setenv("OCANN_BACKENDS", "reference", 1);
-  auto env = reg.Order();
-  unsetenv("OCANN_BACKENDS");
+  auto env = [&] {
+    ScopedConfig reference(ConfigWithVariable("OCANN_BACKENDS", "reference"));
+    return reg.Order();
+  }();
   ASSERT_TRUE(env.ok());
   ASSERT_EQ(env->size(), 2u);
   EXPECT_STREQ((*env)[0]->name(), "reference");

@@ -119,7 +119,7 @@ namespace {
 // between the layers, with bias, a fused residual sum and ReLU, batch 2, against the
 // reference backend's direct loops.
 TEST(ConvFamily, WinogradAgreesWithDirect) {
-  setenv("OCANN_CONV_ALGO", "winograd", 1);
+  ScopedConfig winograd(ConfigWithVariable("OCANN_CONV_ALGO", "winograd"));
   OracleCase c;
   c.FloatInput("x", {2, 32, 14, 14}, 61);
   for (int i = 0; i < 2; ++i) {
@@ -136,7 +136,6 @@ TEST(ConvFamily, WinogradAgreesWithDirect) {
   c.b.Add("Relu", {"s"}, {"y"});
   c.b.Output("y");
   c.ExpectAgree(1e-4f);
-  unsetenv("OCANN_CONV_ALGO");
 }
 
 }  // namespace
@@ -157,9 +156,8 @@ TEST(ConvFamily, InvalidSwitchValuesAreRefused) {
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
   const std::vector<std::vector<float>> in = {Pseudo(32 * 14 * 14, 72)};
   for (const char* name : {"OCANN_CONV_ALGO", "OCANN_BF16_COMPUTE"}) {
-    setenv(name, "wino", 1);
+    ScopedConfig misspelt(ConfigWithVariable(name, "wino"));
     auto r = RunOmOn(bytes.value(), "cpu", in);
-    unsetenv(name);
     ASSERT_FALSE(r.ok()) << name;
     EXPECT_NE(r.status().message().find(name), std::string::npos) << r.status().ToString();
   }

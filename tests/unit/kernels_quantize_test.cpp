@@ -3,8 +3,8 @@
 // over strides, padding, groups, zero points, per-channel scales, biases and output types.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "test_graph.h"
 
@@ -45,10 +45,9 @@ struct QConvCase {
 
 // The output bytes of one run; `plain` selects the integer loops.
 std::vector<uint8_t> RunQConv(const QConvCase& c, bool plain, std::string* impl_error) {
-  if (plain)
-    setenv("OCANN_INT8_PLAIN", "1", 1);
-  else
-    unsetenv("OCANN_INT8_PLAIN");
+  // Compile (constant folding prepares kernels) and load with the switch.
+  std::optional<ScopedConfig> config(std::in_place,
+                                     ConfigWithVariable("OCANN_INT8_PLAIN", plain ? "1" : nullptr));
   GraphBuilder b;
   b.Input("x", c.x_type, c.x);
   b.Const("w", Bytes(DataType::kInt8, c.w, 3, -127, 127));
@@ -90,7 +89,7 @@ std::vector<uint8_t> RunQConv(const QConvCase& c, bool plain, std::string* impl_
   auto backends = BackendRegistry::Global().Order("cpu");
   lo.backends = backends.value();
   auto model = Model::Load(MappedFile::FromCopy(bytes->data(), bytes->size()), lo);
-  unsetenv("OCANN_INT8_PLAIN");
+  config.reset();
   if (!model.ok()) {
     *impl_error = model.status().ToString();
     return {};
@@ -164,10 +163,8 @@ TEST(QuantizedConv, ConvIntegerInt8PathMatchesThePlainLoops) {
 // constant int8 B [64, 48].
 std::vector<uint8_t> RunQMatMul(bool qlinear, DataType a_type, DataType y_type, int a_zero,
                                 bool plain, std::string* err) {
-  if (plain)
-    setenv("OCANN_INT8_PLAIN", "1", 1);
-  else
-    unsetenv("OCANN_INT8_PLAIN");
+  std::optional<ScopedConfig> config(std::in_place,
+                                     ConfigWithVariable("OCANN_INT8_PLAIN", plain ? "1" : nullptr));
   GraphBuilder b;
   const Shape as = {2, 5, 64};
   b.Input("a", a_type, as);
@@ -195,7 +192,7 @@ std::vector<uint8_t> RunQMatMul(bool qlinear, DataType a_type, DataType y_type, 
   LoadOptions lo;
   lo.backends = BackendRegistry::Global().Order("cpu").value();
   auto model = Model::Load(MappedFile::FromCopy(bytes->data(), bytes->size()), lo);
-  unsetenv("OCANN_INT8_PLAIN");
+  config.reset();
   if (!model.ok()) {
     *err = model.status().ToString();
     return {};
@@ -247,7 +244,7 @@ TEST(QuantizedConv, InvalidPlainSwitchIsRefused) {
   b.Add("ConvInteger", {"x", "w", "xz"}, {"y"});
   b.Output("y");
   b.g.opset_version = 13;
-  setenv("OCANN_INT8_PLAIN", "yes", 1);
+  ScopedConfig misspelt(ConfigWithVariable("OCANN_INT8_PLAIN", "yes"));
   Status s = Status::Ok();
   auto bytes = CompileToOm(b.g);
   if (!bytes.ok()) {
@@ -258,7 +255,6 @@ TEST(QuantizedConv, InvalidPlainSwitchIsRefused) {
     auto model = Model::Load(MappedFile::FromCopy(bytes->data(), bytes->size()), lo);
     if (!model.ok()) s = model.status();
   }
-  unsetenv("OCANN_INT8_PLAIN");
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("OCANN_INT8_PLAIN"), std::string::npos) << s.ToString();
 }

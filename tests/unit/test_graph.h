@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -65,6 +66,12 @@ inline Result<CompiledGraph> Compile(Graph g, CompileOptions opts = {}) {
     OC_ASSIGN_OR_RETURN(opts.backends, BackendRegistry::Global().Order());
   }
   return CompileGraph(std::move(g), opts);
+}
+
+// The configuration the process would have with environment variable `name` set to `value`
+// (unset when null), for a ScopedConfig: tests change settings without the environment.
+inline Config ConfigWithVariable(const std::string& name, const char* value) {
+  return ParseConfig([&](const char* n) { return name == n ? value : std::getenv(n); });
 }
 
 // Runs .om bytes with the backends named in `order` ("reference", "cpu,reference", ...).

@@ -62,9 +62,9 @@ class ConvKernel : public Kernel {
     // A convolution the precision mode gives bf16 reads values that hold bf16 numbers
     // already (the compiler rounded them): on a CPU with bf16 dot products it multiplies
     // them in bf16 with fp32 accumulation, as the NPU's cube does, at twice the fp32 rate.
-    OC_ASSIGN_OR_RETURN(const bool bf16, ComputesInBf16(a));
+    OC_ASSIGN_OR_RETURN(const bool bf16, ComputesInBf16(a, *ctx.config));
     dt cdt = bf16 ? dt::bf16 : dt::f32;
-    OC_ASSIGN_OR_RETURN(const ConvAlgoMode algo, ConvAlgoModeFromEnv());
+    OC_ASSIGN_OR_RETURN(const ConvAlgoMode algo, ctx.config->conv_algo.Get());
     return DnnlCall("Conv node [" + ctx.node->name + "]", [&] {
       auto& eng = CpuEngine();
       auto user_md = [&](const Shape& s, bool blocked) {

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -64,17 +63,6 @@ double TimeConv(const Pd& pd, const dnnl::memory::desc& src_user,
 }
 
 }  // namespace
-
-Result<ConvAlgoMode> ConvAlgoModeFromEnv() {
-  const char* env = std::getenv("OCANN_CONV_ALGO");
-  const std::string v = env ? env : "auto";
-  if (v == "auto") return ConvAlgoMode::kAuto;
-  if (v == "measure") return ConvAlgoMode::kMeasure;
-  if (v == "direct") return ConvAlgoMode::kDirect;
-  if (v == "winograd") return ConvAlgoMode::kWinograd;
-  return InvalidArgument("OCANN_CONV_ALGO=" + v +
-                         " is not a valid value: use auto, measure, direct or winograd");
-}
 
 Pd ChooseConvAlgorithm(const Pd& direct, const std::function<Pd()>& make_winograd,
                        const dnnl::memory::desc& src_user, const dnnl::memory::desc& dst_user,

@@ -6,16 +6,13 @@
 #include <functional>
 #include <string>
 
-#include "base/status.h"
+#include "base/config.h"
 
 namespace oc {
 
-enum class ConvAlgoMode { kAuto, kMeasure, kDirect, kWinograd };
-// OCANN_CONV_ALGO: unset or `auto`, `measure`, `direct`, `winograd`; anything else is refused.
-Result<ConvAlgoMode> ConvAlgoModeFromEnv();
-
 // Returns `direct` or the Winograd primitive descriptor `make_winograd` builds (it may
-// throw when oneDNN has none for the shape). `mode` (OCANN_CONV_ALGO): `auto` (default) uses
+// throw when oneDNN has none for the shape). `mode` (Config::conv_algo, OCANN_CONV_ALGO: unset
+// or `auto`, `measure`, `direct`, `winograd`; anything else is refused): `auto` (default) uses
 // Winograd for the layer shapes where it measured clearly faster, `measure` times both
 // once per layer shape, post-ops and thread count in the process and keeps the faster (10 %
 // margin), `direct` never uses Winograd, `winograd` uses it wherever oneDNN has it.

@@ -30,20 +30,12 @@ void DnnlExecute(const dnnl::primitive& prim, std::initializer_list<DnnlArg> arg
                           "could not execute a primitive");
 }
 
-Result<bool> EnvSwitch(const char* name, bool fallback) {
-  const char* env = std::getenv(name);
-  if (!env) return fallback;
-  if (std::strcmp(env, "0") == 0) return false;
-  if (std::strcmp(env, "1") == 0) return true;
-  return InvalidArgument(std::string(name) + "=" + env + " is not a valid value: use 0 or 1");
-}
-
-Result<bool> ComputesInBf16(const AttributeMap& attrs) {
+Result<bool> ComputesInBf16(const AttributeMap& attrs, const Config& config) {
   static const bool hardware = [] {
     const dnnl::cpu_isa isa = dnnl::get_effective_cpu_isa();
     return isa == dnnl::cpu_isa::avx512_core_bf16 || isa == dnnl::cpu_isa::avx512_core_amx;
   }();
-  OC_ASSIGN_OR_RETURN(bool allowed, EnvSwitch("OCANN_BF16_COMPUTE", true));
+  OC_ASSIGN_OR_RETURN(bool allowed, config.bf16_compute.Get());
   return hardware && allowed && GetAttr(attrs, kComputeDtype, "") == "bfloat16";
 }
 

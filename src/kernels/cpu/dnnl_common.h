@@ -27,12 +27,9 @@ Status AppendFusedActivation(const AttributeMap& attrs, dnnl::post_ops* ops);
 // Whether a cube op (Conv, MatMul, Gemm) runs in bf16: the precision mode gave it bf16
 // (attribute _oc_dtype, set by the compiler, which also rounded its inputs to bf16 values)
 // and the CPU has bf16 dot products (avx512_bf16 or AMX). Elsewhere it multiplies the same
-// bf16 values in fp32, which gives the same products; OCANN_BF16_COMPUTE=0 forces that.
-Result<bool> ComputesInBf16(const AttributeMap& attrs);
-
-// An on/off environment switch: unset gives `fallback`, "0" and "1" say off and on; any
-// other value is refused with the variable's name (a misspelt switch is never ignored).
-Result<bool> EnvSwitch(const char* name, bool fallback);
+// bf16 values in fp32, which gives the same products; config.bf16_compute off
+// (OCANN_BF16_COMPUTE=0) forces that, and a value it refused is the error.
+Result<bool> ComputesInBf16(const AttributeMap& attrs, const Config& config);
 
 // Runs a oneDNN call, turning its exceptions into a Status (exceptions never cross
 // our library boundary).

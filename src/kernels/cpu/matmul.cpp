@@ -80,7 +80,8 @@ struct DnnlMatmul {
 Status BuildMatmul(const std::string& what, const dnnl::memory::desc& a_md,
                    const dnnl::memory::desc& b_plain, const dnnl::memory::desc& c_md,
                    const Tensor* b_const, const dnnl::memory::desc* bias_md, const void* bias_data,
-                   float alpha, const AttributeMap& attrs, WorkspaceLayout* ws, DnnlMatmul* out) {
+                   float alpha, const AttributeMap& attrs, const Config& config,
+                   WorkspaceLayout* ws, DnnlMatmul* out) {
   return DnnlCall(what, [&] {
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
@@ -104,7 +105,7 @@ Status BuildMatmul(const std::string& what, const dnnl::memory::desc& a_md,
                           : dnnl::matmul::desc(a_use, b_use, c_md);
       return dnnl::matmul::primitive_desc(desc, attr, CpuEngine());
     };
-    auto bf16 = ComputesInBf16(attrs);
+    auto bf16 = ComputesInBf16(attrs, config);
     if (!bf16.ok()) throw std::runtime_error(bf16.status().message());
     dt compute = bf16.value() ? dt::bf16 : dt::f32;
     out->pd = make_pd(compute);
@@ -212,7 +213,8 @@ class MatMulKernel : public Kernel {
       return BuildMatmul(what, dnnl::memory::desc({rows, k_}, dt::f32, tag::ab),
                          dnnl::memory::desc({k_, n_}, dt::f32, tag::ab),
                          dnnl::memory::desc({rows, n_}, dt::f32, tag::ab), b_const,
-                         has_bias ? &bias_md : nullptr, bias_data, 1.0f, ctx.attrs(), &ws_, &mm_);
+                         has_bias ? &bias_md : nullptr, bias_data, 1.0f, ctx.attrs(), *ctx.config,
+                         &ws_, &mm_);
     }
     // Batched: equalise ranks, let oneDNN broadcast size-1 batch dims.
     const size_t rank = std::max<size_t>(batch.size(), 1) + 2;
@@ -232,7 +234,8 @@ class MatMulKernel : public Kernel {
     return BuildMatmul(what, dnnl::memory::desc(ad, dt::f32, RowMajorStrides(ad)),
                        dnnl::memory::desc(bd, dt::f32, RowMajorStrides(bd)),
                        dnnl::memory::desc(cd, dt::f32, RowMajorStrides(cd)), b_const,
-                       has_bias ? &bias_md : nullptr, bias_data, 1.0f, ctx.attrs(), &ws_, &mm_);
+                       has_bias ? &bias_md : nullptr, bias_data, 1.0f, ctx.attrs(), *ctx.config,
+                       &ws_, &mm_);
   }
 
   size_t WorkspaceSize() const override { return ws_.size(); }
@@ -328,7 +331,8 @@ class GemmKernel : public Kernel {
       return Status::Ok();
     }
     return BuildMatmul("Gemm node [" + ctx.node->name + "]", a_md, b_md, c_md, ctx.constants[1],
-                       bias_data ? &bias_md : nullptr, bias_data, alpha, at, &ws_, &mm_);
+                       bias_data ? &bias_md : nullptr, bias_data, alpha, at, *ctx.config, &ws_,
+                       &mm_);
   }
 
   size_t WorkspaceSize() const override { return ws_.size(); }

@@ -202,7 +202,7 @@ class MatMulIntegerKernel : public Kernel {
     out_type_ = ctx.outputs[0].dtype;
     // oneDNN's int8 matmul where the node fits (the loops below stay the fallback and the
     // oracle: tests/unit/kernels_quantize_test.cpp compares the two).
-    OC_ASSIGN_OR_RETURN(const bool plain, EnvSwitch("OCANN_INT8_PLAIN", false));
+    OC_ASSIGN_OR_RETURN(const bool plain, ctx.config->int8_plain.Get());
     fast_ = !plain && fast_mm_.Prepare(ctx, qlinear_);
     return Status::Ok();
   }
@@ -285,7 +285,7 @@ class ConvIntegerKernel : public Kernel {
     w_scale_n_ = qlinear_ ? ctx.inputs[4].numel() : 1;
     // oneDNN's int8 kernels where the node fits them (the loops below stay the fallback and
     // the oracle: tests/unit/kernels_quantize_test.cpp compares the two).
-    OC_ASSIGN_OR_RETURN(const bool plain, EnvSwitch("OCANN_INT8_PLAIN", false));
+    OC_ASSIGN_OR_RETURN(const bool plain, ctx.config->int8_plain.Get());
     fast_ = !plain && fast_conv_.Prepare(ctx, qlinear_);
     return Status::Ok();
   }
