@@ -113,7 +113,7 @@ bench: setup
 	/usr/bin/python3 bench/model_latency.py --build $(BUILD) --all --bf16 --write-docs
 
 # Every C and C++ file git tracks, against .clang-format (clang-format 14, Debian's).
-FORMAT_FILES = $(shell git ls-files '*.c' '*.cc' '*.cpp' '*.h' '*.hpp')
+FORMAT_FILES = $(wildcard $(shell git ls-files --cached --others --exclude-standard '*.c' '*.cc' '*.cpp' '*.h' '*.hpp'))
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:

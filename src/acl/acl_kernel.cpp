@@ -54,7 +54,7 @@ aclError Launch(const char* kernelName, std::function<void(void* const*)> call, 
     regions.emplace_back(start, size);
   }
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   std::vector<void*> pointers(args, args + numArgs);
   auto task = [name = std::string(kernelName), what, call, blockDim, pointers, values,

@@ -525,7 +525,7 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
   OC_ACL_CHECK_LIVE(input);
   OC_ACL_CHECK_LIVE(output);
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return aclmdlExecute(modelId, input, output);
   if (!State::Get().FindModel(modelId))

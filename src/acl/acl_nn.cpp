@@ -190,7 +190,7 @@ aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* e
     return Fail(ACLNN_ERR_PARAM_INVALID,
                 std::string(fn) + ": the workspace must be device memory (aclrtMalloc)");
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return Fail(ACLNN_ERR_PARAM_INVALID, std::string(fn) + ": unknown stream");
   auto run = [ws = workspace, ex = std::shared_ptr<aclOpExecutor>(std::move(ex))]() -> oc::Status {
     oc::KernelRunContext rc;

@@ -155,7 +155,7 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
   }
   auto run = [m, io]() mutable { return m->Execute(io); };
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) {
     oc::Status s;

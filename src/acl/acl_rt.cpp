@@ -109,7 +109,7 @@ aclError aclrtSynchronizeDevice(void) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                 "aclrtSynchronizeDevice: no device is set on this thread (aclrtSetDevice)");
   // Waits for the work of every stream of the device, as CANN does.
-  std::vector<std::shared_ptr<oc::Stream>> workers;
+  std::vector<std::shared_ptr<oc::Queue>> workers;
   {
     std::lock_guard<std::mutex> lock(g_rt_mutex);
     for (Stream* s : g_streams)

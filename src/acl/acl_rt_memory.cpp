@@ -123,7 +123,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
                           aclrtMemcpyKind kind, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return aclrtMemcpy(dst, destMax, src, count, kind);
   // Arguments are checked now; the copy happens in stream order.
@@ -198,7 +198,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
                           aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return aclrtMemset(devPtr, maxCount, value, count);
   OC_ACL_CHECK_NULL(devPtr);

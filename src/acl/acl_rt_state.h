@@ -21,7 +21,7 @@ struct Stream {
   uint32_t id = 0;
   std::atomic<uint32_t> tasks{0};
   // Shared so that aclrtSynchronizeDevice can wait on it while another thread destroys it.
-  std::shared_ptr<oc::Stream> worker = std::make_shared<oc::Stream>();
+  std::shared_ptr<oc::Queue> worker;  // a queue of the device's backend
 };
 
 // Guards the registries below (and the events of acl_rt_stream.cpp).

@@ -52,7 +52,7 @@ std::set<Event*> g_events;
 
 namespace oc::acl {
 
-oc::Stream* StreamOf(aclrtStream stream, aclError* error) {
+oc::Queue* StreamOf(aclrtStream stream, aclError* error) {
   *error = ACL_SUCCESS;
   if (!stream) return nullptr;
   std::lock_guard<std::mutex> lock(g_rt_mutex);
@@ -103,6 +103,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
   if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream: call aclrtSetDevice first");
   static std::atomic<uint32_t> next_id{1};
   auto* s = new Stream();
+  s->worker = oc::acl::State::Get().device_backend().CreateQueue();  // the device's queue
   s->ctx = c;
   s->id = next_id++;
   std::lock_guard<std::mutex> lock(g_rt_mutex);
@@ -140,7 +141,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return ACL_SUCCESS;
   oc::Status st = worker->Synchronize();
@@ -154,7 +155,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout " +
                                              std::to_string(timeout) + " must be -1 or more");
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return ACL_SUCCESS;
   oc::Status st = worker->Synchronize(timeout);
@@ -196,7 +197,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(event);
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   auto* ev = static_cast<Event*>(event);
   {
@@ -272,7 +273,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   OC_ACL_CHECK_NULL(fn);
   OC_ACL_CHECK_NULL(stream);
   aclError e = ACL_SUCCESS;
-  oc::Stream* worker = oc::acl::StreamOf(stream, &e);
+  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type");

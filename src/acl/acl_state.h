@@ -13,9 +13,9 @@
 
 #include "acl/acl.h"
 #include "acl/acl_observers.h"
+#include "backend/queue.h"
 #include "base/status.h"
 #include "runtime/model.h"
-#include "runtime/stream.h"
 
 struct aclDataBuffer {
   void* data = nullptr;
@@ -76,7 +76,7 @@ aclError Guard(const char* fn, F&& f) {
 
 // The worker behind an aclrtStream handle; null handle = synchronous (returns nullptr
 // with ACL_SUCCESS). An unknown handle sets *error.
-oc::Stream* StreamOf(aclrtStream stream, aclError* error);
+oc::Queue* StreamOf(aclrtStream stream, aclError* error);
 // aclFinalize's part in the runtime: every stream the application left is destroyed (queued
 // work then fails as uninitialised, running work finishes) so that no worker runs after
 // aclFinalize returns. Returns how many streams there were.

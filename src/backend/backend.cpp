@@ -83,6 +83,8 @@ Status Backend::Copy(void* dst, const void* src, size_t bytes, CopyKind) const {
   return Status::Ok();
 }
 
+std::unique_ptr<Queue> Backend::CreateQueue() const { return std::make_unique<HostQueue>(); }
+
 Status Backend::Fill(void* dst, int value, size_t bytes) const {
   if (bytes) std::memset(dst, value, bytes);
   return Status::Ok();

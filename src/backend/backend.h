@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/kernel.h"
+#include "backend/queue.h"
 
 namespace oc {
 
@@ -65,6 +66,8 @@ class Backend {
   virtual Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind) const;
   // Sets `bytes` bytes of this backend's memory to `value` (aclrtMemset).
   virtual Status Fill(void* dst, int value, size_t bytes) const;
+  // A new queue for this backend's work (an aclrtStream): by default a host worker thread.
+  virtual std::unique_ptr<Queue> CreateQueue() const;
 };
 
 // Device memory of one backend, freed with it (constants uploaded at load, arenas).

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "base/aligned_buffer.h"
+#include "base/config.h"
 #include "base/dtype.h"
 #include "opencann/soc_table.h"
 #include "tikicpulib.h"
@@ -187,7 +188,7 @@ class CustomOpKernel : public Kernel {
     AscendC::detail::LaunchOptions options;
     options.tiling_key = tiling_key_;
     options.soc = soc_version_.empty() ? nullptr : soc_version_.c_str();
-    options.report = std::getenv("OCANN_ASCENDC_REPORT") != nullptr;
+    options.report = GlobalConfig().ascendc_report;
     void* fn = kernel_->function;
     const size_t n = args.size();
     auto result = AscendC::detail::Launch(

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/config.h"
 #include "base/file.h"
 #include "opp/ascendc_backend.h"
 #include "opp/custom_op.h"
@@ -125,9 +126,9 @@ Status LoadCustomOpPackages() {
   static std::once_flag once;
   static Status result;
   std::call_once(once, [] {
-    const char* env = std::getenv("ASCEND_CUSTOM_OPP_PATH");
+    const Config& config = GlobalConfig();
     std::vector<std::string> dirs;
-    const std::string paths = env ? env : "";
+    const std::string& paths = config.custom_opp_path;
     size_t start = 0;
     while (start <= paths.size()) {
       size_t colon = paths.find(':', start);
@@ -139,8 +140,8 @@ Status LoadCustomOpPackages() {
     }
     // Then the packages installed into the toolkit: $ASCEND_OPP_PATH/vendors/<vendor>, in
     // the order of vendors/config.ini's load_priority when there is one, else by name.
-    if (const char* opp = std::getenv("ASCEND_OPP_PATH")) {
-      for (const std::string& dir : VendorPackages(std::string(opp) + "/vendors"))
+    if (config.opp_path) {
+      for (const std::string& dir : VendorPackages(*config.opp_path + "/vendors"))
         if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
     }
     result = LoadOpPackages(dirs);

@@ -257,10 +257,9 @@ TEST(Config, ReadmeTableListsEveryVariable) {
 TEST(Config, NothingElseReadsTheEnvironment) {
   namespace fs = std::filesystem;
   const fs::path root = OC_SOURCE_DIR;
-  // Their own settings, by design (see config.h); src/opp until its rewrite takes its three
-  // (ASCEND_CUSTOM_OPP_PATH, ASCEND_OPP_PATH, OCANN_ASCENDC_REPORT) from Config.
+  // Their own settings, by design (see config.h).
   const std::set<std::string> allowed = {"src/base/config.cpp", "src/base/omp_wait_policy.cpp"};
-  const std::set<std::string> allowed_dirs = {"src/ascendc", "src/opp"};
+  const std::set<std::string> allowed_dirs = {"src/ascendc"};
   size_t files = 0;
   for (const char* dir : {"src", "tools", "python"}) {
     for (const auto& e : fs::recursive_directory_iterator(root / dir)) {

@@ -1,12 +1,12 @@
-#include "runtime/stream.h"
+#include "backend/queue.h"
 
 #include <chrono>
 
 namespace oc {
 
-Stream::Stream() : worker_([this] { Work(); }) {}
+HostQueue::HostQueue() : worker_([this] { Work(); }) {}
 
-Stream::~Stream() {
+HostQueue::~HostQueue() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -15,7 +15,7 @@ Stream::~Stream() {
   worker_.join();
 }
 
-void Stream::Submit(std::function<Status()> task, bool always) {
+void HostQueue::Submit(std::function<Status()> task, bool always) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.emplace_back(std::move(task), always);
@@ -23,7 +23,7 @@ void Stream::Submit(std::function<Status()> task, bool always) {
   wake_.notify_one();
 }
 
-Status Stream::Synchronize() {
+Status HostQueue::Synchronize() {
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return queue_.empty() && running_ == 0; });
   Status s = error_;
@@ -31,7 +31,7 @@ Status Stream::Synchronize() {
   return s;
 }
 
-Status Stream::Synchronize(int32_t timeout_ms) {
+Status HostQueue::Synchronize(int32_t timeout_ms) {
   if (timeout_ms < 0) return Synchronize();
   std::unique_lock<std::mutex> lock(mutex_);
   if (!idle_.wait_for(lock, std::chrono::milliseconds(timeout_ms),
@@ -44,7 +44,7 @@ Status Stream::Synchronize(int32_t timeout_ms) {
   return s;
 }
 
-void Stream::Work() {
+void HostQueue::Work() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (true) {
     wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
