@@ -13,7 +13,7 @@
 #include <string>
 
 #include "acl/acl.h"
-#include "base/memory_probe.h"
+#include "acl/acl_internal_abi.h"
 
 namespace py = pybind11;
 
@@ -70,7 +70,7 @@ void RunPyCallback(void* p) {
 // address raises ValueError instead of a segfault.
 void CheckMapped(uintptr_t ptr, size_t bytes, const char* fn) {
   if (!ptr) throw py::value_error(std::string(fn) + ": the pointer is 0");
-  if (!oc::HostRangeMapped(Ptr<const void>(ptr), bytes))
+  if (!oc_internal_host_range_mapped(Ptr<const void>(ptr), bytes))
     throw py::value_error(std::string(fn) + ": " + std::to_string(bytes) + " bytes at " +
                           std::to_string(ptr) +
                           " are not mapped memory (a stale or made-up "

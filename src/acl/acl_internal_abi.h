@@ -1,7 +1,8 @@
-// The entry points libacl_op_compiler uses inside libascendcl beyond the public API (C
-// linkage, exported, not in the public headers): recording an error for aclGetRecentErrMsg,
-// reading an operator attribute set as the JSON the single-op model records, and the
-// configuration's atc (the process's settings live in libascendcl: base/config.h).
+// The entry points libacl_op_compiler and the Python module use inside libascendcl beyond
+// the public API (C linkage, exported, not in the public headers): recording an error for
+// aclGetRecentErrMsg, reading an operator attribute set as the JSON the single-op model
+// records, the configuration's atc (the process's settings live in libascendcl:
+// base/config.h), and the host-memory probe.
 #pragma once
 
 #include "acl/acl.h"
@@ -18,6 +19,10 @@ __attribute__((visibility("default"))) const char* oc_internal_aclop_attr_json(
     const aclopAttr* attr);
 // OCANN_ATC (Config::atc): the atc to run; empty when unset. Valid for the process.
 __attribute__((visibility("default"))) const char* oc_internal_config_atc(void);
+// Whether [p, p + bytes) is mapped host memory (the Python module's check of a pointer an
+// application gives it, so a made-up one is an error rather than a segfault).
+__attribute__((visibility("default"))) int oc_internal_host_range_mapped(const void* p,
+                                                                         size_t bytes);
 
 #ifdef __cplusplus
 }

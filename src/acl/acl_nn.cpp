@@ -7,6 +7,7 @@
 #include "acl/acl_state.h"
 #include "aclnn/acl_meta.h"
 #include "backend/backend.h"
+#include "base/aligned_buffer.h"
 #include "base/dtype.h"
 #include "opp/opp_loader.h"
 #include "ops/op_schema.h"
@@ -27,13 +28,50 @@ struct aclTensor {
 
 struct aclOpExecutor {
   oc::Node node;
+  const oc::Backend* backend = nullptr;  // where the op's kernel runs
   std::unique_ptr<oc::Kernel> kernel;
   std::vector<const void*> inputs;
   std::vector<void*> outputs;
+  std::vector<size_t> input_bytes, output_bytes;
   size_t workspace = 0;
 };
 
 namespace {
+
+// The op's backend reads host memory while the tensors are in a device the host cannot
+// read: the kernel runs on host copies, its outputs copied back.
+oc::Status RunThroughHost(const aclOpExecutor& ex, const oc::Backend& device) {
+  using Kind = oc::Backend::CopyKind;
+  if (!ex.backend->host_accessible())
+    return oc::Unsupported(std::string("the ") + ex.backend->name() + " backend cannot read the " +
+                           device.name() + " backend's memory");
+  std::vector<oc::AlignedBuffer> in(ex.inputs.size()), out(ex.outputs.size());
+  std::vector<const void*> in_ptrs;
+  std::vector<void*> out_ptrs;
+  for (size_t i = 0; i < ex.inputs.size(); ++i) {
+    if (!in[i].Resize(ex.input_bytes[i])) return oc::Status(oc::StatusCode::kOutOfMemory, "");
+    if (ex.input_bytes[i])
+      OC_RETURN_IF_ERROR(
+          device.Copy(in[i].data(), ex.inputs[i], ex.input_bytes[i], Kind::kDeviceToHost));
+    in_ptrs.push_back(in[i].data());
+  }
+  for (size_t k = 0; k < ex.outputs.size(); ++k) {
+    if (!out[k].Resize(ex.output_bytes[k])) return oc::Status(oc::StatusCode::kOutOfMemory, "");
+    out_ptrs.push_back(out[k].data());
+  }
+  oc::AlignedBuffer workspace;
+  if (!workspace.Resize(ex.workspace)) return oc::Status(oc::StatusCode::kOutOfMemory, "");
+  oc::KernelRunContext rc;
+  rc.inputs = in_ptrs.data();
+  rc.outputs = out_ptrs.data();
+  rc.workspace = workspace.data();
+  OC_RETURN_IF_ERROR(ex.kernel->Run(rc));
+  for (size_t k = 0; k < ex.outputs.size(); ++k)
+    if (ex.output_bytes[k])
+      OC_RETURN_IF_ERROR(
+          device.Copy(ex.outputs[k], out[k].data(), ex.output_bytes[k], Kind::kHostToDevice));
+  return oc::Status::Ok();
+}
 
 aclnnStatus CheckTensor(const aclTensor* t, const char* what, size_t i, const char* fn) {
   const std::string name = std::string(what) + " " + std::to_string(i);
@@ -135,6 +173,7 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
       kc.inputs.push_back({dt, inputs[i]->dims});
       kc.constants.push_back(nullptr);
       ex->inputs.push_back(inputs[i]->data);
+      ex->input_bytes.push_back(inputs[i]->bytes());
     }
     if (static_cast<int>(numInputs) < schema->min_inputs ||
         static_cast<int>(numInputs) > schema->max_inputs ||
@@ -155,13 +194,12 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
                         oc::ShapeToString(outputs[k]->dims));
       kc.outputs.push_back({dt, outputs[k]->dims});
       ex->outputs.push_back(outputs[k]->data);
+      ex->output_bytes.push_back(outputs[k]->bytes());
     }
-    // The package's kernel lives on the backend that took the package's ops.
-    auto order = oc::BackendRegistry::Global().Order();
-    if (!order.ok())
-      return Fail(ACLNN_ERR_PARAM_INVALID,
-                  std::string("aclnn") + opType + ": " + order.status().message());
-    const oc::Backend* backend = oc::FirstSupporting(order.value(), ex->node, kc.inputs);
+    // The package's kernel lives on the backend that took the package's ops, among those
+    // aclInit chose.
+    const std::vector<const oc::Backend*> order = State::Get().LoadOptionsFor().backends;
+    const oc::Backend* backend = oc::FirstSupporting(order, ex->node, kc.inputs);
     if (!backend)
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string("aclnn") + opType + ": no backend has a kernel for the op");
@@ -170,6 +208,7 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string("aclnn") + opType + ": " + kernel.status().message());
     ex->kernel = std::move(kernel).value();
+    ex->backend = backend;
     ex->workspace = ex->kernel->WorkspaceSize();
     *workspaceSize = ex->workspace;
     *executor = ex.release();
@@ -193,11 +232,15 @@ aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* e
   oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return Fail(ACLNN_ERR_PARAM_INVALID, std::string(fn) + ": unknown stream");
   auto run = [ws = workspace, ex = std::shared_ptr<aclOpExecutor>(std::move(ex))]() -> oc::Status {
-    oc::KernelRunContext rc;
-    rc.inputs = ex->inputs.data();
-    rc.outputs = ex->outputs.data();
-    rc.workspace = ws;
-    return ex->kernel->Run(rc);
+    const oc::Backend& device = State::Get().device_backend();
+    if (&ex->backend->memory_space() == &device.memory_space()) {
+      oc::KernelRunContext rc;
+      rc.inputs = ex->inputs.data();
+      rc.outputs = ex->outputs.data();
+      rc.workspace = ws;
+      return ex->kernel->Run(rc);
+    }
+    return RunThroughHost(*ex, device);
   };
   if (worker) {
     worker->Submit(run);

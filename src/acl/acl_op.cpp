@@ -212,6 +212,10 @@ const char* oc_internal_aclop_attr_json(const aclopAttr* attr) {
 
 const char* oc_internal_config_atc(void) { return oc::GlobalConfig().atc.c_str(); }
 
+int oc_internal_host_range_mapped(const void* p, size_t bytes) {
+  return oc::HostRangeMapped(p, bytes) ? 1 : 0;
+}
+
 aclopAttr* aclopCreateAttr(void) {
   auto* a = new (std::nothrow) aclopAttr();
   oc::acl::AddHandle(a, oc::acl::HandleKind(a));
