@@ -379,14 +379,18 @@ std::string MigrateText(const std::string& file, const std::string& text,
   bool changed = false;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string before = lines[i];
-    const size_t hash = lines[i].find('#');
     std::string msg;
     for (const auto& [from, to] : kRules) {
-      size_t p = lines[i].find(from);
-      if (p == std::string::npos || (hash != std::string::npos && p > hash))
-        continue;  // comments stay
-      lines[i].replace(p, std::strlen(from), to);
-      msg += (msg.empty() ? "" : "; ") + std::string(from) + " -> " + to;
+      // Every occurrence before a comment, so that a second run changes nothing.
+      bool hit = false;
+      for (size_t p = lines[i].find(from); p != std::string::npos;
+           p = lines[i].find(from, p + std::strlen(to))) {
+        const size_t hash = lines[i].find('#');
+        if (hash != std::string::npos && p > hash) break;  // comments stay
+        lines[i].replace(p, std::strlen(from), to);
+        hit = true;
+      }
+      if (hit) msg += (msg.empty() ? "" : "; ") + std::string(from) + " -> " + to;
     }
     if (lines[i] != before) {
       changed = true;

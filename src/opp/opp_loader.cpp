@@ -84,6 +84,7 @@ Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
       // RTLD_LOCAL: each op's library keeps its own tiling structs and helpers.
       void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle) {
+        g_loaded.erase(file);  // not loaded: the next call refuses it again
         const char* err = ::dlerror();
         return ParseError("operator package library [" + file +
                           "] cannot be loaded: " + (err ? err : "unknown error"));

@@ -89,7 +89,7 @@ TEST_F(OppFolders, BrokenLibraryIsRefusedNamingTheFile) {
 // BUG: a library is marked as loaded before dlopen runs, so after a failed load the same
 // package is skipped and a second LoadOpPackages of the folder reports success although
 // nothing was loaded.
-TEST_F(OppFolders, DISABLED_BrokenLibraryIsRefusedEveryTime) {
+TEST_F(OppFolders, BrokenLibraryIsRefusedEveryTime) {
   const std::string lib = root_ + "/customize/op_impl/lib";
   fs::create_directories(lib);
   std::ofstream(lib + "/libcust_op_broken.so") << "this is not an ELF file";
