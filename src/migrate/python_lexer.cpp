@@ -100,9 +100,15 @@ bool TokenizePython(std::string_view s, std::vector<Token>* out, std::string* er
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       size_t j = i;
-      while (j < s.size() &&
-             (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '.' || s[j] == '_'))
+      // A sign belongs to the number right after a decimal exponent (1e-5), not in hex.
+      const bool hex = s.size() > i + 1 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+      while (j < s.size()) {
+        const char d = s[j];
+        const bool sign =
+            (d == '+' || d == '-') && !hex && j > i && (s[j - 1] == 'e' || s[j - 1] == 'E');
+        if (!(std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '_' || sign)) break;
         ++j;
+      }
       push(Token::kNumber, std::string(s.substr(i, j - i)), line, col(i));
       i = j;
       continue;

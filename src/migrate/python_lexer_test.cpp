@@ -80,11 +80,11 @@ TEST(PythonLexer, NumbersInTheirForms) {
   EXPECT_EQ(numbers, (std::vector<std::string>{"0x1F", "1_000", "3.14", ".5", "10j", "7"}));
 }
 
-// BUG: an exponent with a sign ("1e-5", "2.5E+3") is one NUMBER token in Python; the lexer
-// stops the number at the sign and yields "1e", "-", "5". Harmless for today's rules (no rule
-// reads numbers), but any rule or rewrite that looks at numeric literals would misread them.
-TEST(PythonLexer, DISABLED_SignedExponentIsOneNumber) {
+// An exponent with a sign ("1e-5", "2.5E+3") is one NUMBER token in Python (the lexer once
+// stopped at the sign); in hex a sign is an operator.
+TEST(PythonLexer, SignedExponentIsOneNumber) {
   EXPECT_EQ(Lex("lr = 1e-5"), (std::vector<std::string>{"N:lr@1:1", "O:=@1:4", "9:1e-5@1:6"}));
+  EXPECT_EQ(Lex("0xe-1")[0], "9:0xe@1:1");
 }
 
 TEST(PythonLexer, StringPrefixesAndQuotes) {
