@@ -157,6 +157,27 @@ def test_generated_skeleton_builds_and_runs_for_each_type(package, tmp_path):
         np.testing.assert_array_equal(z, x)
 
 
+def test_custom_op_between_device_steps_on_the_guarded_backend(package, tmp_path):
+    """A package op between two steps on a device the host cannot read (the guarded
+    backend, whose memory faults on any host access): AscendCL's buffers and the Relu and
+    Sigmoid live there, the package kernel runs in the emulation on host copies the runtime
+    makes, and the answer is numpy's."""
+    m = save_model(tmp_path / "m.onnx",
+                   [helper.make_node("Relu", ["x"], ["r"]),
+                    helper.make_node("AddCustom", ["r", "y"], ["a"], domain="custom", alpha=2.0),
+                    helper.make_node("Sigmoid", ["a"], ["z"])],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 300]),
+                    helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 300])],
+                   [helper.make_tensor_value_info("z", TensorProto.FLOAT, [4, 300])])
+    env = env_with([package])
+    r = atc(m, tmp_path / "m", env)
+    assert r.returncode == 0, r.stdout
+    x = np.random.default_rng(1).standard_normal((4, 300)).astype(np.float32)
+    r, z = infer(str(tmp_path / "m.om"), [x, x], env_with([package], OCANN_BACKENDS="guarded,cpu"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    np.testing.assert_allclose(z, 1 / (1 + np.exp(-np.maximum(x, 0))), rtol=1e-6, atol=1e-7)
+
+
 def test_package_installed_into_the_toolkit_needs_no_env_of_its_own(prefix, package, tmp_path):
     """After `source set_env.sh`, the package's .run installs into $ASCEND_OPP_PATH/vendors by
     default, and atc and AscendCL find it there without the package's own set_env.bash."""
