@@ -12,7 +12,7 @@
 namespace AscendC {
 namespace detail {
 
-thread_local Block* t_block = nullptr;
+constinit thread_local Block* t_block = nullptr;
 
 namespace {
 

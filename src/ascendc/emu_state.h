@@ -158,7 +158,9 @@ bool IsMixLaunch(const LaunchState& l);
 
 // ----- emu_context.cpp: the block this thread runs -----
 
-extern thread_local Block* t_block;  // null outside a launch
+// constinit: no dynamic initialisation, so other files reach it without a TLS wrapper call
+// (which clang would emit as an undefined hidden symbol in the shared library).
+extern thread_local constinit Block* t_block;  // null outside a launch
 // The running block; outside a launch, a stand-in for API calls made from the host (tests of
 // single calls). Ends the look at a kernel's declarations (throws ProbeEnd).
 Block& Current();
