@@ -2,17 +2,12 @@
 
 namespace oc::air_import {
 
-Status Invalid(const std::string& msg) { return Status(StatusCode::kParseError, msg, "E19005"); }
-
 Status OpError(const OpDef& op, const std::string& msg) {
-  return Invalid("op [" + op.name() + "] (" + op.type() + "): " + msg);
+  return frontend::OpError(kAirWords, op.name(), op.type(), msg);
 }
 
 Status OpUnsupported(const OpDef& op, const std::string& what) {
-  return Status(StatusCode::kUnsupported,
-                "op [" + op.name() + "] (" + op.type() + "): " + what +
-                    " is not supported by OpenCANN's AIR parser",
-                "E19010");
+  return frontend::OpUnsupported(kAirWords, op.name(), op.type(), what);
 }
 
 const AttrDef* Find(const OpDef& op, const std::string& key) {

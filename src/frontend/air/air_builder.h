@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "frontend/converter_table.h"
 #include "frontend/graph_builder.h"
 #include "ge_ir.pb.h"
 
@@ -16,7 +17,9 @@ namespace oc::air_import {
 using ge::proto::AttrDef;
 using ge::proto::OpDef;
 
-Status Invalid(const std::string& msg);
+inline constexpr frontend::ParserWords kAirWords{"AIR", "op", "GE operator"};
+
+using frontend::Invalid;
 Status OpError(const OpDef& op, const std::string& msg);
 Status OpUnsupported(const OpDef& op, const std::string& what);
 
@@ -47,9 +50,8 @@ class AirBuilder {
 AttributeMap Perm(std::vector<int64_t> p);
 
 using AirConverter = Status (*)(const OpDef& op, AirBuilder& a);
-
-// The converter of a GE operator type, or nullptr when OpenCANN has none.
-AirConverter FindConverter(const std::string& type);
-std::vector<std::string> SupportedOpTypes();
+// GE operator types -> their converters (air_ops.cpp); Data, Const, Constant and NetOutput are
+// the importer's.
+const frontend::ConverterTable<AirConverter>& Converters();
 
 }  // namespace oc::air_import

@@ -4,10 +4,6 @@
 // Const and NetOutput are read here; every other op goes to its converter (air_ops.cpp).
 #include "frontend/air/air_importer.h"
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
-#include <climits>
 #include <cstring>
 #include <map>
 #include <set>
@@ -22,11 +18,7 @@ using namespace air_import;  // NOLINT: the importer is this namespace's one cli
 
 Result<ge::proto::ModelDef> ParseAir(const std::string& bytes, const std::string& path) {
   ge::proto::ModelDef model;
-  google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
-  google::protobuf::io::CodedInputStream in(&raw);
-  in.SetTotalBytesLimit(INT_MAX);
-  if (bytes.size() > static_cast<size_t>(INT_MAX) || !model.ParseFromCodedStream(&in) ||
-      !in.ConsumedEntireMessage())
+  if (!frontend::ParseBinaryProto(bytes, model))
     return Invalid("the model file [" + path + "] is not an AIR model (GE ModelDef)");
   if (model.graph_size() != 1)
     return Invalid("the AIR model [" + path + "] has " + std::to_string(model.graph_size()) +
@@ -104,12 +96,7 @@ Result<Graph> ImportAirBytes(const std::string& bytes, const std::string& path) 
       has_output = true;
       continue;
     }
-    AirConverter convert = FindConverter(op.type());
-    if (!convert)
-      return Status(StatusCode::kUnsupported,
-                    "No parser is registered for Op [" + op.name() + ", optype [" + op.type() +
-                        "]]: OpenCANN's AIR parser has no such GE operator",
-                    "E19010");
+    OC_ASSIGN_OR_RETURN(AirConverter convert, Converters().Lookup(op.name(), op.type()));
     OC_RETURN_IF_ERROR(convert(op, a));
   }
   if (!has_output || a.b.graph().outputs.empty())
@@ -135,15 +122,8 @@ Result<std::vector<OpSurvey>> SurveyAir(const std::string& path) {
   OC_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
   OC_ASSIGN_OR_RETURN(ge::proto::ModelDef model, ParseAir(bytes, path));
   std::vector<OpSurvey> out;
-  for (const auto& op : model.graph(0).op()) {
-    OpSurvey s;
-    s.name = op.name();
-    s.type = op.type();
-    s.supported = s.type == "Data" || s.type == "Const" || s.type == "Constant" ||
-                  s.type == "NetOutput" || FindConverter(s.type) != nullptr;
-    if (!s.supported) s.reason = "no parser is registered for this GE operator (E19010)";
-    out.push_back(std::move(s));
-  }
+  for (const auto& op : model.graph(0).op())
+    out.push_back(Converters().Survey(op.name(), op.type()));
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "caffe.pb.h"
+#include "frontend/converter_table.h"
 #include "frontend/graph_builder.h"
 
 namespace oc::caffe_import {
@@ -35,11 +36,11 @@ struct Weights {
 // it has no shape); an error when its data does not fill the shape.
 Result<Tensor> BlobToTensor(const oc_caffe::BlobProto& blob, const std::string& what);
 
+inline constexpr frontend::ParserWords kCaffeWords{"Caffe", "layer", "layer type"};
+
 using LayerConverter = Status (*)(const oc_caffe::LayerParameter& layer, const Weights& w,
                                   Builder& b);
-// The converter of a V2 layer type name, or nullptr when OpenCANN has none.
-LayerConverter FindConverter(const std::string& type);
-// The type names converters exist for (for messages and the pre-check report).
-std::vector<std::string> SupportedLayerTypes();
+// V2 layer type names -> their converters (caffe_layers.cpp); Input is the importer's own.
+const frontend::ConverterTable<LayerConverter>& Converters();
 
 }  // namespace oc::caffe_import

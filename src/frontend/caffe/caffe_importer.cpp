@@ -1,11 +1,8 @@
 #include "frontend/caffe/caffe_importer.h"
 
-#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
-#include <climits>
 #include <map>
 #include <set>
 
@@ -16,7 +13,9 @@ namespace oc {
 namespace {
 
 using caffe_import::Builder;
+using caffe_import::Converters;
 using caffe_import::Weights;
+using frontend::Invalid;
 using oc_caffe::LayerParameter;
 using oc_caffe::NetParameter;
 using oc_caffe::V1LayerParameter;
@@ -104,8 +103,6 @@ bool InTestPhase(const LayerParameter& l) {
   return true;
 }
 
-Status Invalid(const std::string& msg) { return Status(StatusCode::kParseError, msg, "E19005"); }
-
 Result<NetParameter> ParsePrototxt(const std::string& text, const std::string& path) {
   NetParameter net;
   google::protobuf::TextFormat::Parser parser;
@@ -131,11 +128,7 @@ Result<NetParameter> ParsePrototxt(const std::string& text, const std::string& p
 
 Result<NetParameter> ParseCaffemodel(const std::string& bytes, const std::string& path) {
   NetParameter net;
-  google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
-  google::protobuf::io::CodedInputStream in(&raw);
-  in.SetTotalBytesLimit(INT_MAX);
-  if (bytes.size() > static_cast<size_t>(INT_MAX) || !net.ParseFromCodedStream(&in) ||
-      !in.ConsumedEntireMessage())
+  if (!frontend::ParseBinaryProto(bytes, net))
     return Invalid("the weight file [" + path + "] is not a Caffe .caffemodel (NetParameter)");
   return net;
 }
@@ -187,13 +180,7 @@ Result<std::vector<OpSurvey>> SurveyCaffe(const std::string& prototxt) {
   OC_ASSIGN_OR_RETURN(NetParameter net, ParsePrototxt(text, prototxt));
   std::vector<OpSurvey> out;
   for (const auto& l : Layers(net)) {
-    if (!InTestPhase(l)) continue;
-    OpSurvey s;
-    s.name = l.name();
-    s.type = l.type();
-    s.supported = l.type() == "Input" || caffe_import::FindConverter(l.type()) != nullptr;
-    if (!s.supported) s.reason = "no parser is registered for this layer type (E19010)";
-    out.push_back(std::move(s));
+    if (InTestPhase(l)) out.push_back(Converters().Survey(l.name(), l.type()));
   }
   return out;
 }
@@ -246,19 +233,14 @@ Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& byt
                                                           : &p.shape(i)));
       continue;
     }
-    auto convert = caffe_import::FindConverter(l.type());
-    if (!convert)
-      return Status(StatusCode::kUnsupported,
-                    "No parser is registered for Op [" + l.name() + ", optype [" + l.type() +
-                        "]]: OpenCANN's Caffe parser has no such layer type",
-                    "E19010");
+    OC_ASSIGN_OR_RETURN(auto convert, Converters().Lookup(l.name(), l.type()));
     Weights w;
     const auto it = trained_blobs.find(l.name());
     const auto& blobs = it != trained_blobs.end() ? *it->second : l.blobs();
     for (int i = 0; i < blobs.size(); ++i) {
       auto t = caffe_import::BlobToTensor(
           blobs[i], "blob " + std::to_string(i) + " of layer [" + l.name() + "]");
-      if (!t.ok()) return Status(StatusCode::kParseError, t.status().message(), "E19005");
+      if (!t.ok()) return Invalid(t.status().message());
       w.blobs.push_back(std::move(t).value());
     }
     Status s = convert(l, w, b);

@@ -6,19 +6,15 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 
 namespace oc::caffe_import {
 
 Status LayerError(const LayerParameter& l, const std::string& msg) {
-  return ParseError("layer [" + l.name() + "] (" + l.type() + "): " + msg);
+  return frontend::OpError(kCaffeWords, l.name(), l.type(), msg);
 }
 
 Status Unsupported(const LayerParameter& l, const std::string& what) {
-  return Status(StatusCode::kUnsupported,
-                "layer [" + l.name() + "] (" + l.type() + "): " + what +
-                    " is not supported by OpenCANN's Caffe parser",
-                "E19010");
+  return frontend::OpUnsupported(kCaffeWords, l.name(), l.type(), what);
 }
 
 int64_t Rank(Builder& b, const std::string& v) { return b.Rank(v); }
@@ -70,63 +66,50 @@ std::string Affine(const LayerParameter& l, Builder& b, std::string x, float sca
   return x;
 }
 
-namespace {
-
-const std::map<std::string, LayerConverter>& Converters() {
-  static const std::map<std::string, LayerConverter> table = {
-      {"AbsVal", AbsVal},
-      {"ArgMax", ArgMax},
-      {"BatchNorm", BatchNorm},
-      {"Bias", Bias},
-      {"BNLL", BNLL},
-      {"Concat", Concat},
-      {"Convolution", Convolution},
-      {"Crop", Crop},
-      {"Deconvolution", Deconvolution},
-      {"DetectionOutput", DetectionOutput},
-      {"Dropout", Dropout},
-      {"Eltwise", Eltwise},
-      {"ELU", ELU},
-      {"Exp", Exp},
-      {"Flatten", Flatten},
-      {"InnerProduct", InnerProduct},
-      {"Interp", Interp},
-      {"Log", Log},
-      {"LRN", LRN},
-      {"Normalize", Normalize},
-      {"Permute", Permute},
-      {"Pooling", Pooling},
-      {"Power", Power},
-      {"PReLU", PReLU},
-      {"PriorBox", PriorBox},
-      {"Reduction", Reduction},
-      {"ReLU", ReLU},
-      {"Reshape", Reshape},
-      {"Scale", Scale},
-      {"Sigmoid", Sigmoid},
-      {"Silence", Silence},
-      {"Slice", Slice},
-      {"Softmax", Softmax},
-      {"Split", Split},
-      {"TanH", TanH},
-      {"Threshold", Threshold},
-      {"Tile", Tile},
-      {"Upsample", Upsample},
-  };
+const frontend::ConverterTable<LayerConverter>& Converters() {
+  static const frontend::ConverterTable<LayerConverter> table(
+      kCaffeWords, {"Input"},
+      {
+          {"AbsVal", AbsVal},
+          {"ArgMax", ArgMax},
+          {"BatchNorm", BatchNorm},
+          {"Bias", Bias},
+          {"BNLL", BNLL},
+          {"Concat", Concat},
+          {"Convolution", Convolution},
+          {"Crop", Crop},
+          {"Deconvolution", Deconvolution},
+          {"DetectionOutput", DetectionOutput},
+          {"Dropout", Dropout},
+          {"Eltwise", Eltwise},
+          {"ELU", ELU},
+          {"Exp", Exp},
+          {"Flatten", Flatten},
+          {"InnerProduct", InnerProduct},
+          {"Interp", Interp},
+          {"Log", Log},
+          {"LRN", LRN},
+          {"Normalize", Normalize},
+          {"Permute", Permute},
+          {"Pooling", Pooling},
+          {"Power", Power},
+          {"PReLU", PReLU},
+          {"PriorBox", PriorBox},
+          {"Reduction", Reduction},
+          {"ReLU", ReLU},
+          {"Reshape", Reshape},
+          {"Scale", Scale},
+          {"Sigmoid", Sigmoid},
+          {"Silence", Silence},
+          {"Slice", Slice},
+          {"Softmax", Softmax},
+          {"Split", Split},
+          {"TanH", TanH},
+          {"Threshold", Threshold},
+          {"Tile", Tile},
+          {"Upsample", Upsample},
+      });
   return table;
-}
-
-}  // namespace
-
-LayerConverter FindConverter(const std::string& type) {
-  auto it = Converters().find(type);
-  return it == Converters().end() ? nullptr : it->second;
-}
-
-std::vector<std::string> SupportedLayerTypes() {
-  std::vector<std::string> out{"Input"};
-  for (const auto& [name, fn] : Converters()) out.push_back(name);
-  return out;
 }
 
 }  // namespace oc::caffe_import

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "frontend/converter_table.h"
 #include "frontend/graph_builder.h"
 #include "tf_graph.pb.h"
 
@@ -50,8 +51,10 @@ Status NodeUnsupported(const oc_tf::NodeDef& n, const std::string& what);
 // "node:1" -> "node" (names without an output index are returned as they are).
 std::string SplitInputName(const std::string& input);
 
+inline constexpr frontend::ParserWords kTfWords{"TensorFlow", "node", "op"};
+
 using OpConverter = Status (*)(const oc_tf::NodeDef& n, Context& c);
-OpConverter FindOpConverter(const std::string& op);
-std::vector<std::string> SupportedTfOps();
+// TF op names -> their converters (tf_ops.cpp); Placeholder, Const and NoOp are the importer's.
+const frontend::ConverterTable<OpConverter>& Converters();
 
 }  // namespace oc::tf_import

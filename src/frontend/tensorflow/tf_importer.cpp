@@ -1,9 +1,5 @@
 #include "frontend/tensorflow/tf_importer.h"
 
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
-
-#include <climits>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -41,15 +37,11 @@ const oc_tf::AttrValue* Attr(const oc_tf::NodeDef& n, const std::string& key) {
 }  // namespace
 
 Status NodeError(const oc_tf::NodeDef& n, const std::string& msg) {
-  return Status(StatusCode::kParseError, "node [" + n.name() + "] (" + n.op() + "): " + msg,
-                "E19005");
+  return frontend::OpError(kTfWords, n.name(), n.op(), msg);
 }
 
 Status NodeUnsupported(const oc_tf::NodeDef& n, const std::string& what) {
-  return Status(StatusCode::kUnsupported,
-                "node [" + n.name() + "] (" + n.op() + "): " + what +
-                    " is not supported by OpenCANN's TensorFlow parser",
-                "E19010");
+  return frontend::OpUnsupported(kTfWords, n.name(), n.op(), what);
 }
 
 int64_t AttrInt(const oc_tf::NodeDef& n, const std::string& key, int64_t def) {
@@ -217,9 +209,8 @@ void Context::SetOutput(const oc_tf::NodeDef& n, int k, const std::string& value
 
 namespace {
 
+using frontend::Invalid;
 using tf_import::Context;
-
-Status Invalid(const std::string& msg) { return Status(StatusCode::kParseError, msg, "E19005"); }
 
 // Nodes in an order where every data input comes first; cycles are refused.
 Result<std::vector<const oc_tf::NodeDef*>> Sorted(const oc_tf::GraphDef& g) {
@@ -277,11 +268,7 @@ std::string SplitInputName(const std::string& in) {
 
 Result<oc_tf::GraphDef> ParseGraphDef(const std::string& bytes, const std::string& path) {
   oc_tf::GraphDef g;
-  google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
-  google::protobuf::io::CodedInputStream in(&raw);
-  in.SetTotalBytesLimit(INT_MAX);
-  if (bytes.size() > static_cast<size_t>(INT_MAX) || !g.ParseFromCodedStream(&in) ||
-      !in.ConsumedEntireMessage())
+  if (!frontend::ParseBinaryProto(bytes, g))
     return Invalid("the model file [" + path + "] is not a TensorFlow GraphDef (.pb)");
   if (g.node_size() == 0) return Invalid("the graph [" + path + "] has no nodes");
   return g;
@@ -331,12 +318,7 @@ Result<Graph> ImportTensorFlowBytes(const std::string& bytes, const std::string&
       c.SetValue(n->name(), b.Constant(n->name(), std::move(t)));
       continue;
     }
-    auto convert = tf_import::FindOpConverter(n->op());
-    if (!convert)
-      return Status(StatusCode::kUnsupported,
-                    "No parser is registered for Op [" + n->name() + ", optype [" + n->op() +
-                        "]]: OpenCANN's TensorFlow parser has no such op",
-                    "E19010");
+    OC_ASSIGN_OR_RETURN(auto convert, tf_import::Converters().Lookup(n->name(), n->op()));
     OC_RETURN_IF_ERROR(convert(*n, c));
     converted.push_back(n);
   }
@@ -360,15 +342,7 @@ Result<std::vector<OpSurvey>> SurveyTensorFlow(const std::string& path) {
   OC_ASSIGN_OR_RETURN(std::string bytes, ReadFile(path));
   OC_ASSIGN_OR_RETURN(oc_tf::GraphDef gd, ParseGraphDef(bytes, path));
   std::vector<OpSurvey> out;
-  for (const auto& n : gd.node()) {
-    OpSurvey s;
-    s.name = n.name();
-    s.type = n.op();
-    s.supported = n.op() == "Placeholder" || n.op() == "Const" || n.op() == "NoOp" ||
-                  tf_import::FindOpConverter(n.op()) != nullptr;
-    if (!s.supported) s.reason = "no parser is registered for this op (E19010)";
-    out.push_back(std::move(s));
-  }
+  for (const auto& n : gd.node()) out.push_back(tf_import::Converters().Survey(n.name(), n.op()));
   return out;
 }
 
