@@ -66,6 +66,12 @@ const Shape* GraphBuilder::KnownShape(const std::string& v) const {
   return vi && vi->has_shape && IsStatic(vi->shape) ? &vi->shape : nullptr;
 }
 
+AttributeMap Perm(std::vector<int64_t> p) {
+  AttributeMap a;
+  a.Set("perm", std::move(p));
+  return a;
+}
+
 void GraphBuilder::ForgetInferredValues() {
   Graph& g = graph_;
   for (auto it = g.values.begin(); it != g.values.end();) {

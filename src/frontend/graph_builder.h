@@ -43,4 +43,7 @@ class GraphBuilder {
   std::set<std::string> issued_;
 };
 
+// A Transpose's attributes.
+AttributeMap Perm(std::vector<int64_t> p);
+
 }  // namespace oc

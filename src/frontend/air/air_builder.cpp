@@ -82,10 +82,10 @@ const Tensor* AirBuilder::Const(const OpDef& op, size_t i) const {
   return v.ok() ? b.graph().FindInitializer(v.value()) : nullptr;
 }
 
-AttributeMap Perm(std::vector<int64_t> p) {
-  AttributeMap a;
-  a.Set("perm", std::move(p));
-  return a;
+Result<std::vector<int64_t>> ConstInts(const OpDef& op, AirBuilder& a, size_t i, const char* what) {
+  const Tensor* t = a.Const(op, i);
+  if (!t) return OpUnsupported(op, std::string("a ") + what + " that is not a constant");
+  return t->ToInt64Vector();
 }
 
 }  // namespace oc::air_import

@@ -47,9 +47,22 @@ class AirBuilder {
   }
 };
 
-AttributeMap Perm(std::vector<int64_t> p);
+// Input i as constant ints (an axis, a shape, paddings), or an error naming it.
+Result<std::vector<int64_t>> ConstInts(const OpDef& op, AirBuilder& a, size_t i, const char* what);
 
 using AirConverter = Status (*)(const OpDef& op, AirBuilder& a);
+// Shapes, data movement and reductions (air_ops_shape.cpp); the others are air_ops.cpp's.
+Status Reshape(const OpDef& op, AirBuilder& a);
+Status Transpose(const OpDef& op, AirBuilder& a);
+Status ReduceMean(const OpDef& op, AirBuilder& a);
+Status ReduceSum(const OpDef& op, AirBuilder& a);
+Status ReduceMax(const OpDef& op, AirBuilder& a);
+Status Cast(const OpDef& op, AirBuilder& a);
+Status Concat(const OpDef& op, AirBuilder& a);
+Status ExpandDims(const OpDef& op, AirBuilder& a);
+Status Unsqueeze(const OpDef& op, AirBuilder& a);
+Status Squeeze(const OpDef& op, AirBuilder& a);
+Status Pad(const OpDef& op, AirBuilder& a);
 // GE operator types -> their converters (air_ops.cpp); Data, Const, Constant and NetOutput are
 // the importer's.
 const frontend::ConverterTable<AirConverter>& Converters();

@@ -54,6 +54,23 @@ std::string SplitInputName(const std::string& input);
 inline constexpr frontend::ParserWords kTfWords{"TensorFlow", "node", "op"};
 
 using OpConverter = Status (*)(const oc_tf::NodeDef& n, Context& c);
+// Shapes, data movement and indexing (tf_ops_shape.cpp); the other converters are tf_ops.cpp's.
+Status Reshape(const oc_tf::NodeDef& n, Context& c);
+Status Squeeze(const oc_tf::NodeDef& n, Context& c);
+Status ExpandDims(const oc_tf::NodeDef& n, Context& c);
+Status Transpose(const oc_tf::NodeDef& n, Context& c);
+Status ConcatV2(const oc_tf::NodeDef& n, Context& c);
+Status Pack(const oc_tf::NodeDef& n, Context& c);
+Status Unpack(const oc_tf::NodeDef& n, Context& c);
+Status Pad(const oc_tf::NodeDef& n, Context& c);
+Status ShapeOp(const oc_tf::NodeDef& n, Context& c);
+Status Cast(const oc_tf::NodeDef& n, Context& c);
+Status ArgMax(const oc_tf::NodeDef& n, Context& c);
+Status Slice(const oc_tf::NodeDef& n, Context& c);
+Status StridedSlice(const oc_tf::NodeDef& n, Context& c);
+Status Gather(const oc_tf::NodeDef& n, Context& c);
+Status Fill(const oc_tf::NodeDef& n, Context& c);
+Status Range(const oc_tf::NodeDef& n, Context& c);
 // TF op names -> their converters (tf_ops.cpp); Placeholder, Const and NoOp are the importer's.
 const frontend::ConverterTable<OpConverter>& Converters();
 
