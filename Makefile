@@ -73,7 +73,7 @@ test-asan: setup
 # hostile-.om and small-rank unit tests, the bad-input corpus through the real tools, the
 # AscendCL stress run (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
-ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|AscendC|SocTable
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|AscendC|SocTable|Guarded|Config
 test-asan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \
@@ -90,7 +90,7 @@ test-asan-ci: setup
 # The runtime, AscendCL and Ascend C emulation tests under ThreadSanitizer, OpenMP regions
 # included (clang, LLVM's OpenMP runtime and its Archer tool: scripts/tsan_env.sh).
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS = Family|Kernels|Backend|Driver|HostileOm|Om\.|AscendC|Aipp|Precision|DumpFile|acl_stress
+TSAN_TESTS = Family|Kernels|Backend|Guarded|Driver|HostileOm|Om\.|AscendC|Aipp|Precision|DumpFile|acl_stress
 test-tsan: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(TSAN_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(TSAN_BUILD) \
