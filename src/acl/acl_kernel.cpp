@@ -2,12 +2,12 @@
 // emulation on the stream's worker, with its arguments' device allocations as the global
 // memory the checks know.
 #include <cstdio>
-#include <functional>
+#include <utility>
 
 #include "acl/acl_kernel_launch.h"
 #include "acl/acl_state.h"
 #include "base/config.h"
-#include "tikicpulib.h"
+#include "opp/ascendc_launch.h"
 
 using oc::acl::Fail;
 using oc::acl::State;
@@ -20,7 +20,8 @@ aclError Refuse(aclError code, const std::string& message) {
   return Fail(code, message);
 }
 
-aclError Launch(const char* kernelName, std::function<void(void* const*)> call, uint32_t blockDim,
+// The kernel is `function` (GM addresses only) or `call` (which unpacks the arguments).
+aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint32_t blockDim,
                 aclrtStream stream, void** args, const size_t* sizes, uint32_t numArgs) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(kernelName);
@@ -56,24 +57,22 @@ aclError Launch(const char* kernelName, std::function<void(void* const*)> call, 
   aclError e = ACL_SUCCESS;
   oc::Queue* worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
-  std::vector<void*> pointers(args, args + numArgs);
-  auto task = [name = std::string(kernelName), what, call, blockDim, pointers, values,
-               regions]() -> oc::Status {
-    std::vector<void*> argv = pointers;
-    for (size_t i = 0; i < argv.size(); ++i)
-      if (!values[i].empty()) argv[i] = const_cast<uint8_t*>(values[i].data());
-    for (auto [p, n] : regions) AscendC::detail::RegisterGlobal(p, n);
-    AscendC::detail::LaunchOptions options;
-    options.report = oc::GlobalConfig().ascendc_report;
-    auto result = AscendC::detail::Launch(
-        name.c_str(), blockDim, [&] { call(argv.data()); }, options);
-    for (auto [p, n] : regions) AscendC::detail::UnregisterGlobal(p);
-    if (result.ok) return oc::Status::Ok();
-    std::string msg = "kernel [" + name + "] failed:";
-    for (const auto& err : result.errors) msg += "\n  " + err;
-    if (!options.report) std::fprintf(stderr, "[ERROR] %s: %s\n", what.c_str(), msg.c_str());
-    return oc::Status(oc::StatusCode::kInternal, msg,
-                      std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION));
+  oc::AscendcLaunch launch;
+  launch.kernel = kernelName;
+  launch.block_dim = blockDim;
+  launch.function = function;
+  if (call) launch.call = call;
+  launch.args.assign(args, args + numArgs);
+  launch.globals = std::move(regions);
+  launch.report = oc::GlobalConfig().ascendc_report;
+  auto task = [launch, what, values]() -> oc::Status {
+    oc::AscendcLaunch run = launch;
+    for (size_t i = 0; i < run.args.size(); ++i)
+      if (!values[i].empty()) run.args[i] = const_cast<uint8_t*>(values[i].data());
+    oc::Status s = oc::RunAscendcKernel(run);
+    if (s.ok()) return s;
+    if (!run.report) std::fprintf(stderr, "[ERROR] %s: %s\n", what.c_str(), s.message().c_str());
+    return oc::Status(s.code(), s.message(), std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION));
   };
   if (worker) {
     worker->Submit(task);
@@ -89,20 +88,12 @@ aclError Launch(const char* kernelName, std::function<void(void* const*)> call, 
 extern "C" aclError OcLaunchKernel(const char* kernelName, void* function, uint32_t blockDim,
                                    aclrtStream stream, void** args, uint32_t numArgs) {
   OC_ACL_CHECK_NULL(function);
-  const size_t n = numArgs;
-  return Launch(
-      kernelName,
-      [function, n](void* const* a) {
-        std::vector<uint8_t*> argv(n);
-        for (size_t i = 0; i < n; ++i) argv[i] = static_cast<uint8_t*>(a[i]);
-        AscendC::detail::CallKernel(function, n, argv.data());
-      },
-      blockDim, stream, args, nullptr, numArgs);
+  return Launch(kernelName, function, nullptr, blockDim, stream, args, nullptr, numArgs);
 }
 
 extern "C" aclError OcLaunchKernelArgs(const char* kernelName, OcKernelCall call, uint32_t blockDim,
                                        aclrtStream stream, void** args, const size_t* argSizes,
                                        uint32_t numArgs) {
   OC_ACL_CHECK_NULL(call);
-  return Launch(kernelName, call, blockDim, stream, args, argSizes, numArgs);
+  return Launch(kernelName, nullptr, call, blockDim, stream, args, argSizes, numArgs);
 }

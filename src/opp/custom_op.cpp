@@ -1,5 +1,6 @@
 #include "opp/custom_op.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -8,7 +9,7 @@
 #include "base/config.h"
 #include "base/dtype.h"
 #include "opencann/soc_table.h"
-#include "tikicpulib.h"
+#include "opp/ascendc_launch.h"
 
 namespace oc {
 namespace {
@@ -165,42 +166,34 @@ class CustomOpKernel : public Kernel {
   size_t WorkspaceSize() const override { return workspace_; }
 
   Status Run(const KernelRunContext& ctx) const override {
-    // Arguments as the NPU passes them: inputs, outputs, workspace, tiling (all GM).
-    std::vector<uint8_t*> args;
-    for (size_t i = 0; i < num_inputs_; ++i)
-      args.push_back(const_cast<uint8_t*>(static_cast<const uint8_t*>(ctx.inputs[i])));
-    for (size_t k = 0; k < out_bytes_.size(); ++k)
-      args.push_back(static_cast<uint8_t*>(ctx.outputs[k]));
-    args.push_back(workspace_ ? static_cast<uint8_t*>(ctx.workspace) : nullptr);
+    AscendcLaunch launch;
+    launch.kernel = kernel_->kernel_name;
+    launch.owner = "custom op " + def_.type();
+    launch.block_dim = block_dim_;
+    launch.function = kernel_->function;
+    // Arguments as the NPU passes them: inputs, outputs, workspace, tiling (all GM), each
+    // with what it really is as the bounds for the checks.
+    for (size_t i = 0; i < num_inputs_; ++i) {
+      launch.args.push_back(const_cast<void*>(ctx.inputs[i]));
+      launch.globals.emplace_back(ctx.inputs[i], in_bytes_[i]);
+    }
+    for (size_t k = 0; k < out_bytes_.size(); ++k) {
+      launch.args.push_back(ctx.outputs[k]);
+      launch.globals.emplace_back(ctx.outputs[k], out_bytes_[k]);
+    }
+    launch.args.push_back(workspace_ ? ctx.workspace : nullptr);
+    if (workspace_) launch.globals.emplace_back(ctx.workspace, workspace_);
     // The kernel may only read the tiling: a per-run copy keeps runs independent.
     AlignedBuffer tiling(std::max<size_t>(tiling_.size(), 1));
-    if (!tiling_.empty()) std::memcpy(tiling.data(), tiling_.data(), tiling_.size());
-    args.push_back(tiling_.empty() ? nullptr : tiling.data());
-    // Global memory bounds for the checks: what each argument really is.
-    std::vector<std::pair<const void*, size_t>> regions;
-    for (size_t i = 0; i < num_inputs_; ++i) regions.emplace_back(args[i], in_bytes_[i]);
-    for (size_t k = 0; k < out_bytes_.size(); ++k)
-      regions.emplace_back(args[num_inputs_ + k], out_bytes_[k]);
-    if (workspace_) regions.emplace_back(ctx.workspace, workspace_);
-    if (!tiling_.empty()) regions.emplace_back(tiling.data(), tiling_.size());
-    for (auto [p, n] : regions)
-      if (p && n) AscendC::detail::RegisterGlobal(p, n);
-    AscendC::detail::LaunchOptions options;
-    options.tiling_key = tiling_key_;
-    options.soc = soc_version_.empty() ? nullptr : soc_version_.c_str();
-    options.report = GlobalConfig().ascendc_report;
-    void* fn = kernel_->function;
-    const size_t n = args.size();
-    auto result = AscendC::detail::Launch(
-        kernel_->kernel_name.c_str(), block_dim_,
-        [fn, n, &args] { AscendC::detail::CallKernel(fn, n, args.data()); }, options);
-    for (auto [p, n2] : regions)
-      if (p && n2) AscendC::detail::UnregisterGlobal(p);
-    if (result.ok) return Status::Ok();
-    std::string msg =
-        "kernel [" + kernel_->kernel_name + "] of custom op " + def_.type() + " failed:";
-    for (const auto& e : result.errors) msg += "\n  " + e;
-    return Internal(msg);
+    if (!tiling_.empty()) {
+      std::memcpy(tiling.data(), tiling_.data(), tiling_.size());
+      launch.globals.emplace_back(tiling.data(), tiling_.size());
+    }
+    launch.args.push_back(tiling_.empty() ? nullptr : tiling.data());
+    launch.tiling_key = tiling_key_;
+    launch.soc = soc_version_;
+    launch.report = GlobalConfig().ascendc_report;
+    return RunAscendcKernel(launch);
   }
 
  private:
