@@ -83,15 +83,23 @@ struct TypeRow {
   int32_t ge;
   int32_t acl;
   const char* ge_name;
+  const char* cann_name;  // null: single ops do not take the type
 };
 constexpr TypeRow kRows[] = {
-    {DataType::kFloat, 1, 0, "DT_FLOAT"},     {DataType::kFloat16, 2, 1, "DT_FLOAT16"},
-    {DataType::kInt8, 3, 2, "DT_INT8"},       {DataType::kUint8, 4, 4, "DT_UINT8"},
-    {DataType::kInt16, 5, 6, "DT_INT16"},     {DataType::kUint16, 6, 7, "DT_UINT16"},
-    {DataType::kInt32, 7, 3, "DT_INT32"},     {DataType::kInt64, 8, 9, "DT_INT64"},
-    {DataType::kUint32, 9, 8, "DT_UINT32"},   {DataType::kUint64, 10, 10, "DT_UINT64"},
-    {DataType::kBool, 11, 12, "DT_BOOL"},     {DataType::kDouble, 12, 11, "DT_DOUBLE"},
-    {DataType::kString, 13, 13, "DT_STRING"}, {DataType::kBFloat16, 27, 27, "DT_BF16"},
+    {DataType::kFloat, 1, 0, "DT_FLOAT", "float"},
+    {DataType::kFloat16, 2, 1, "DT_FLOAT16", "float16"},
+    {DataType::kInt8, 3, 2, "DT_INT8", "int8"},
+    {DataType::kUint8, 4, 4, "DT_UINT8", "uint8"},
+    {DataType::kInt16, 5, 6, "DT_INT16", "int16"},
+    {DataType::kUint16, 6, 7, "DT_UINT16", "uint16"},
+    {DataType::kInt32, 7, 3, "DT_INT32", "int32"},
+    {DataType::kInt64, 8, 9, "DT_INT64", "int64"},
+    {DataType::kUint32, 9, 8, "DT_UINT32", "uint32"},
+    {DataType::kUint64, 10, 10, "DT_UINT64", "uint64"},
+    {DataType::kBool, 11, 12, "DT_BOOL", "bool"},
+    {DataType::kDouble, 12, 11, "DT_DOUBLE", "double"},
+    {DataType::kString, 13, 13, "DT_STRING", nullptr},
+    {DataType::kBFloat16, 27, 27, "DT_BF16", "bfloat16"},
 };
 }  // namespace
 
@@ -119,6 +127,17 @@ DataType FromAclDataType(int32_t acl) {
   for (const auto& r : kRows)
     if (r.acl == acl) return r.ours;
   return DataType::kUndefined;
+}
+DataType DataTypeFromCannName(std::string_view name) {
+  if (name == "float32") return DataType::kFloat;  // CANN's JSON takes both spellings
+  for (const auto& r : kRows)
+    if (r.cann_name && name == r.cann_name) return r.ours;
+  return DataType::kUndefined;
+}
+const char* CannDataTypeName(DataType t) {
+  for (const auto& r : kRows)
+    if (r.ours == t) return r.cann_name;
+  return nullptr;
 }
 
 }  // namespace oc

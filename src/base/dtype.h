@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace oc {
 
@@ -39,5 +40,12 @@ const char* GeDataTypeName(int32_t ge);  // "DT_FLOAT"
 // AscendCL aclDataType (ACL_FLOAT = 0, ACL_FLOAT16 = 1, ...).
 int32_t ToAclDataType(DataType t);
 DataType FromAclDataType(int32_t acl);
+
+// The names CANN's JSON descriptions give element types (atc --singleop's op list, aclop
+// attribute values): "float" (or "float32"), "float16", "double", "bfloat16", ... Any other
+// name (string, float64) is kUndefined: single ops take no other types.
+DataType DataTypeFromCannName(std::string_view name);
+// t's CANN name ("float", "double"); nullptr for a type without one (string, undefined).
+const char* CannDataTypeName(DataType t);
 
 }  // namespace oc

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/dtype.h"
 #include "frontend/air/air_importer.h"
 #include "ge_ir.pb.h"
 #include "om/om_model.h"
@@ -17,30 +18,7 @@ Status Bad(size_t index, const std::string& what) {
   return InvalidArgument("--singleop: op " + std::to_string(index) + ": " + what, "E10001");
 }
 
-struct TypeName {
-  const char* name;
-  int acl;
-  ge::proto::DataType ge;
-};
-const TypeName kTypes[] = {
-    {"float", 0, ge::proto::DT_FLOAT},     {"float32", 0, ge::proto::DT_FLOAT},
-    {"float16", 1, ge::proto::DT_FLOAT16}, {"int8", 2, ge::proto::DT_INT8},
-    {"int32", 3, ge::proto::DT_INT32},     {"uint8", 4, ge::proto::DT_UINT8},
-    {"int16", 6, ge::proto::DT_INT16},     {"uint16", 7, ge::proto::DT_UINT16},
-    {"uint32", 8, ge::proto::DT_UINT32},   {"int64", 9, ge::proto::DT_INT64},
-    {"uint64", 10, ge::proto::DT_UINT64},  {"double", 11, ge::proto::DT_DOUBLE},
-    {"bool", 12, ge::proto::DT_BOOL},      {"bfloat16", 27, ge::proto::DT_BF16},
-};
-const TypeName* FindType(const std::string& s) {
-  for (const auto& t : kTypes)
-    if (s == t.name) return &t;
-  return nullptr;
-}
-const TypeName* FindAclType(int acl) {
-  for (const auto& t : kTypes)
-    if (t.acl == acl) return &t;
-  return nullptr;
-}
+ge::proto::DataType GeType(DataType t) { return static_cast<ge::proto::DataType>(ToGeDataType(t)); }
 
 // Formats a single op may use: the plain layouts (the fractal ones are NPU-internal).
 const std::map<std::string, int> kFormats = {{"ND", 2},     {"NCHW", 0},   {"NHWC", 1},
@@ -51,9 +29,10 @@ Result<SingleOpTensor> ParseTensor(const json& j, size_t index, const std::strin
   SingleOpTensor t;
   if (!j.contains("type") || !j["type"].is_string())
     return Bad(index, where + " needs \"type\" (float16, float, int32, ...)");
-  const TypeName* type = FindType(j["type"].get<std::string>());
-  if (!type) return Bad(index, where + " has type [" + j["type"].get<std::string>() + "]");
-  t.acl_dtype = type->acl;
+  const DataType type = DataTypeFromCannName(j["type"].get<std::string>());
+  if (type == DataType::kUndefined)
+    return Bad(index, where + " has type [" + j["type"].get<std::string>() + "]");
+  t.acl_dtype = ToAclDataType(type);
   const std::string format = j.value("format", "ND");
   auto f = kFormats.find(format);
   if (f == kFormats.end())
@@ -85,9 +64,11 @@ Status SetAttr(ge::proto::AttrDef* a, const SingleOpAttr& at) {
   if (t == "float") a->set_f(v.get<float>());
   if (t == "string") a->set_s(v.get<std::string>());
   if (t == "data_type") {
-    const TypeName* dt = v.is_string() ? FindType(v.get<std::string>()) : FindAclType(v.get<int>());
-    if (!dt) return InvalidArgument("attribute [" + at.name + "]: unknown data type " + at.value);
-    a->set_dt(dt->ge);
+    const DataType dt =
+        v.is_string() ? DataTypeFromCannName(v.get<std::string>()) : FromAclDataType(v.get<int>());
+    if (!CannDataTypeName(dt))  // also the types single ops do not take (string)
+      return InvalidArgument("attribute [" + at.name + "]: unknown data type " + at.value);
+    a->set_dt(GeType(dt));
   }
   if (t.rfind("list_", 0) == 0 && t != "list_list_int") {
     auto* l = a->mutable_list();
@@ -110,7 +91,7 @@ Status SetAttr(ge::proto::AttrDef* a, const SingleOpAttr& at) {
 
 ge::proto::TensorDescriptor Descriptor(const SingleOpTensor& t) {
   ge::proto::TensorDescriptor d;
-  d.set_dtype(FindAclType(t.acl_dtype)->ge);
+  d.set_dtype(GeType(FromAclDataType(t.acl_dtype)));
   for (int64_t x : t.shape) d.mutable_shape()->add_dim(x);
   for (const auto& [name, value] : kFormats)
     if (value == t.acl_format) d.set_layout(name);

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/dtype.h"
+
 namespace oc {
 
 inline constexpr const char* kSingleOpTypeAttr = "_oc_singleop_type";
@@ -15,13 +17,8 @@ inline constexpr const char* kSingleOpFormatsAttr = "_oc_singleop_formats";  // 
 
 // A data type given by name in the JSON ("float16") as its aclDataType number; -1 if unknown.
 inline int AclDataTypeByName(const std::string& s) {
-  static const std::pair<const char*, int> kNames[] = {
-      {"float", 0},   {"float32", 0}, {"float16", 1}, {"int8", 2},     {"int32", 3},
-      {"uint8", 4},   {"int16", 6},   {"uint16", 7},  {"uint32", 8},   {"int64", 9},
-      {"uint64", 10}, {"double", 11}, {"bool", 12},   {"bfloat16", 27}};
-  for (const auto& [name, v] : kNames)
-    if (s == name) return v;
-  return -1;
+  const DataType t = DataTypeFromCannName(s);
+  return t == DataType::kUndefined ? -1 : ToAclDataType(t);
 }
 
 // Whether two attribute values ({"type": ..., "value": ...}) are the same setting: numbers by

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/dtype.h"
 #include "base/half.h"
 #include "base/shape.h"
 #include "ir/memory_planner.h"
@@ -26,6 +27,34 @@ TEST(Half, RoundsToNearestEven) {
   EXPECT_EQ(FloatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);
   EXPECT_EQ(FloatToBFloat16(1.0f + std::ldexp(1.0f, -8)), 0x3f80);
   EXPECT_EQ(FloatToBFloat16(1.0f + 3 * std::ldexp(1.0f, -8)), 0x3f82);
+}
+
+TEST(DataType, CannNames) {
+  // atc --singleop's JSON names: both spellings of float, and "double" (not float64).
+  EXPECT_EQ(DataTypeFromCannName("float"), DataType::kFloat);
+  EXPECT_EQ(DataTypeFromCannName("float32"), DataType::kFloat);
+  EXPECT_EQ(DataTypeFromCannName("double"), DataType::kDouble);
+  EXPECT_EQ(DataTypeFromCannName("bfloat16"), DataType::kBFloat16);
+  EXPECT_EQ(DataTypeFromCannName("float64"), DataType::kUndefined);
+  EXPECT_EQ(DataTypeFromCannName("string"), DataType::kUndefined);
+  EXPECT_EQ(DataTypeFromCannName(""), DataType::kUndefined);
+  EXPECT_STREQ(CannDataTypeName(DataType::kFloat), "float");
+  EXPECT_EQ(CannDataTypeName(DataType::kString), nullptr);
+  EXPECT_EQ(CannDataTypeName(DataType::kUndefined), nullptr);
+  // Every named type: the name leads back to it, with the aclDataType and GE numbers CANN uses.
+  const struct {
+    const char* name;
+    int acl, ge;
+  } kCann[] = {{"float", 0, 1},     {"float16", 1, 2},  {"int8", 2, 3},     {"int32", 3, 7},
+               {"uint8", 4, 4},     {"int16", 6, 5},    {"uint16", 7, 6},   {"uint32", 8, 9},
+               {"int64", 9, 8},     {"uint64", 10, 10}, {"double", 11, 12}, {"bool", 12, 11},
+               {"bfloat16", 27, 27}};
+  for (const auto& c : kCann) {
+    const DataType t = DataTypeFromCannName(c.name);
+    EXPECT_STREQ(CannDataTypeName(t), c.name);
+    EXPECT_EQ(ToAclDataType(t), c.acl) << c.name;
+    EXPECT_EQ(ToGeDataType(t), c.ge) << c.name;
+  }
 }
 
 TEST(Shape, Broadcasts) {
