@@ -164,19 +164,18 @@ std::string SingleOpFileName(size_t index, const SingleOp& op) {
 }
 
 Result<std::string> CompileSingleOp(const SingleOp& op, const ConvertOptions& options) {
-  // The op as a one-op GE graph: Data ops, the op, NetOutput; the AIR frontend converts it.
-  ge::proto::ModelDef model;
-  model.set_name(op.type);
-  auto* g = model.add_graph();
-  g->set_name(op.type);
+  // The op as a one-op GE graph: Data ops, the op, NetOutput; the AIR frontend converts it
+  // (in memory: nothing reads the graph but the frontend).
+  ge::proto::GraphDef g;
+  g.set_name(op.type);
   for (size_t i = 0; i < op.inputs.size(); ++i) {
-    auto* data = g->add_op();
+    auto* data = g.add_op();
     data->set_name("x" + std::to_string(i));
     data->set_type("Data");
     (*data->mutable_attr())["index"].set_i(static_cast<int64_t>(i));
     *data->add_output_desc() = Descriptor(op.inputs[i]);
   }
-  auto* node = g->add_op();
+  auto* node = g.add_op();
   node->set_name("op");
   node->set_type(op.type);
   for (size_t i = 0; i < op.inputs.size(); ++i) {
@@ -186,13 +185,11 @@ Result<std::string> CompileSingleOp(const SingleOp& op, const ConvertOptions& op
   for (const auto& t : op.outputs) *node->add_output_desc() = Descriptor(t);
   for (const auto& at : op.attrs)
     OC_RETURN_IF_ERROR(SetAttr(&(*node->mutable_attr())[at.name], at));
-  auto* out = g->add_op();
+  auto* out = g.add_op();
   out->set_name("output");
   out->set_type("NetOutput");
   for (size_t k = 0; k < op.outputs.size(); ++k) out->add_input("op:" + std::to_string(k));
-  std::string bytes;
-  if (!model.SerializeToString(&bytes)) return Internal("cannot serialise the single-op graph");
-  OC_ASSIGN_OR_RETURN(Graph graph, ImportAirBytes(bytes, op.type));
+  OC_ASSIGN_OR_RETURN(Graph graph, ImportAirGraph(g, op.type));
   // The outputs' types as described: a description that disagrees with what the op computes
   // is an error, as on CANN.
   ConvertOptions o = options;

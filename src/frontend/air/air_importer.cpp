@@ -52,7 +52,10 @@ Result<Tensor> ConstValue(const OpDef& op) {
 
 Result<Graph> ImportAirBytes(const std::string& bytes, const std::string& path) {
   OC_ASSIGN_OR_RETURN(ge::proto::ModelDef model, ParseAir(bytes, path));
-  const auto& gd = model.graph(0);
+  return ImportAirGraph(model.graph(0), path);
+}
+
+Result<Graph> ImportAirGraph(const ge::proto::GraphDef& gd, const std::string& path) {
   AirBuilder a;
   a.b.graph().name = gd.name().empty() ? "air_graph" : gd.name();
   a.b.graph().opset_version = 13;

@@ -116,6 +116,24 @@ TEST(AirImporter, ImportsADenseGraphNodeByNode) {
   EXPECT_TRUE(g.Verify().ok());
 }
 
+TEST(AirImporter, AGraphInMemoryImportsAsItsBytesDo) {
+  const ModelDef m = Dense();
+  auto bytes = Import(m);
+  auto memory = ImportAirGraph(m.graph(0), "model.air");
+  ASSERT_TRUE(bytes.ok() && memory.ok()) << memory.status().ToString();
+  EXPECT_EQ(memory->name, bytes->name);
+  EXPECT_EQ(memory->inputs, bytes->inputs);
+  EXPECT_EQ(memory->outputs, bytes->outputs);
+  EXPECT_EQ(OpTypes(memory.value()), OpTypes(bytes.value()));
+  for (size_t i = 0; i < memory->nodes.size(); ++i)
+    EXPECT_EQ(memory->nodes[i].inputs, bytes->nodes[i].inputs);
+  EXPECT_EQ(memory->metadata, bytes->metadata);
+  // A name for the graph in messages, as the file's path is for bytes.
+  GraphDef empty;
+  ExpectRefused(ImportAirGraph(empty, "Add"), StatusCode::kParseError, "E19005",
+                "the AIR graph [Add] has no NetOutput");
+}
+
 TEST(AirImporter, ControlEdgesAreNotDataInputs) {
   ModelDef m = Dense();
   GraphDef* g = m.mutable_graph(0);
