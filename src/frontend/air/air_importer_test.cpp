@@ -14,10 +14,14 @@
 #include <vector>
 
 #include "frontend/air/air_frontend.h"
+#include "frontend/importer_test_util.h"
 #include "ge_ir.pb.h"
 
 namespace oc {
 namespace {
+
+using testing::ExpectRefused;
+using testing::OpTypes;
 
 using ge::proto::GraphDef;
 using ge::proto::ModelDef;
@@ -78,20 +82,6 @@ ModelDef Dense() {
 
 Result<Graph> Import(const ModelDef& m) {
   return ImportAirBytes(m.SerializeAsString(), "model.air");
-}
-
-std::vector<std::string> OpTypes(const Graph& g) {
-  std::vector<std::string> out;
-  for (const auto& n : g.nodes) out.push_back(n.op_type);
-  return out;
-}
-
-void ExpectRefused(const Result<Graph>& r, StatusCode code, const std::string& cann,
-                   const std::string& part) {
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), code) << r.status().ToString();
-  EXPECT_EQ(r.status().cann_code(), cann) << r.status().ToString();
-  EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status().message();
 }
 
 TEST(AirImporter, ImportsADenseGraphNodeByNode) {

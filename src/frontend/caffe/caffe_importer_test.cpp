@@ -16,9 +16,13 @@
 
 #include "caffe.pb.h"
 #include "frontend/caffe/caffe_frontend.h"
+#include "frontend/importer_test_util.h"
 
 namespace oc {
 namespace {
+
+using testing::ExpectRefused;
+using testing::OpTypes;
 
 using oc_caffe::BlobProto;
 using oc_caffe::LayerParameter;
@@ -95,12 +99,6 @@ void ExpectRefused(const Result<Graph>& r, const std::string& code, const std::s
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().cann_code(), code) << r.status().ToString();
   EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status().message();
-}
-
-std::vector<std::string> OpTypes(const Graph& g) {
-  std::vector<std::string> out;
-  for (const auto& n : g.nodes) out.push_back(n.op_type);
-  return out;
 }
 
 TEST(CaffeImporter, ImportsTheTinyNetNodeByNode) {

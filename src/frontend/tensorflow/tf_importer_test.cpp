@@ -14,11 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "frontend/importer_test_util.h"
 #include "frontend/tensorflow/tf_frontend.h"
 #include "tf_graph.pb.h"
 
 namespace oc {
 namespace {
+
+using testing::ExpectRefused;
+using testing::OpTypes;
 
 using oc_tf::GraphDef;
 using oc_tf::NodeDef;
@@ -76,20 +80,6 @@ GraphDef Dense() {
 
 Result<Graph> Import(const GraphDef& g) {
   return ImportTensorFlowBytes(g.SerializeAsString(), "model.pb");
-}
-
-std::vector<std::string> OpTypes(const Graph& g) {
-  std::vector<std::string> out;
-  for (const auto& n : g.nodes) out.push_back(n.op_type);
-  return out;
-}
-
-void ExpectRefused(const Result<Graph>& r, StatusCode code, const std::string& cann,
-                   const std::string& part) {
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().code(), code) << r.status().ToString();
-  EXPECT_EQ(r.status().cann_code(), cann) << r.status().ToString();
-  EXPECT_NE(r.status().message().find(part), std::string::npos) << r.status().message();
 }
 
 TEST(TfImporter, ImportsADenseLayerNodeByNode) {
