@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/acl_state.h"
+#include "base/aligned_buffer.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "opp/opp_loader.h"
@@ -316,7 +317,9 @@ bool State::FreeDevice(void* p) {
 }
 
 void* State::AllocHost(size_t size) {
-  void* p = std::aligned_alloc(64, (std::max<size_t>(size, 1) + 63) / 64 * 64);
+  size_t rounded = 0;
+  if (!RoundUpTo64(std::max<size_t>(size, 1), &rounded)) return nullptr;  // no wrap-around
+  void* p = std::aligned_alloc(64, rounded);
   if (!p) return nullptr;
   std::lock_guard<std::mutex> lock(mem_mutex_);
   host_allocs_[reinterpret_cast<uintptr_t>(p)] = size;

@@ -193,6 +193,7 @@ void CheckGlobalOverlaps(LaunchState& l) {
 }  // namespace detail
 
 void* GmAlloc(size_t size) {
+  if (size > SIZE_MAX - 128) return nullptr;  // the roundings below would wrap
   const size_t rounded = (std::max<size_t>(size, 1) + 31) / 32 * 32;
   void* p = std::aligned_alloc(64, (rounded + 63) / 64 * 64);
   if (!p) return nullptr;

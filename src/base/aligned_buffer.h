@@ -8,6 +8,15 @@
 
 namespace oc {
 
+// size rounded up to a multiple of 64 (aligned_alloc's rule for 64-byte alignment); false
+// when that does not fit in size_t, so a huge request fails instead of wrapping to a small
+// allocation.
+inline bool RoundUpTo64(size_t size, size_t* rounded) {
+  if (size > SIZE_MAX - 63) return false;
+  *rounded = (size + 63) / 64 * 64;
+  return true;
+}
+
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;
@@ -29,7 +38,10 @@ class AlignedBuffer {
   bool Resize(size_t size) {
     if (size <= size_) return true;
     std::free(data_);
-    size_t rounded = (size + 63) / 64 * 64;
+    data_ = nullptr;
+    size_ = 0;
+    size_t rounded = 0;
+    if (!RoundUpTo64(size, &rounded)) return false;
     data_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
     size_ = data_ ? rounded : 0;
     return data_ != nullptr;

@@ -112,6 +112,10 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   EXPECT_CODE(aclrtMallocHost(NULL, 16), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMallocHost(&p, 0), ACL_ERROR_INVALID_PARAM);
+  /* Sizes whose rounding to the alignment would wrap are out of memory, never a tiny block. */
+  EXPECT_CODE(aclrtMallocHost(&p, SIZE_MAX), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_CODE(aclrtMallocHost(&p, SIZE_MAX - 30), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_CODE(aclrtMalloc(&p, SIZE_MAX, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
   void *dev_mem = NULL, *host_mem = NULL;
   EXPECT_CODE(aclrtMalloc(&dev_mem, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
   EXPECT_CODE(aclrtMallocHost(&host_mem, 64), ACL_SUCCESS);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/aligned_buffer.h"
 #include "base/dtype.h"
 #include "base/half.h"
 #include "base/shape.h"
@@ -55,6 +56,23 @@ TEST(DataType, CannNames) {
     EXPECT_EQ(ToAclDataType(t), c.acl) << c.name;
     EXPECT_EQ(ToGeDataType(t), c.ge) << c.name;
   }
+}
+
+// A size whose rounding to 64 bytes wraps is refused, never a tiny buffer (issue 30).
+TEST(AlignedBuffer, HugeSizesFailInsteadOfWrapping) {
+  size_t rounded = 0;
+  EXPECT_FALSE(RoundUpTo64(SIZE_MAX, &rounded));
+  EXPECT_FALSE(RoundUpTo64(SIZE_MAX - 62, &rounded));
+  ASSERT_TRUE(RoundUpTo64(SIZE_MAX - 63, &rounded));
+  EXPECT_EQ(rounded % 64, 0u);
+  EXPECT_TRUE(RoundUpTo64(65, &rounded));
+  EXPECT_EQ(rounded, 128u);
+  AlignedBuffer b;
+  EXPECT_FALSE(b.Resize(SIZE_MAX));
+  EXPECT_EQ(b.data(), nullptr);
+  EXPECT_EQ(b.size(), 0u);
+  EXPECT_TRUE(b.Resize(100));
+  EXPECT_GE(b.size(), 100u);
 }
 
 TEST(Shape, Broadcasts) {

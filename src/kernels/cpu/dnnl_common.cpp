@@ -6,6 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "base/aligned_buffer.h"
 #include "ir/internal_attrs.h"
 
 namespace oc {
@@ -140,7 +141,10 @@ Result<PackedConstant> PackConstant(const void* data, const dnnl::memory::desc& 
     }
     PackCache().erase(it);
   }
-  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+  size_t rounded = 0;
+  void* p = RoundUpTo64(bytes, &rounded) && rounded <= SIZE_MAX - 64
+                ? std::aligned_alloc(64, rounded + 64)
+                : nullptr;
   if (!p) return Status(StatusCode::kOutOfMemory, "cannot allocate packed weights");
   out.storage = std::shared_ptr<void>(p, std::free);
   Status s = DnnlCall("weight reorder", [&] {
