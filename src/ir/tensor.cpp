@@ -1,5 +1,7 @@
 #include "ir/tensor.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -58,8 +60,22 @@ int64_t Tensor::GetAsInt(int64_t i) const {
       return static_cast<int64_t>(data_as<uint64_t>()[i]);
     case DataType::kBool:
       return data_as<uint8_t>()[i] != 0;
+    case DataType::kFloat:
+    case DataType::kDouble:
+    case DataType::kFloat16:
+    case DataType::kBFloat16: {
+      // NaN and values past int64's range have no integer: 0 and the nearest limit, never
+      // the undefined conversion.
+      const double v = GetAsDouble(i);
+      if (std::isnan(v)) return 0;
+      if (v >= 9.2233720368547758e18) return INT64_MAX;
+      if (v <= -9.2233720368547758e18) return INT64_MIN;
+      return static_cast<int64_t>(v);
+    }
     default:
-      return static_cast<int64_t>(GetAsDouble(i));
+      // Strings and undefined elements are no numbers (a damaged file can claim them):
+      // 0, and no recursion through GetAsDouble, whose default comes back here.
+      return 0;
   }
 }
 

@@ -7,6 +7,7 @@
 #include "base/half.h"
 #include "base/shape.h"
 #include "ir/memory_planner.h"
+#include "ir/tensor.h"
 
 namespace oc {
 namespace {
@@ -73,6 +74,25 @@ TEST(AlignedBuffer, HugeSizesFailInsteadOfWrapping) {
   EXPECT_EQ(b.size(), 0u);
   EXPECT_TRUE(b.Resize(100));
   EXPECT_GE(b.size(), 100u);
+}
+
+// Element reads of types that hold no numbers, or of values with no integer, are defined
+// (a damaged .om can describe a string constant where a number is read): no endless
+// GetAsInt <-> GetAsDouble recursion, no undefined float -> int conversion (issue 30).
+TEST(Tensor, ReadsOfNonNumbersAreDefined) {
+  Tensor s(DataType::kString, {2});
+  EXPECT_EQ(s.GetAsInt(0), 0);
+  EXPECT_EQ(s.GetAsDouble(1), 0.0);
+  Tensor f(DataType::kFloat, {4});
+  float* v = static_cast<float*>(f.mutable_data());
+  v[0] = std::nanf("");
+  v[1] = 1e30f;
+  v[2] = -1e30f;
+  v[3] = -7.9f;
+  EXPECT_EQ(f.GetAsInt(0), 0);
+  EXPECT_EQ(f.GetAsInt(1), INT64_MAX);
+  EXPECT_EQ(f.GetAsInt(2), INT64_MIN);
+  EXPECT_EQ(f.GetAsInt(3), -7);
 }
 
 TEST(Shape, Broadcasts) {
