@@ -3,9 +3,11 @@
 // over strides, padding, groups, zero points, per-channel scales, biases and output types.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <optional>
 
+#include "kernels/cpu/cpu_backend.h"
 #include "test_graph.h"
 
 namespace oc::testing {
@@ -257,6 +259,41 @@ TEST(QuantizedConv, InvalidPlainSwitchIsRefused) {
   }
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("OCANN_INT8_PLAIN"), std::string::npos) << s.ToString();
+}
+
+}  // namespace
+}  // namespace oc::testing
+
+namespace oc::testing {
+namespace {
+
+// NaN has no integer: QuantizeLinear and DynamicQuantizeLinear store 0 for it rather than
+// the undefined float -> uint8 conversion std::clamp left (UBSan's finding, issue 30).
+TEST(QuantizeNaN, StoresZero) {
+  Node q;
+  q.name = "q";
+  q.op_type = "QuantizeLinear";
+  q.inputs = {"x", "s", "z"};
+  q.outputs = {"y"};
+  Tensor x = FloatTensor({3}, {std::nanf(""), 1.0f, -1.0f});
+  Tensor scale = FloatTensor({}, {0.5f});
+  Tensor zp(DataType::kUint8, {});
+  *static_cast<uint8_t*>(zp.mutable_data()) = 10;
+  auto r = EvaluateNode(CpuBackend(), q, 17, {&x, &scale, &zp}, {{DataType::kUint8, {3}}});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto* y = static_cast<const uint8_t*>((*r)[0].data());
+  EXPECT_EQ(y[0], 0);
+  EXPECT_EQ(y[1], 12);
+  EXPECT_EQ(y[2], 8);
+  Node d;
+  d.name = "d";
+  d.op_type = "DynamicQuantizeLinear";
+  d.inputs = {"x"};
+  d.outputs = {"y", "s", "z"};
+  auto dr = EvaluateNode(CpuBackend(), d, 17, {&x},
+                         {{DataType::kUint8, {3}}, {DataType::kFloat, {}}, {DataType::kUint8, {}}});
+  ASSERT_TRUE(dr.ok()) << dr.status().ToString();
+  EXPECT_EQ(static_cast<const uint8_t*>((*dr)[0].data())[0], 0);
 }
 
 }  // namespace

@@ -45,7 +45,9 @@ double Requantize(int64_t acc, float multiplier, int32_t zero_point) {
 }
 
 void StoreSaturated(DataType t, void* p, int64_t i, double v) {
-  v = std::nearbyint(v);  // the default rounding mode: half to even
+  // NaN has no integer and std::clamp passes it through to an undefined conversion: it is
+  // stored as 0 (ONNX leaves it open).
+  v = std::isnan(v) ? 0.0 : std::nearbyint(v);  // the default rounding mode: half to even
   switch (t) {
     case DataType::kUint8:
       static_cast<uint8_t*>(p)[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
@@ -154,10 +156,11 @@ class DynamicQuantizeKernel : public Kernel {
         scale == 0 ? 0.0f : std::clamp(std::nearbyint(0.0f - lo / scale), 0.0f, 255.0f);
     auto* y = static_cast<uint8_t*>(ctx.outputs[0]);
     for (int64_t i = 0; i < n_; ++i)
-      y[i] =
-          scale == 0
-              ? static_cast<uint8_t>(zp_f)
-              : static_cast<uint8_t>(std::clamp(std::nearbyint(x[i] / scale) + zp_f, 0.0f, 255.0f));
+      y[i] = scale == 0 ? static_cast<uint8_t>(zp_f)
+                        : static_cast<uint8_t>(
+                              std::isnan(x[i])
+                                  ? 0.0f
+                                  : std::clamp(std::nearbyint(x[i] / scale) + zp_f, 0.0f, 255.0f));
     *static_cast<float*>(ctx.outputs[1]) = scale;
     *static_cast<uint8_t*>(ctx.outputs[2]) = static_cast<uint8_t>(zp_f);
     return Status::Ok();
