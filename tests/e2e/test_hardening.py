@@ -162,3 +162,38 @@ def test_contradiction_no_size_resolves_is_reported_at_atc(tmp_path):
     log = r.stdout + r.stderr
     assert r.returncode == 0, log
     assert "[Pad_0] (Pad) fits none of the sizes tried" in log and "pads length" in log, log
+
+
+def test_external_data_through_a_link_out_of_the_folder_is_refused(tmp_path):
+    """A link inside the model's folder that points outside it is not followed: converting
+    an untrusted model must not copy a file of this machine into the .om. A link that stays
+    inside the folder is fine."""
+    secret = tmp_path / "secret.bin"
+    np.arange(12, dtype=np.float32).tofile(secret)
+    model_dir = tmp_path / "model"
+    model_dir.mkdir()
+    w = TensorProto()
+    w.name, w.data_type = "w", TensorProto.FLOAT
+    w.dims.extend([4, 3])
+    w.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "w.bin"), ("offset", "0"), ("length", "48")):
+        e = w.external_data.add()
+        e.key, e.value = k, v
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])], [w])
+    path = model_dir / "m.onnx"
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    os.symlink(secret, model_dir / "w.bin")
+    r = atc(f"--model={path}", "--framework=5", f"--output={tmp_path / 'out'}",
+            "--soc_version=Ascend310P3")
+    assert r.returncode != 0, r.stdout
+    assert "resolves outside the model's folder" in r.stdout + r.stderr, r.stdout + r.stderr
+    assert not (tmp_path / "out.om").exists()
+    # The same bytes inside the folder, reached through a link that stays inside: accepted.
+    os.unlink(model_dir / "w.bin")
+    np.arange(12, dtype=np.float32).tofile(model_dir / "real.bin")
+    os.symlink("real.bin", model_dir / "w.bin")
+    r = atc(f"--model={path}", "--framework=5", f"--output={tmp_path / 'ok'}",
+            "--soc_version=Ascend310P3")
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -40,6 +41,21 @@ Result<std::string> ReadExternalData(const onnx::TensorProto& tp, const std::str
   if (!IsRegularFile(path))
     return NotFound("external data file [" + path + "] of tensor [" + tp.name() +
                     "] not found (or not a regular file)");
+  // The file as resolved, links included, must still lie in the model's folder: a link
+  // inside it that points elsewhere would copy a file of this machine into the .om.
+  namespace fs = std::filesystem;
+  std::error_code ec_base, ec_file;
+  const fs::path real_base = fs::canonical(base_dir.empty() ? "." : base_dir, ec_base);
+  const fs::path real = fs::canonical(path, ec_file);
+  if (ec_base || ec_file)
+    return NotFound("external data file [" + path + "] of tensor [" + tp.name() +
+                    "] cannot be resolved");
+  const fs::path inside = real.lexically_relative(real_base);
+  if (inside.empty() || *inside.begin() == "..")
+    return ParseError("external data location [" + location + "] of tensor [" + tp.name() +
+                      "] resolves outside the model's folder (through a link): copy the file "
+                      "into the folder");
+  path = real.string();
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return NotFound("external data file [" + path + "] of tensor [" + tp.name() + "] not found");
