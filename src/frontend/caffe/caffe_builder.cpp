@@ -34,16 +34,19 @@ Result<Tensor> BlobToTensor(const oc_caffe::BlobProto& blob, const std::string& 
   auto bytes = TensorBytes(shape, sizeof(float));
   if (!bytes.ok()) return ParseError(what + ": " + bytes.status().message());
   const size_t count = bytes.value() / sizeof(float);
-  Tensor t(DataType::kFloat, shape);
-  float* out = static_cast<float*>(t.mutable_data());
-  if (static_cast<size_t>(blob.data_size()) == count) {
-    if (count) std::memcpy(out, blob.data().data(), count * sizeof(float));
-  } else if (static_cast<size_t>(blob.double_data_size()) == count) {
-    for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(blob.double_data(i));
-  } else {
+  // The claim is checked against the values present before anything is allocated: a blob
+  // that claims 2^31 elements and holds four costs nothing.
+  const bool floats = static_cast<size_t>(blob.data_size()) == count;
+  if (!floats && static_cast<size_t>(blob.double_data_size()) != count)
     return ParseError(
         what + " has " + std::to_string(std::max(blob.data_size(), blob.double_data_size())) +
         " values for its shape " + ShapeToString(shape) + " of " + std::to_string(count));
+  Tensor t(DataType::kFloat, shape);
+  float* out = static_cast<float*>(t.mutable_data());
+  if (floats) {
+    if (count) std::memcpy(out, blob.data().data(), count * sizeof(float));
+  } else {
+    for (size_t i = 0; i < count; ++i) out[i] = static_cast<float>(blob.double_data(i));
   }
   return t;
 }

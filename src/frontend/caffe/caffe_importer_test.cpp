@@ -281,6 +281,16 @@ TEST(CaffeImporter, BlobWithTooFewValuesIsE19005) {
   ExpectRefused(r, "E19005", "blob 1 of layer [fc] has 4 values for its shape [5] of 5");
 }
 
+// A blob that claims 2^31 elements but holds five is refused before anything is allocated
+// (it once zeroed 8 GiB first: issue 30).
+TEST(CaffeImporter, HugeBlobClaimIsRefusedBeforeAllocating) {
+  NetParameter w = Weights();
+  BlobProto* b = w.mutable_layer(1)->mutable_blobs(1);
+  b->mutable_shape()->set_dim(0, int64_t{1} << 31);
+  auto r = Import(Deploy(), &w);
+  ExpectRefused(r, "E19005", "has 5 values for its shape [2147483648]");
+}
+
 TEST(CaffeImporter, StructuralErrorsAreE19005) {
   {
     NetParameter net = Deploy();

@@ -120,12 +120,13 @@ Result<Tensor> TensorFromProto(const oc_tf::TensorProto& t, const std::string& w
   }
   auto bytes = TensorBytes(shape, DataTypeSize(dt));
   if (!bytes.ok()) return ParseError(what + ": " + bytes.status().message());
+  // Raw content is checked against the claimed shape before anything is allocated.
+  if (!t.tensor_content().empty() && t.tensor_content().size() != bytes.value())
+    return ParseError(what + " has " + std::to_string(t.tensor_content().size()) +
+                      " bytes for its shape " + ShapeToString(shape));
   Tensor out(dt, shape);
   const size_t n = bytes.value() / DataTypeSize(dt);
   if (!t.tensor_content().empty()) {
-    if (t.tensor_content().size() != bytes.value())
-      return ParseError(what + " has " + std::to_string(t.tensor_content().size()) +
-                        " bytes for its shape " + ShapeToString(shape));
     std::memcpy(out.mutable_data(), t.tensor_content().data(), bytes.value());
     return out;
   }

@@ -198,6 +198,19 @@ TEST(TfImporter, ConstWithTheWrongByteCountIsAParseError) {
   ExpectRefused(Import(g), StatusCode::kParseError, "", "node [c] has 8 bytes for its shape [3]");
 }
 
+// Content that claims 2^31 elements but holds two is refused before the 8 GiB tensor is
+// allocated (issue 30).
+TEST(TfImporter, HugeConstClaimIsRefusedBeforeAllocating) {
+  GraphDef g;
+  Placeholder(&g, "x", {3});
+  NodeDef* c = FloatConst(&g, "c", {2}, 0.0f);
+  auto* shape = (*c->mutable_attr())["value"].mutable_tensor()->mutable_tensor_shape();
+  shape->mutable_dim(0)->set_size(int64_t{1} << 31);
+  AddNode(&g, "y", "Add", {"x", "c"});
+  ExpectRefused(Import(g), StatusCode::kParseError, "",
+                "node [c] has 8 bytes for its shape [2147483648]");
+}
+
 TEST(TfImporter, UnknownOpIsE19010) {
   GraphDef g = Dense();
   AddNode(&g, "weird", "FancyOp", {"out"});
