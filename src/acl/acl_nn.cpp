@@ -45,22 +45,26 @@ oc::Status RunThroughHost(const aclOpExecutor& ex, const oc::Backend& device) {
   if (!ex.backend->host_accessible())
     return oc::Unsupported(std::string("the ") + ex.backend->name() + " backend cannot read the " +
                            device.name() + " backend's memory");
+  auto no_memory = [](size_t bytes) {
+    return oc::Status(oc::StatusCode::kOutOfMemory,
+                      "cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+  };
   std::vector<oc::AlignedBuffer> in(ex.inputs.size()), out(ex.outputs.size());
   std::vector<const void*> in_ptrs;
   std::vector<void*> out_ptrs;
   for (size_t i = 0; i < ex.inputs.size(); ++i) {
-    if (!in[i].Resize(ex.input_bytes[i])) return oc::Status(oc::StatusCode::kOutOfMemory, "");
+    if (!in[i].Resize(ex.input_bytes[i])) return no_memory(ex.input_bytes[i]);
     if (ex.input_bytes[i])
       OC_RETURN_IF_ERROR(
           device.Copy(in[i].data(), ex.inputs[i], ex.input_bytes[i], Kind::kDeviceToHost));
     in_ptrs.push_back(in[i].data());
   }
   for (size_t k = 0; k < ex.outputs.size(); ++k) {
-    if (!out[k].Resize(ex.output_bytes[k])) return oc::Status(oc::StatusCode::kOutOfMemory, "");
+    if (!out[k].Resize(ex.output_bytes[k])) return no_memory(ex.output_bytes[k]);
     out_ptrs.push_back(out[k].data());
   }
   oc::AlignedBuffer workspace;
-  if (!workspace.Resize(ex.workspace)) return oc::Status(oc::StatusCode::kOutOfMemory, "");
+  if (!workspace.Resize(ex.workspace)) return no_memory(ex.workspace);
   oc::KernelRunContext rc;
   rc.inputs = in_ptrs.data();
   rc.outputs = out_ptrs.data();

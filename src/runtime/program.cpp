@@ -191,9 +191,17 @@ Status Model::AssignSlots(const OmGraph& og, const Placement& placement, Program
     }
     return s;
   };
-  auto bytes_of = [](const std::string& v, const Slot& s) -> Result<size_t> {
-    if (!IsStatic(s.shape))
-      return Internal("value [" + v + "] is sized at run time and cannot cross memory spaces");
+  auto bytes_of = [&](const std::string& v, const Slot& s) -> Result<size_t> {
+    // A device space gets room planned at load; a value sized only at run time has none.
+    if (!IsStatic(s.shape)) {
+      const Backend* device = spaces_[s.space ? s.space : io_space_].owner;
+      return Unsupported("value [" + v +
+                             "] is sized at run time, and values cross to or from the " +
+                             std::string(device ? device->name() : "device") +
+                             " backend's memory only with static shapes: run a model with dynamic "
+                             "shapes on host backends (cpu, reference)",
+                         "EZ3003");
+    }
     return TensorBytes(s.shape, DataTypeSize(s.dtype));
   };
   // Caller inputs and outputs seen from a device get room in its staging area.

@@ -255,6 +255,23 @@ TEST(GuardedBackend, StepsWithRunTimeShapesRunOnTheHost) {
   EXPECT_EQ(split->outputs, cpu->outputs);
 }
 
+TEST(GuardedBackend, DynamicInputsInDeviceMemoryAreRefusedByName) {
+  // Caller buffers on the device (AscendCL's case) with an input sized only at run time:
+  // no room can be planned for it at load, so the load says so instead of failing later.
+  CompileOptions opts;
+  opts.dynamic_inputs = true;
+  auto om = testing::CompileToOm(CrossingGraph({-1, 16}), opts);
+  ASSERT_TRUE(om.ok()) << om.status().ToString();
+  LoadOptions lo;
+  lo.backends = {&CpuBackend()};
+  lo.io_backend = &GuardedBackend();
+  auto model = Model::Load(MappedFile::FromCopy(om->data(), om->size()), lo);
+  ASSERT_FALSE(model.ok());
+  EXPECT_EQ(model.status().code(), StatusCode::kUnsupported) << model.status().ToString();
+  EXPECT_NE(model.status().message().find("static shapes"), std::string::npos)
+      << model.status().message();
+}
+
 TEST(GuardedBackend, HostPointersAreRefusedAndHostReadsFault) {
   const Backend& g = GuardedBackend();
   EXPECT_FALSE(g.host_accessible());
