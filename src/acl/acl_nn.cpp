@@ -184,7 +184,7 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
         static_cast<int>(numOutputs) > schema->max_outputs || numOutputs == 0)
       return Fail(ACLNN_ERR_PARAM_INVALID,
                   std::string("aclnn") + opType + ": wrong number of inputs or outputs");
-    oc::Status s = schema->infer(ic);
+    oc::Status s = oc::RunSchema(*schema, ic);
     if (!s.ok())
       return Fail(ACLNN_ERR_PARAM_INVALID, std::string("aclnn") + opType + ": " + s.message());
     for (uint64_t k = 0; k < numOutputs; ++k) {

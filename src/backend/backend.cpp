@@ -250,7 +250,7 @@ Result<std::unique_ptr<Kernel>> PrepareForValues(const Backend& backend, const N
     return NoKernelError(node, std::string("Backend asked: ") + backend.name() + ".");
   // Subgraph nodes reach here without InferNode: the schema sees checked arity only.
   OC_RETURN_IF_ERROR(CheckArity(*schema, node));
-  OC_RETURN_IF_ERROR(schema->infer(ic));
+  OC_RETURN_IF_ERROR(RunSchema(*schema, ic));
   bool known = true;
   for (size_t k = 0; k < node.outputs.size(); ++k)
     if (!node.outputs[k].empty())
@@ -291,7 +291,7 @@ Result<std::unique_ptr<Kernel>> PrepareForShapes(const Backend& backend, KernelP
     ic.inputs.push_back(present ? &infos[i] : nullptr);
     ic.const_inputs.push_back(i < ctx.constants.size() ? ctx.constants[i] : nullptr);
   }
-  OC_RETURN_IF_ERROR(schema->infer(ic));
+  OC_RETURN_IF_ERROR(RunSchema(*schema, ic));
   ctx.outputs.clear();
   for (size_t k = 0; k < node.outputs.size(); ++k) {
     if (!node.outputs[k].empty() && (!ic.outputs[k].has_shape || !IsStatic(ic.outputs[k].shape)))

@@ -106,8 +106,10 @@ Status InferScan(InferContext& c) {
 
 void RegisterControlFlowSchemas(OpRegistry& r) {
   r.Register({"If", "", 1, 1 << 20, 1, 1 << 20, InferIf});
-  r.Register({"Loop", "", 2, 1 << 20, 1, 1 << 20, InferLoop});
-  r.Register({"Scan", "", 1, 1 << 20, 1, 1 << 20, InferScan});
+  // M and cond may be omitted (an empty name); their positions still count.
+  r.Register({"Loop", "", 2, 1 << 20, 1, 1 << 20, InferLoop, {}, 0b11});
+  // Scan-8's first input, sequence_lens, may be omitted.
+  r.Register({"Scan", "", 1, 1 << 20, 1, 1 << 20, InferScan, {}, 0b1});
   for (const char* op : {"If", "Loop"}) r.SetTraits("", op, ValuesDecideOutputShapes());
 }
 

@@ -18,6 +18,22 @@ Status InferContext::Error(const std::string& msg) const {
   return ShapeMismatch("node [" + node->name + "] (" + node->op_type + "): " + msg);
 }
 
+const ValueInfo& InferContext::in(size_t i) const {
+  if (i < inputs.size() && inputs[i]) return *inputs[i];
+  static const ValueInfo kAbsent{};
+  if (absent_read_ < 0) absent_read_ = static_cast<int>(i);
+  return kAbsent;
+}
+
+Status RunSchema(const OpSchema& schema, InferContext& ctx) {
+  Status s = schema.infer(ctx);
+  if (ctx.read_absent_input())
+    return InvalidArgument("node [" + ctx.node->name + "] (" + ctx.node->op_type +
+                           ") needs input " + std::to_string(ctx.absent_input()) +
+                           ", which is omitted");
+  return s;
+}
+
 Status InferContext::OneValue(size_t i, int64_t* value) const {
   const Tensor* t = constant(i);
   if (!t || t->numel() != 1) return Error("input " + std::to_string(i) + " must hold one value");
@@ -86,6 +102,11 @@ Status CheckArity(const OpSchema& schema, const Node& node) {
                            std::to_string(n_in) + " inputs, expected " +
                            std::to_string(schema.min_inputs) + " to " +
                            std::to_string(schema.max_inputs));
+  // An empty name omits an optional input; the required ones must be there.
+  for (int i = 0; i < schema.min_inputs; ++i)
+    if (node.inputs[i].empty() && !(i < 32 && (schema.omittable_inputs >> i & 1u)))
+      return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") omits input " +
+                             std::to_string(i) + ", which the op requires");
   int n_out = static_cast<int>(node.outputs.size());
   if (n_out < schema.min_outputs || n_out > schema.max_outputs)
     return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") has " +
@@ -148,7 +169,7 @@ Status InferNode(Graph& graph, const Node& node) {
           probe.inputs[i] = &stand_ins[i];
         }
       probe.outputs.assign(node.outputs.size(), ValueInfo{});
-      s = schema->infer(probe);
+      s = RunSchema(*schema, probe);
       if (s.ok()) break;
     }
     for (size_t i = 0; i < node.outputs.size(); ++i) {
@@ -171,7 +192,7 @@ Status InferNode(Graph& graph, const Node& node) {
     }
     return Status::Ok();
   }
-  Status inferred = schema->infer(ctx);
+  Status inferred = RunSchema(*schema, ctx);
   if (!inferred.ok()) {
     // With unknown dims a schema may find a contradiction that the actual sizes resolve (a
     // -1 against a known size): the node is then settled at run time, where its shapes are
@@ -191,7 +212,7 @@ Status InferNode(Graph& graph, const Node& node) {
         probe.inputs[i] = &stand_ins[i];
       }
     probe.outputs.assign(node.outputs.size(), ValueInfo{});
-    const bool typed = schema->infer(probe).ok();
+    const bool typed = RunSchema(*schema, probe).ok();
     // A contradiction no size resolves is (almost surely) the model's: say so now, though
     // the node is still settled at run time (the actual sizes decide).
     if (!typed) {
@@ -209,7 +230,7 @@ Status InferNode(Graph& graph, const Node& node) {
               if (d < 0) d = v;
           }
         probe.outputs.assign(node.outputs.size(), ValueInfo{});
-        if ((any_fits = schema->infer(probe).ok())) break;
+        if ((any_fits = RunSchema(*schema, probe).ok())) break;
       }
       if (!any_fits)
         OC_LOG(kWarning, "node [" << node.name << "] (" << node.op_type

@@ -23,7 +23,12 @@ struct InferContext {
 
   size_t num_inputs() const { return inputs.size(); }
   bool has_input(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
-  const ValueInfo& in(size_t i) const { return *inputs[i]; }
+  // The one way schemas read an input. An absent one (omitted, or past the end) reads as an
+  // untyped stand-in of unknown rank and is remembered: InferNode then refuses the node, so a
+  // schema that forgot has_input() fails cleanly instead of reading through a null.
+  const ValueInfo& in(size_t i) const;
+  bool read_absent_input() const { return absent_read_ >= 0; }
+  int absent_input() const { return absent_read_; }
   const Tensor* constant(size_t i) const {
     return i < const_inputs.size() ? const_inputs[i] : nullptr;
   }
@@ -40,6 +45,9 @@ struct InferContext {
   Status Error(const std::string& msg) const;
   // The value of constant input i, which must hold exactly one integer (an error otherwise).
   Status OneValue(size_t i, int64_t* value) const;
+
+ private:
+  mutable int absent_read_ = -1;
 };
 
 using ShapeInferFn = std::function<Status(InferContext&)>;
@@ -95,6 +103,9 @@ struct OpSchema {
   int max_outputs = 1;
   ShapeInferFn infer;
   OpTraits traits = {};
+  // Inputs below min_inputs that an empty name may still omit (bit i: input i), where the
+  // op counts positions rather than values (Loop's M and cond).
+  uint32_t omittable_inputs = 0;
 };
 
 // Domain of ops from custom operator packages: they match a node of their type in any
@@ -119,8 +130,13 @@ class OpRegistry {
 // The one place this message is built.
 Status NoKernelError(const Node& node, const std::string& detail = "");
 
-// The node's input and output counts fit the schema.
+// The node's input and output counts fit the schema, and no required input (below
+// min_inputs) is omitted (an empty name).
 Status CheckArity(const OpSchema& schema, const Node& node);
+
+// Runs the schema's inference: every caller goes through here, so a schema that read an
+// absent input (InferContext::in) fails with an error naming it even if it returned Ok.
+Status RunSchema(const OpSchema& schema, InferContext& ctx);
 
 // Infers the outputs of `node` from the graph's current value infos and constants and
 // stores them in the graph. Checks arity first.

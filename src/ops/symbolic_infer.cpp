@@ -314,7 +314,7 @@ void RefineWithSymbols(Graph& graph, const Node& node, const OpSchema& schema, I
       }
     }
     probe.outputs.assign(node.outputs.size(), ValueInfo{});
-    if (!schema.infer(probe).ok()) return;  // the probes do not fit: nothing more is known
+    if (!RunSchema(schema, probe).ok()) return;  // the probes do not fit: nothing more is known
     probes.push_back(std::move(probe));
   }
 
