@@ -40,6 +40,15 @@ Result<Shape> ResizeOutputShape(const Shape& in, const Tensor* scales, const Ten
 Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap& attrs,
                              std::vector<int64_t>* pads, Shape* out);
 
+// RNN/GRU/LSTM: X, W, R and the optional B, sequence_lens, initial_h, initial_c and P (null
+// when omitted) checked against each other, the direction and hidden_size, as ONNX defines
+// them; fills the dims a kernel needs. Shapes with unknown (-1) dims are checked where known.
+struct RecurrentDims {
+  int64_t seq = 0, batch = 0, input = 0, dirs = 0, hidden = 0, gates = 0;
+};
+Status RecurrentShapes(const std::string& op, const AttributeMap& attrs,
+                       const std::vector<const Shape*>& inputs, RecurrentDims* dims);
+
 // Einsum equation with ellipses expanded: one label string per input and the output.
 struct EinsumSpec {
   std::vector<std::string> inputs;

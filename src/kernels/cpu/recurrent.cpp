@@ -7,6 +7,7 @@
 
 #include "backend/kernel.h"
 #include "kernels/cpu/kernel_families.h"
+#include "ops/shape_rules.h"
 
 namespace oc {
 namespace {
@@ -49,18 +50,25 @@ class RecurrentKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     op_ = ctx.node->op_type;
     if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
-    gates_ = op_ == "LSTM" ? 4 : op_ == "GRU" ? 3 : 1;
     const auto& a = ctx.attrs();
+    // Every weight's shape against X, the direction and hidden_size: Run reads them by
+    // these dims.
+    std::vector<const Shape*> shapes;
+    for (size_t i = 0; i < ctx.inputs.size(); ++i)
+      shapes.push_back(ctx.has_input(i) ? &ctx.inputs[i].shape : nullptr);
+    RecurrentDims d;
+    Status checked = RecurrentShapes(op_, a, shapes, &d);
+    if (!checked.ok()) return ctx.Error(checked.message());
+    for (const Shape* s : shapes)
+      if (s && !IsStatic(*s)) return ctx.Error("input shapes must be known when prepared");
+    gates_ = d.gates;
     layout_ = a.GetInt("layout", 0);
-    const Shape& x = ctx.inputs[0].shape;
-    seq_ = layout_ ? x[1] : x[0];
-    batch_ = layout_ ? x[0] : x[1];
-    input_ = x[2];
-    dirs_ = ctx.inputs[1].shape[0];
-    hidden_ = a.GetInt("hidden_size", 0);
+    seq_ = d.seq;
+    batch_ = d.batch;
+    input_ = d.input;
+    dirs_ = d.dirs;
+    hidden_ = d.hidden;
     direction_ = a.GetString("direction", "forward");
-    if ((direction_ == "bidirectional") != (dirs_ == 2))
-      return ctx.Error("direction does not match W");
     clip_ = a.GetFloat("clip", 0.0f);
     has_clip_ = a.Has("clip");
     linear_before_reset_ = a.GetInt("linear_before_reset", 0) != 0;
