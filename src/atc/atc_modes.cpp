@@ -11,16 +11,31 @@
 #include "base/file.h"
 #include "driver/convert.h"
 #include "driver/single_op.h"
+#include "runtime/model.h"
 
 namespace oc {
 namespace {
+
+// "atc succeeded" means "the runtime loads it": the written file goes through the loader
+// (its checks, placement and kernel preparation on this machine's backends) before it takes
+// its name. A refusal here is a model the compiler should have refused itself, reported
+// with the loader's reason.
+Status CheckRuntimeLoads(const std::string& written) {
+  auto model = Model::LoadFile(written);
+  if (model.ok()) return Status::Ok();
+  const Status& s = model.status();
+  return Status(
+      s.code(),
+      "the converted model would not load in the runtime, so no .om is written: " + s.message(),
+      s.cann_code());
+}
 
 Status Build(const Flags& f) {
   OC_RETURN_IF_ERROR(CheckOutputFlag(f));
   const std::string output = f.Get("output");
   OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
   std::vector<std::string> warnings;
-  Status s = ConvertToOmFile(o, output + ".om", &warnings);
+  Status s = ConvertToOmFile(o, output + ".om", &warnings, CheckRuntimeLoads);
   for (const auto& w : warnings) std::printf("[WARNING] %s\n", w.c_str());
   return s;
 }

@@ -33,7 +33,8 @@ Result<std::string> ReadFile(const std::string& path) {
   return ss.str();
 }
 
-Status WriteFileAtomic(const std::string& path, std::string_view data) {
+Status WriteFileAtomic(const std::string& path, std::string_view data,
+                       const std::function<Status(const std::string& written)>& check) {
   std::string tmp = path + ".tmp." + std::to_string(getpid());
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) return IoError("cannot create [" + tmp + "]: " + std::strerror(errno));
@@ -44,6 +45,13 @@ Status WriteFileAtomic(const std::string& path, std::string_view data) {
   if (!ok) {
     std::remove(tmp.c_str());
     return IoError("cannot write [" + path + "]: " + std::strerror(errno));
+  }
+  if (check) {
+    Status checked = check(tmp);
+    if (!checked.ok()) {
+      std::remove(tmp.c_str());
+      return checked;
+    }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());

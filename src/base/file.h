@@ -16,8 +16,10 @@
 namespace oc {
 
 Result<std::string> ReadFile(const std::string& path);
-// Writes `data` to `path` through a temporary file in the same folder.
-Status WriteFileAtomic(const std::string& path, std::string_view data);
+// Writes `data` to `path` through a temporary file in the same folder. `check`, when given,
+// reads the complete temporary file first: its error leaves nothing at `path`.
+Status WriteFileAtomic(const std::string& path, std::string_view data,
+                       const std::function<Status(const std::string& written)>& check = {});
 // Fills a folder through a staging sibling (`out` + ".<tag>-tmp.<pid>") renamed into place
 // at the end: a failed or killed run never leaves a folder at `out` that looks complete.
 // `out` must not exist or be an empty folder.

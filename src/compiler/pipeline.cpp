@@ -47,6 +47,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   const std::vector<const Backend*>& backends = options.backends;
   if (backends.empty())
     return InvalidArgument("the compiler was given no backend to place the model on");
+  OC_RETURN_IF_ERROR(CheckNamesAreUtf8(graph));
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
   const ValueOrigins origins = RecordValueOrigins(graph);

@@ -176,7 +176,8 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
 }
 
 Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path,
-                       std::vector<std::string>* warnings) {
+                       std::vector<std::string>* warnings,
+                       const std::function<Status(const std::string& written)>& check) {
   OC_ASSIGN_OR_RETURN(Conversion c, Convert(options));
   if (warnings) *warnings = c.warnings;
   // The model is named after the output file, as CANN names it (dump_list's model_name).
@@ -184,7 +185,8 @@ Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path
   if (model_name.size() > 3 && model_name.compare(model_name.size() - 3, 3, ".om") == 0)
     model_name.resize(model_name.size() - 3);
   for (auto& og : c.graphs) og.graph.name = model_name;
-  return WriteOmFile(c.graphs, c.write, om_path);
+  OC_ASSIGN_OR_RETURN(std::string bytes, SerializeOm(c.graphs, c.write));
+  return WriteFileAtomic(om_path, bytes, check);
 }
 
 }  // namespace oc

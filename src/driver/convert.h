@@ -3,6 +3,7 @@
 // parses flags into ConvertOptions; tests call Convert directly.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,8 +47,11 @@ Result<Conversion> Convert(const ConvertOptions& options);
 // The same from an imported graph (single-operator mode builds one); options.model unused.
 Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& options);
 // Convert, then the .om written atomically; the model is named after the file.
-// `warnings` (may be null) receives Conversion::warnings.
+// `warnings` (may be null) receives Conversion::warnings. `check` (may be empty) reads the
+// complete file under a temporary name before it takes `om_path` (atc loads it with the
+// runtime there: the compile side does not link the run side).
 Status ConvertToOmFile(const ConvertOptions& options, const std::string& om_path,
-                       std::vector<std::string>* warnings = nullptr);
+                       std::vector<std::string>* warnings = nullptr,
+                       const std::function<Status(const std::string& written)>& check = {});
 
 }  // namespace oc

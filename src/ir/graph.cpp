@@ -2,6 +2,7 @@
 
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace oc {
 
@@ -112,6 +113,87 @@ std::string Graph::UniqueValueName(const std::string& hint) const {
     if (!used(n)) return n;
   }
 }
+
+namespace {
+
+// Well-formed UTF-8 as Unicode defines it: no overlong forms, surrogates or code points
+// past U+10FFFF.
+bool IsUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int n = 0;
+    uint32_t cp = 0, min = 0;
+    if ((c & 0xE0) == 0xC0)
+      n = 1, cp = c & 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0)
+      n = 2, cp = c & 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0)
+      n = 3, cp = c & 0x07, min = 0x10000;
+    else
+      return false;
+    if (i + static_cast<size_t>(n) >= s.size()) return false;
+    for (int k = 1; k <= n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((b & 0xC0) != 0x80) return false;
+      cp = cp << 6 | (b & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += static_cast<size_t>(n) + 1;
+  }
+  return true;
+}
+
+std::string Escaped(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7F) {
+      out += ch;
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+Status CheckUtf8(const Graph& g, int depth) {
+  if (depth > 64) return InvalidArgument("subgraphs are nested more than 64 deep");
+  auto check = [](std::string_view what, const std::string& name) {
+    return IsUtf8(name) ? Status::Ok()
+                        : InvalidArgument(std::string(what) + " [" + Escaped(name) +
+                                          "] is not valid UTF-8 text");
+  };
+  OC_RETURN_IF_ERROR(check("the graph name", g.name));
+  for (const auto& [name, vi] : g.values) OC_RETURN_IF_ERROR(check("value name", name));
+  for (const auto& [name, t] : g.initializers) OC_RETURN_IF_ERROR(check("constant name", name));
+  for (const auto& v : g.inputs) OC_RETURN_IF_ERROR(check("input name", v));
+  for (const auto& v : g.outputs) OC_RETURN_IF_ERROR(check("output name", v));
+  for (const auto& n : g.nodes) {
+    OC_RETURN_IF_ERROR(check("node name", n.name));
+    OC_RETURN_IF_ERROR(check("op type", n.op_type));
+    OC_RETURN_IF_ERROR(check("op domain", n.domain));
+    for (const auto& v : n.inputs) OC_RETURN_IF_ERROR(check("value name", v));
+    for (const auto& v : n.outputs) OC_RETURN_IF_ERROR(check("value name", v));
+    for (const auto& [name, value] : n.attrs.all()) {
+      OC_RETURN_IF_ERROR(check("attribute name", name));
+      if (const auto* body = std::get_if<std::shared_ptr<Graph>>(&value))
+        if (*body) OC_RETURN_IF_ERROR(CheckUtf8(**body, depth + 1));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckNamesAreUtf8(const Graph& g) { return CheckUtf8(g, 0); }
 
 std::string GraphToString(const Graph& g) {
   std::ostringstream os;

@@ -79,4 +79,10 @@ class Graph {
 
 std::string GraphToString(const Graph& g);
 
+// Every name in the graph and its subgraphs (the graph's, values', nodes', op types and
+// domains, attribute names) is UTF-8 text: an .om stores them as protobuf strings, which
+// a reader refuses otherwise. The error names the first one that is not, with its bytes
+// escaped.
+Status CheckNamesAreUtf8(const Graph& g);
+
 }  // namespace oc

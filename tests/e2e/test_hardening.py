@@ -197,3 +197,83 @@ def test_external_data_through_a_link_out_of_the_folder_is_refused(tmp_path):
     r = atc(f"--model={path}", "--framework=5", f"--output={tmp_path / 'ok'}",
             "--soc_version=Ascend310P3")
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def convert(tmp_path, model, name, *extra):
+    path = str(tmp_path / f"{name}.onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    return atc(f"--model={path}", "--framework=5", f"--output={tmp_path / name}",
+               "--soc_version=Ascend310P3", *extra)
+
+
+def if_model(then_nodes, then_out="t", then_out_shape=(2,)):
+    then_g = helper.make_graph(then_nodes, "then", [],
+                               [helper.make_tensor_value_info(then_out, TensorProto.FLOAT,
+                                                              list(then_out_shape))])
+    else_g = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [],
+                               [helper.make_tensor_value_info("e", TensorProto.FLOAT, [2])])
+    node = helper.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)
+    g = helper.make_graph([node], "g",
+                          [helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+                           helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def lstm_model(w_input_size):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 1, 3])
+    w = numpy_helper.from_array(np.zeros((1, 16, w_input_size), np.float32), "w")
+    r = numpy_helper.from_array(np.zeros((1, 16, 4), np.float32), "r")
+    node = helper.make_node("LSTM", ["x", "w", "r"], ["y"], hidden_size=4)
+    g = helper.make_graph([node], "g", [x],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w, r])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_omitted_required_input_inside_a_branch_is_refused_at_atc(tmp_path):
+    """Add("", x) inside an If branch: atc once accepted it and the runtime crashed."""
+    model = if_model([helper.make_node("Add", ["", "x"], ["t"])])
+    r = convert(tmp_path, model, "branch")
+    log = r.stdout + r.stderr
+    assert r.returncode != 0, log
+    assert "omits input 0" in log, log
+    assert not (tmp_path / "branch.om").exists()
+
+
+def test_lstm_whose_input_size_contradicts_its_weights_is_refused(tmp_path):
+    r = convert(tmp_path, lstm_model(5), "lstm")
+    log = r.stdout + r.stderr
+    assert r.returncode != 0, log
+    assert "W is [1,16,5], expected [1,16,3]" in log, log
+    assert not (tmp_path / "lstm.om").exists()
+    # The consistent model converts and runs.
+    r = convert(tmp_path, lstm_model(3), "lstm_ok")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("case", ["unknown_op_in_branch", "huge_dim_in_branch", "invalid_utf8"])
+def test_what_atc_writes_the_runtime_loads(tmp_path, case):
+    """Models atc once wrote and the runtime then refused: atc now refuses them itself (or
+    writes an .om that loads), and never leaves an .om that does not load."""
+    if case == "unknown_op_in_branch":
+        model = if_model([helper.make_node("NoSuchOp", ["x"], ["t"])])
+    elif case == "huge_dim_in_branch":
+        model = if_model([helper.make_node("Identity", ["x"], ["t"])],
+                         then_out_shape=(1 << 40,))
+    else:
+        model = if_model([helper.make_node("Identity", ["x"], ["t"])])
+        model.graph.node[0].name = "bad\xff"  # protobuf keeps it: ONNX is proto2
+        raw = model.SerializeToString().replace("bad\xff".encode(), b"bad\xff\xfe")
+        model = onnx.ModelProto()
+        model.ParseFromString(raw)
+    r = convert(tmp_path, model, case)
+    om = tmp_path / f"{case}.om"
+    if r.returncode == 0:
+        # Whatever atc writes must load and run.
+        from test_acl_dynamic import Session  # noqa: F401  (same loader as applications)
+        out = run([tool("msame"), f"--model={om}", f"--output={tmp_path / 'o'}"])
+        assert out.returncode == 0, out.stdout + out.stderr
+    else:
+        assert not om.exists()
+        assert "Traceback" not in r.stderr and "Sanitizer" not in r.stderr, r.stderr

@@ -1,0 +1,53 @@
+// Graph-wide checks on names (issue 30: an .om written with a name that is not UTF-8 could
+// not be read back).
+#include "ir/graph.h"
+
+#include <gtest/gtest.h>
+
+namespace oc {
+namespace {
+
+Graph OneNode(const std::string& node_name) {
+  Graph g;
+  g.name = "g";
+  g.inputs = {"x"};
+  g.outputs = {"y"};
+  Node n;
+  n.name = node_name;
+  n.op_type = "Relu";
+  n.inputs = {"x"};
+  n.outputs = {"y"};
+  g.nodes.push_back(n);
+  return g;
+}
+
+TEST(GraphNames, Utf8NamesPass) {
+  EXPECT_TRUE(CheckNamesAreUtf8(OneNode("relu")).ok());
+  EXPECT_TRUE(CheckNamesAreUtf8(OneNode("\xE5\x8D\xB7\xE7\xA7\xAF")).ok());  // 卷积
+  EXPECT_TRUE(CheckNamesAreUtf8(OneNode("\xF0\x9F\x98\x80")).ok());          // U+1F600
+}
+
+TEST(GraphNames, MalformedUtf8IsRefusedWithTheNameEscaped) {
+  for (const char* bad : {"bad\xff", "\xC0\xAF",  // overlong '/'
+                          "\xED\xA0\x80",         // a surrogate
+                          "\xF4\x90\x80\x80",     // past U+10FFFF
+                          "cut\xE5\x8D", "\x80lead"}) {
+    Status s = CheckNamesAreUtf8(OneNode(bad));
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.message().find("node name"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("\\x"), std::string::npos) << s.message();
+  }
+}
+
+TEST(GraphNames, SubgraphNamesAreChecked) {
+  Graph outer = OneNode("if");
+  auto body = std::make_shared<Graph>(OneNode("inner"));
+  body->nodes[0].outputs = {"y\xfe"};
+  outer.nodes[0].attrs.Set("then_branch", body);
+  Status s = CheckNamesAreUtf8(outer);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("value name [y\\xfe]"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace oc
