@@ -90,9 +90,10 @@ Status InferTopK(InferContext& c) {
 }
 
 Status InferEyeLike(InferContext& c) {
-  int64_t dt = c.attrs().GetInt("dtype", static_cast<int64_t>(c.in(0).dtype));
+  DataType dt = DataType::kUndefined;
+  OC_RETURN_IF_ERROR(DtypeAttr(c, "dtype", c.in(0).dtype, &dt));
   c.outputs[0] = c.in(0);
-  c.outputs[0].dtype = static_cast<DataType>(dt);
+  c.outputs[0].dtype = dt;
   return Status::Ok();
 }
 

@@ -165,7 +165,8 @@ Status InferDet(InferContext& c) {
 }
 
 Status InferWindow(InferContext& c) {
-  const DataType dt = static_cast<DataType>(c.attrs().GetInt("output_datatype", 1));
+  DataType dt = DataType::kUndefined;
+  OC_RETURN_IF_ERROR(DtypeAttr(c, "output_datatype", DataType::kFloat, &dt));
   if (c.constant(0)) {
     int64_t n = 0;
     OC_RETURN_IF_ERROR(c.OneValue(0, &n));

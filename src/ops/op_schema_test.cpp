@@ -93,5 +93,25 @@ TEST(OpSchema, QuantizeLinearWithOmittedInputIsRefused) {
   EXPECT_TRUE(InferNode(g, MakeNode("QuantizeLinear", {"x", "s", ""})).ok());
 }
 
+TEST(OpSchema, ElementTypeAttributesAreChecked) {
+  // Every dtype an attribute names is one the runtime holds numbers of (issue 30: a switch
+  // over an unchecked dtype).
+  for (int64_t bad :
+       {int64_t{0}, int64_t{8} /* string */, int64_t{999}, int64_t{-3}, int64_t{1} << 40}) {
+    Graph g = TwoInputGraph();
+    Node eye = MakeNode("EyeLike", {"x"});
+    eye.attrs.Set("dtype", bad);
+    EXPECT_FALSE(InferNode(g, eye).ok()) << bad;
+    Node window = MakeNode("HannWindow", {"x"});
+    window.attrs.Set("output_datatype", bad);
+    EXPECT_FALSE(InferNode(g, window).ok()) << bad;
+  }
+  Graph g = TwoInputGraph();
+  Node eye = MakeNode("EyeLike", {"x"});
+  eye.attrs.Set("dtype", int64_t{7});
+  ASSERT_TRUE(InferNode(g, eye).ok());
+  EXPECT_EQ(g.values.at("out").dtype, DataType::kInt64);
+}
+
 }  // namespace
 }  // namespace oc

@@ -1,6 +1,8 @@
 // Small helpers shared by the schema family files.
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 
@@ -29,6 +31,19 @@ inline Status CheckSameType(const InferContext& ctx, std::initializer_list<size_
 // The same for every input.
 inline Status CheckAllSameType(const InferContext& ctx) {
   for (size_t i = 1; i < ctx.num_inputs(); ++i) OC_RETURN_IF_ERROR(CheckSameType(ctx, {0, i}));
+  return Status::Ok();
+}
+
+// An element type named by an attribute (Cast's `to`, EyeLike's `dtype`, ...): one the
+// runtime holds numbers of, or an error naming the attribute.
+inline Status DtypeAttr(const InferContext& ctx, const char* name, DataType fallback,
+                        DataType* dtype) {
+  const int64_t v = ctx.attrs().GetInt(name, static_cast<int64_t>(fallback));
+  if (v <= 0 || v > INT32_MAX || !IsValidDataType(static_cast<int32_t>(v)) ||
+      static_cast<DataType>(v) == DataType::kString)
+    return ctx.Error(std::string("attribute ") + name + " names the invalid element type " +
+                     std::to_string(v));
+  *dtype = static_cast<DataType>(v);
   return Status::Ok();
 }
 

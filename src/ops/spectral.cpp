@@ -62,7 +62,8 @@ Status InferStft(InferContext& c) {
 }
 
 Status InferMel(InferContext& c) {
-  const DataType dt = static_cast<DataType>(c.attrs().GetInt("output_datatype", 1));
+  DataType dt = DataType::kUndefined;
+  OC_RETURN_IF_ERROR(DtypeAttr(c, "output_datatype", DataType::kFloat, &dt));
   if (c.constant(0) && c.constant(1)) {
     int64_t mel_bins = 0, dft_length = 0;
     OC_RETURN_IF_ERROR(c.OneValue(0, &mel_bins));
