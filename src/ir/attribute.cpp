@@ -32,14 +32,14 @@ std::string AttributeMap::GetString(const std::string& name, const std::string& 
 std::vector<int64_t> AttributeMap::GetInts(const std::string& name,
                                            std::vector<int64_t> def) const {
   const auto* v = Find(name);
-  if (auto* s = v ? std::get_if<std::vector<int64_t>>(v) : nullptr) return *s;
-  return def;
+  auto* s = v ? std::get_if<std::vector<int64_t>>(v) : nullptr;
+  return s && !s->empty() ? *s : def;
 }
 
 std::vector<float> AttributeMap::GetFloats(const std::string& name, std::vector<float> def) const {
   const auto* v = Find(name);
-  if (auto* s = v ? std::get_if<std::vector<float>>(v) : nullptr) return *s;
-  return def;
+  auto* s = v ? std::get_if<std::vector<float>>(v) : nullptr;
+  return s && !s->empty() ? *s : def;
 }
 
 std::vector<std::string> AttributeMap::GetStrings(const std::string& name) const {

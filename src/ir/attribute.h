@@ -27,6 +27,8 @@ class AttributeMap {
   int64_t GetInt(const std::string& name, int64_t def) const;
   float GetFloat(const std::string& name, float def) const;
   std::string GetString(const std::string& name, const std::string& def) const;
+  // An empty list reads as the default, as ONNX Runtime reads it: `strides: []` is "not
+  // given", so a kernel and its schema never disagree about an absent stride.
   std::vector<int64_t> GetInts(const std::string& name, std::vector<int64_t> def = {}) const;
   std::vector<float> GetFloats(const std::string& name, std::vector<float> def = {}) const;
   std::vector<std::string> GetStrings(const std::string& name) const;

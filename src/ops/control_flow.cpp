@@ -107,9 +107,9 @@ Status InferScan(InferContext& c) {
 void RegisterControlFlowSchemas(OpRegistry& r) {
   r.Register({"If", "", 1, 1 << 20, 1, 1 << 20, InferIf});
   // M and cond may be omitted (an empty name); their positions still count.
-  r.Register({"Loop", "", 2, 1 << 20, 1, 1 << 20, InferLoop, {}, 0b11});
+  r.Register({"Loop", "", 2, 1 << 20, 1, 1 << 20, InferLoop, {}, 0b11, true});
   // Scan-8's first input, sequence_lens, may be omitted.
-  r.Register({"Scan", "", 1, 1 << 20, 1, 1 << 20, InferScan, {}, 0b1});
+  r.Register({"Scan", "", 1, 1 << 20, 1, 1 << 20, InferScan, {}, 0b1, true});
   for (const char* op : {"If", "Loop"}) r.SetTraits("", op, ValuesDecideOutputShapes());
 }
 

@@ -132,8 +132,8 @@ void RegisterElementwiseSchemas(OpRegistry& r) {
         {op, "", 2, 2, 1, 1, [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
   }
   for (const char* op : {"Sum", "Max", "Min", "Mean"}) {
-    r.Register({op, "", 1, 1 << 20, 1, 1,
-                [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }});
+    r.Register(Variadic({op, "", 1, 1 << 20, 1, 1,
+                         [](InferContext& c) { return InferBroadcast(c, c.in(0).dtype); }}));
   }
   for (const char* op :
        {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"}) {

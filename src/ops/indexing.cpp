@@ -56,7 +56,8 @@ Status InferDepthToSpace(InferContext& c) {
   const Shape& s = c.in(0).shape;
   if (s.size() != 4) return c.Error("input must be 4-D");
   const int64_t b = c.attrs().GetInt("blocksize", 0);
-  if (b <= 0) return c.Error("blocksize must be positive");
+  // Bounded so that b * b and a dim times b cannot overflow.
+  if (b <= 0 || b > (int64_t{1} << 20)) return c.Error("blocksize must be in [1, 2^20]");
   if (c.node->op_type == "DepthToSpace") {
     if (s[1] % (b * b)) return c.Error("channels not divisible by blocksize^2");
     c.SetOutput(0, c.in(0).dtype, {s[0], s[1] / (b * b), s[2] * b, s[3] * b});

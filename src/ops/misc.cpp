@@ -230,7 +230,7 @@ void RegisterMiscSchemas(OpRegistry& r) {
   for (const char* w : {"HannWindow", "HammingWindow", "BlackmanWindow"})
     r.Register({w, "", 1, 1, 1, 1, InferWindow});
   r.Register({"MaxUnpool", "", 2, 3, 1, 1, InferMaxUnpool});
-  r.Register({"Einsum", "", 1, 1 << 20, 1, 1, InferEinsum});
+  r.Register(Variadic({"Einsum", "", 1, 1 << 20, 1, 1, InferEinsum}));
   for (const char* op : {"NonZero", "Unique", "Compress"})
     r.SetTraits("", op, ValuesDecideOutputShapes());
 }

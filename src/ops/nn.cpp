@@ -111,6 +111,22 @@ Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap&
       pads->size() != 2 * n)
     return InvalidArgument(
         "kernel_shape, strides, dilations, pads or output_padding do not match the rank");
+  // -1 (unknown at compile time) is settled when the node is prepared with actual sizes.
+  if (w.size() != x.size() || (x[1] >= 0 && w[0] >= 0 && x[1] != w[0]))
+    return InvalidArgument("X has " + std::to_string(x[1]) + " channels, W is " + ShapeToString(w));
+  if (group < 1 || (x[1] > 0 && x[1] % group != 0))
+    return InvalidArgument("group " + std::to_string(group) + " does not divide the channels");
+  if (!explicit_shape.empty() && explicit_shape.size() < n)
+    return InvalidArgument("output_shape has fewer values than spatial dims");
+  for (size_t i = 0; i < n; ++i) {
+    if (kernel[i] < 1 || (w[2 + i] >= 0 && kernel[i] != w[2 + i]) || strides[i] < 1 || dil[i] < 1 ||
+        outpad[i] < 0 || kernel[i] > (1 << 20) || strides[i] > (1 << 20) || dil[i] > (1 << 20) ||
+        outpad[i] > (1 << 20))
+      return InvalidArgument(
+          "kernel_shape, strides, dilations, pads or output_padding hold a "
+          "value out of range (spatial axis " +
+          std::to_string(i) + ")");
+  }
   *out = {x[0], w[1] * group};
   for (size_t i = 0; i < n; ++i) {
     const int64_t eff_k = (kernel[i] - 1) * dil[i] + 1;
@@ -134,6 +150,10 @@ Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap&
     } else {
       out->push_back(strides[i] * (x[2 + i] - 1) + outpad[i] + eff_k - (*pads)[i] - (*pads)[i + n]);
     }
+    if (x[2 + i] >= 0 && out->back() < 1)
+      return InvalidArgument("the output's spatial dim " + std::to_string(i) + " would be " +
+                             std::to_string(out->back()) + " with the pads " +
+                             std::to_string((*pads)[i]) + " and " + std::to_string((*pads)[i + n]));
   }
   return Status::Ok();
 }

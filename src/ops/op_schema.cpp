@@ -103,7 +103,8 @@ Status CheckArity(const OpSchema& schema, const Node& node) {
                            std::to_string(schema.min_inputs) + " to " +
                            std::to_string(schema.max_inputs));
   // An empty name omits an optional input; the required ones must be there.
-  for (int i = 0; i < schema.min_inputs; ++i)
+  const int required = schema.variadic_inputs ? n_in : schema.min_inputs;
+  for (int i = 0; i < required; ++i)
     if (node.inputs[i].empty() && !(i < 32 && (schema.omittable_inputs >> i & 1u)))
       return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") omits input " +
                              std::to_string(i) + ", which the op requires");

@@ -106,7 +106,16 @@ struct OpSchema {
   // Inputs below min_inputs that an empty name may still omit (bit i: input i), where the
   // op counts positions rather than values (Loop's M and cond).
   uint32_t omittable_inputs = 0;
+  // Inputs past min_inputs are one variadic list (Sum, Concat, an optimizer's tensors): an
+  // empty name may omit none of them. Otherwise they are optional and may be omitted.
+  bool variadic_inputs = false;
 };
+
+// The schema with a variadic input list (OpSchema::variadic_inputs).
+inline OpSchema Variadic(OpSchema schema) {
+  schema.variadic_inputs = true;
+  return schema;
+}
 
 // Domain of ops from custom operator packages: they match a node of their type in any
 // domain that has no op of that name (ONNX models put custom ops in their own domain).

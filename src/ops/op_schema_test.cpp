@@ -113,5 +113,40 @@ TEST(OpSchema, ElementTypeAttributesAreChecked) {
   EXPECT_EQ(g.values.at("out").dtype, DataType::kInt64);
 }
 
+TEST(OpSchema, EmptyListAttributeReadsAsAbsent) {
+  // strides: [] is "not given" for the schema and the kernel alike (the kernel once read an
+  // empty list the schema had replaced by ones).
+  AttributeMap a;
+  a.Set("strides", std::vector<int64_t>{});
+  EXPECT_EQ(a.GetInts("strides", {1, 1}), (std::vector<int64_t>{1, 1}));
+  Graph g;
+  g.inputs = {"x", "w"};
+  g.values["x"] = ValueInfo{DataType::kFloat, {1, 1, 3, 3}, true};
+  g.values["w"] = ValueInfo{DataType::kFloat, {1, 2, 3, 3}, true};
+  Node n = MakeNode("ConvTranspose", {"x", "w"});
+  n.attrs = a;
+  ASSERT_TRUE(InferNode(g, n).ok());
+  EXPECT_EQ(g.values.at("out").shape, (Shape{1, 2, 5, 5}));
+  for (auto bad : {std::vector<int64_t>{0, 1}, std::vector<int64_t>{-2, 1},
+                   std::vector<int64_t>{int64_t{1} << 40, 1}}) {
+    n.attrs.Set("strides", bad);
+    EXPECT_FALSE(InferNode(g, n).ok()) << bad[0];
+  }
+  n.attrs.Set("strides", std::vector<int64_t>{1, 1});
+  n.attrs.Set("group", int64_t{0});
+  EXPECT_FALSE(InferNode(g, n).ok());
+}
+
+TEST(OpSchema, DepthToSpaceBlocksizeCannotOverflow) {
+  Graph g;
+  g.inputs = {"x"};
+  g.values["x"] = ValueInfo{DataType::kFloat, {1, 8, 2, 3}, true};
+  Node n = MakeNode("DepthToSpace", {"x"});
+  n.attrs.Set("blocksize", int64_t{1} << 40);  // its square wrapped to 0: a division by zero
+  EXPECT_FALSE(InferNode(g, n).ok());
+  n.attrs.Set("blocksize", int64_t{2});
+  EXPECT_TRUE(InferNode(g, n).ok());
+}
+
 }  // namespace
 }  // namespace oc

@@ -520,7 +520,7 @@ void RegisterTensorSchemas(OpRegistry& r) {
   r.Register({"Reshape", "", 2, 2, 1, 1, InferReshape});
   r.Register({"Flatten", "", 1, 1, 1, 1, InferFlatten});
   r.Register({"Transpose", "", 1, 1, 1, 1, InferTranspose});
-  r.Register({"Concat", "", 1, 1 << 20, 1, 1, InferConcat});
+  r.Register(Variadic({"Concat", "", 1, 1 << 20, 1, 1, InferConcat}));
   r.Register({"Split", "", 1, 2, 1, 1 << 20, InferSplit});
   r.Register({"Slice", "", 1, 5, 1, 1, InferSlice});
   r.Register({"Gather", "", 2, 2, 1, 1, InferGather});

@@ -36,12 +36,12 @@ Status InferTfIdf(InferContext& c) {
 }  // namespace
 
 void RegisterTrainingSchemas(OpRegistry& r) {
-  r.Register({"Adagrad", kTraining, 5, 1 << 20, 2, 1 << 20,
-              [](InferContext& c) { return InferOptimizer(c, 3, 2); }});
-  r.Register({"Momentum", kTraining, 5, 1 << 20, 2, 1 << 20,
-              [](InferContext& c) { return InferOptimizer(c, 3, 2); }});
-  r.Register({"Adam", kTraining, 6, 1 << 20, 3, 1 << 20,
-              [](InferContext& c) { return InferOptimizer(c, 4, 3); }});
+  r.Register(Variadic({"Adagrad", kTraining, 5, 1 << 20, 2, 1 << 20,
+                       [](InferContext& c) { return InferOptimizer(c, 3, 2); }}));
+  r.Register(Variadic({"Momentum", kTraining, 5, 1 << 20, 2, 1 << 20,
+                       [](InferContext& c) { return InferOptimizer(c, 3, 2); }}));
+  r.Register(Variadic({"Adam", kTraining, 6, 1 << 20, 3, 1 << 20,
+                       [](InferContext& c) { return InferOptimizer(c, 4, 3); }}));
   r.Register({"TfIdfVectorizer", "", 1, 1, 1, 1, InferTfIdf});
 }
 
