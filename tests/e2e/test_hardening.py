@@ -277,3 +277,24 @@ def test_what_atc_writes_the_runtime_loads(tmp_path, case):
     else:
         assert not om.exists()
         assert "Traceback" not in r.stderr and "Sanitizer" not in r.stderr, r.stderr
+
+
+REGRESSIONS = os.path.join(os.path.dirname(__file__), "..", "..", "fuzz", "regressions",
+                           "onnx_import")
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(REGRESSIONS)))
+def test_fuzz_regressions_through_the_tools(tmp_path, name):
+    """Every ONNX input that once crashed a harness or the tool campaign
+    (fuzz/tool_campaign.py) goes through atc, and whatever atc writes through msame: a clean
+    refusal or a run, never a crash (variadic ops with an omitted input, empty strides, a
+    blocksize whose square overflowed, ...)."""
+    r = atc(f"--model={os.path.join(REGRESSIONS, name)}", "--framework=5",
+            f"--output={tmp_path / 'm'}", "--soc_version=Ascend310P3")
+    assert r.returncode in (0, 1), (r.returncode, r.stdout + r.stderr)
+    if r.returncode == 0:
+        out = run([tool("msame"), f"--model={tmp_path / 'm.om'}", f"--output={tmp_path / 'o'}"])
+        assert out.returncode in (0, 1), (out.returncode, out.stdout + out.stderr)
+        assert "load model" not in out.stdout or "failed" not in out.stdout, out.stdout
+    else:
+        assert not (tmp_path / "m.om").exists()
