@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure setup demo test install bench models tutorials fuzz test-asan test-asan-ci test-tsan format format-check clean
+.PHONY: all build configure setup demo test install bench models tutorials fuzz fuzz-tools test-asan test-asan-ci test-tsan format format-check clean
 
 all: build
 
@@ -51,6 +51,13 @@ fuzz:
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOC_FUZZ=ON -DOC_BUILD_TESTS=OFF -DOC_BUILD_PYTHON=OFF
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZERS)
 	bash fuzz/run.sh $(FUZZ_BUILD)/fuzz $(SECONDS)
+
+# Structure-aware ONNX mutations through the built atc and msame (fuzz/tool_campaign.py),
+# CASES of them from ONNX's node test models; findings land in fuzz/findings/.
+CASES ?= 10000
+fuzz-tools: setup
+	$(MAKE) build
+	/usr/bin/python3 fuzz/tool_campaign.py --build $(BUILD) --cases $(CASES)
 
 # Every test but the Python suite, the battery and conformance under ASan+UBSan (clang):
 # unit and Ascend C tests, the bad-input corpus, the AscendCL stress run.
