@@ -20,13 +20,18 @@ namespace {
 // (its checks, placement and kernel preparation on this machine's backends) before it takes
 // its name. A refusal here is a model the compiler should have refused itself, reported
 // with the loader's reason.
-Status CheckRuntimeLoads(const std::string& written) {
+Status CheckRuntimeLoads(const std::string& written, const std::string& final_path) {
   auto model = Model::LoadFile(written);
   if (model.ok()) return Status::Ok();
   const Status& s = model.status();
+  // The loader names the file it read: the temporary one, which the user never sees.
+  std::string message = s.message();
+  for (size_t at = message.find(written); at != std::string::npos;
+       at = message.find(written, at + final_path.size()))
+    message.replace(at, written.size(), final_path);
   return Status(
       s.code(),
-      "the converted model would not load in the runtime, so no .om is written: " + s.message(),
+      "the converted model would not load in the runtime, so no .om is written: " + message,
       s.cann_code());
 }
 
@@ -35,7 +40,10 @@ Status Build(const Flags& f) {
   const std::string output = f.Get("output");
   OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckConvertFlags(f));
   std::vector<std::string> warnings;
-  Status s = ConvertToOmFile(o, output + ".om", &warnings, CheckRuntimeLoads);
+  const std::string om_path = output + ".om";
+  Status s = ConvertToOmFile(o, om_path, &warnings, [&](const std::string& written) {
+    return CheckRuntimeLoads(written, om_path);
+  });
   for (const auto& w : warnings) std::printf("[WARNING] %s\n", w.c_str());
   return s;
 }
