@@ -1,9 +1,7 @@
-// What the importer harnesses share: logs off, and an imported graph compiled as atc would
-// (dynamic inputs allowed), any Status being a fine outcome.
+// What every harness shares: logs off (a Status is a fine outcome, its message is noise).
 #pragma once
 
 #include "base/log.h"
-#include "compiler/compiler.h"
 
 namespace oc::fuzz {
 
@@ -13,14 +11,6 @@ inline void QuietLogs() {
     return true;
   }();
   (void)quiet;
-}
-
-inline void CompileIfImported(Result<Graph> graph) {
-  if (!graph.ok()) return;
-  CompileOptions compile;
-  compile.dynamic_inputs = true;
-  compile.backends = BackendRegistry::Global().Order().value();
-  (void)CompileGraph(std::move(graph).value(), compile);
 }
 
 }  // namespace oc::fuzz
