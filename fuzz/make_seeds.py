@@ -54,6 +54,42 @@ def onnx_seeds():
                                  helper.make_node("TopK", ["s", "kk"], ["v", "i"])],
                                 [vi("x", f, [2, 6])], [vi("v", f, None), vi("i", TensorProto.INT64, None)],
                                 [numpy_helper.from_array(np.array([2], np.int64), "kk")])
+    # Control flow, recurrence and constants made by nodes, for the structure-aware mutator's
+    # subgraph, attribute and tensor mutations to start from.
+    i64, b = TensorProto.INT64, TensorProto.BOOL
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond"], ["cond_out"]),
+         helper.make_node("Add", ["v", "one_f"], ["v_out"])], "body",
+        [vi("iter", i64, []), vi("cond", b, []), vi("v", f, [2])],
+        [vi("cond_out", b, []), vi("v_out", f, [2])],
+        [numpy_helper.from_array(np.ones(2, np.float32), "one_f")])
+    yield "loop", model([helper.make_node("Loop", ["trips", "", "x"], ["y"], body=body)],
+                        [vi("x", f, [2])], [vi("y", f, [2])],
+                        [numpy_helper.from_array(np.array(3, np.int64), "trips")])
+    scan_body = helper.make_graph(
+        [helper.make_node("Add", ["sum", "x_t"], ["sum_out"]),
+         helper.make_node("Identity", ["sum_out"], ["y_t"])], "scan_body",
+        [vi("sum", f, [2]), vi("x_t", f, [2])], [vi("sum_out", f, [2]), vi("y_t", f, [2])])
+    yield "scan", model([helper.make_node("Scan", ["init", "xs"], ["total", "ys"],
+                                          body=scan_body, num_scan_inputs=1)],
+                        [vi("init", f, [2]), vi("xs", f, [3, 2])],
+                        [vi("total", f, [2]), vi("ys", f, [3, 2])])
+    h = 2
+    yield "lstm", model([helper.make_node("LSTM", ["x", "w", "r"], ["y", "y_h"], hidden_size=h)],
+                        [vi("x", f, [2, 1, 3])], [vi("y", f, None), vi("y_h", f, None)],
+                        [numpy_helper.from_array(rng.randn(1, 4 * h, 3).astype(np.float32), "w"),
+                         numpy_helper.from_array(rng.randn(1, 4 * h, h).astype(np.float32), "r")])
+    shape_t = helper.make_tensor("shape_value", i64, [2], [2, 3])
+    yield "constant_nodes", model(
+        [helper.make_node("Constant", [], ["s"], value=shape_t),
+         helper.make_node("ConstantOfShape", ["s"], ["z"],
+                          value=helper.make_tensor("v", f, [1], [0.5])),
+         helper.make_node("Add", ["x", "z"], ["a"]),
+         helper.make_node("Transpose", ["a"], ["t"], perm=[1, 0]),
+         helper.make_node("Gather", ["t", "idx"], ["g"], axis=0),
+         helper.make_node("ReduceMean", ["g"], ["y"], axes=[1], keepdims=1)],
+        [vi("x", f, [2, 3])], [vi("y", f, None)],
+        [numpy_helper.from_array(np.array([2, 0], np.int64), "idx")])
 
 
 def caffe_seeds(out_dir):
