@@ -321,7 +321,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   oc::fuzz::QuietLogs();
   oc::fuzz::QuietProtobuf();
   const std::string bytes(reinterpret_cast<const char*>(data), size);
-  oc::fuzz::CheckRoundTrip(oc::fuzz::InputKind::kAir, bytes);
+  if (oc::fuzz::ImportOnly())
+    (void)oc::fuzz::ImportInput(oc::fuzz::InputKind::kAir, bytes);
+  else
+    oc::fuzz::CheckRoundTrip(oc::fuzz::InputKind::kAir, bytes);
   return 0;
 }
 

@@ -307,7 +307,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   oc::fuzz::QuietLogs();
   oc::fuzz::QuietProtobuf();
   const std::string bytes(reinterpret_cast<const char*>(data), size);
-  oc::fuzz::CheckRoundTrip(oc::fuzz::InputKind::kCaffeJoined, bytes);
+  if (oc::fuzz::ImportOnly())
+    (void)oc::fuzz::ImportInput(oc::fuzz::InputKind::kCaffeJoined, bytes);
+  else
+    oc::fuzz::CheckRoundTrip(oc::fuzz::InputKind::kCaffeJoined, bytes);
   return 0;
 }
 

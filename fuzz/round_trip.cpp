@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 #include <vector>
 
 #include "base/file.h"
@@ -180,13 +179,17 @@ std::string Signature(const std::string& message) {
 }
 
 void RecordRefusal(const std::string& dir, const std::string& bytes, const std::string& message) {
-  static std::set<std::string> seen;
-  if (!seen.insert(Signature(message)).second) return;
-  const auto digest = Sha256(bytes.data(), bytes.size());
+  // Named after the signature, so that runs and fork-mode jobs keep one input per kind.
+  const std::string signature = Signature(message);
+  const auto digest = Sha256(signature.data(), signature.size());
   char name[32];
   std::snprintf(name, sizeof(name), "refusal-%02x%02x%02x%02x", digest[0], digest[1], digest[2],
                 digest[3]);
   const std::string stem = dir + "/" + name;
+  if (FILE* seen = std::fopen((stem + ".txt").c_str(), "r")) {
+    std::fclose(seen);
+    return;
+  }
   if (FILE* f = std::fopen((stem + ".input").c_str(), "wb")) {
     std::fwrite(bytes.data(), 1, bytes.size(), f);
     std::fclose(f);
