@@ -135,6 +135,9 @@ Result<NetParameter> ParseCaffemodel(const std::string& bytes, const std::string
 
 // Graph inputs: the net's `input` fields or its Input layers.
 Status AddInput(Builder& b, const std::string& name, const oc_caffe::BlobShape* shape) {
+  // The input's name is its value's name in the graph, where "" marks an omitted input: a
+  // layer reading it would reach shape inference with no input at all.
+  if (name.empty()) return Invalid("the net declares an input with no name");
   if (b.HasBlob(name)) return Invalid("the net declares the input [" + name + "] twice");
   ValueInfo vi;
   vi.dtype = DataType::kFloat;

@@ -317,6 +317,20 @@ TEST(CaffeImporter, StructuralErrorsAreE19005) {
     AddLayer(&net, "r", "ReLU", {"a"}, "r");
     ExpectRefused(Import(net), "E19005", "the net has 1 input_dim values for 1 inputs (4 each)");
   }
+  // An input named "" (a net input or an Input layer's top), read by a layer's bottom "":
+  // the graph value "" means an omitted input, so Reshape's shape inference met a null input
+  // (found by the structure-aware fuzzer).
+  for (bool layer : {false, true}) {
+    NetParameter net;
+    if (layer) {
+      AddLayer(&net, "data", "Input", {}, "")->add_top("");
+    } else {
+      net.add_input("");
+      for (int64_t d : {1, 1, 2, 2}) net.add_input_dim(d);
+    }
+    AddLayer(&net, "r", "ReLU", {""}, "r");
+    ExpectRefused(Import(net), "E19005", "the net declares an input with no name");
+  }
 }
 
 TEST(CaffeImporter, BadConvolutionParametersAreE19005) {
