@@ -338,6 +338,14 @@ TEST(CaffeImporter, BadConvolutionParametersAreE19005) {
   net.mutable_layer(1)->mutable_convolution_param()->set_group(3);  // 2 outputs in 3 groups
   const NetParameter w = Weights();
   ExpectRefused(Import(net, &w), "E19005", "num_output 2 and group 3 do not fit");
+  // A 2^31 x 2^31 kernel: filters times its area overflowed int64 (UBSan; found by the
+  // structure-aware fuzzer), now refused like any kernel the weights do not fit.
+  for (const char* type : {"Convolution", "Deconvolution"}) {
+    NetParameter big = Deploy();
+    big.mutable_layer(1)->set_type(type);
+    big.mutable_layer(1)->mutable_convolution_param()->set_kernel_size(0, 2147483648u);
+    ExpectRefused(Import(big, &w), "E19005", "weights of 54 values do not fit 2 ");
+  }
 }
 
 class CaffeFiles : public ::testing::Test {

@@ -70,24 +70,21 @@ Status ConvolutionLike(const LayerParameter& l, const Weights& w, Builder& b, bo
   const Tensor& weight = w.blobs[0];
   // Convolution: [out, in/group, kh, kw]; Deconvolution: [in, out/group, kh, kw].
   const int64_t count = weight.numel();
-  const int64_t per_filter = win.kernel[0] * win.kernel[1];
-  int64_t in_per_group = 0;
+  // Filters (outputs per group for Deconvolution) times the kernel's area: num_output and
+  // each kernel side are uint32 fields, so the products are checked.
+  const int64_t filters = transposed ? out_channels / group : out_channels;
+  int64_t per_filter = 0, filter_values = 0;
+  if (__builtin_mul_overflow(win.kernel[0], win.kernel[1], &per_filter) ||
+      __builtin_mul_overflow(filters, per_filter, &filter_values) || count % filter_values != 0)
+    return LayerError(l, "weights of " + std::to_string(count) + " values do not fit " +
+                             std::to_string(out_channels) +
+                             (transposed ? " outputs of " : " filters of ") +
+                             std::to_string(win.kernel[0]) + "x" + std::to_string(win.kernel[1]));
   Shape wshape;
-  if (!transposed) {
-    if (count % (out_channels * per_filter) != 0)
-      return LayerError(l, "weights of " + std::to_string(count) + " values do not fit " +
-                               std::to_string(out_channels) + " filters of " +
-                               std::to_string(win.kernel[0]) + "x" + std::to_string(win.kernel[1]));
-    in_per_group = count / (out_channels * per_filter);
-    wshape = {out_channels, in_per_group, win.kernel[0], win.kernel[1]};
-  } else {
-    const int64_t out_per_group = out_channels / group;
-    if (count % (out_per_group * per_filter) != 0)
-      return LayerError(l, "weights of " + std::to_string(count) + " values do not fit " +
-                               std::to_string(out_channels) + " outputs of " +
-                               std::to_string(win.kernel[0]) + "x" + std::to_string(win.kernel[1]));
-    wshape = {count / (out_per_group * per_filter), out_per_group, win.kernel[0], win.kernel[1]};
-  }
+  if (!transposed)
+    wshape = {out_channels, count / filter_values, win.kernel[0], win.kernel[1]};
+  else
+    wshape = {count / filter_values, filters, win.kernel[0], win.kernel[1]};
   if (weight.shape().size() == 4 && weight.shape() != wshape)
     return LayerError(l, "weights are " + ShapeToString(weight.shape()) + ", the layer needs " +
                              ShapeToString(wshape));
