@@ -124,8 +124,35 @@ Result<Tensor> TensorFromProto(const oc_tf::TensorProto& t, const std::string& w
   if (!t.tensor_content().empty() && t.tensor_content().size() != bytes.value())
     return ParseError(what + " has " + std::to_string(t.tensor_content().size()) +
                       " bytes for its shape " + ShapeToString(shape));
-  Tensor out(dt, shape);
   const size_t n = bytes.value() / DataTypeSize(dt);
+  // So are typed values: none, or more than the shape holds, is refused before a claim of
+  // 2^33 elements allocates (one value for many elements is TF's splat form).
+  if (t.tensor_content().empty() && n > 0) {
+    int values = -1;
+    switch (dt) {
+      case DataType::kFloat:
+        values = t.float_val_size();
+        break;
+      case DataType::kDouble:
+        values = t.double_val_size();
+        break;
+      case DataType::kInt32:
+        values = t.int_val_size();
+        break;
+      case DataType::kInt64:
+        values = t.int64_val_size();
+        break;
+      case DataType::kBool:
+        values = t.bool_val_size();
+        break;
+      default:
+        break;  // refused below
+    }
+    if (values == 0 || (values > 0 && static_cast<size_t>(values) > n))
+      return ParseError(what + " has " + std::to_string(values) + " values for " +
+                        std::to_string(n) + " elements");
+  }
+  Tensor out(dt, shape);
   if (!t.tensor_content().empty()) {
     std::memcpy(out.mutable_data(), t.tensor_content().data(), bytes.value());
     return out;

@@ -211,6 +211,22 @@ TEST(TfImporter, HugeConstClaimIsRefusedBeforeAllocating) {
                 "node [c] has 8 bytes for its shape [2147483648]");
 }
 
+// The same for typed values: a claim of 2^33 int32 elements with no int_val (float_val given
+// instead) allocated 32 GiB before counting them (seen while triaging the structure-aware
+// fuzzer's out-of-memory reports).
+TEST(TfImporter, HugeTypedConstClaimIsRefusedBeforeAllocating) {
+  GraphDef g;
+  Placeholder(&g, "x", {3});
+  NodeDef* c = AddNode(&g, "c", "Const");
+  auto* t = (*c->mutable_attr())["value"].mutable_tensor();
+  t->set_dtype(oc_tf::DT_INT32);
+  t->mutable_tensor_shape()->add_dim()->set_size(int64_t{1} << 33);
+  t->add_float_val(1.0f);
+  AddNode(&g, "y", "Add", {"x", "c"});
+  ExpectRefused(Import(g), StatusCode::kParseError, "",
+                "node [c] has 0 values for 8589934592 elements");
+}
+
 TEST(TfImporter, UnknownOpIsE19010) {
   GraphDef g = Dense();
   AddNode(&g, "weird", "FancyOp", {"out"});
