@@ -1,7 +1,8 @@
 // The round-trip property of the importer harnesses and of the round_trip_corpus test: a
 // model that atc converts (import, compile, .om serialization) must load through the
-// runtime from those bytes and execute once on zero-filled inputs. A load refusal of an .om
-// the compiler wrote is a finding: "atc succeeded" must imply "the runtime loads it".
+// runtime from those bytes and execute once on zero-filled inputs, or be refused cleanly by
+// the loader: atc loads what it wrote before the file takes its name, so "atc succeeded"
+// implies "the runtime loads it", and a loader refusal is atc refusing the model.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ Result<Graph> ImportInput(InputKind kind, const std::string& bytes,
 enum class RoundTrip {
   kNotConverted,     // import or compilation refused the model (a fine outcome)
   kNotSerialized,    // the .om writer refused it (atc fails: fine)
-  kLoadRefused,      // the runtime refused the .om the compiler wrote: a finding
+  kLoadRefused,      // the runtime refused the .om the compiler wrote: atc refuses it
   kLoaded,           // loaded; inputs or work memory too large to execute here
   kExecuted,         // loaded and executed once
   kExecutionFailed,  // loaded; the execution returned an error status
@@ -52,11 +53,11 @@ inline constexpr size_t kMaxExecuteInputBytes = size_t{4} << 20;
 // (Model::Load from memory, one execution, each -1 dim given as 1 or its range's lower end).
 RoundTripResult RunRoundTrip(Result<Graph> graph, InputKind kind);
 
-// The harnesses' check: the input imported as `kind`, then RunRoundTrip; a refusal by the
-// loader aborts with its message (a finding). With OC_FUZZ_REFUSALS=DIR set, a refusal is
-// recorded instead and the run goes on: DIR gets one input per distinct message (digits and
-// [names] ignored), NAME.input beside NAME.txt holding the message, so that a long run
-// collects every kind of refusal rather than stopping at the first.
+// The harnesses' check: the input imported as `kind`, then RunRoundTrip; a crash or a
+// sanitizer report anywhere is the finding. With OC_FUZZ_REFUSALS=DIR set, loader refusals
+// are recorded: DIR gets one input per distinct message (digits and [names] ignored),
+// NAME.input beside NAME.txt holding the message, the compiler checks worth adding. With
+// OC_FUZZ_STRICT_ROUND_TRIP=1 a refusal aborts (a finding).
 void CheckRoundTrip(InputKind kind, const std::string& bytes);
 
 }  // namespace oc::fuzz

@@ -108,7 +108,15 @@ void RegisterElementwiseSchemas(OpRegistry& r) {
                 }
                 return Status::Ok();
               }});
-  r.Register({"Clip", "", 1, 3, 1, 1, InferSameAsInput});
+  r.Register({"Clip", "", 1, 3, 1, 1, [](InferContext& c) {
+                // min and max are single values of the input's type (the kernel reads them so).
+                OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
+                for (size_t i = 1; i <= 2; ++i)
+                  if (c.has_input(i) && c.in(i).has_shape && IsStatic(c.in(i).shape) &&
+                      NumElements(c.in(i).shape) != 1)
+                    return c.Error("min and max must be single values");
+                return InferSameAsInput(c);
+              }});
   r.SetTraits("", "Identity", InPlaceOn(0));
   // Activations a fused node can apply (the fusion passes read these).
   for (const char* op : {"Relu", "LeakyRelu", "Clip", "Sigmoid", "Tanh", "HardSwish", "Gelu"}) {

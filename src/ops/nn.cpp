@@ -16,9 +16,16 @@ Status ConvOutputShape(const Shape& in, const std::vector<int64_t>& kernel,
   if (pads->empty()) pads->assign(2 * n, 0);
   if (pads->size() != 2 * n || kernel.size() != n || strides.size() != n || dilations.size() != n)
     return InvalidArgument("kernel_shape, strides, dilations or pads do not match the rank");
+  // Bounds that keep the arithmetic below in int64 (a 2^63 - 1 dim or a 2^40 kernel times a
+  // 2^40 dilation overflowed): far past any tensor the size bound lets through.
+  constexpr int64_t kBig = int64_t{1} << 40, kWindow = int64_t{1} << 20;
+  for (int64_t p : *pads)
+    if (p < -kBig || p > kBig) return InvalidArgument("pads hold a value out of range");
   for (size_t i = 0; i < n; ++i) {
     if (strides[i] <= 0 || dilations[i] <= 0 || kernel[i] <= 0)
       return InvalidArgument("kernel, strides and dilations must be positive");
+    if (strides[i] > kBig || dilations[i] > kWindow || kernel[i] > kWindow || in[i] > kBig)
+      return InvalidArgument("kernel, strides, dilations or the input's dims are out of range");
     if (in[i] < 0) continue;
     int64_t eff_k = (kernel[i] - 1) * dilations[i] + 1;
     if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {

@@ -114,6 +114,11 @@ Status CheckArity(const OpSchema& schema, const Node& node) {
                            std::to_string(n_out) + " outputs, expected " +
                            std::to_string(schema.min_outputs) + " to " +
                            std::to_string(schema.max_outputs));
+  // Kernels write the required outputs unconditionally: none may be omitted.
+  for (int i = 0; i < schema.min_outputs; ++i)
+    if (node.outputs[i].empty())
+      return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") omits output " +
+                             std::to_string(i) + ", which the op requires");
   return Status::Ok();
 }
 

@@ -139,8 +139,8 @@ class OpRegistry {
 // The one place this message is built.
 Status NoKernelError(const Node& node, const std::string& detail = "");
 
-// The node's input and output counts fit the schema, and no required input (below
-// min_inputs) is omitted (an empty name).
+// The node's input and output counts fit the schema, and no required input or output (below
+// min_inputs / min_outputs, or in a variadic list) is omitted (an empty name).
 Status CheckArity(const OpSchema& schema, const Node& node);
 
 // Runs the schema's inference: every caller goes through here, so a schema that read an

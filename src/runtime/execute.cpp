@@ -300,7 +300,9 @@ Status Model::Execute(ExecuteIo& io) const {
         timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     // Values made in another memory space are copied in first.
     status = RunTransfers(step.before, st);
-    if (status.ok() && step.kernel) {
+    if (status.ok() && step.kernel && step.writes_nothing) {
+      // Nothing to compute (see Step::writes_nothing).
+    } else if (status.ok() && step.kernel) {
       in_ptrs.clear();
       out_ptrs.clear();
       for (const auto& s : step.inputs) in_ptrs.push_back(st.Resolve(s));

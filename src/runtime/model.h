@@ -156,6 +156,9 @@ class Model {
     std::vector<Slot> inputs, outputs;
     std::vector<Transfer> before, after;  // inputs brought to its space, outputs sent home
     std::string node_name, op_type, kernel_domain;
+    // Every output holds zero elements: there is nothing to compute, and a kernel is not
+    // asked to walk 2^31 empty rows of a [2^31, 0] input.
+    bool writes_nothing = false;
   };
   // A memory space the model uses: 0 is the host (caller buffers, constants, the host
   // arena); each other one belongs to backends whose memory the host cannot read.

@@ -102,6 +102,11 @@ Status Model::PrepareSteps(const Graph& g, const Placement& placement, Program* 
       kernel = PrepareKernel(*host, ctx);
     }
     if (kernel.ok()) {
+      step.writes_nothing = !ctx.outputs.empty();
+      for (size_t k = 0; k < ctx.outputs.size(); ++k)
+        if (k < n.outputs.size() && !n.outputs[k].empty())
+          step.writes_nothing = step.writes_nothing && IsStatic(ctx.outputs[k].shape) &&
+                                NumElements(ctx.outputs[k].shape) == 0;
       step.kernel = std::move(kernel).value();
       p->workspace_size = std::max(p->workspace_size, step.kernel->WorkspaceSize());
     } else if (kernel.status().code() == StatusCode::kNeedsInputValue) {

@@ -226,10 +226,16 @@ Status Square(const NodeDef& n, Context& c) {
 
 Status Relu6(const NodeDef& n, Context& c) {
   OC_ASSIGN_OR_RETURN(std::string x, c.Input(n, 0));
-  c.SetOutput(n, 0,
-              c.b().Add1(n.name(), "Clip",
-                         {x, c.b().Floats(n.name() + "_lo", {0.0f}, {}),
-                          c.b().Floats(n.name() + "_hi", {6.0f}, {})}));
+  std::string lo = c.b().Floats(n.name() + "_lo", {0.0f}, {});
+  std::string hi = c.b().Floats(n.name() + "_hi", {6.0f}, {});
+  // Clip's bounds have the input's type: for a T other than float they are cast to it
+  // (constant folding leaves constants of the right type).
+  auto t = n.attr().find("T");
+  if (t != n.attr().end() && t->second.type() != oc_tf::DT_FLOAT) {
+    lo = c.b().Add1(n.name() + "_lo_cast", "CastLike", {lo, x});
+    hi = c.b().Add1(n.name() + "_hi_cast", "CastLike", {hi, x});
+  }
+  c.SetOutput(n, 0, c.b().Add1(n.name(), "Clip", {x, lo, hi}));
   return Status::Ok();
 }
 

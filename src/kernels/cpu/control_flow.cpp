@@ -142,7 +142,32 @@ class ControlFlowKernel : public Kernel {
     if (v8 || !out_axes.empty())
       for (int64_t ax : out_axes)
         if (ax != 0) return Unsupported("Scan outputs along an axis other than 0");
-    const int64_t batches = v8 ? in(first)->shape()[0] : 1;
+    // Every list matches its inputs or outputs, every scan input has the scanned axis, and
+    // all of them the same length along it (the steps index each one).
+    if (n_scan_in < 1 || explicit_in < first + n_scan_in || in_axes.size() != n_scan_in ||
+        in_dirs.size() != n_scan_in || out_dirs.size() != n_scan_out)
+      return InvalidArgument(
+          "num_scan_inputs, the scan axes or the directions do not match the inputs and outputs");
+    int64_t batches = 1, steps_all = -1;
+    if (v8) {
+      if (in(first)->shape().empty()) return InvalidArgument("Scan-8 inputs need a batch dim");
+      batches = in(first)->shape()[0];
+      for (size_t i = first; i < explicit_in; ++i)
+        if (in(i)->shape().empty() || in(i)->shape()[0] != batches)
+          return InvalidArgument("Scan-8 inputs differ in their batch dim");
+    }
+    for (size_t i = 0; i < n_scan_in; ++i) {
+      const Shape& s = in(first + n_state + i)->shape();
+      const int64_t rank = static_cast<int64_t>(s.size()) - (v8 ? 1 : 0);
+      const int64_t axis = in_axes[i] < 0 ? in_axes[i] + rank : in_axes[i];
+      if (axis < 0 || axis >= rank)
+        return InvalidArgument("scan input " + std::to_string(i) + " of rank " +
+                               std::to_string(rank) + " has no axis " + std::to_string(in_axes[i]));
+      const int64_t len = s[static_cast<size_t>(axis + (v8 ? 1 : 0))];
+      if (steps_all >= 0 && len != steps_all)
+        return InvalidArgument("the scan inputs differ in length along their scan axes");
+      steps_all = len;
+    }
     std::vector<std::vector<Tensor>> per_batch_states, per_batch_scans;
     for (int64_t b = 0; b < batches; ++b) {
       auto take = [&](const Tensor& t) {  // batch slice (opset 8) or the tensor itself

@@ -63,6 +63,10 @@ class ClipKernel : public Kernel {
     hi_ = ctx.attrs().GetFloat("max", std::numeric_limits<float>::infinity());
     has_min_input_ = ctx.has_input(1);
     has_max_input_ = ctx.has_input(2);
+    // Run reads each bound as one value of the input's type.
+    for (size_t i = 1; i <= 2; ++i)
+      if (ctx.has_input(i) && (ctx.inputs[i].dtype != type_ || ctx.inputs[i].numel() != 1))
+        return ctx.Error("min and max must be single values of the input's type");
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
