@@ -1,6 +1,7 @@
 // Whether a host address range is mapped, asked of the kernel (mincore) instead of touching it:
 // how the C API and pyACL refuse a made-up pointer with an error rather than a segfault. A
-// mapped range can still be read-only or freed heap memory; this finds only the unmapped.
+// mapped range can still be read-only or freed heap memory; HostRangeMapped finds only the
+// unmapped, HostRangeReadable and HostRangeWritable the pages that would fault too.
 #pragma once
 
 #include <sys/mman.h>
@@ -28,5 +29,21 @@ inline bool HostRangeMapped(const void* p, size_t bytes) {
   }
   return true;
 }
+
+// Whether every page of [p, p + bytes) can be read (written), found without faulting: a
+// PROT_NONE or PROT_READ page, an unmapped one or a range that wraps answers false instead of
+// raising SIGSEGV. One kernel copy of a byte per page (process_vm_readv / process_vm_writev on
+// this process; the writable probe writes each probed byte back unchanged, so the range must
+// be one the caller is about to overwrite anyway); where seccomp refuses those calls,
+// /proc/self/maps. A range made read-only between the probe and the use still faults: the
+// probe guards against wrong pointers, not against an application changing its mappings
+// concurrently.
+bool HostRangeReadable(const void* p, size_t bytes);
+bool HostRangeWritable(void* p, size_t bytes);
+
+namespace testing_only {
+// Makes the probes use /proc/self/maps, as where process_vm_* calls are refused (tests).
+void ForceMapsProbe(bool on);
+}  // namespace testing_only
 
 }  // namespace oc
