@@ -236,6 +236,7 @@ aclmdlAIPP* aclmdlCreateAIPP(uint64_t batchSize) {
 }
 
 aclError aclmdlDestroyAIPP(const aclmdlAIPP* aippParmsSet) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(aippParmsSet);
   oc::acl::DropHandle(aippParmsSet, oc::acl::HandleKind(aippParmsSet));
   delete aippParmsSet;
@@ -253,6 +254,7 @@ aclError aclmdlGetAippDataSize(uint64_t batchSize, size_t* size) {
 }
 
 aclError aclmdlSetAIPPInputFormat(aclmdlAIPP* aippParmsSet, aclAippInputFormat inputFormat) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(aippParmsSet);
   if (!oc::AippFormatKnown(static_cast<int>(inputFormat)))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": input format " +
@@ -269,6 +271,7 @@ aclError aclmdlSetAIPPCscParams(aclmdlAIPP* aippParmsSet, int8_t csc_switch, int
                                 uint8_t cscOutputBiasR0, uint8_t cscOutputBiasR1,
                                 uint8_t cscOutputBiasR2, uint8_t cscInputBiasR0,
                                 uint8_t cscInputBiasR1, uint8_t cscInputBiasR2) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(aippParmsSet);
   if (aclError e = CheckSwitch(csc_switch, "csc_switch", __func__)) return e;
   auto& p = aippParmsSet->params;
@@ -286,6 +289,7 @@ aclError aclmdlSetAIPPCscParams(aclmdlAIPP* aippParmsSet, int8_t csc_switch, int
 }
 
 aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t rbuvSwapSwitch) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(aippParmsSet);
   if (aclError e = CheckSwitch(rbuvSwapSwitch, "rbuvSwapSwitch", __func__)) return e;
   aippParmsSet->params.rbuv_swap = rbuvSwapSwitch;
@@ -293,6 +297,7 @@ aclError aclmdlSetAIPPRbuvSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t rbuvSwapSw
 }
 
 aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t axSwapSwitch) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(aippParmsSet);
   if (aclError e = CheckSwitch(axSwapSwitch, "axSwapSwitch", __func__)) return e;
   aippParmsSet->params.ax_swap = axSwapSwitch;
@@ -301,6 +306,7 @@ aclError aclmdlSetAIPPAxSwapSwitch(aclmdlAIPP* aippParmsSet, int8_t axSwapSwitch
 
 aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP* aippParmsSet, int32_t srcImageSizeW,
                                    int32_t srcImageSizeH) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(aippParmsSet);
   if (srcImageSizeW <= 0 || srcImageSizeH <= 0 || srcImageSizeW > 4096 || srcImageSizeH > 4096)
     return Fail(ACL_ERROR_INVALID_PARAM,
@@ -314,6 +320,7 @@ aclError aclmdlSetAIPPSrcImageSize(aclmdlAIPP* aippParmsSet, int32_t srcImageSiz
 aclError aclmdlSetAIPPScfParams(aclmdlAIPP* aippParmsSet, int8_t scfSwitch, int32_t scfInputSizeW,
                                 int32_t scfInputSizeH, int32_t scfOutputSizeW,
                                 int32_t scfOutputSizeH, uint64_t batchIndex) {
+  auto write = oc::acl::WriteHandles();
   oc::AippBatchParams* b = nullptr;
   if (aclError e = BatchOf(aippParmsSet, batchIndex, __func__, &b)) return e;
   if (aclError e = CheckSwitch(scfSwitch, "scfSwitch", __func__)) return e;
@@ -333,6 +340,7 @@ aclError aclmdlSetAIPPScfParams(aclmdlAIPP* aippParmsSet, int8_t scfSwitch, int3
 aclError aclmdlSetAIPPCropParams(aclmdlAIPP* aippParmsSet, int8_t cropSwitch, int32_t cropStartPosW,
                                  int32_t cropStartPosH, int32_t cropSizeW, int32_t cropSizeH,
                                  uint64_t batchIndex) {
+  auto write = oc::acl::WriteHandles();
   oc::AippBatchParams* b = nullptr;
   if (aclError e = BatchOf(aippParmsSet, batchIndex, __func__, &b)) return e;
   if (aclError e = CheckSwitch(cropSwitch, "cropSwitch", __func__)) return e;
@@ -351,6 +359,7 @@ aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP* aippParmsSet, int8_t paddingSwit
                                     int32_t paddingSizeTop, int32_t paddingSizeBottom,
                                     int32_t paddingSizeLeft, int32_t paddingSizeRight,
                                     uint64_t batchIndex) {
+  auto write = oc::acl::WriteHandles();
   oc::AippBatchParams* b = nullptr;
   if (aclError e = BatchOf(aippParmsSet, batchIndex, __func__, &b)) return e;
   if (aclError e = CheckSwitch(paddingSwitch, "paddingSwitch", __func__)) return e;
@@ -370,6 +379,7 @@ aclError aclmdlSetAIPPPaddingParams(aclmdlAIPP* aippParmsSet, int8_t paddingSwit
 aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP* aippParmsSet, int16_t dtcPixelMeanChn0,
                                    int16_t dtcPixelMeanChn1, int16_t dtcPixelMeanChn2,
                                    int16_t dtcPixelMeanChn3, uint64_t batchIndex) {
+  auto write = oc::acl::WriteHandles();
   oc::AippBatchParams* b = nullptr;
   if (aclError e = BatchOf(aippParmsSet, batchIndex, __func__, &b)) return e;
   const int16_t v[4] = {dtcPixelMeanChn0, dtcPixelMeanChn1, dtcPixelMeanChn2, dtcPixelMeanChn3};
@@ -381,6 +391,7 @@ aclError aclmdlSetAIPPDtcPixelMean(aclmdlAIPP* aippParmsSet, int16_t dtcPixelMea
 aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP* aippParmsSet, float dtcPixelMinChn0,
                                   float dtcPixelMinChn1, float dtcPixelMinChn2,
                                   float dtcPixelMinChn3, uint64_t batchIndex) {
+  auto write = oc::acl::WriteHandles();
   oc::AippBatchParams* b = nullptr;
   if (aclError e = BatchOf(aippParmsSet, batchIndex, __func__, &b)) return e;
   const float v[4] = {dtcPixelMinChn0, dtcPixelMinChn1, dtcPixelMinChn2, dtcPixelMinChn3};
@@ -391,6 +402,7 @@ aclError aclmdlSetAIPPDtcPixelMin(aclmdlAIPP* aippParmsSet, float dtcPixelMinChn
 aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP* aippParmsSet, float dtcPixelVarReciChn0,
                                    float dtcPixelVarReciChn1, float dtcPixelVarReciChn2,
                                    float dtcPixelVarReciChn3, uint64_t batchIndex) {
+  auto write = oc::acl::WriteHandles();
   oc::AippBatchParams* b = nullptr;
   if (aclError e = BatchOf(aippParmsSet, batchIndex, __func__, &b)) return e;
   const float v[4] = {dtcPixelVarReciChn0, dtcPixelVarReciChn1, dtcPixelVarReciChn2,
@@ -402,6 +414,7 @@ aclError aclmdlSetAIPPPixelVarReci(aclmdlAIPP* aippParmsSet, float dtcPixelVarRe
 aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                             const aclmdlAIPP* aippParmsSet) {
   OC_ACL_REQUIRE_INIT();
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(dataset);
   OC_ACL_CHECK_LIVE(aippParmsSet);
   std::shared_ptr<oc::Model> m;
@@ -419,6 +432,7 @@ aclError aclmdlSetInputAIPP(uint32_t modelId, aclmdlDataset* dataset, size_t ind
 aclError aclmdlSetAIPPByInputIndex(uint32_t modelId, aclmdlDataset* dataset, size_t index,
                                    const aclmdlAIPP* aippParmsSet) {
   OC_ACL_REQUIRE_INIT();
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(dataset);
   OC_ACL_CHECK_LIVE(aippParmsSet);
   std::shared_ptr<oc::Model> m;

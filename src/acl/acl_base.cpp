@@ -7,6 +7,20 @@
 
 using oc::acl::Fail;
 
+namespace {
+
+// The element count of a live description (the caller holds ReadHandles()).
+size_t ElementCount(const aclTensorDesc* d) {
+  size_t n = 1;
+  for (int64_t v : d->dims) {
+    if (v < 0) return 0;
+    n *= static_cast<size_t>(v);
+  }
+  return n;
+}
+
+}  // namespace
+
 extern "C" {
 
 aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
@@ -20,14 +34,21 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
-  OC_ACL_CHECK_LIVE(dataBuffer);
+  {
+    auto read = oc::acl::ReadHandles();
+    OC_ACL_CHECK_LIVE(dataBuffer);
+  }
   oc::acl::WaitUnpinned(dataBuffer);  // queued executions using it finish first
+  auto write = oc::acl::WriteHandles();
+  // Checked again: another thread may have destroyed it while this one waited.
+  OC_ACL_CHECK_LIVE(dataBuffer);
   oc::acl::DropHandle(dataBuffer, oc::acl::HandleKind(dataBuffer));
   delete dataBuffer;
   return ACL_SUCCESS;
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(dataBuffer);
   dataBuffer->data = data;
   dataBuffer->size = size;
@@ -35,16 +56,19 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 }
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(dataBuffer, "dataBuffer", __func__)) return nullptr;
   return dataBuffer->data;
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(dataBuffer, "dataBuffer", __func__)) return 0;
   return static_cast<uint32_t>(dataBuffer->size);
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(dataBuffer, "dataBuffer", __func__)) return 0;
   return dataBuffer->size;
 }
@@ -75,6 +99,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 }
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) {
+  auto write = oc::acl::WriteHandles();
   // void in CANN: a stale or dataset-owned description is reported, not freed.
   if (oc::acl::IsHandleKind(desc, oc::acl::kDatasetTensorDesc)) {
     Fail(ACL_ERROR_INVALID_PARAM,
@@ -94,36 +119,37 @@ void aclDestroyTensorDesc(const aclTensorDesc* desc) {
 }
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(desc, "desc", __func__)) return ACL_DT_UNDEFINED;
   return desc->dtype;
 }
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(desc, "desc", __func__)) return ACL_FORMAT_UNDEFINED;
   return desc->format;
 }
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(desc, "desc", __func__)) return 0;
-  size_t n = 1;
-  for (int64_t d : desc->dims) {
-    if (d < 0) return 0;
-    n *= static_cast<size_t>(d);
-  }
-  return n;
+  return ElementCount(desc);
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(desc, "desc", __func__)) return 0;
-  return aclGetTensorDescElementCount(desc) * aclDataTypeSize(desc->dtype);
+  return ElementCount(desc) * aclDataTypeSize(desc->dtype);
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(desc, "desc", __func__)) return 0;
   return desc->dims.size();
 }
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(desc);
   OC_ACL_CHECK_NULL(dimSize);
   if (index >= desc->dims.size())

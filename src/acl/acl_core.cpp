@@ -299,16 +299,21 @@ void* State::AllocDevice(size_t size) {
 size_t State::DeviceBytesInUse() const {
   std::lock_guard<std::mutex> lock(mem_mutex_);
   size_t used = 0;
-  for (const auto& [addr, info] : device_allocs_) used += info.size;
+  for (const auto& [addr, info] : device_allocs_)
+    if (!info.freeing) used += info.size;
   return used;
 }
 
 bool State::FreeDevice(void* p) {
   const Backend* owner = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mem_mutex_);
+    std::unique_lock<std::mutex> lock(mem_mutex_);
     auto it = device_allocs_.find(reinterpret_cast<uintptr_t>(p));
-    if (it == device_allocs_.end()) return false;
+    if (it == device_allocs_.end() || it->second.freeing) return false;
+    // No longer an allocation for anyone who looks from now on; the copies and executions
+    // that pinned it before finish first.
+    it->second.freeing = true;
+    unpinned_.wait(lock, [&] { return it->second.pins == 0; });
     owner = it->second.backend;
     device_allocs_.erase(it);
   }
@@ -322,66 +327,126 @@ void* State::AllocHost(size_t size) {
   void* p = std::aligned_alloc(64, rounded);
   if (!p) return nullptr;
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  host_allocs_[reinterpret_cast<uintptr_t>(p)] = size;
+  host_allocs_[reinterpret_cast<uintptr_t>(p)] = {size};
   return p;
 }
 
 bool State::FreeHost(void* p) {
   {
-    std::lock_guard<std::mutex> lock(mem_mutex_);
-    if (!host_allocs_.erase(reinterpret_cast<uintptr_t>(p))) return false;
+    std::unique_lock<std::mutex> lock(mem_mutex_);
+    auto it = host_allocs_.find(reinterpret_cast<uintptr_t>(p));
+    if (it == host_allocs_.end() || it->second.freeing) return false;
+    it->second.freeing = true;
+    unpinned_.wait(lock, [&] { return it->second.pins == 0; });
+    host_allocs_.erase(it);
   }
   std::free(p);
   return true;
 }
 
+namespace {
+// The live allocation of `allocs` holding address a, or end().
+template <typename Map>
+auto Holding(Map& allocs, uintptr_t a) -> decltype(allocs.begin()) {
+  auto it = allocs.upper_bound(a);
+  if (it == allocs.begin()) return allocs.end();
+  --it;
+  const uintptr_t end = it->first + std::max<size_t>(it->second.size, 1);
+  if (a < it->first || a >= end || it->second.freeing) return allocs.end();
+  return it;
+}
+}  // namespace
+
 bool State::IsDevice(const void* p, size_t size) const {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  auto it = device_allocs_.upper_bound(a);
-  if (it == device_allocs_.begin()) return false;
-  --it;
+  auto it = Holding(device_allocs_, a);
+  if (it == device_allocs_.end()) return false;
   const uintptr_t end = it->first + std::max<size_t>(it->second.size, 1);
-  return a >= it->first && a < end && size <= end - a;  // no a + size: it may wrap
+  return size <= end - a;  // no a + size: it may wrap
 }
 
 size_t State::BytesFrom(const void* p) const {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  auto dev = device_allocs_.upper_bound(a);
-  if (dev != device_allocs_.begin()) {
-    --dev;
-    const uintptr_t end = dev->first + std::max<size_t>(dev->second.size, 1);
-    if (a >= dev->first && a < end) return end - a;
-  }
-  auto host = host_allocs_.upper_bound(a);
-  if (host != host_allocs_.begin()) {
-    --host;
-    const uintptr_t end = host->first + std::max<size_t>(host->second, 1);
-    if (a >= host->first && a < end) return end - a;
-  }
+  if (auto dev = Holding(device_allocs_, a); dev != device_allocs_.end())
+    return dev->first + std::max<size_t>(dev->second.size, 1) - a;
+  if (auto host = Holding(host_allocs_, a); host != host_allocs_.end())
+    return host->first + std::max<size_t>(host->second.size, 1) - a;
   return 0;
 }
 
 bool State::DeviceAllocation(const void* p, const void** start, size_t* size) const {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  auto it = device_allocs_.upper_bound(a);
-  if (it == device_allocs_.begin()) return false;
-  --it;
-  if (a >= it->first + std::max<size_t>(it->second.size, 1)) return false;
+  auto it = Holding(device_allocs_, reinterpret_cast<uintptr_t>(p));
+  if (it == device_allocs_.end()) return false;
   *start = reinterpret_cast<const void*>(it->first);
   *size = it->second.size;
   return true;
 }
 
 bool State::IsHostPinned(const void* p) const {
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  return Holding(host_allocs_, reinterpret_cast<uintptr_t>(p)) != host_allocs_.end();
+}
+
+bool State::PinAllocation(const void* p, const void** start, size_t* size, bool* device) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::lock_guard<std::mutex> lock(mem_mutex_);
-  auto it = host_allocs_.upper_bound(a);
-  if (it == host_allocs_.begin()) return false;
-  --it;
-  return a < it->first + std::max<size_t>(it->second, 1);
+  if (auto dev = Holding(device_allocs_, a); dev != device_allocs_.end()) {
+    ++dev->second.pins;
+    *start = reinterpret_cast<const void*>(dev->first);
+    *size = dev->second.size;
+    *device = true;
+    return true;
+  }
+  if (auto host = Holding(host_allocs_, a); host != host_allocs_.end()) {
+    ++host->second.pins;
+    *start = reinterpret_cast<const void*>(host->first);
+    *size = host->second.size;
+    *device = false;
+    return true;
+  }
+  return false;
+}
+
+void State::UnpinAllocation(const void* start) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(start);
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  // Freeing entries included: their aclrtFree waits for this.
+  auto dev = device_allocs_.find(a);
+  int* pins = dev != device_allocs_.end() ? &dev->second.pins : nullptr;
+  if (!pins) {
+    auto host = host_allocs_.find(a);
+    if (host != host_allocs_.end()) pins = &host->second.pins;
+  }
+  if (pins && --*pins == 0) unpinned_.notify_all();
+}
+
+PinnedAllocation::PinnedAllocation(const void* p) {
+  if (p && !State::Get().PinAllocation(p, &start_, &size_, &device_)) start_ = nullptr;
+}
+
+PinnedAllocation& PinnedAllocation::operator=(PinnedAllocation&& o) noexcept {
+  if (this != &o) {
+    Release();
+    start_ = o.start_;
+    size_ = o.size_;
+    device_ = o.device_;
+    o.start_ = nullptr;
+  }
+  return *this;
+}
+
+size_t PinnedAllocation::BytesFrom(const void* p) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p), s = reinterpret_cast<uintptr_t>(start_);
+  const uintptr_t end = s + std::max<size_t>(size_, 1);
+  return start_ && a >= s && a < end ? end - a : 0;
+}
+
+void PinnedAllocation::Release() {
+  if (start_) State::Get().UnpinAllocation(start_);
+  start_ = nullptr;
 }
 
 }  // namespace oc::acl

@@ -1,6 +1,7 @@
 // Exceptions of asynchronous work: a failed execution on a stream is handed to the callback
 // aclrtSetExceptionInfoCallback registered, and its tensors stay available to
 // aclmdlCreateAndGetOpDesc, as msame uses them to dump the failing task's data.
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -18,6 +19,7 @@ std::mutex g_mutex;
 aclrtExceptionInfoCallback g_callback = nullptr;
 std::deque<oc::acl::FailedTask> g_failed;  // the latest failures, newest last
 constexpr size_t kKept = 64;
+constexpr const char* kExceptionInfo = "aclrtExceptionInfo";
 
 aclTensorDesc* MakeArray(const std::vector<aclTensorDesc>& descs) {
   if (descs.empty()) return nullptr;
@@ -43,10 +45,16 @@ void ReportFailedTask(FailedTask task) {
     g_failed.push_back(std::move(task));
     if (g_failed.size() > kKept) g_failed.pop_front();
   }
-  if (cb) cb(&info);
+  if (!cb) return;
+  // Live for the callback's duration: the getters refuse anything else (a made-up pointer,
+  // one kept past the callback).
+  AddHandle(&info, kExceptionInfo);
+  cb(&info);
+  DropHandle(&info, kExceptionInfo);
 }
 
-// aclDestroyTensorDesc's part for arrays: frees the array that `head` starts.
+// aclDestroyTensorDesc's part for arrays: frees the array that `head` starts (the caller
+// holds WriteHandles()).
 bool DestroyTensorDescArray(const aclTensorDesc* head) {
   if (!DropHandle(head, kTensorDescArray)) return false;
   for (size_t i = 1; i < head->array_size; ++i) DropHandle(&head[i], kTensorDescArrayElement);
@@ -64,13 +72,15 @@ aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
   return ACL_SUCCESS;
 }
 
-#define OC_EXCEPTION_FIELD(fn, field)                      \
-  uint32_t fn(const aclrtExceptionInfo* info) {            \
-    if (!info) {                                           \
-      Fail(ACL_ERROR_INVALID_PARAM, #fn ": info is null"); \
-      return 0xFFFFFFFFu;                                  \
-    }                                                      \
-    return info->field;                                    \
+#define OC_EXCEPTION_FIELD(fn, field)                     \
+  uint32_t fn(const aclrtExceptionInfo* info) {           \
+    if (!oc::acl::IsHandleKind(info, kExceptionInfo)) {   \
+      Fail(ACL_ERROR_INVALID_PARAM, #fn                   \
+           ": info is null or not the one the exception " \
+           "callback received");                          \
+      return 0xFFFFFFFFu;                                 \
+    }                                                     \
+    return info->field;                                   \
   }
 OC_EXCEPTION_FIELD(aclrtGetTaskIdFromExceptionInfo, task_id)
 OC_EXCEPTION_FIELD(aclrtGetStreamIdFromExceptionInfo, stream_id)
@@ -111,6 +121,7 @@ aclError aclmdlCreateAndGetOpDesc(uint32_t deviceId, uint32_t streamId, uint32_t
 }
 
 aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   if (!oc::acl::IsHandleKind(desc, oc::acl::kTensorDescArray)) {
     Fail(ACL_ERROR_INVALID_PARAM,
          "aclGetTensorDescByIndex: desc is not an array made by aclmdlCreateAndGetOpDesc");
@@ -126,6 +137,7 @@ aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
 }
 
 void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(desc, "desc", __func__)) return nullptr;
   return desc->address;
 }

@@ -1,6 +1,8 @@
-// The live-handle registry behind CheckLive (acl_state.h).
+// The live-handle registry behind CheckLive, and the lock that makes a check and the use
+// after it one step (acl_state.h).
 #include <condition_variable>
 #include <mutex>
+#include <shared_mutex>
 #include <unordered_map>
 
 #include "acl/acl_state.h"
@@ -8,6 +10,10 @@
 namespace oc::acl {
 namespace {
 std::mutex g_handles_mutex;
+std::shared_mutex& HandleFields() {
+  static auto* lock = new std::shared_mutex();  // never destroyed, as the registry
+  return *lock;
+}
 std::unordered_map<const void*, const char*>& Handles() {
   static auto* handles = new std::unordered_map<const void*, const char*>();  // never destroyed:
   return *handles;  // handles may be destroyed from static destructors of the application
@@ -32,6 +38,14 @@ const char* HandleKindOf(const void* p) {
   std::lock_guard<std::mutex> lock(g_handles_mutex);
   auto it = Handles().find(p);
   return it == Handles().end() ? nullptr : it->second;
+}
+
+std::shared_lock<std::shared_mutex> ReadHandles() {
+  return std::shared_lock<std::shared_mutex>(HandleFields());
+}
+
+std::unique_lock<std::shared_mutex> WriteHandles() {
+  return std::unique_lock<std::shared_mutex>(HandleFields());
 }
 
 }  // namespace oc::acl

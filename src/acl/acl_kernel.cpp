@@ -55,7 +55,7 @@ aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint3
     regions.emplace_back(start, size);
   }
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   oc::AscendcLaunch launch;
   launch.kernel = kernelName;
@@ -66,6 +66,14 @@ aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint3
   launch.globals = std::move(regions);
   launch.report = oc::GlobalConfig().ascendc_report;
   auto task = [launch, what, values]() -> oc::Status {
+    // The kernel's device memory stays allocated through the run (aclrtFree waits for it).
+    std::vector<oc::acl::PinnedAllocation> held;
+    for (const auto& [start, size] : launch.globals) {
+      oc::acl::PinnedAllocation pin(start);
+      if (!pin.device() || pin.start() != start)
+        return oc::InvalidArgument(what + ": an argument's device memory was freed before the run");
+      held.push_back(std::move(pin));
+    }
     oc::AscendcLaunch run = launch;
     for (size_t i = 0; i < run.args.size(); ++i)
       if (!values[i].empty()) run.args[i] = const_cast<uint8_t*>(values[i].data());

@@ -92,6 +92,7 @@ void ReportFailure(uint32_t modelId, const aclmdlDataset* input, const aclmdlDat
   t.error = static_cast<uint32_t>(error);
   auto m = State::Get().FindModel(modelId);
   t.op_name = m ? "model " + std::to_string(modelId) : "unloaded model";
+  auto read = oc::acl::ReadHandles();  // the datasets may be destroyed meanwhile
   auto describe = [&](const aclmdlDataset* ds, const std::vector<oc::IoDesc>* io,
                       std::vector<aclTensorDesc>* out) {
     if (!oc::acl::HandleKindOf(ds)) return;
@@ -109,6 +110,7 @@ void ReportFailure(uint32_t modelId, const aclmdlDataset* input, const aclmdlDat
   };
   describe(input, m ? &m->inputs() : nullptr, &t.inputs);
   describe(output, m ? &m->outputs() : nullptr, &t.outputs);
+  read.unlock();
   oc::acl::ReportFailedTask(std::move(t));
 }
 
@@ -116,6 +118,7 @@ void ReportFailure(uint32_t modelId, const aclmdlDataset* input, const aclmdlDat
 aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const std::string& mode,
                  const std::vector<int64_t>& values, const char* fn) {
   OC_ACL_REQUIRE_INIT();
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(dataset);
   auto m = State::Get().FindModel(modelId);
   if (!m)
@@ -147,6 +150,10 @@ aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const s
     return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID,
                 std::string(fn) + ": the dataset has no buffer at index " + std::to_string(index));
   aclDataBuffer* b = dataset->buffers[index];
+  if (!oc::acl::HandleKindOf(b))
+    return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID,
+                std::string(fn) + ": the buffer at index " + std::to_string(index) +
+                    " is destroyed already");
   if (!b->data)
     return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID,
                 std::string(fn) + ": the buffer at index " + std::to_string(index) + " is null");
@@ -276,6 +283,7 @@ aclmdlDesc* aclmdlCreateDesc(void) {
 }
 
 aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
   oc::acl::DropHandle(modelDesc, oc::acl::HandleKind(modelDesc));
   delete modelDesc;
@@ -284,6 +292,7 @@ aclError aclmdlDestroyDesc(aclmdlDesc* modelDesc) {
 
 aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
   OC_ACL_REQUIRE_INIT();
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
   auto m = State::Get().FindModel(modelId);
   if (!m)
@@ -345,32 +354,39 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
 }
 
 const char* aclmdlGetInputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? io->name.c_str() : "";
 }
 const char* aclmdlGetOutputNameByIndex(const aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? io->name.c_str() : "";
 }
 aclFormat aclmdlGetInputFormat(const aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? FormatFromName(io->format) : ACL_FORMAT_UNDEFINED;
 }
 aclFormat aclmdlGetOutputFormat(const aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? FormatFromName(io->format) : ACL_FORMAT_UNDEFINED;
 }
 aclDataType aclmdlGetInputDataType(const aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? static_cast<aclDataType>(oc::ToAclDataType(io->dtype)) : ACL_DT_UNDEFINED;
 }
 aclDataType aclmdlGetOutputDataType(const aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? static_cast<aclDataType>(oc::ToAclDataType(io->dtype)) : ACL_DT_UNDEFINED;
 }
 
 static aclError IndexByName(const aclmdlDesc* d, const char* name, size_t* index, bool input,
                             const char* fn) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(d);
   OC_ACL_CHECK_NULL(name);
   OC_ACL_CHECK_NULL(index);
@@ -398,8 +414,14 @@ aclmdlDataset* aclmdlCreateDataset(void) {
 }
 
 aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
-  OC_ACL_CHECK_LIVE(dataset);
+  {
+    auto read = oc::acl::ReadHandles();
+    OC_ACL_CHECK_LIVE(dataset);
+  }
   oc::acl::WaitUnpinned(dataset);  // queued executions using it finish first
+  auto write = oc::acl::WriteHandles();
+  // Checked again: another thread may have destroyed it while this one waited.
+  OC_ACL_CHECK_LIVE(dataset);
   oc::acl::DropHandle(dataset, oc::acl::HandleKind(dataset));
   for (auto* d : dataset->tensor_descs) {
     oc::acl::DropHandle(d, oc::acl::kDatasetTensorDesc);
@@ -410,6 +432,7 @@ aclError aclmdlDestroyDataset(const aclmdlDataset* dataset) {
 }
 
 aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffer) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(dataset);
   OC_ACL_CHECK_LIVE(dataBuffer);
   dataset->buffers.push_back(dataBuffer);
@@ -418,11 +441,13 @@ aclError aclmdlAddDatasetBuffer(aclmdlDataset* dataset, aclDataBuffer* dataBuffe
 }
 
 size_t aclmdlGetDatasetNumBuffers(const aclmdlDataset* dataset) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(dataset, "dataset", __func__)) return 0;
   return dataset->buffers.size();
 }
 
 aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(dataset, "dataset", __func__) || index >= dataset->buffers.size())
     return nullptr;
   return dataset->buffers[index];
@@ -430,6 +455,7 @@ aclDataBuffer* aclmdlGetDatasetBuffer(const aclmdlDataset* dataset, size_t index
 
 aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tensorDesc,
                                     size_t index) {
+  auto write = oc::acl::WriteHandles();
   OC_ACL_CHECK_LIVE(dataset);
   OC_ACL_CHECK_LIVE(tensorDesc);
   if (index >= dataset->buffers.size())
@@ -449,53 +475,68 @@ aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t i
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_LIVE(input);
-  OC_ACL_CHECK_LIVE(output);
-  auto m = State::Get().FindModel(modelId);
-  if (!m)
-    return Fail(ACL_ERROR_INVALID_MODEL_ID,
-                "aclmdlExecute: model id " + std::to_string(modelId) + " is not loaded");
   // Per thread, so that its lists keep their capacity from one execution to the next.
   thread_local oc::ExecuteIo io;
+  // The device memory of the buffers, kept allocated until the execution is over (an
+  // aclrtFree meanwhile waits for it).
+  thread_local std::vector<oc::acl::PinnedAllocation> pins;
+  struct Unpin {
+    ~Unpin() { pins.clear(); }
+  } unpin;
   io.inputs.clear();
   io.input_sizes.clear();
   io.outputs.clear();
   io.output_sizes.clear();
-  const State& st = State::Get();
-  auto check = [&](const aclDataBuffer* b, size_t i, const char* what) -> aclError {
-    if (!b)
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " +
-                                               std::to_string(i) + " is null");
-    if (!oc::acl::HandleKindOf(b))
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " +
-                                               std::to_string(i) +
-                                               " is not a live aclDataBuffer (destroyed already?)");
-    // As on the hardware, model I/O must live in device memory (aclrtMalloc).
-    if (b->size > 0 && !st.IsDevice(b->data, b->size))
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  std::string("aclmdlExecute: ") + what + " buffer " + std::to_string(i) +
-                      " is not device memory: allocate it with aclrtMalloc and copy data with "
-                      "aclrtMemcpy(ACL_MEMCPY_HOST_TO_DEVICE)");
-    return ACL_SUCCESS;
-  };
-  for (size_t i = 0; i < input->buffers.size(); ++i) {
-    if (aclError e = check(input->buffers[i], i, "input")) return e;
-    io.inputs.push_back(input->buffers[i]->data);
-    io.input_sizes.push_back(input->buffers[i]->size);
-  }
-  for (size_t i = 0; i < output->buffers.size(); ++i) {
-    if (aclError e = check(output->buffers[i], i, "output")) return e;
-    io.outputs.push_back(output->buffers[i]->data);
-    io.output_sizes.push_back(output->buffers[i]->size);
-  }
-  // Shapes of dynamic inputs come from the dataset's tensor descriptions.
-  io.input_shapes.resize(input->tensor_descs.size());
-  for (size_t i = 0; i < input->tensor_descs.size(); ++i) {
-    const aclTensorDesc* d = input->tensor_descs[i];
-    if (d)
-      io.input_shapes[i] = d->dims;
-    else
-      io.input_shapes[i].clear();
+  std::shared_ptr<oc::Model> m;
+  {
+    // What the execution needs is copied out of the datasets and buffers under the lock; a
+    // destroy racing this call comes before (a clean error here) or after (nothing of the
+    // handles is read after the lock is let go but the output descriptions, checked again).
+    auto read = oc::acl::ReadHandles();
+    OC_ACL_CHECK_LIVE(input);
+    OC_ACL_CHECK_LIVE(output);
+    m = State::Get().FindModel(modelId);
+    if (!m)
+      return Fail(ACL_ERROR_INVALID_MODEL_ID,
+                  "aclmdlExecute: model id " + std::to_string(modelId) + " is not loaded");
+    auto take = [&](const aclDataBuffer* b, size_t i, const char* what) -> aclError {
+      if (!b)
+        return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclmdlExecute: ") + what + " buffer " +
+                                                 std::to_string(i) + " is null");
+      if (!oc::acl::HandleKindOf(b))
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    std::string("aclmdlExecute: ") + what + " buffer " + std::to_string(i) +
+                        " is not a live aclDataBuffer (destroyed already?)");
+      if (b->size == 0) return ACL_SUCCESS;
+      // As on the hardware, model I/O must live in device memory (aclrtMalloc).
+      oc::acl::PinnedAllocation pin(b->data);
+      if (!pin || !pin.device() || !pin.Holds(b->data, b->size))
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    std::string("aclmdlExecute: ") + what + " buffer " + std::to_string(i) +
+                        " is not device memory: allocate it with aclrtMalloc and copy data with "
+                        "aclrtMemcpy(ACL_MEMCPY_HOST_TO_DEVICE)");
+      pins.push_back(std::move(pin));
+      return ACL_SUCCESS;
+    };
+    for (size_t i = 0; i < input->buffers.size(); ++i) {
+      if (aclError e = take(input->buffers[i], i, "input")) return e;
+      io.inputs.push_back(input->buffers[i]->data);
+      io.input_sizes.push_back(input->buffers[i]->size);
+    }
+    for (size_t i = 0; i < output->buffers.size(); ++i) {
+      if (aclError e = take(output->buffers[i], i, "output")) return e;
+      io.outputs.push_back(output->buffers[i]->data);
+      io.output_sizes.push_back(output->buffers[i]->size);
+    }
+    // Shapes of dynamic inputs come from the dataset's tensor descriptions.
+    io.input_shapes.resize(input->tensor_descs.size());
+    for (size_t i = 0; i < input->tensor_descs.size(); ++i) {
+      const aclTensorDesc* d = input->tensor_descs[i];
+      if (d)
+        io.input_shapes[i] = d->dims;
+      else
+        io.input_shapes[i].clear();
+    }
   }
   oc::Status s;
   aclError guarded = oc::acl::Guard(__func__, [&] {
@@ -504,7 +545,10 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
   });
   if (guarded != ACL_SUCCESS) return guarded;
   if (!s.ok()) return FailStatus(s, oc::acl::Phase::kExecute, "aclmdlExecute");
-  // The actual output shapes, for aclmdlGetDatasetTensorDesc on the output dataset.
+  // The actual output shapes, for aclmdlGetDatasetTensorDesc on the output dataset (unless
+  // another thread destroyed it meanwhile: the outputs are written all the same).
+  auto write = oc::acl::WriteHandles();
+  if (!oc::acl::IsHandleKind(output, oc::acl::HandleKind(output))) return ACL_SUCCESS;
   const auto& descs = m->outputs();
   for (size_t i = 0; i < io.output_shapes.size() && i < output->tensor_descs.size(); ++i) {
     auto* d = output->tensor_descs[i];
@@ -522,10 +566,13 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
                             aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_LIVE(input);
-  OC_ACL_CHECK_LIVE(output);
+  {
+    auto read = oc::acl::ReadHandles();
+    OC_ACL_CHECK_LIVE(input);
+    OC_ACL_CHECK_LIVE(output);
+  }
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return aclmdlExecute(modelId, input, output);
   if (!State::Get().FindModel(modelId))
@@ -534,16 +581,22 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdl
   // The datasets must stay valid until the stream is synchronized, as on CANN; the model,
   // datasets, buffers and their device memory are pinned until the execution is done, so an
   // unload, destroy or free meanwhile waits for it (oc::acl::InFlight).
-  std::vector<const void*> keys = {oc::acl::ModelKey(modelId), input, output};
-  for (const aclmdlDataset* ds : {input, static_cast<const aclmdlDataset*>(output)})
-    for (const aclDataBuffer* b : ds->buffers) {
-      keys.push_back(b);
-      const void* start = nullptr;
-      size_t size = 0;
-      if (b && oc::acl::HandleKindOf(b) && State::Get().DeviceAllocation(b->data, &start, &size))
-        keys.push_back(start);
-    }
-  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  std::shared_ptr<oc::acl::InFlight> pins;
+  {
+    auto read = oc::acl::ReadHandles();
+    OC_ACL_CHECK_LIVE(input);  // again: destroyed by another thread meanwhile?
+    OC_ACL_CHECK_LIVE(output);
+    std::vector<const void*> keys = {oc::acl::ModelKey(modelId), input, output};
+    for (const aclmdlDataset* ds : {input, static_cast<const aclmdlDataset*>(output)})
+      for (const aclDataBuffer* b : ds->buffers) {
+        keys.push_back(b);
+        const void* start = nullptr;
+        size_t size = 0;
+        if (b && oc::acl::HandleKindOf(b) && State::Get().DeviceAllocation(b->data, &start, &size))
+          keys.push_back(start);
+      }
+    pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  }
   const uint32_t stream_id = oc::acl::StreamIdOf(stream), task_id = NextTaskId();
   worker->Submit([=] {
     (void)pins;  // released with the task
@@ -647,6 +700,7 @@ aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t inde
 
 aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims,
                                    size_t gearCount) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_NULL(dims);
   if (!modelDesc->filled)

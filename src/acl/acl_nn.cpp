@@ -77,9 +77,17 @@ oc::Status RunThroughHost(const aclOpExecutor& ex, const oc::Backend& device) {
   return oc::Status::Ok();
 }
 
+constexpr const char* kTensorKind = "aclTensor";
+constexpr const char* kExecutorKind = "aclOpExecutor";
+
+// The caller holds ReadHandles().
 aclnnStatus CheckTensor(const aclTensor* t, const char* what, size_t i, const char* fn) {
   const std::string name = std::string(what) + " " + std::to_string(i);
   if (!t) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": " + name + " is null");
+  if (!oc::acl::IsHandleKind(t, kTensorKind))
+    return Fail(ACLNN_ERR_PARAM_INVALID, std::string(fn) + ": " + name +
+                                             " is not a live aclTensor (destroyed already, or "
+                                             "not made by aclCreateTensor)");
   if (t->bytes() && !State::Get().IsDevice(t->data, t->bytes()))
     return Fail(ACLNN_ERR_PARAM_INVALID,
                 std::string(fn) + ": " + name + " is not device memory of its size (aclrtMalloc)");
@@ -116,11 +124,16 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   }
   t->data =
       static_cast<uint8_t*>(tensorData) + offset * static_cast<int64_t>(aclDataTypeSize(dataType));
+  oc::acl::AddHandle(t, kTensorKind);
   return t;
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
   if (!tensor) return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclDestroyTensor: tensor is null");
+  auto write = oc::acl::WriteHandles();
+  if (!oc::acl::DropHandle(tensor, kTensorKind))
+    return Fail(ACLNN_ERR_PARAM_INVALID,
+                "aclDestroyTensor: not a live aclTensor (destroyed already?)");
   delete tensor;
   return ACLNN_SUCCESS;
 }
@@ -135,6 +148,8 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
   if (!opType || !workspaceSize || !executor || (numInputs && !inputs) ||
       (numOutputs && !outputs) || (numAttrs && !attrs))
     return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": a required pointer is null");
+  // The tensors' fields are read under the lock (a destroy meanwhile comes before or after).
+  auto read = oc::acl::ReadHandles();
   for (uint64_t i = 0; i < numInputs; ++i)
     if (aclnnStatus s = CheckTensor(inputs[i], "input", i, fn)) return s;
   for (uint64_t i = 0; i < numOutputs; ++i)
@@ -216,6 +231,7 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
     ex->workspace = ex->kernel->WorkspaceSize();
     *workspaceSize = ex->workspace;
     *executor = ex.release();
+    oc::acl::AddHandle(*executor, kExecutorKind);
     return ACLNN_SUCCESS;
   });
 }
@@ -224,6 +240,12 @@ aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* e
                        aclrtStream stream) {
   const char* fn = "aclnnRun";
   if (!executor) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": executor is null");
+  {
+    auto write = oc::acl::WriteHandles();
+    if (!oc::acl::DropHandle(executor, kExecutorKind))
+      return Fail(ACLNN_ERR_PARAM_INVALID,
+                  std::string(fn) + ": not a live aclOpExecutor (run already? it serves one run)");
+  }
   std::unique_ptr<aclOpExecutor> ex(executor);  // an executor serves one run, as in CANN
   if (workspaceSize < ex->workspace)
     return Fail(ACLNN_ERR_PARAM_INVALID,
@@ -233,9 +255,22 @@ aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* e
     return Fail(ACLNN_ERR_PARAM_INVALID,
                 std::string(fn) + ": the workspace must be device memory (aclrtMalloc)");
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return Fail(ACLNN_ERR_PARAM_INVALID, std::string(fn) + ": unknown stream");
   auto run = [ws = workspace, ex = std::shared_ptr<aclOpExecutor>(std::move(ex))]() -> oc::Status {
+    // The tensors' device memory stays allocated through the run (aclrtFree waits for it); a
+    // tensor whose memory was freed since GetWorkspaceSize fails the run instead.
+    std::vector<oc::acl::PinnedAllocation> held;
+    for (size_t i = 0; i < ex->inputs.size() + ex->outputs.size(); ++i) {
+      const bool input = i < ex->inputs.size();
+      const void* p = input ? ex->inputs[i] : ex->outputs[i - ex->inputs.size()];
+      const size_t n = input ? ex->input_bytes[i] : ex->output_bytes[i - ex->inputs.size()];
+      if (!n) continue;
+      oc::acl::PinnedAllocation pin(p);
+      if (!pin.device() || !pin.Holds(p, n))
+        return oc::InvalidArgument("a tensor's device memory was freed before the run");
+      held.push_back(std::move(pin));
+    }
     const oc::Backend& device = State::Get().device_backend();
     if (&ex->backend->memory_space() == &device.memory_space()) {
       oc::KernelRunContext rc;

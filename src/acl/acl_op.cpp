@@ -92,6 +92,7 @@ aclError Find(const char* fn, const char* opType, int nin, const aclTensorDesc* 
   if (!opType) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": opType is null");
   if (nin < 0 || nout < 0 || (nin && !in) || (nout && !out))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": bad tensor description arrays");
+  auto read = oc::acl::ReadHandles();  // the descriptions and attributes, while matched
   for (int i = 0; i < nin; ++i)
     if (aclError e = oc::acl::CheckLive(in[i], "inputDesc", fn)) return e;
   for (int i = 0; i < nout; ++i)
@@ -130,32 +131,40 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the operator takes " +
                                              std::to_string(m->inputs().size()) + " inputs and " +
                                              std::to_string(m->outputs().size()) + " outputs");
-  const State& st = State::Get();
   oc::ExecuteIo io;
   std::vector<const void*> keys = {m.get()};
-  for (int i = 0; i < nin + nout; ++i) {
-    const aclDataBuffer* b = i < nin ? in[i] : out[i - nin];
-    if (aclError e = oc::acl::CheckLive(b, i < nin ? "inputs" : "outputs", fn)) return e;
-    if (b->size && !st.IsDevice(b->data, b->size))
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " +
-                                               (i < nin ? "input " : "output ") +
-                                               std::to_string(i < nin ? i : i - nin) +
-                                               " is not device memory (aclrtMalloc)");
-    const void* start = nullptr;
-    size_t size = 0;
-    if (st.DeviceAllocation(b->data, &start, &size)) keys.push_back(start);
-    if (i < nin) {
-      io.inputs.push_back(b->data);
-      io.input_sizes.push_back(b->size);
-      io.input_shapes.push_back(in_desc ? in_desc[i]->dims : oc::Shape{});
-    } else {
-      io.outputs.push_back(b->data);
-      io.output_sizes.push_back(b->size);
+  // The device memory, kept allocated through a synchronous run (aclrtFree waits for it).
+  std::vector<oc::acl::PinnedAllocation> pins;
+  {
+    auto read = oc::acl::ReadHandles();  // buffers and descriptions, while copied out
+    for (int i = 0; i < nin + nout; ++i) {
+      const aclDataBuffer* b = i < nin ? in[i] : out[i - nin];
+      if (aclError e = oc::acl::CheckLive(b, i < nin ? "inputs" : "outputs", fn)) return e;
+      if (i < nin && in_desc)
+        if (aclError e = oc::acl::CheckLive(in_desc[i], "inputDesc", fn)) return e;
+      oc::acl::PinnedAllocation pin(b->data);
+      if (b->size && !(pin.device() && pin.Holds(b->data, b->size)))
+        return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " +
+                                                 (i < nin ? "input " : "output ") +
+                                                 std::to_string(i < nin ? i : i - nin) +
+                                                 " is not device memory (aclrtMalloc)");
+      if (pin.device()) {
+        keys.push_back(pin.start());
+        pins.push_back(std::move(pin));
+      }
+      if (i < nin) {
+        io.inputs.push_back(b->data);
+        io.input_sizes.push_back(b->size);
+        io.input_shapes.push_back(in_desc ? in_desc[i]->dims : oc::Shape{});
+      } else {
+        io.outputs.push_back(b->data);
+        io.output_sizes.push_back(b->size);
+      }
     }
   }
   auto run = [m, io]() mutable { return m->Execute(io); };
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) {
     oc::Status s;
@@ -166,9 +175,23 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
     if (guarded != ACL_SUCCESS) return guarded;
     return s.ok() ? ACL_SUCCESS : oc::acl::FailStatus(s, oc::acl::Phase::kExecute, fn);
   }
-  auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
-  worker->Submit([run, pins]() mutable {
-    (void)pins;
+  // Queued: the memory is pinned (InFlight) from now, and again while the run runs (an
+  // aclrtFree that came between the check above and the InFlight makes the run fail cleanly).
+  auto queued = std::make_shared<oc::acl::InFlight>(std::move(keys));
+  pins.clear();
+  worker->Submit([run, queued, io]() mutable {
+    (void)queued;
+    std::vector<oc::acl::PinnedAllocation> held;
+    for (size_t i = 0; i < io.inputs.size() + io.outputs.size(); ++i) {
+      const bool input = i < io.inputs.size();
+      const void* p = input ? io.inputs[i] : io.outputs[i - io.inputs.size()];
+      const size_t n = input ? io.input_sizes[i] : io.output_sizes[i - io.inputs.size()];
+      if (!n) continue;
+      oc::acl::PinnedAllocation pin(p);
+      if (!pin.device() || !pin.Holds(p, n))
+        return oc::InvalidArgument("the operator's device memory was freed before it ran");
+      held.push_back(std::move(pin));
+    }
     return run();
   });
   return ACL_SUCCESS;
@@ -176,6 +199,7 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
 
 aclError SetValue(aclopAttr* attr, const char* name, const char* type, nlohmann::json value,
                   const char* fn) {
+  auto write = oc::acl::WriteHandles();
   if (aclError e = oc::acl::CheckLive(attr, "attr", fn)) return e;
   if (!name) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": attrName is null");
   attr->values[name] = {{"type", type}, {"value", std::move(value)}};
@@ -202,6 +226,7 @@ void oc_internal_acl_fail(aclError code, const char* message) {
 }
 
 const char* oc_internal_aclop_attr_json(const aclopAttr* attr) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(attr, "attr", __func__)) return nullptr;
   thread_local std::string text;
   nlohmann::json j = nlohmann::json::object();
@@ -223,6 +248,7 @@ aclopAttr* aclopCreateAttr(void) {
 }
 
 void aclopDestroyAttr(const aclopAttr* attr) {
+  auto write = oc::acl::WriteHandles();
   if (oc::acl::CheckLive(attr, "attr", __func__)) return;
   oc::acl::DropHandle(attr, oc::acl::HandleKind(attr));
   delete attr;
@@ -364,6 +390,7 @@ aclError aclopCreateHandle(const char* opType, int numInputs,
 }
 
 void aclopDestroyHandle(aclopHandle* handle) {
+  auto write = oc::acl::WriteHandles();
   if (!oc::acl::DropHandle(handle, "aclopHandle")) {
     Fail(ACL_ERROR_INVALID_PARAM, "aclopDestroyHandle: not a live aclopHandle");
     return;
@@ -375,23 +402,34 @@ aclError aclopExecWithHandle(aclopHandle* handle, int numInputs,
                              const aclDataBuffer* const inputs[], int numOutputs,
                              aclDataBuffer* const outputs[], aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
-  if (!oc::acl::IsHandleKind(handle, "aclopHandle"))
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclopExecWithHandle: handle is not a live aclopHandle");
-  return Run(__func__, handle->model, numInputs, nullptr, inputs, numOutputs, outputs, stream);
+  std::shared_ptr<oc::Model> model;
+  {
+    auto read = oc::acl::ReadHandles();
+    if (!oc::acl::IsHandleKind(handle, "aclopHandle"))
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclopExecWithHandle: handle is not a live aclopHandle");
+    model = handle->model;  // the model outlives a destroy of the handle meanwhile
+  }
+  return Run(__func__, model, numInputs, nullptr, inputs, numOutputs, outputs, stream);
 }
 
 aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
                    const aclTensorDesc* dstDesc, aclDataBuffer* dstBuffer, uint8_t truncate,
                    aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_LIVE(srcDesc);
-  OC_ACL_CHECK_LIVE(dstDesc);
+  aclDataType dst_type = ACL_DT_UNDEFINED;
+  {
+    auto read = oc::acl::ReadHandles();
+    OC_ACL_CHECK_LIVE(srcDesc);
+    OC_ACL_CHECK_LIVE(dstDesc);
+    dst_type = dstDesc->dtype;
+  }
   if (truncate)
     return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                 "aclopCast: truncate=1 (the NPU's truncating conversion) is not supported by "
                 "OpenCANN; it rounds to nearest");
+  // Registered as a handle for Find's check; no other thread knows it.
   aclopAttr attr;
-  attr.values["dst_type"] = {{"type", "int"}, {"value", static_cast<int>(dstDesc->dtype)}};
+  attr.values["dst_type"] = {{"type", "int"}, {"value", static_cast<int>(dst_type)}};
   oc::acl::AddHandle(&attr, oc::acl::HandleKind(&attr));
   const aclTensorDesc* in[] = {srcDesc};
   const aclTensorDesc* out[] = {dstDesc};

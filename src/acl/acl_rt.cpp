@@ -44,10 +44,10 @@ std::mutex g_rt_mutex;
 std::set<Context*> g_contexts;
 std::set<Stream*> g_streams;
 
-Context* CurrentContext() {
+CurrentCtx CurrentContext() {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
-  if (t_current && g_contexts.count(t_current)) return t_current;
-  return nullptr;
+  if (t_current && g_contexts.count(t_current)) return {t_current, t_current->device};
+  return {};
 }
 
 }  // namespace oc::acl::rt
@@ -83,9 +83,9 @@ aclError aclrtResetDevice(int32_t deviceId) {
 aclError aclrtGetDevice(int32_t* deviceId) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(deviceId);
-  Context* c = CurrentContext();
+  const auto c = CurrentContext();
   if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetDevice: no device is set on this thread");
-  *deviceId = c->device;
+  *deviceId = c.device;
   return ACL_SUCCESS;
 }
 
@@ -104,7 +104,7 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 aclError aclrtSynchronizeDevice(void) {
   OC_ACL_REQUIRE_INIT();
-  Context* c = CurrentContext();
+  const auto c = CurrentContext();
   if (!c)
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                 "aclrtSynchronizeDevice: no device is set on this thread (aclrtSetDevice)");
@@ -113,7 +113,7 @@ aclError aclrtSynchronizeDevice(void) {
   {
     std::lock_guard<std::mutex> lock(g_rt_mutex);
     for (Stream* s : g_streams)
-      if (s->ctx && s->ctx->device == c->device) workers.push_back(s->worker);
+      if (s->device == c.device) workers.push_back(s->worker);
   }
   aclError result = ACL_SUCCESS;
   for (const auto& w : workers) {
@@ -163,10 +163,10 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
 aclError aclrtGetCurrentContext(aclrtContext* context) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(context);
-  Context* c = CurrentContext();
+  const auto c = CurrentContext();
   if (!c)
     return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtGetCurrentContext: no context on this thread");
-  *context = c;
+  *context = c.handle;
   return ACL_SUCCESS;
 }
 

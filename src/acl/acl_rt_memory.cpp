@@ -69,9 +69,12 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                                              " exceeds destMax " + std::to_string(destMax));
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEFAULT)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: unknown kind");
-  const State& st = State::Get();
-  const bool dst_dev = st.IsDevice(dst, std::max<size_t>(count, 1));
-  const bool src_dev = st.IsDevice(src, std::max<size_t>(count, 1));
+  // Our own allocations on either side stay allocated until the copy is done (an aclrtFree
+  // meanwhile waits); the lookup is the only cost a copy between them has.
+  const oc::acl::PinnedAllocation dpin(dst), spin(src);
+  const size_t span = std::max<size_t>(count, 1);
+  const bool dst_dev = dpin.device() && dpin.Holds(dst, span);
+  const bool src_dev = spin.device() && spin.Holds(src, span);
   bool ok = true;
   switch (kind) {
     case ACL_MEMCPY_HOST_TO_DEVICE:
@@ -111,7 +114,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   const Kind k = dst_dev ? (src_dev ? Kind::kDeviceToDevice : Kind::kHostToDevice)
                          : (src_dev ? Kind::kDeviceToHost : Kind::kHostToHost);
   const double t0 = oc::acl::NowUs();
-  oc::Status copied = st.device_backend().Copy(dst, src, count, k);
+  oc::Status copied = State::Get().device_backend().Copy(dst, src, count, k);
   static const char* const kNames[] = {"copy host-to-host", "copy host-to-device",
                                        "copy device-to-host", "copy device-to-device"};
   oc::acl::TimelineEvent(kNames[static_cast<int>(k) & 3], "memcpy", t0);
@@ -123,10 +126,11 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
                           aclrtMemcpyKind kind, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return aclrtMemcpy(dst, destMax, src, count, kind);
-  // Arguments are checked now; the copy happens in stream order.
+  // Arguments are checked now (the copy checks them again when the stream reaches it); the
+  // copy happens in stream order.
   if (kind == ACL_MEMCPY_HOST_TO_HOST)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtMemcpyAsync: host-to-host copies are not asynchronous");
@@ -155,8 +159,10 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(devPtr);
   if (count > maxCount) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
-  // maxCount is the application's word: the allocation itself bounds the write.
-  const size_t avail = State::Get().BytesFrom(devPtr);
+  // maxCount is the application's word: the allocation itself bounds the write, and stays
+  // allocated until it is done.
+  const oc::acl::PinnedAllocation pin(devPtr);
+  const size_t avail = pin.BytesFrom(devPtr);
   if (avail == 0)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclrtMemset: the pointer is not memory from aclrtMalloc or aclrtMallocHost");
@@ -166,9 +172,8 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
                                              " bytes left in the allocation");
   // Device memory is the device backend's to write (the host may not reach it).
   if (count) {
-    const oc::Backend& owner = State::Get().IsDevice(devPtr, count)
-                                   ? State::Get().device_backend()
-                                   : oc::BackendRegistry::Global().First();
+    const oc::Backend& owner =
+        pin.device() ? State::Get().device_backend() : oc::BackendRegistry::Global().First();
     if (oc::Status s = owner.Fill(devPtr, value, count); !s.ok())
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: " + s.message());
   }
@@ -198,7 +203,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
                           aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return aclrtMemset(devPtr, maxCount, value, count);
   OC_ACL_CHECK_NULL(devPtr);

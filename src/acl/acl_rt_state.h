@@ -17,11 +17,15 @@ struct Context {
   int32_t device = 0;
 };
 struct Stream {
-  Context* ctx = nullptr;
+  int32_t device = 0;  // of the context current at its creation (which may go first)
   uint32_t id = 0;
   std::atomic<uint32_t> tasks{0};
-  // Shared so that aclrtSynchronizeDevice can wait on it while another thread destroys it.
+  // Shared so that a call using it (aclrtSynchronizeDevice, a submit) keeps it alive while
+  // another thread destroys the stream.
   std::shared_ptr<oc::Queue> worker;  // a queue of the device's backend
+  // Set (under the callback lock) when the stream is being destroyed: its blocking callbacks
+  // stop holding its queue. Shared with the callbacks' tasks, which may outlive the Stream.
+  std::shared_ptr<bool> closing = std::make_shared<bool>(false);
 };
 
 // Guards the registries below (and the events of acl_rt_stream.cpp).
@@ -31,6 +35,12 @@ extern std::set<Stream*> g_streams;
 
 // The calling thread's context: set by aclrtSetDevice (the device's default context),
 // aclrtCreateContext or aclrtSetCurrentContext on this thread. Other threads have none.
-Context* CurrentContext();
+// Read under the lock: another thread may destroy the context right after.
+struct CurrentCtx {
+  Context* handle = nullptr;  // compared and handed out, never dereferenced
+  int32_t device = 0;
+  explicit operator bool() const { return handle != nullptr; }
+};
+CurrentCtx CurrentContext();
 
 }  // namespace oc::acl::rt

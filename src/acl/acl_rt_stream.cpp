@@ -1,5 +1,5 @@
-// Streams, events and callbacks of the emulated NPU: each stream has a worker thread that
-// runs its work in order; events and callbacks are work on it.
+// Streams, events and callbacks of the emulated NPU: each stream has a worker
+// thread that runs its work in order; events and callbacks are work on it.
 #include <pthread.h>
 
 #include <atomic>
@@ -17,7 +17,8 @@
 #include "acl/acl_state.h"
 
 using oc::acl::Fail;
-// The shared runtime state (acl_rt_state.h) by the short names the C functions use.
+// The shared runtime state (acl_rt_state.h) by the short names the C functions
+// use.
 using oc::acl::rt::Context;
 using oc::acl::rt::CurrentContext;
 using oc::acl::rt::g_rt_mutex;
@@ -33,8 +34,8 @@ struct Event {
   bool destroyed = false;  // aclrtDestroyEvent came first: the last pending record frees it
 };
 
-// Callbacks launched on a subscribed stream are handed to the subscribed thread, which
-// runs them inside aclrtProcessReport.
+// Callbacks launched on a subscribed stream are handed to the subscribed
+// thread, which runs them inside aclrtProcessReport.
 struct PendingCallback {
   aclrtCallback fn;
   void* data;
@@ -42,8 +43,7 @@ struct PendingCallback {
 };
 std::mutex g_cb_mutex;
 std::condition_variable g_cb_cv;
-std::map<Stream*, uint64_t> g_subscriptions;  // stream -> thread
-std::set<Stream*> g_closing_streams;          // being destroyed: blocking callbacks let go
+std::map<Stream*, uint64_t> g_subscriptions;                                   // stream -> thread
 std::map<uint64_t, std::deque<std::shared_ptr<PendingCallback>>> g_callbacks;  // per thread
 std::condition_variable g_event_cv;
 std::set<Event*> g_events;
@@ -52,7 +52,7 @@ std::set<Event*> g_events;
 
 namespace oc::acl {
 
-oc::Queue* StreamOf(aclrtStream stream, aclError* error) {
+std::shared_ptr<oc::Queue> StreamOf(aclrtStream stream, aclError* error) {
   *error = ACL_SUCCESS;
   if (!stream) return nullptr;
   std::lock_guard<std::mutex> lock(g_rt_mutex);
@@ -61,7 +61,7 @@ oc::Queue* StreamOf(aclrtStream stream, aclError* error) {
     *error = Fail(ACL_ERROR_INVALID_PARAM, "unknown stream handle");
     return nullptr;
   }
-  return s->worker.get();
+  return s->worker;
 }
 
 uint32_t StreamIdOf(aclrtStream stream) {
@@ -80,15 +80,14 @@ size_t ReleaseStreams() {
     std::lock_guard<std::mutex> lock(g_cb_mutex);
     for (auto* s : streams) {
       g_subscriptions.erase(s);
-      g_closing_streams.insert(s);
+      *s->closing = true;
     }
     g_cb_cv.notify_all();
   }
-  for (auto* s : streams) {
-    delete s;  // queued work runs (and fails fast: aclFinalize came first), then the join
-    std::lock_guard<std::mutex> lock(g_cb_mutex);
-    g_closing_streams.erase(s);
-  }
+  // Queued work runs (and fails fast: aclFinalize came first), then the join
+  // (by the last holder of the queue: a call using it on another thread
+  // finishes first).
+  for (auto* s : streams) delete s;
   return streams.size();
 }
 
@@ -99,12 +98,12 @@ extern "C" {
 aclError aclrtCreateStream(aclrtStream* stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(stream);
-  Context* c = CurrentContext();
+  const auto c = CurrentContext();
   if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream: call aclrtSetDevice first");
   static std::atomic<uint32_t> next_id{1};
   auto* s = new Stream();
   s->worker = oc::acl::State::Get().device_backend().CreateQueue();  // the device's queue
-  s->ctx = c;
+  s->device = c.device;
   s->id = next_id++;
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   g_streams.insert(s);
@@ -122,26 +121,24 @@ aclError aclrtDestroyStream(aclrtStream stream) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
   }
   {
-    // A blocking callback still queued holds the stream's worker until a report thread runs
-    // it: it stops holding once its stream goes (the callback itself stays queued for
-    // aclrtProcessReport), so destroying never waits on a thread that may be this one.
+    // A blocking callback still queued holds the stream's worker until a report
+    // thread runs it: it stops holding once its stream goes (the callback
+    // itself stays queued for aclrtProcessReport), so destroying never waits on
+    // a thread that may be this one.
     std::lock_guard<std::mutex> lock(g_cb_mutex);
     g_subscriptions.erase(s);
-    g_closing_streams.insert(s);
+    *s->closing = true;
     g_cb_cv.notify_all();
   }
-  delete s;  // runs what is queued, then joins the worker
-  {
-    std::lock_guard<std::mutex> lock(g_cb_mutex);
-    g_closing_streams.erase(s);
-  }
+  delete s;  // runs what is queued, then joins the worker (unless another call
+             // still holds it)
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return ACL_SUCCESS;
   oc::Status st = worker->Synchronize();
@@ -155,7 +152,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout " +
                                              std::to_string(timeout) + " must be -1 or more");
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (!worker) return ACL_SUCCESS;
   oc::Status st = worker->Synchronize(timeout);
@@ -183,8 +180,8 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* e = static_cast<Event*>(event);
   if (!g_events.erase(e)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: unknown event");
-  // A record still queued on a stream writes the event when the stream reaches it: it frees
-  // the event then, and waiters see it gone.
+  // A record still queued on a stream writes the event when the stream reaches
+  // it: it frees the event then, and waiters see it gone.
   if (e->pending > 0)
     e->destroyed = true;
   else
@@ -197,7 +194,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(event);
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   auto* ev = static_cast<Event*>(event);
   {
@@ -246,7 +243,8 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: unknown event");
   if (!a->recorded || !b->recorded || a->pending || b->pending)
     return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
-                "aclrtEventElapsedTime: an event has not completed; synchronize it first");
+                "aclrtEventElapsedTime: an event has not completed; "
+                "synchronize it first");
   *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
   return ACL_SUCCESS;
 }
@@ -273,7 +271,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   OC_ACL_CHECK_NULL(fn);
   OC_ACL_CHECK_NULL(stream);
   aclError e = ACL_SUCCESS;
-  oc::Queue* worker = oc::acl::StreamOf(stream, &e);
+  std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
   if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type");
@@ -283,23 +281,28 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     auto it = g_subscriptions.find(static_cast<Stream*>(stream));
     if (it == g_subscriptions.end())
       return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
-                  "aclrtLaunchCallback: call aclrtSubscribeReport for this stream first");
+                  "aclrtLaunchCallback: call aclrtSubscribeReport for this "
+                  "stream first");
     thread = it->second;
   }
   const bool block = blockType == ACL_CALLBACK_BLOCK;
-  auto* owner = static_cast<Stream*>(stream);
+  std::shared_ptr<bool> closing;
+  {
+    std::lock_guard<std::mutex> lock(g_rt_mutex);
+    auto* s = static_cast<Stream*>(stream);
+    if (!g_streams.count(s)) return Fail(ACL_ERROR_INVALID_PARAM, "unknown stream handle");
+    closing = s->closing;
+  }
   worker->Submit(
       [=] {
         auto cb = std::make_shared<PendingCallback>(PendingCallback{fn, userData});
         std::unique_lock<std::mutex> lock(g_cb_mutex);
         g_callbacks[thread].push_back(cb);
         g_cb_cv.notify_all();
-        // A blocking callback holds the stream until the report thread has run it (or the
-        // stream is being destroyed).
+        // A blocking callback holds the stream until the report thread has run
+        // it (or the stream is being destroyed).
         if (block)
-          g_cb_cv.wait(lock, [&] {
-            return cb->done || !g_callbacks.count(thread) || g_closing_streams.count(owner);
-          });
+          g_cb_cv.wait(lock, [&] { return cb->done || !g_callbacks.count(thread) || *closing; });
         return oc::Status::Ok();
       },
       /*always=*/true);

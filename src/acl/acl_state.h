@@ -3,10 +3,12 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -75,20 +77,30 @@ aclError Guard(const char* fn, F&& f) {
 }
 
 // The worker behind an aclrtStream handle; null handle = synchronous (returns nullptr
-// with ACL_SUCCESS). An unknown handle sets *error.
-oc::Queue* StreamOf(aclrtStream stream, aclError* error);
+// with ACL_SUCCESS). An unknown handle sets *error. The queue stays alive while the caller
+// holds it, even when another thread destroys the stream meanwhile.
+std::shared_ptr<oc::Queue> StreamOf(aclrtStream stream, aclError* error);
 // aclFinalize's part in the runtime: every stream the application left is destroyed (queued
 // work then fails as uninitialised, running work finishes) so that no worker runs after
 // aclFinalize returns. Returns how many streams there were.
 size_t ReleaseStreams();
 
 // Handles the application holds (data buffers, tensor descriptions, datasets, model
-// descriptions, AIPP sets, operator attributes): live from their create call to their destroy.
-// Every call taking one checks it first, so a stale, doubly destroyed or made-up handle is
-// refused with ACL_ERROR_INVALID_PARAM instead of being dereferenced (pyACL passes handles as
-// plain integers, and double destroys in cleanup paths are common).
+// descriptions, AIPP sets, operator attributes and handles, aclnn tensors and executors): live
+// from their create call to their destroy. Every call taking one checks it first, so a stale,
+// doubly destroyed or made-up handle is refused with ACL_ERROR_INVALID_PARAM instead of being
+// dereferenced (pyACL passes handles as plain integers, and double destroys in cleanup paths
+// are common).
+//
+// The check and the use form one step: a call reading a handle's fields holds ReadHandles()
+// from its check to its last read, a call changing or destroying one holds WriteHandles().
+// A destroy racing a use therefore comes strictly before it (the use then finds the handle
+// gone: ACL_ERROR_INVALID_PARAM) or after it (the use saw a whole object); nothing reads freed
+// memory. The lock is held for the reads only, never across a model's execution or any wait:
+// an execution copies what it needs out of its datasets, and the device memory it uses stays
+// allocated through PinnedAllocation.
 void AddHandle(const void* p, const char* kind);
-// Removes a live handle of that kind; false when there is none.
+// Removes a live handle of that kind; false when there is none. Call with WriteHandles() held.
 bool DropHandle(const void* p, const char* kind);
 // The kind a live handle was registered with, or null.
 const char* HandleKindOf(const void* p);
@@ -97,6 +109,10 @@ inline bool IsHandleKind(const void* p, const char* kind) {
   const char* k = HandleKindOf(p);
   return k && std::string(k) == kind;
 }
+// Shared while reading handles' fields, exclusive while changing or destroying one. Not
+// recursive: a call holding it calls no other public function that takes it.
+std::shared_lock<std::shared_mutex> ReadHandles();
+std::unique_lock<std::shared_mutex> WriteHandles();
 
 inline const char* HandleKind(const aclDataBuffer*) { return "aclDataBuffer"; }
 inline const char* HandleKind(const aclTensorDesc*) { return "aclTensorDesc"; }
@@ -111,7 +127,8 @@ inline constexpr const char* kDatasetTensorDesc = "aclTensorDesc (owned by a dat
 inline constexpr const char* kTensorDescArray = "aclTensorDesc array";
 inline constexpr const char* kTensorDescArrayElement = "aclTensorDesc (element of an array)";
 
-// ACL_SUCCESS when `p` is a live handle of its type; otherwise the error, recorded.
+// ACL_SUCCESS when `p` is a live handle of its type; otherwise the error, recorded. The caller
+// holds ReadHandles() or WriteHandles() until it has finished with the handle.
 template <typename T>
 aclError CheckLive(const T* p, const char* name, const char* fn) {
   if (p == nullptr)
@@ -132,6 +149,34 @@ aclError CheckLive(const T* p, const char* name, const char* fn) {
                         : "destroyed already, or never created by the matching create call") +
                   ")");
 }
+
+// An aclrtMalloc or aclrtMallocHost allocation kept allocated while the object lives: aclrtFree
+// and aclrtFreeHost wait for it, so a copy or an execution never meets memory freed under it.
+// Empty (false) when no live allocation holds `p`.
+class PinnedAllocation {
+ public:
+  PinnedAllocation() = default;
+  explicit PinnedAllocation(const void* p);
+  ~PinnedAllocation() { Release(); }
+  PinnedAllocation(PinnedAllocation&& o) noexcept { *this = std::move(o); }
+  PinnedAllocation& operator=(PinnedAllocation&& o) noexcept;
+  PinnedAllocation(const PinnedAllocation&) = delete;
+  PinnedAllocation& operator=(const PinnedAllocation&) = delete;
+
+  explicit operator bool() const { return start_ != nullptr; }
+  bool device() const { return device_; }
+  const void* start() const { return start_; }
+  // Bytes from p to the allocation's end (0 when p is outside it).
+  size_t BytesFrom(const void* p) const;
+  // Whether [p, p + bytes) lies inside the allocation.
+  bool Holds(const void* p, size_t bytes) const { return bytes <= BytesFrom(p); }
+  void Release();
+
+ private:
+  const void* start_ = nullptr;
+  size_t size_ = 0;
+  bool device_ = false;
+};
 
 // Work queued on a stream pins what it will touch (the model, datasets, data buffers, device
 // allocations) from submission to completion; the calls that destroy or free one of them
@@ -198,6 +243,10 @@ class State {
   size_t DeviceBytesInUse() const;
   // The device allocation holding p: its start and size.
   bool DeviceAllocation(const void* p, const void** start, size_t* size) const;
+  // PinnedAllocation's part: counts a pin on the live allocation holding p (device or pinned
+  // host memory); false when there is none. FreeDevice and FreeHost wait for the pins.
+  bool PinAllocation(const void* p, const void** start, size_t* size, bool* device);
+  void UnpinAllocation(const void* start);
 
   int num_threads() const { return num_threads_; }
   // How models are loaded: backends in order of preference (aclInit "backends",
@@ -217,12 +266,20 @@ class State {
   uint32_t next_model_id_ = 1;
   std::map<uint32_t, std::shared_ptr<Model>> models_;
   mutable std::mutex mem_mutex_;
+  std::condition_variable unpinned_;  // a pin count dropped to 0
   struct DeviceAllocationInfo {
     size_t size = 0;
     const Backend* backend = nullptr;  // the one that allocated it frees it
+    int pins = 0;                      // PinnedAllocation objects holding it
+    bool freeing = false;              // aclrtFree waits for its pins: no longer allocated
+  };
+  struct HostAllocationInfo {
+    size_t size = 0;
+    int pins = 0;
+    bool freeing = false;
   };
   std::map<uintptr_t, DeviceAllocationInfo> device_allocs_;
-  std::map<uintptr_t, size_t> host_allocs_;
+  std::map<uintptr_t, HostAllocationInfo> host_allocs_;
 };
 
 }  // namespace oc::acl

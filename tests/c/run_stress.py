@@ -1,8 +1,11 @@
 """The AscendCL stress run (tests/c/acl_stress.c) on two models, for ctest and the sanitizer
 builds: 16 threads loading, executing (sync and async) and unloading in random order, every
-output bit-identical to a single-threaded run; then aclFinalize with executions queued.
+output bit-identical to a single-threaded run; then aclFinalize with executions queued; then
+the race run (tests/c/acl_race.c): threads destroying and recreating every kind of handle
+while others use it, every code a clean one.
 
     /usr/bin/python3 tests/c/run_stress.py --build build [--threads 16] [--iterations 200]
+        [--race-threads 16] [--race-iterations 1500]
 """
 import argparse
 import os
@@ -52,9 +55,12 @@ def main():
     ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--finalize-runs", type=int, default=5)
+    ap.add_argument("--race-threads", type=int, default=16)
+    ap.add_argument("--race-iterations", type=int, default=1500)
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     stress = os.path.join(build, "tests", "oc_acl_stress")
+    race = os.path.join(build, "tests", "oc_acl_race")
     failed = 0
     with tempfile.TemporaryDirectory() as work:
         for name, path in models(work):
@@ -65,19 +71,21 @@ def main():
             if r.returncode != 0:
                 print(r.stdout + r.stderr)
                 return 1
-            runs = [[str(a.threads), str(a.iterations)]]
-            runs += [[str(a.threads), "0", "--finalize-in-flight"]] * a.finalize_runs
-            for args in runs:
+            runs = [(stress, [str(a.threads), str(a.iterations)])]
+            runs += [(stress, [str(a.threads), "0", "--finalize-in-flight"])] * a.finalize_runs
+            runs += [(race, [str(a.race_threads), str(a.race_iterations)])]
+            for program, args in runs:
                 try:
-                    r = subprocess.run([stress, stem + ".om", *args], capture_output=True,
+                    r = subprocess.run([program, stem + ".om", *args], capture_output=True,
                                        text=True, timeout=600)
                 except subprocess.TimeoutExpired:
-                    print(f"{name} {' '.join(args)}: no answer in 600 s")
+                    print(f"{os.path.basename(program)} {name} {' '.join(args)}: no answer in 600 s")
                     failed += 1
                     continue
                 last = (r.stdout.strip().splitlines() or ["(no output)"])[-1]
                 ok = r.returncode == 0 and "Sanitizer" not in r.stderr
-                print(f"{'ok  ' if ok else 'FAIL'} {name} {' '.join(args)}: {last}")
+                what = f"{os.path.basename(program)} {name} {' '.join(args)}"
+                print(f"{'ok  ' if ok else 'FAIL'} {what}: {last}")
                 if not ok:
                     failed += 1
                     print(r.stderr[-4000:])
