@@ -117,12 +117,23 @@ aclError WriteParams(const oc::Model& m, const oc::Node& node, aclmdlDataset* da
         std::string(fn) + ": the dataset has no buffer for input " + std::to_string(params_index) +
             " (" ACL_DYNAMIC_AIPP_NAME "): add one of aclmdlGetInputSizeByIndex bytes first");
   aclDataBuffer* buf = dataset->buffers[params_index];
+  if (!oc::acl::HandleKindOf(buf))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the buffer for input " +
+                                             std::to_string(params_index) +
+                                             " is destroyed already");
   const size_t need = oc::AippDynamicDataSize(batch);
   if (!buf->data || buf->size < need)
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the buffer for input " +
                                              std::to_string(params_index) + " holds " +
                                              std::to_string(buf->size) + " bytes, " +
                                              std::to_string(need) + " are needed");
+  // Written in place: the memory stays allocated meanwhile, and memory that is not ours must
+  // take the write.
+  const oc::acl::PinnedAllocation pin(buf->data);
+  if (!(pin && pin.Holds(buf->data, need)) && !oc::HostRangeWritable(buf->data, need))
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": the buffer for input " + std::to_string(params_index) +
+                    " is not writable memory of " + std::to_string(need) + " bytes");
   oc::EncodeAippParams(set->params, static_cast<uint8_t*>(buf->data));
   return ACL_SUCCESS;
 }
@@ -156,7 +167,7 @@ aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* 
 
 aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* info) {
   OC_ACL_REQUIRE_INIT();
-  OC_ACL_CHECK_NULL(info);
+  OC_ACL_CHECK_OUT(info, sizeof(aclAippInfo));
   std::shared_ptr<oc::Model> m;
   if (aclError e = FindModelInput(modelId, index, __func__, &m)) return e;
   const oc::Node* n = AippNodeOf(*m, index);

@@ -107,8 +107,11 @@ aclError aclmdlCreateAndGetOpDesc(uint32_t deviceId, uint32_t streamId, uint32_t
   std::lock_guard<std::mutex> lock(g_mutex);
   for (auto it = g_failed.rbegin(); it != g_failed.rend(); ++it) {
     if (it->stream_id != streamId || it->task_id != taskId) continue;
-    std::strncpy(opName, it->op_name.c_str(), opNameLen - 1);
-    opName[opNameLen - 1] = '\0';
+    // The name and its terminator, cut to opNameLen: only those bytes are written.
+    const size_t n = std::min(it->op_name.size(), opNameLen - 1);
+    OC_ACL_CHECK_OUT(opName, n + 1);
+    std::memcpy(opName, it->op_name.data(), n);
+    opName[n] = '\0';
     *inputDesc = MakeArray(it->inputs);
     *numInputs = it->inputs.size();
     *outputDesc = MakeArray(it->outputs);

@@ -2,7 +2,7 @@
 // the public API (C linkage, exported, not in the public headers): recording an error for
 // aclGetRecentErrMsg, reading an operator attribute set as the JSON the single-op model
 // records, the configuration's atc (the process's settings live in libascendcl:
-// base/config.h), and the host-memory probe.
+// base/config.h), and the host-memory probes.
 #pragma once
 
 #include "acl/acl.h"
@@ -23,6 +23,8 @@ __attribute__((visibility("default"))) const char* oc_internal_config_atc(void);
 // application gives it, so a made-up one is an error rather than a segfault).
 __attribute__((visibility("default"))) int oc_internal_host_range_mapped(const void* p,
                                                                          size_t bytes);
+// Whether every byte of [p, p + bytes) takes a write without a fault (base/memory_probe.h).
+__attribute__((visibility("default"))) int oc_internal_host_range_writable(void* p, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -162,9 +162,15 @@ aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const s
                 std::string(fn) + ": the buffer at index " + std::to_string(index) + " has " +
                     std::to_string(b->size) + " bytes, the gear needs " +
                     std::to_string(values.size() * sizeof(int64_t)));
-  // The buffer is device memory: written through the device's backend.
+  // Device memory is written through the device's backend (and stays allocated meanwhile);
+  // other memory only when it takes the write.
   const size_t bytes = values.size() * sizeof(int64_t);
-  oc::Status s = State::Get().IsDevice(b->data, bytes)
+  const oc::acl::PinnedAllocation pin(b->data);
+  if (!(pin && pin.Holds(b->data, bytes)) && !oc::HostRangeWritable(b->data, bytes))
+    return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID,
+                std::string(fn) + ": the buffer at index " + std::to_string(index) +
+                    " is not writable memory of " + std::to_string(bytes) + " bytes");
+  oc::Status s = pin.device() && pin.Holds(b->data, bytes)
                      ? State::Get().device_backend().Copy(b->data, values.data(), bytes,
                                                           oc::Backend::CopyKind::kHostToDevice)
                      : (std::memcpy(b->data, values.data(), bytes), oc::Status::Ok());
@@ -190,10 +196,10 @@ aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
-  if (!oc::HostRangeMapped(model, modelSize))
+  if (!oc::HostRangeReadable(model, modelSize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
                                              std::to_string(modelSize) +
-                                             " bytes are not mapped memory (a stale or made-up "
+                                             " bytes are not readable memory (a stale or made-up "
                                              "pointer, or a wrong size?)");
   OC_ACL_CHECK_NULL(modelId);
   if (modelSize == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromMem: modelSize is 0");
@@ -222,10 +228,10 @@ aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t*
                                   size_t weightSize) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
-  if (!oc::HostRangeMapped(model, modelSize))
+  if (!oc::HostRangeReadable(model, modelSize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
                                              std::to_string(modelSize) +
-                                             " bytes are not mapped memory (a stale or made-up "
+                                             " bytes are not readable memory (a stale or made-up "
                                              "pointer, or a wrong size?)");
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
@@ -251,10 +257,10 @@ aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize, size_t* wor
                                 size_t* weightSize) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
-  if (!oc::HostRangeMapped(model, modelSize))
+  if (!oc::HostRangeReadable(model, modelSize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
                                              std::to_string(modelSize) +
-                                             " bytes are not mapped memory (a stale or made-up "
+                                             " bytes are not readable memory (a stale or made-up "
                                              "pointer, or a wrong size?)");
   OC_ACL_CHECK_NULL(workSize);
   OC_ACL_CHECK_NULL(weightSize);
@@ -309,38 +315,45 @@ aclError aclmdlGetDesc(aclmdlDesc* modelDesc, uint32_t modelId) {
 }
 
 size_t aclmdlGetNumInputs(aclmdlDesc* modelDesc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(modelDesc, "modelDesc", __func__)) return 0;
   return modelDesc->filled ? modelDesc->inputs.size() : 0;
 }
 size_t aclmdlGetNumOutputs(aclmdlDesc* modelDesc) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(modelDesc, "modelDesc", __func__)) return 0;
   return modelDesc->filled ? modelDesc->outputs.size() : 0;
 }
 size_t aclmdlGetInputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
   return io ? io->bytes : 0;
 }
 size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
+  auto read = oc::acl::ReadHandles();
   const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   return io ? io->bytes : 0;
 }
 
 aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
-  OC_ACL_CHECK_NULL(dims);
+  OC_ACL_CHECK_OUT(dims, sizeof(aclmdlIODims));
   return FillDims(IoAt(modelDesc, index, true, __func__), dims, __func__, index);
 }
 aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   return aclmdlGetInputDims(modelDesc, index, dims);
 }
 aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
-  OC_ACL_CHECK_NULL(dims);
+  OC_ACL_CHECK_OUT(dims, sizeof(aclmdlIODims));
   return FillDims(IoAt(modelDesc, index, false, __func__), dims, __func__, index);
 }
 aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
-  OC_ACL_CHECK_NULL(dims);
+  OC_ACL_CHECK_OUT(dims, sizeof(aclmdlIODims));
   const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   if (!io) return FillDims(io, dims, __func__, index);
   // The shapes of the model's latest execution: they differ from the description for
@@ -656,8 +669,9 @@ aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset* dataset, siz
 }
 
 aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
-  OC_ACL_CHECK_NULL(batch);
+  OC_ACL_CHECK_OUT(batch, sizeof(aclmdlBatch));
   if (!modelDesc->filled)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclmdlGetDynamicBatch: the description is empty: call aclmdlGetDesc first");
@@ -670,8 +684,9 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc* modelDesc, aclmdlBatch* batch) 
 }
 
 aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW* hw) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
-  OC_ACL_CHECK_NULL(hw);
+  OC_ACL_CHECK_OUT(hw, sizeof(aclmdlHW));
   if (!modelDesc->filled)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclmdlGetDynamicHW: the description is empty: call aclmdlGetDesc first");
@@ -688,8 +703,9 @@ aclError aclmdlGetDynamicHW(const aclmdlDesc* modelDesc, size_t index, aclmdlHW*
 
 aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc* modelDesc, size_t index,
                                         size_t* gearCount) {
+  auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
-  OC_ACL_CHECK_NULL(gearCount);
+  OC_ACL_CHECK_OUT(gearCount, sizeof(size_t));
   if (!modelDesc->filled)
     return Fail(
         ACL_ERROR_INVALID_PARAM,
@@ -714,6 +730,8 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
                                              std::to_string(gearCount) +
                                              " is less than the model's " +
                                              std::to_string(modelDesc->gears.size()) + " gears");
+  // The entries written: one per gear (gearCount only bounds them).
+  OC_ACL_CHECK_OUT(dims, modelDesc->gears.size() * sizeof(aclmdlIODims));
   // Each gear as the dims of all inputs concatenated, the -1s set to the gear's values.
   for (size_t g = 0; g < modelDesc->gears.size(); ++g) {
     aclmdlIODims& out = dims[g];

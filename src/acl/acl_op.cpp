@@ -241,6 +241,10 @@ int oc_internal_host_range_mapped(const void* p, size_t bytes) {
   return oc::HostRangeMapped(p, bytes) ? 1 : 0;
 }
 
+int oc_internal_host_range_writable(void* p, size_t bytes) {
+  return oc::HostRangeWritable(p, bytes) ? 1 : 0;
+}
+
 aclopAttr* aclopCreateAttr(void) {
   auto* a = new (std::nothrow) aclopAttr();
   oc::acl::AddHandle(a, oc::acl::HandleKind(a));
@@ -340,9 +344,9 @@ aclError aclopSetModelDir(const char* modelDir) {
 aclError aclopLoad(const void* model, size_t modelSize) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(model);
-  if (modelSize == 0 || !oc::HostRangeMapped(model, modelSize))
+  if (modelSize == 0 || !oc::HostRangeReadable(model, modelSize))
     return Fail(ACL_ERROR_INVALID_PARAM, "aclopLoad: the model's " + std::to_string(modelSize) +
-                                             " bytes are not mapped memory");
+                                             " bytes are not readable memory");
   return Add(
       oc::Model::Load(oc::MappedFile::FromCopy(model, modelSize), State::Get().LoadOptionsFor()),
       "the model in memory", __func__);

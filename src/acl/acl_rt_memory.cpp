@@ -98,17 +98,28 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                                                 (dst_dev ? "device" : "host") + " memory, src is " +
                                                 (src_dev ? "device" : "host") +
                                                 " memory (or the range exceeds its allocation)");
-  // Host sides are checked for being mapped: a made-up pointer is an error, not a crash.
-  if (count && !dst_dev && !oc::HostRangeMapped(dst, count))
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: dst is not mapped host memory for " +
-                                             std::to_string(count) +
-                                             " bytes (a stale or made-up "
-                                             "pointer?)");
-  if (count && !src_dev && !oc::HostRangeMapped(src, count))
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: src is not mapped host memory for " +
-                                             std::to_string(count) +
-                                             " bytes (a stale or made-up "
-                                             "pointer?)");
+  // Host sides: aclrtMallocHost memory must hold the range; other memory must take the write
+  // (read) without a fault: a made-up, freed-and-unmapped or read-only pointer is an error,
+  // not a crash.
+  for (const auto* side : {&dpin, &spin}) {
+    const bool is_dst = side == &dpin;
+    const void* p = is_dst ? static_cast<const void*>(dst) : src;
+    if (!count || (is_dst ? dst_dev : src_dev)) continue;
+    if (*side) {
+      if (!side->Holds(p, count))
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    std::string("aclrtMemcpy: ") + (is_dst ? "dst" : "src") + " has " +
+                        std::to_string(side->BytesFrom(p)) +
+                        " bytes of its aclrtMallocHost allocation left, not " +
+                        std::to_string(count));
+      continue;
+    }
+    if (is_dst ? !oc::HostRangeWritable(dst, count) : !oc::HostRangeReadable(src, count))
+      return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclrtMemcpy: ") + (is_dst ? "dst" : "src") +
+                                               " is not " + (is_dst ? "writable" : "readable") +
+                                               " host memory for " + std::to_string(count) +
+                                               " bytes (a stale, made-up or read-only pointer?)");
+  }
   // The device's backend owns its memory and how bytes reach it.
   using Kind = oc::Backend::CopyKind;
   const Kind k = dst_dev ? (src_dev ? Kind::kDeviceToDevice : Kind::kHostToDevice)
@@ -142,7 +153,18 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   for (const void* p : {static_cast<const void*>(dst), src}) {
     const void* start = nullptr;
     size_t size = 0;
-    if (State::Get().DeviceAllocation(p, &start, &size)) keys.push_back(start);
+    if (State::Get().DeviceAllocation(p, &start, &size)) {
+      keys.push_back(start);
+      continue;
+    }
+    // Host memory that is not ours must take the copy without a fault.
+    const bool is_dst = p == dst;
+    if (count && !State::Get().IsHostPinned(p) &&
+        !(is_dst ? oc::HostRangeWritable(dst, count) : oc::HostRangeReadable(src, count)))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string("aclrtMemcpyAsync: ") + (is_dst ? "dst" : "src") + " is not " +
+                      (is_dst ? "writable" : "readable") + " host memory for " +
+                      std::to_string(count) + " bytes");
   }
   auto pins = std::make_shared<oc::acl::InFlight>(std::move(keys));
   worker->Submit([=] {

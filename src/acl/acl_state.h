@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "acl/acl_observers.h"
 #include "backend/queue.h"
+#include "base/memory_probe.h"
 #include "base/status.h"
 #include "runtime/model.h"
 
@@ -301,4 +302,15 @@ class State {
     if ((p) == nullptr)                                                                        \
       return ::oc::acl::Fail(ACL_ERROR_INVALID_PARAM,                                          \
                              std::string(__func__) + ": parameter [" #p "] must not be null"); \
+  } while (0)
+
+// A caller's output buffer of `bytes` bytes: null, unmapped or read-only memory is refused with
+// ACL_ERROR_INVALID_PARAM (base/memory_probe.h) instead of faulting in the write.
+#define OC_ACL_CHECK_OUT(p, bytes)                                                          \
+  do {                                                                                      \
+    OC_ACL_CHECK_NULL(p);                                                                   \
+    if (!::oc::HostRangeWritable((p), (bytes)))                                             \
+      return ::oc::acl::Fail(ACL_ERROR_INVALID_PARAM,                                       \
+                             std::string(__func__) + ": parameter [" #p "] is not " +       \
+                                 "writable memory of " + std::to_string(bytes) + " bytes"); \
   } while (0)

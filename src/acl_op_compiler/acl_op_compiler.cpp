@@ -128,6 +128,9 @@ aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
   if (length < it->second.size() + 1)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclGetCompileopt: the buffer of " +
                                              std::to_string(length) + " bytes is too short");
+  if (!oc_internal_host_range_writable(value, it->second.size() + 1))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclGetCompileopt: value is not writable memory of " +
+                                             std::to_string(it->second.size() + 1) + " bytes");
   std::memcpy(value, it->second.c_str(), it->second.size() + 1);
   return ACL_SUCCESS;
 }

@@ -1,11 +1,20 @@
 /* Misuse of every public AscendCL function: null handles, wrong sizes, unknown ids and
  * wrong order return CANN's codes and never crash. A test (tests/e2e/test_c_programs.py)
- * checks that every function declared in include/acl appears here.
+ * checks that every function declared in include/acl appears here. The tables near the end
+ * give every function taking a handle each kind of bad one (null, made-up, unmapped,
+ * destroyed, of another type), the functions taking sizes zero and huge ones (and those that
+ * overflow when rounded or multiplied), and the functions writing to or reading from caller
+ * memory read-only, inaccessible and unmapped pages.
  *
  * usage: oc_acl_misuse STATIC.om GEARS.om   (GEARS.om built with --dynamic_batch_size) */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "acl/acl_op_compiler.h"
@@ -43,6 +52,107 @@ static void OnException(aclrtExceptionInfo* info) {
   g_exc_stream = aclrtGetStreamIdFromExceptionInfo(info);
   g_exc_task = aclrtGetTaskIdFromExceptionInfo(info);
   g_exc_error = aclrtGetErrorCodeFromExceptionInfo(info);
+}
+
+/* ---- the tables' live handles: what a call gets for the parameters not under test ---- */
+static struct {
+  aclDataBuffer* buf;
+  aclTensorDesc* desc;
+  aclmdlDataset* ds;
+  aclmdlDesc* mdesc;
+  aclmdlAIPP* aipp;
+  aclopAttr* attr;
+  aclrtStream stream;
+  aclrtEvent event;
+  uint32_t model;
+  void* dev;
+} g_ok;
+static aclmdlIODims g_io;
+
+/* ---- memory that would fault: read-only and inaccessible pages, unmapped ranges ---- */
+static void UnwritableMemory(void) {
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  char* ro = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  EXPECT_TRUE(ro != MAP_FAILED);
+  if (ro == MAP_FAILED) return;
+  char* none = ro + page;
+  memset(ro, 0x11, 2 * page);
+  mprotect(ro, page, PROT_READ);
+  mprotect(none, page, PROT_NONE);
+  char host[64];
+  size_t sz = 0;
+  uint32_t id = 0;
+  /* Copies into a read-only page, out of an inaccessible one, or across into one. */
+  EXPECT_CODE(aclrtMemcpy(ro, 64, g_ok.dev, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(g_ok.dev, 64, none, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(ro, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(host, 64, none, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(host, 64, ro + page - 32, 64, ACL_MEMCPY_HOST_TO_HOST),
+              ACL_ERROR_INVALID_PARAM); /* readable, then not */
+  EXPECT_CODE(aclrtMemcpy(host, 64, ro, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMemcpyAsync(ro, 64, g_ok.dev, 64, ACL_MEMCPY_DEVICE_TO_HOST, g_ok.stream),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpyAsync(g_ok.dev, 64, none, 64, ACL_MEMCPY_HOST_TO_DEVICE, g_ok.stream),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtSynchronizeStream(g_ok.stream), ACL_SUCCESS);    /* nothing was queued */
+  EXPECT_CODE(aclrtMemset(ro, 64, 0, 64), ACL_ERROR_INVALID_PARAM); /* not an allocation */
+  /* Models read from inaccessible memory. */
+  EXPECT_CODE(aclmdlLoadFromMem(none, 64, &id), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlLoadFromMemWithMem(none, 64, &id, NULL, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlQuerySizeFromMem(none, 64, &sz, &sz), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclopLoad(none, 64), ACL_ERROR_INVALID_PARAM);
+  /* Descriptions and names written into read-only memory. */
+  EXPECT_CODE(aclmdlGetInputDims(g_ok.mdesc, 0, (aclmdlIODims*)ro), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetOutputDims(g_ok.mdesc, 0, (aclmdlIODims*)ro), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetCurOutputDims(g_ok.mdesc, 0, (aclmdlIODims*)ro), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDynamicBatch(g_ok.mdesc, (aclmdlBatch*)ro), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetDynamicHW(g_ok.mdesc, 0, (aclmdlHW*)ro), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetFirstAippInfo(g_ok.model, 0, (aclAippInfo*)ro), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
+  EXPECT_CODE(aclGetCompileopt(ACL_PRECISION_MODE, ro, 64), ACL_ERROR_INVALID_PARAM);
+  /* Nothing of the read-only page changed. */
+  EXPECT_TRUE(ro[0] == 0x11 && ro[63] == 0x11 && ro[page - 1] == 0x11);
+  munmap(ro, 2 * page);
+  /* Gone: unmapped now. */
+  EXPECT_CODE(aclrtMemcpy(ro, 64, g_ok.dev, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_ERROR_INVALID_PARAM);
+}
+
+static void RunTables(const char* om) {
+  EXPECT_CODE(aclmdlLoadFromFile(om, &g_ok.model), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMalloc(&g_ok.dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int64_t d4[1] = {4};
+  g_ok.buf = aclCreateDataBuffer(g_ok.dev, 16);
+  g_ok.desc = aclCreateTensorDesc(ACL_FLOAT, 1, d4, ACL_FORMAT_ND);
+  g_ok.ds = aclmdlCreateDataset();
+  EXPECT_CODE(aclmdlAddDatasetBuffer(g_ok.ds, g_ok.buf), ACL_SUCCESS);
+  g_ok.mdesc = aclmdlCreateDesc();
+  EXPECT_CODE(aclmdlGetDesc(g_ok.mdesc, g_ok.model), ACL_SUCCESS);
+  g_ok.aipp = aclmdlCreateAIPP(1);
+  g_ok.attr = aclopCreateAttr();
+  EXPECT_CODE(aclrtCreateStream(&g_ok.stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtCreateEvent(&g_ok.event), ACL_SUCCESS);
+  EXPECT_CODE(aclrtRecordEvent(g_ok.event, g_ok.stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStream(g_ok.stream), ACL_SUCCESS);
+
+  UnwritableMemory();
+
+  /* The live handles were left alone by all of it. */
+  EXPECT_TRUE(aclmdlGetDatasetNumBuffers(g_ok.ds) == 1 &&
+              aclGetDataBufferAddr(g_ok.buf) == g_ok.dev);
+  EXPECT_CODE(aclrtSynchronizeStream(g_ok.stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyEvent(g_ok.event), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyStream(g_ok.stream), ACL_SUCCESS);
+  aclopDestroyAttr(g_ok.attr);
+  EXPECT_CODE(aclmdlDestroyAIPP(g_ok.aipp), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlDestroyDesc(g_ok.mdesc), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlDestroyDataset(g_ok.ds), ACL_SUCCESS);
+  aclDestroyTensorDesc(g_ok.desc);
+  EXPECT_CODE(aclDestroyDataBuffer(g_ok.buf), ACL_SUCCESS);
+  EXPECT_CODE(aclrtFree(g_ok.dev), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlUnload(g_ok.model), ACL_SUCCESS);
 }
 
 int main(int argc, char** argv) {
@@ -647,6 +757,9 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclmdlUnload(gid), ACL_SUCCESS);
   EXPECT_CODE(aclmdlDestroyDesc(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclmdlDestroyDesc(desc), ACL_SUCCESS);
+
+  /* ---- the tables: bad handles, sizes and memory; descriptions; blocking callbacks ---- */
+  RunTables(om);
 
   /* ---- teardown, then wrong order again ---- */
   EXPECT_CODE(aclmdlDestroyDataset(empty), ACL_SUCCESS);
