@@ -51,6 +51,11 @@ aclError Describe(aclTransType ta, aclTransType tb, aclTransType tc, int m, int 
   g->c = aclCreateTensorDesc(dc, 2, cd, ACL_FORMAT_ND);
   g->alpha = aclCreateTensorDesc(dc, 0, nullptr, ACL_FORMAT_ND);
   g->beta = aclCreateTensorDesc(dc, 0, nullptr, ACL_FORMAT_ND);
+  if (!g->a || !g->b || !g->c || !g->alpha || !g->beta)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": the matrices of m " + std::to_string(m) + ", n " +
+                    std::to_string(n) + ", k " + std::to_string(k) +
+                    " are not describable (their byte sizes overflow, or a data type is unknown)");
   g->attr = aclopCreateAttr();
   aclopSetAttrBool(g->attr, "transpose_a", ta == ACL_TRANS_T);
   aclopSetAttrBool(g->attr, "transpose_b", tb == ACL_TRANS_T);

@@ -473,14 +473,26 @@ aclError aclmdlSetDatasetTensorDesc(aclmdlDataset* dataset, aclTensorDesc* tenso
   OC_ACL_CHECK_LIVE(tensorDesc);
   if (index >= dataset->buffers.size())
     return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc: index out of range");
+  // The description as aclCreateTensorDesc takes one (an array element from
+  // aclmdlCreateAndGetOpDesc carries a model's shape, checked the same way).
+  const std::string problem = oc::acl::TensorDescProblem(
+      tensorDesc->dtype, tensorDesc->format, static_cast<int64_t>(tensorDesc->dims.size()),
+      tensorDesc->dims.data());
+  if (!problem.empty())
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlSetDatasetTensorDesc: " + problem);
+  // Copied before the old one goes: it may be the very description being replaced.
+  auto* copy = new aclTensorDesc(*tensorDesc);
+  copy->address = nullptr;
+  copy->array_size = 1;
   oc::acl::DropHandle(dataset->tensor_descs[index], oc::acl::kDatasetTensorDesc);
   delete dataset->tensor_descs[index];
-  dataset->tensor_descs[index] = new aclTensorDesc(*tensorDesc);
+  dataset->tensor_descs[index] = copy;
   oc::acl::AddHandle(dataset->tensor_descs[index], oc::acl::kDatasetTensorDesc);
   return ACL_SUCCESS;
 }
 
 aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t index) {
+  auto read = oc::acl::ReadHandles();
   if (oc::acl::CheckLive(dataset, "dataset", __func__) || index >= dataset->tensor_descs.size())
     return nullptr;
   return dataset->tensor_descs[index];

@@ -104,9 +104,24 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   (void)format;
   (void)storageDims;
   (void)storageDimsNum;
-  if ((!viewDims && viewDimsNum) || viewDimsNum > ACL_MAX_DIM_CNT ||
-      aclDataTypeSize(dataType) == 0 || offset < 0)
+  // aclnn's sizes, strides and offsets are not negative (CANN's aclCreateTensor); the rank
+  // and the byte count are bounded as aclCreateTensorDesc bounds them.
+  const std::string problem =
+      viewDimsNum > static_cast<uint64_t>(oc::acl::kMaxTensorDescDims)
+          ? "viewDimsNum " + std::to_string(viewDimsNum) + " is over " +
+                std::to_string(oc::acl::kMaxTensorDescDims)
+          : oc::acl::TensorDescProblem(dataType, format, static_cast<int64_t>(viewDimsNum),
+                                       viewDims);
+  bool negative = offset < 0;
+  for (uint64_t i = 0; problem.empty() && i < viewDimsNum; ++i)
+    negative |= viewDims[i] < 0 || (stride && stride[i] < 0);
+  if (!problem.empty() || negative || aclDataTypeSize(dataType) == 0) {
+    Fail(ACLNN_ERR_PARAM_INVALID,
+         "aclCreateTensor: " + (problem.empty() ? std::string("negative dims, strides or offset, "
+                                                              "or a data type without a size")
+                                                : problem));
     return nullptr;
+  }
   auto* t = new (std::nothrow) aclTensor();
   if (!t) return nullptr;
   t->dtype = dataType;

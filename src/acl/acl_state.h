@@ -151,6 +151,20 @@ aclError CheckLive(const T* p, const char* name, const char* fn) {
                   ")");
 }
 
+// What aclCreateTensorDesc (and every call taking or making a tensor description's fields)
+// accepts: a dataType and format of acl_base.h (UNDEFINED included), 0 to kMaxTensorDescDims
+// dims, each a size, -1 (unknown) or, alone, -2 (unknown rank), describing fewer than 2^63
+// bytes. CANN's own documentation states no rank limit for aclCreateTensorDesc (only
+// numDims >= 0; ACL_MAX_DIM_CNT, 128, bounds aclmdlIODims); its operators take at most 8 dims
+// (aclnn's per-operator tables, Ascend C's K_MAX_DIM), which is the bound taken here.
+inline constexpr int64_t kMaxTensorDescDims = 8;
+inline constexpr int64_t kUnknownDim = -1;
+inline constexpr int64_t kUnknownRankDim = -2;
+bool KnownDataType(int v);
+bool KnownFormat(int v);
+// Empty when the fields are acceptable, else why not.
+std::string TensorDescProblem(int dtype, int format, int64_t num_dims, const int64_t* dims);
+
 // An aclrtMalloc or aclrtMallocHost allocation kept allocated while the object lives: aclrtFree
 // and aclrtFreeHost wait for it, so a copy or an execution never meets memory freed under it.
 // Empty (false) when no live allocation holds `p`.

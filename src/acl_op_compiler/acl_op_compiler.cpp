@@ -216,7 +216,11 @@ aclError Describe(const char* fn, const char* opType, int nin, const aclTensorDe
                   std::string(fn) + ": tensor " + std::to_string(k) +
                       " has a data type or format OpenCANN's single operators do not take");
     nlohmann::json t = {{"type", type}, {"format", format}, {"shape", nlohmann::json::array()}};
-    for (size_t i = 0; i < aclGetTensorDescNumDims(d); ++i) {
+    const size_t rank = aclGetTensorDescNumDims(d);
+    if (rank == static_cast<size_t>(ACL_UNKNOWN_RANK))
+      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": tensor " + std::to_string(k) +
+                                               " has an unknown rank; compiling needs its dims");
+    for (size_t i = 0; i < rank; ++i) {
       int64_t v = 0;
       aclGetTensorDescDimV2(d, i, &v);
       t["shape"].push_back(v);

@@ -120,6 +120,46 @@ static void UnwritableMemory(void) {
               ACL_ERROR_INVALID_PARAM);
 }
 
+/* ---- tensor descriptions: rank, dims, data type and format ---- */
+static void TensorDescLimits(void) {
+  int64_t d64[64], dims[9] = {1, 2, 3, 1, 1, 1, 1, 2, 1};
+  for (int i = 0; i < 64; ++i) d64[i] = 1;
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 64, d64, ACL_FORMAT_ND) == NULL);
+  EXPECT_TRUE(aclGetRecentErrMsg() && strstr(aclGetRecentErrMsg(), "numDims 64"));
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 9, dims, ACL_FORMAT_ND) == NULL);
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 0x7fffffff, d64, ACL_FORMAT_ND) == NULL);
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, -1, dims, ACL_FORMAT_ND) == NULL);
+  aclTensorDesc* eight = aclCreateTensorDesc(ACL_FLOAT, 8, dims, ACL_FORMAT_ND);
+  EXPECT_TRUE(eight != NULL && aclGetTensorDescNumDims(eight) == 8);
+  aclDestroyTensorDesc(eight);
+  const int64_t minus5[2] = {2, -5}, minus2_in[2] = {2, -2}, minus2[1] = {-2}, unknown[2] = {-1, 3};
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 2, minus5, ACL_FORMAT_ND) == NULL);
+  EXPECT_TRUE(aclGetRecentErrMsg() && strstr(aclGetRecentErrMsg(), "-5"));
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 2, minus2_in, ACL_FORMAT_ND) == NULL);
+  aclTensorDesc* dyn = aclCreateTensorDesc(ACL_FLOAT, 2, unknown, ACL_FORMAT_ND);
+  EXPECT_TRUE(dyn != NULL && aclGetTensorDescElementCount(dyn) == 0);
+  aclDestroyTensorDesc(dyn);
+  aclTensorDesc* rankless = aclCreateTensorDesc(ACL_FLOAT, 1, minus2, ACL_FORMAT_ND);
+  EXPECT_TRUE(rankless != NULL && aclGetTensorDescNumDims(rankless) == ACL_UNKNOWN_RANK);
+  EXPECT_CODE(aclGetTensorDescDimV2(rankless, 0, &(int64_t){0}), ACL_ERROR_INVALID_PARAM);
+  aclDestroyTensorDesc(rankless);
+  EXPECT_TRUE(aclCreateTensorDesc((aclDataType)999, 1, dims, ACL_FORMAT_ND) == NULL);
+  EXPECT_TRUE(aclGetRecentErrMsg() && strstr(aclGetRecentErrMsg(), "999"));
+  EXPECT_TRUE(aclCreateTensorDesc((aclDataType)5, 1, dims, ACL_FORMAT_ND) == NULL); /* a gap */
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 1, dims, (aclFormat)999) == NULL);
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 1, dims, (aclFormat)-7) == NULL);
+  /* More bytes than a size_t (or an int64_t) counts. */
+  const int64_t huge[3] = {(int64_t)1 << 40, (int64_t)1 << 40, 4};
+  EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 3, huge, ACL_FORMAT_ND) == NULL);
+  const int64_t big[2] = {(int64_t)1 << 30, (int64_t)1 << 30}; /* 2^60 bytes: countable */
+  aclTensorDesc* b = aclCreateTensorDesc(ACL_INT8, 2, big, ACL_FORMAT_ND);
+  EXPECT_TRUE(b != NULL && aclGetTensorDescSize(b) == (size_t)1 << 60);
+  aclDestroyTensorDesc(b);
+  aclTensorDesc* undefined = aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, NULL, ACL_FORMAT_UNDEFINED);
+  EXPECT_TRUE(undefined != NULL); /* CANN's defaults are values too */
+  aclDestroyTensorDesc(undefined);
+}
+
 static void RunTables(const char* om) {
   EXPECT_CODE(aclmdlLoadFromFile(om, &g_ok.model), ACL_SUCCESS);
   EXPECT_CODE(aclrtMalloc(&g_ok.dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -138,6 +178,7 @@ static void RunTables(const char* om) {
   EXPECT_CODE(aclrtSynchronizeStream(g_ok.stream), ACL_SUCCESS);
 
   UnwritableMemory();
+  TensorDescLimits();
 
   /* The live handles were left alone by all of it. */
   EXPECT_TRUE(aclmdlGetDatasetNumBuffers(g_ok.ds) == 1 &&
