@@ -1,5 +1,5 @@
-// Streams, events and callbacks of the emulated NPU: each stream has a worker
-// thread that runs its work in order; events and callbacks are work on it.
+// Streams, events and callbacks of the emulated NPU: each stream has a worker thread that
+// runs its work in order; events and callbacks are work on it.
 #include <pthread.h>
 
 #include <atomic>
@@ -17,8 +17,7 @@
 #include "acl/acl_state.h"
 
 using oc::acl::Fail;
-// The shared runtime state (acl_rt_state.h) by the short names the C functions
-// use.
+// The shared runtime state (acl_rt_state.h) by the short names the C functions use.
 using oc::acl::rt::Context;
 using oc::acl::rt::CurrentContext;
 using oc::acl::rt::g_rt_mutex;
@@ -34,17 +33,42 @@ struct Event {
   bool destroyed = false;  // aclrtDestroyEvent came first: the last pending record frees it
 };
 
-// Callbacks launched on a subscribed stream are handed to the subscribed
-// thread, which runs them inside aclrtProcessReport.
+// Callbacks launched on a subscribed stream are handed to the subscribed thread, which
+// runs them inside aclrtProcessReport. A callback the stream reaches while no thread is
+// subscribed (aclrtUnSubscribeReport came between) waits for the next subscription of its
+// stream: it is never dropped while the stream lives, and a blocking one holds its stream
+// until it has run, so synchronizing the stream cannot report success before that.
 struct PendingCallback {
   aclrtCallback fn;
   void* data;
+  uint32_t stream_id;
   bool done = false;
 };
+using CallbackQueue = std::deque<std::shared_ptr<PendingCallback>>;
 std::mutex g_cb_mutex;
 std::condition_variable g_cb_cv;
-std::map<Stream*, uint64_t> g_subscriptions;                                   // stream -> thread
-std::map<uint64_t, std::deque<std::shared_ptr<PendingCallback>>> g_callbacks;  // per thread
+std::map<uint32_t, uint64_t> g_subscriptions;   // stream id -> thread
+std::map<uint64_t, CallbackQueue> g_callbacks;  // per subscribed thread
+std::map<uint32_t, CallbackQueue> g_unclaimed;  // per stream id: reached while unsubscribed
+
+// Forgets a stream that is being destroyed (the caller holds g_cb_mutex): its subscription,
+// its unclaimed callbacks; its blocking callbacks stop holding it.
+void CloseStreamCallbacks(Stream* s) {
+  g_subscriptions.erase(s->id);
+  g_unclaimed.erase(s->id);
+  *s->closing = true;
+  g_cb_cv.notify_all();
+}
+
+// The live stream's id and closing flag; false for an unknown handle.
+bool StreamRecord(aclrtStream stream, uint32_t* id, std::shared_ptr<bool>* closing) {
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  auto* s = static_cast<Stream*>(stream);
+  if (!g_streams.count(s)) return false;
+  *id = s->id;
+  if (closing) *closing = s->closing;
+  return true;
+}
 std::condition_variable g_event_cv;
 std::set<Event*> g_events;
 
@@ -78,15 +102,10 @@ size_t ReleaseStreams() {
   }
   {
     std::lock_guard<std::mutex> lock(g_cb_mutex);
-    for (auto* s : streams) {
-      g_subscriptions.erase(s);
-      *s->closing = true;
-    }
-    g_cb_cv.notify_all();
+    for (auto* s : streams) CloseStreamCallbacks(s);
   }
-  // Queued work runs (and fails fast: aclFinalize came first), then the join
-  // (by the last holder of the queue: a call using it on another thread
-  // finishes first).
+  // Queued work runs (and fails fast: aclFinalize came first), then the join (by the last
+  // holder of the queue: a call using it on another thread finishes first).
   for (auto* s : streams) delete s;
   return streams.size();
 }
@@ -121,17 +140,13 @@ aclError aclrtDestroyStream(aclrtStream stream) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: unknown stream");
   }
   {
-    // A blocking callback still queued holds the stream's worker until a report
-    // thread runs it: it stops holding once its stream goes (the callback
-    // itself stays queued for aclrtProcessReport), so destroying never waits on
-    // a thread that may be this one.
+    // A blocking callback still queued holds the stream's worker until a report thread runs
+    // it: it stops holding once its stream goes (the callback itself stays queued for
+    // aclrtProcessReport), so destroying never waits on a thread that may be this one.
     std::lock_guard<std::mutex> lock(g_cb_mutex);
-    g_subscriptions.erase(s);
-    *s->closing = true;
-    g_cb_cv.notify_all();
+    CloseStreamCallbacks(s);
   }
-  delete s;  // runs what is queued, then joins the worker (unless another call
-             // still holds it)
+  delete s;  // runs what is queued, then joins the worker (unless another call still holds it)
   return ACL_SUCCESS;
 }
 
@@ -180,8 +195,8 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   auto* e = static_cast<Event*>(event);
   if (!g_events.erase(e)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyEvent: unknown event");
-  // A record still queued on a stream writes the event when the stream reaches
-  // it: it frees the event then, and waiters see it gone.
+  // A record still queued on a stream writes the event when the stream reaches it: it frees
+  // the event then, and waiters see it gone.
   if (e->pending > 0)
     e->destroyed = true;
   else
@@ -243,8 +258,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtEventElapsedTime: unknown event");
   if (!a->recorded || !b->recorded || a->pending || b->pending)
     return Fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
-                "aclrtEventElapsedTime: an event has not completed; "
-                "synchronize it first");
+                "aclrtEventElapsedTime: an event has not completed; synchronize it first");
   *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
   return ACL_SUCCESS;
 }
@@ -252,16 +266,21 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(stream);
-  aclError e = ACL_SUCCESS;
-  oc::acl::StreamOf(stream, &e);
-  if (e != ACL_SUCCESS) return e;
+  uint32_t id = 0;
+  if (!StreamRecord(stream, &id, nullptr))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSubscribeReport: unknown stream handle");
   std::lock_guard<std::mutex> lock(g_cb_mutex);
-  auto* s = static_cast<Stream*>(stream);
-  if (g_subscriptions.count(s))
+  if (g_subscriptions.count(id))
     return Fail(ACL_ERROR_REPEAT_SUBSCRIBE,
                 "aclrtSubscribeReport: the stream is already subscribed");
-  g_subscriptions[s] = threadId;
-  g_callbacks[threadId];
+  g_subscriptions[id] = threadId;
+  CallbackQueue& queue = g_callbacks[threadId];
+  // Callbacks the stream reached while it had no thread are this one's now.
+  if (auto it = g_unclaimed.find(id); it != g_unclaimed.end()) {
+    for (auto& cb : it->second) queue.push_back(std::move(cb));
+    g_unclaimed.erase(it);
+    g_cb_cv.notify_all();
+  }
   return ACL_SUCCESS;
 }
 
@@ -275,34 +294,32 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
   if (e != ACL_SUCCESS) return e;
   if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown block type");
-  uint64_t thread = 0;
+  uint32_t id = 0;
+  std::shared_ptr<bool> closing;
+  if (!StreamRecord(stream, &id, &closing))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: unknown stream handle");
   {
     std::lock_guard<std::mutex> lock(g_cb_mutex);
-    auto it = g_subscriptions.find(static_cast<Stream*>(stream));
-    if (it == g_subscriptions.end())
+    if (!g_subscriptions.count(id))
       return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
-                  "aclrtLaunchCallback: call aclrtSubscribeReport for this "
-                  "stream first");
-    thread = it->second;
+                  "aclrtLaunchCallback: call aclrtSubscribeReport for this stream first");
   }
   const bool block = blockType == ACL_CALLBACK_BLOCK;
-  std::shared_ptr<bool> closing;
-  {
-    std::lock_guard<std::mutex> lock(g_rt_mutex);
-    auto* s = static_cast<Stream*>(stream);
-    if (!g_streams.count(s)) return Fail(ACL_ERROR_INVALID_PARAM, "unknown stream handle");
-    closing = s->closing;
-  }
   worker->Submit(
       [=] {
-        auto cb = std::make_shared<PendingCallback>(PendingCallback{fn, userData});
         std::unique_lock<std::mutex> lock(g_cb_mutex);
-        g_callbacks[thread].push_back(cb);
+        if (*closing) return oc::Status::Ok();  // the stream is being destroyed: dropped
+        auto cb = std::make_shared<PendingCallback>(PendingCallback{fn, userData, id});
+        // The thread subscribed when the stream reaches the callback runs it.
+        auto sub = g_subscriptions.find(id);
+        if (sub != g_subscriptions.end())
+          g_callbacks[sub->second].push_back(cb);
+        else
+          g_unclaimed[id].push_back(cb);
         g_cb_cv.notify_all();
-        // A blocking callback holds the stream until the report thread has run
-        // it (or the stream is being destroyed).
-        if (block)
-          g_cb_cv.wait(lock, [&] { return cb->done || !g_callbacks.count(thread) || *closing; });
+        // A blocking callback holds the stream until it has run (or the stream is being
+        // destroyed): until then the stream's work is not done.
+        if (block) g_cb_cv.wait(lock, [&] { return cb->done || *closing; });
         return oc::Status::Ok();
       },
       /*always=*/true);
@@ -318,15 +335,23 @@ aclError aclrtProcessReport(int32_t timeout) {
   if (!g_callbacks.count(self))
     return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
                 "aclrtProcessReport: no stream is subscribed to this thread");
-  auto ready = [&] { return g_callbacks.count(self) && !g_callbacks[self].empty(); };
+  // Ready when a callback is there, or when the thread's last stream went meanwhile.
+  auto ready = [&] {
+    auto it = g_callbacks.find(self);
+    return it == g_callbacks.end() || !it->second.empty();
+  };
   if (timeout < 0) {
     g_cb_cv.wait(lock, ready);
   } else if (!g_cb_cv.wait_for(lock, std::chrono::milliseconds(timeout), ready)) {
     return Fail(ACL_ERROR_WAIT_CALLBACK_TIMEOUT,
                 "aclrtProcessReport: no callback within the timeout");
   }
-  auto cb = g_callbacks[self].front();
-  g_callbacks[self].pop_front();
+  auto it = g_callbacks.find(self);
+  if (it == g_callbacks.end())
+    return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
+                "aclrtProcessReport: the thread's streams were unsubscribed while it waited");
+  auto cb = it->second.front();
+  it->second.pop_front();
   lock.unlock();
   const double t0 = oc::acl::NowUs();
   cb->fn(cb->data);
@@ -340,15 +365,25 @@ aclError aclrtProcessReport(int32_t timeout) {
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(stream);
+  uint32_t id = 0;
+  // A stale or made-up stream is that, not "not subscribed".
+  if (!StreamRecord(stream, &id, nullptr))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtUnSubscribeReport: unknown stream handle");
   std::lock_guard<std::mutex> lock(g_cb_mutex);
-  auto it = g_subscriptions.find(static_cast<Stream*>(stream));
+  auto it = g_subscriptions.find(id);
   if (it == g_subscriptions.end() || it->second != threadId)
     return Fail(ACL_ERROR_STREAM_NOT_SUBSCRIBE,
                 "aclrtUnSubscribeReport: the stream is not subscribed to this thread");
   g_subscriptions.erase(it);
+  // The stream's callbacks not yet run wait for its next subscription (a blocking one keeps
+  // holding the stream meanwhile); the thread keeps those of its other streams.
+  CallbackQueue& mine = g_callbacks[threadId];
+  CallbackQueue kept;
+  for (auto& cb : mine) (cb->stream_id == id ? g_unclaimed[id] : kept).push_back(std::move(cb));
+  mine.swap(kept);
   bool still = false;
   for (const auto& [st, th] : g_subscriptions) still |= th == threadId;
-  if (!still) g_callbacks.erase(threadId);
+  if (!still && mine.empty()) g_callbacks.erase(threadId);
   g_cb_cv.notify_all();
   return ACL_SUCCESS;
 }

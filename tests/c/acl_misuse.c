@@ -160,6 +160,69 @@ static void TensorDescLimits(void) {
   aclDestroyTensorDesc(undefined);
 }
 
+/* ---- synchronizing a stream whose blocking callback nobody has processed yet ---- */
+static atomic_int g_sync_done;
+static aclrtStream g_cb_stream;
+static void* SyncInThread(void* arg) {
+  (void)arg;
+  aclError* rc = malloc(sizeof(aclError));
+  *rc = aclrtSynchronizeStream(g_cb_stream);
+  atomic_store(&g_sync_done, 1);
+  return rc;
+}
+static int g_cb_ran;
+static void CountCallback(void* data) { ++*(int*)data; }
+
+static void BlockingCallbackSync(void) {
+  const uint64_t self = (uint64_t)pthread_self();
+  EXPECT_CODE(aclrtCreateStream(&g_cb_stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSubscribeReport(self, g_cb_stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtLaunchCallback(CountCallback, &g_cb_ran, ACL_CALLBACK_BLOCK, g_cb_stream),
+              ACL_SUCCESS);
+  /* Queued and unprocessed: the stream's work is not done. */
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 50), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 0), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  /* Without a limit (as aclrtSynchronizeStream): waiting until the callback has run. */
+  pthread_t t;
+  void* rc = NULL;
+  atomic_store(&g_sync_done, 0);
+  pthread_create(&t, NULL, SyncInThread, NULL);
+  usleep(100 * 1000);
+  EXPECT_TRUE(!atomic_load(&g_sync_done) && g_cb_ran == 0);
+  EXPECT_CODE(aclrtProcessReport(1000), ACL_SUCCESS);
+  pthread_join(t, &rc);
+  EXPECT_TRUE(rc && *(aclError*)rc == ACL_SUCCESS && g_cb_ran == 1);
+  free(rc);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 50), ACL_SUCCESS);
+  /* The same for -1, once more. */
+  EXPECT_CODE(aclrtLaunchCallback(CountCallback, &g_cb_ran, ACL_CALLBACK_BLOCK, g_cb_stream),
+              ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_CODE(aclrtProcessReport(1000), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, -1), ACL_SUCCESS);
+  EXPECT_TRUE(g_cb_ran == 2);
+  /* Unsubscribing does not drop a queued callback: it waits for the stream's next thread,
+   * and the stream is not done until then. */
+  EXPECT_CODE(aclrtLaunchCallback(CountCallback, &g_cb_ran, ACL_CALLBACK_BLOCK, g_cb_stream),
+              ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_CODE(aclrtUnSubscribeReport(self, g_cb_stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_CODE(aclrtProcessReport(10), ACL_ERROR_THREAD_NOT_SUBSCRIBE);
+  EXPECT_TRUE(g_cb_ran == 2);
+  EXPECT_CODE(aclrtSubscribeReport(self, g_cb_stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtProcessReport(1000), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 1000), ACL_SUCCESS);
+  EXPECT_TRUE(g_cb_ran == 3);
+  /* A blocking callback left unprocessed does not keep the stream from being destroyed. */
+  EXPECT_CODE(aclrtLaunchCallback(CountCallback, &g_cb_ran, ACL_CALLBACK_BLOCK, g_cb_stream),
+              ACL_SUCCESS);
+  EXPECT_CODE(aclrtSynchronizeStreamWithTimeout(g_cb_stream, 10), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_CODE(aclrtUnSubscribeReport(self, g_cb_stream), ACL_SUCCESS);
+  EXPECT_CODE(aclrtDestroyStream(g_cb_stream), ACL_SUCCESS);
+  EXPECT_TRUE(g_cb_ran == 3);
+}
+
 static void RunTables(const char* om) {
   EXPECT_CODE(aclmdlLoadFromFile(om, &g_ok.model), ACL_SUCCESS);
   EXPECT_CODE(aclrtMalloc(&g_ok.dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -179,6 +242,7 @@ static void RunTables(const char* om) {
 
   UnwritableMemory();
   TensorDescLimits();
+  BlockingCallbackSync();
 
   /* The live handles were left alone by all of it. */
   EXPECT_TRUE(aclmdlGetDatasetNumBuffers(g_ok.ds) == 1 &&
