@@ -78,9 +78,10 @@ test-asan: setup
 # What CI runs under ASan+UBSan in the time it has (clang, which compiles this tree about
 # three times faster than g++; -O1; tools and unit tests only): the
 # hostile-.om and small-rank unit tests, the bad-input corpus through the real tools, the
-# round trip over the fuzz corpora, the AscendCL stress run (LeakSanitizer included).
+# round trip over the fuzz corpora and the fuzzers' regressions, the AscendCL stress, race
+# and misuse runs (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
-ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames
 test-asan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \
@@ -90,7 +91,7 @@ test-asan-ci: setup
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
 	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests oc_ascendc_tests atc msame msopgen gpu2npu oc_acl_stress \
-	  oc_round_trip_corpus oc_src_unit_tests
+	  oc_acl_race oc_acl_misuse oc_round_trip_corpus oc_src_unit_tests
 	cd $(ASAN_CI_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure --timeout 1500 -R "$(ASAN_CI_TESTS)"

@@ -69,6 +69,439 @@ static struct {
 } g_ok;
 static aclmdlIODims g_io;
 
+/* ---- data-driven misuse: every function taking a handle, with every kind of bad handle ---- */
+
+/* Whether a void function reported an error: the recent message changes from a marker. */
+static aclError Reported(void (*call)(void*), void* h) {
+  char before[256];
+  aclrtGetDeviceCount(NULL); /* the marker: a known error */
+  snprintf(before, sizeof(before), "%s", aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");
+  call(h);
+  const char* after = aclGetRecentErrMsg();
+  return after && strcmp(before, after) != 0 ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS;
+}
+#define ERR_IF(cond) ((cond) ? ACL_ERROR_INVALID_PARAM : ACL_SUCCESS)
+
+/* One wrapper per (function, handle parameter): the bad handle goes in as h. */
+static void V_DestroyTensorDesc(void* h) { aclDestroyTensorDesc(h); }
+static void V_DestroyAttr(void* h) { aclopDestroyAttr(h); }
+static void V_DestroyHandle(void* h) { aclopDestroyHandle(h); }
+static void Cb(void* d) { (void)d; }
+#define W(name, expr) \
+  static aclError name(void* h) { return (expr); }
+/* aclDataBuffer */
+W(B_Destroy, aclDestroyDataBuffer(h))
+W(B_Update, aclUpdateDataBuffer(h, g_ok.dev, 4))
+W(B_Addr, ERR_IF(aclGetDataBufferAddr(h) == NULL))
+W(B_Size, ERR_IF(aclGetDataBufferSize(h) == 0))
+W(B_SizeV2, ERR_IF(aclGetDataBufferSizeV2(h) == 0))
+W(B_AddToDataset, aclmdlAddDatasetBuffer(g_ok.ds, h))
+/* aclTensorDesc */
+W(T_Destroy, Reported(V_DestroyTensorDesc, h))
+W(T_Type, ERR_IF(aclGetTensorDescType(h) == ACL_DT_UNDEFINED))
+W(T_Format, ERR_IF(aclGetTensorDescFormat(h) == ACL_FORMAT_UNDEFINED))
+W(T_Size, ERR_IF(aclGetTensorDescSize(h) == 0))
+W(T_Count, ERR_IF(aclGetTensorDescElementCount(h) == 0))
+W(T_NumDims, ERR_IF(aclGetTensorDescNumDims(h) == 0))
+W(T_Dim, aclGetTensorDescDimV2(h, 0, &(int64_t){0}))
+W(T_ByIndex, ERR_IF(aclGetTensorDescByIndex(h, 0) == NULL))
+W(T_Address, ERR_IF(aclGetTensorDescAddress(h) == NULL))
+W(T_SetInDataset, aclmdlSetDatasetTensorDesc(g_ok.ds, h, 0))
+W(T_Cast, aclopCast(h, g_ok.buf, g_ok.desc, g_ok.buf, 0, NULL))
+W(T_CreateHandle,
+  aclopCreateHandle("Add", 1, (const aclTensorDesc* const[]){h}, 1,
+                    (const aclTensorDesc* const[]){g_ok.desc}, NULL, &(aclopHandle*){NULL}))
+W(T_Compile, aclopCompile("Relu", 1, (const aclTensorDesc* const[]){h}, 1,
+                          (const aclTensorDesc* const[]){g_ok.desc}, NULL, ACL_ENGINE_SYS,
+                          ACL_COMPILE_SYS, NULL))
+/* aclmdlDataset */
+W(D_Destroy, aclmdlDestroyDataset(h))
+W(D_AddBuffer, aclmdlAddDatasetBuffer(h, g_ok.buf))
+W(D_NumBuffers, ERR_IF(aclmdlGetDatasetNumBuffers(h) == 0))
+W(D_Buffer, ERR_IF(aclmdlGetDatasetBuffer(h, 0) == NULL))
+W(D_SetDesc, aclmdlSetDatasetTensorDesc(h, g_ok.desc, 0))
+W(D_GetDesc, ERR_IF(aclmdlGetDatasetTensorDesc(h, 0) == NULL))
+W(D_ExecuteIn, aclmdlExecute(g_ok.model, h, g_ok.ds))
+W(D_ExecuteOut, aclmdlExecute(g_ok.model, g_ok.ds, h))
+W(D_ExecuteAsync, aclmdlExecuteAsync(g_ok.model, h, g_ok.ds, g_ok.stream))
+W(D_Batch, aclmdlSetDynamicBatchSize(g_ok.model, h, 0, 1))
+W(D_HW, aclmdlSetDynamicHWSize(g_ok.model, h, 0, 8, 8))
+W(D_InputAipp, aclmdlSetInputAIPP(g_ok.model, h, 0, g_ok.aipp))
+W(D_AippByIndex, aclmdlSetAIPPByInputIndex(g_ok.model, h, 0, g_ok.aipp))
+/* aclmdlDesc */
+W(M_Destroy, aclmdlDestroyDesc(h))
+W(M_Get, aclmdlGetDesc(h, g_ok.model))
+W(M_NumIn, ERR_IF(aclmdlGetNumInputs(h) == 0))
+W(M_NumOut, ERR_IF(aclmdlGetNumOutputs(h) == 0))
+W(M_InSize, ERR_IF(aclmdlGetInputSizeByIndex(h, 0) == 0))
+W(M_OutSize, ERR_IF(aclmdlGetOutputSizeByIndex(h, 0) == 0))
+W(M_InDims, aclmdlGetInputDims(h, 0, &g_io))
+W(M_InDimsV2, aclmdlGetInputDimsV2(h, 0, &g_io))
+W(M_OutDims, aclmdlGetOutputDims(h, 0, &g_io))
+W(M_CurOutDims, aclmdlGetCurOutputDims(h, 0, &g_io))
+W(M_InName, ERR_IF(*aclmdlGetInputNameByIndex(h, 0) == '\0'))
+W(M_OutName, ERR_IF(*aclmdlGetOutputNameByIndex(h, 0) == '\0'))
+W(M_InFormat, ERR_IF(aclmdlGetInputFormat(h, 0) == ACL_FORMAT_UNDEFINED))
+W(M_OutFormat, ERR_IF(aclmdlGetOutputFormat(h, 0) == ACL_FORMAT_UNDEFINED))
+W(M_InType, ERR_IF(aclmdlGetInputDataType(h, 0) == ACL_DT_UNDEFINED))
+W(M_OutType, ERR_IF(aclmdlGetOutputDataType(h, 0) == ACL_DT_UNDEFINED))
+W(M_InIndex, aclmdlGetInputIndexByName(h, "x", &(size_t){0}))
+W(M_OutIndex, aclmdlGetOutputIndexByName(h, "y", &(size_t){0}))
+W(M_DynBatch, aclmdlGetDynamicBatch(h, &(aclmdlBatch){0}))
+W(M_DynHW, aclmdlGetDynamicHW(h, 0, &(aclmdlHW){0}))
+W(M_GearCount, aclmdlGetInputDynamicGearCount(h, 0, &(size_t){0}))
+W(M_DynDims, aclmdlGetInputDynamicDims(h, 0, &g_io, 1))
+/* aclmdlAIPP */
+W(A_Destroy, aclmdlDestroyAIPP(h))
+W(A_Format, aclmdlSetAIPPInputFormat(h, ACL_RGB888_U8))
+W(A_Csc, aclmdlSetAIPPCscParams(h, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+W(A_Rbuv, aclmdlSetAIPPRbuvSwapSwitch(h, 0))
+W(A_Ax, aclmdlSetAIPPAxSwapSwitch(h, 0))
+W(A_Src, aclmdlSetAIPPSrcImageSize(h, 8, 8))
+W(A_Scf, aclmdlSetAIPPScfParams(h, 0, 8, 8, 8, 8, 0))
+W(A_Crop, aclmdlSetAIPPCropParams(h, 0, 0, 0, 8, 8, 0))
+W(A_Pad, aclmdlSetAIPPPaddingParams(h, 0, 0, 0, 0, 0, 0))
+W(A_Mean, aclmdlSetAIPPDtcPixelMean(h, 0, 0, 0, 0, 0))
+W(A_Min, aclmdlSetAIPPDtcPixelMin(h, 0, 0, 0, 0, 0))
+W(A_Var, aclmdlSetAIPPPixelVarReci(h, 1, 1, 1, 1, 0))
+W(A_SetInput, aclmdlSetInputAIPP(g_ok.model, g_ok.ds, 0, h))
+W(A_ByIndex, aclmdlSetAIPPByInputIndex(g_ok.model, g_ok.ds, 0, h))
+/* aclopAttr */
+W(O_Destroy, Reported(V_DestroyAttr, h))
+W(O_Bool, aclopSetAttrBool(h, "a", 1))
+W(O_Int, aclopSetAttrInt(h, "a", 1))
+W(O_Float, aclopSetAttrFloat(h, "a", 1))
+W(O_String, aclopSetAttrString(h, "a", "v"))
+W(O_DataType, aclopSetAttrDataType(h, "a", ACL_FLOAT))
+W(O_ListBool, aclopSetAttrListBool(h, "a", 1, (const uint8_t[]){1}))
+W(O_ListInt, aclopSetAttrListInt(h, "a", 1, (const int64_t[]){1}))
+W(O_ListFloat, aclopSetAttrListFloat(h, "a", 1, (const float[]){1}))
+W(O_ListString, aclopSetAttrListString(h, "a", 1, (const char*[]){"v"}))
+W(O_ListDataType, aclopSetAttrListDataType(h, "a", 1, (const aclDataType[]){ACL_FLOAT}))
+W(O_ListListInt, aclopSetAttrListListInt(h, "a", 1, (const int[]){1},
+                                         (const int64_t* const[]){(const int64_t[]){1}}))
+W(O_ExecuteV2,
+  aclopExecuteV2("Add", 1, (aclTensorDesc*[]){g_ok.desc}, (aclDataBuffer*[]){g_ok.buf}, 1,
+                 (aclTensorDesc*[]){g_ok.desc}, (aclDataBuffer*[]){g_ok.buf}, h, NULL))
+W(O_Compile,
+  aclopCompile("Relu", 1, (const aclTensorDesc* const[]){g_ok.desc}, 1,
+               (const aclTensorDesc* const[]){g_ok.desc}, h, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL))
+/* aclopHandle */
+W(H_Destroy, Reported(V_DestroyHandle, h))
+W(H_Exec, aclopExecWithHandle(h, 1, (const aclDataBuffer* const[]){g_ok.buf}, 1,
+                              (aclDataBuffer* const[]){g_ok.buf}, NULL))
+/* aclrtStream (NULL is the default stream for most: not a bad value there) */
+W(S_Destroy, aclrtDestroyStream(h))
+W(S_Sync, aclrtSynchronizeStream(h))
+W(S_SyncTimeout, aclrtSynchronizeStreamWithTimeout(h, 10))
+W(S_Record, aclrtRecordEvent(g_ok.event, h))
+W(S_Subscribe, aclrtSubscribeReport(7, h))
+W(S_Launch, aclrtLaunchCallback(Cb, NULL, ACL_CALLBACK_NO_BLOCK, h))
+W(S_Unsubscribe, aclrtUnSubscribeReport(7, h))
+W(S_Memcpy, aclrtMemcpyAsync(g_ok.dev, 4, g_ok.dev, 4, ACL_MEMCPY_DEVICE_TO_DEVICE, h))
+W(S_Memset, aclrtMemsetAsync(g_ok.dev, 4, 0, 4, h))
+W(S_Execute, aclmdlExecuteAsync(g_ok.model, g_ok.ds, g_ok.ds, h))
+/* aclrtEvent */
+W(E_Destroy, aclrtDestroyEvent(h))
+W(E_Record, aclrtRecordEvent(h, g_ok.stream))
+W(E_Sync, aclrtSynchronizeEvent(h))
+W(E_ElapsedStart, aclrtEventElapsedTime(&(float){0}, h, g_ok.event))
+W(E_ElapsedEnd, aclrtEventElapsedTime(&(float){0}, g_ok.event, h))
+/* aclrtContext */
+W(C_Destroy, aclrtDestroyContext(h))
+W(C_SetCurrent, aclrtSetCurrentContext(h))
+/* aclrtExceptionInfo: outside the callback every pointer is a bad one */
+W(X_Task, ERR_IF(aclrtGetTaskIdFromExceptionInfo(h) == 0xFFFFFFFFu))
+W(X_Stream, ERR_IF(aclrtGetStreamIdFromExceptionInfo(h) == 0xFFFFFFFFu))
+W(X_Thread, ERR_IF(aclrtGetThreadIdFromExceptionInfo(h) == 0xFFFFFFFFu))
+W(X_Device, ERR_IF(aclrtGetDeviceIdFromExceptionInfo(h) == 0xFFFFFFFFu))
+W(X_Error, ERR_IF(aclrtGetErrorCodeFromExceptionInfo(h) == 0xFFFFFFFFu))
+#undef W
+
+enum Kind {
+  K_BUF,
+  K_DESC,
+  K_DS,
+  K_MDESC,
+  K_AIPP,
+  K_ATTR,
+  K_OPHANDLE,
+  K_STREAM,
+  K_EVENT,
+  K_CTX,
+  K_INFO,
+  K_KINDS
+};
+static const struct {
+  const char* name;
+  enum Kind kind;
+  aclError (*call)(void*);
+  aclError expect; /* for every bad handle */
+  int null_ok;     /* NULL is a valid value of the parameter (the default stream) */
+} kHandleCalls[] = {
+    {"aclDestroyDataBuffer", K_BUF, B_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclUpdateDataBuffer", K_BUF, B_Update, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetDataBufferAddr", K_BUF, B_Addr, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetDataBufferSize", K_BUF, B_Size, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetDataBufferSizeV2", K_BUF, B_SizeV2, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlAddDatasetBuffer(buffer)", K_BUF, B_AddToDataset, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclDestroyTensorDesc", K_DESC, T_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescType", K_DESC, T_Type, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescFormat", K_DESC, T_Format, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescSize", K_DESC, T_Size, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescElementCount", K_DESC, T_Count, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescNumDims", K_DESC, T_NumDims, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescDimV2", K_DESC, T_Dim, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescByIndex", K_DESC, T_ByIndex, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclGetTensorDescAddress", K_DESC, T_Address, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetDatasetTensorDesc(desc)", K_DESC, T_SetInDataset, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopCast(srcDesc)", K_DESC, T_Cast, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopCreateHandle(inputDesc)", K_DESC, T_CreateHandle, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopCompile(inputDesc)", K_DESC, T_Compile, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlDestroyDataset", K_DS, D_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlAddDatasetBuffer(dataset)", K_DS, D_AddBuffer, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetDatasetNumBuffers", K_DS, D_NumBuffers, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetDatasetBuffer", K_DS, D_Buffer, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetDatasetTensorDesc(dataset)", K_DS, D_SetDesc, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetDatasetTensorDesc", K_DS, D_GetDesc, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlExecute(input)", K_DS, D_ExecuteIn, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlExecute(output)", K_DS, D_ExecuteOut, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlExecuteAsync(input)", K_DS, D_ExecuteAsync, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetDynamicBatchSize", K_DS, D_Batch, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetDynamicHWSize", K_DS, D_HW, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetInputAIPP(dataset)", K_DS, D_InputAipp, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPByInputIndex(dataset)", K_DS, D_AippByIndex, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlDestroyDesc", K_MDESC, M_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetDesc", K_MDESC, M_Get, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetNumInputs", K_MDESC, M_NumIn, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetNumOutputs", K_MDESC, M_NumOut, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputSizeByIndex", K_MDESC, M_InSize, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetOutputSizeByIndex", K_MDESC, M_OutSize, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputDims", K_MDESC, M_InDims, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputDimsV2", K_MDESC, M_InDimsV2, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetOutputDims", K_MDESC, M_OutDims, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetCurOutputDims", K_MDESC, M_CurOutDims, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputNameByIndex", K_MDESC, M_InName, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetOutputNameByIndex", K_MDESC, M_OutName, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputFormat", K_MDESC, M_InFormat, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetOutputFormat", K_MDESC, M_OutFormat, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputDataType", K_MDESC, M_InType, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetOutputDataType", K_MDESC, M_OutType, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputIndexByName", K_MDESC, M_InIndex, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetOutputIndexByName", K_MDESC, M_OutIndex, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetDynamicBatch", K_MDESC, M_DynBatch, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetDynamicHW", K_MDESC, M_DynHW, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputDynamicGearCount", K_MDESC, M_GearCount, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlGetInputDynamicDims", K_MDESC, M_DynDims, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlDestroyAIPP", K_AIPP, A_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPInputFormat", K_AIPP, A_Format, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPCscParams", K_AIPP, A_Csc, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPRbuvSwapSwitch", K_AIPP, A_Rbuv, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPAxSwapSwitch", K_AIPP, A_Ax, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPSrcImageSize", K_AIPP, A_Src, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPScfParams", K_AIPP, A_Scf, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPCropParams", K_AIPP, A_Crop, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPPaddingParams", K_AIPP, A_Pad, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPDtcPixelMean", K_AIPP, A_Mean, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPDtcPixelMin", K_AIPP, A_Min, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPPixelVarReci", K_AIPP, A_Var, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetInputAIPP(aipp)", K_AIPP, A_SetInput, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclmdlSetAIPPByInputIndex(aipp)", K_AIPP, A_ByIndex, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopDestroyAttr", K_ATTR, O_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrBool", K_ATTR, O_Bool, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrInt", K_ATTR, O_Int, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrFloat", K_ATTR, O_Float, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrString", K_ATTR, O_String, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrDataType", K_ATTR, O_DataType, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrListBool", K_ATTR, O_ListBool, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrListInt", K_ATTR, O_ListInt, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrListFloat", K_ATTR, O_ListFloat, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrListString", K_ATTR, O_ListString, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrListDataType", K_ATTR, O_ListDataType, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopSetAttrListListInt", K_ATTR, O_ListListInt, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopExecuteV2(attr)", K_ATTR, O_ExecuteV2, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclopCompile(attr)", K_ATTR, O_Compile, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclopDestroyHandle", K_OPHANDLE, H_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclopExecWithHandle", K_OPHANDLE, H_Exec, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtDestroyStream", K_STREAM, S_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtSynchronizeStream", K_STREAM, S_Sync, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclrtSynchronizeStreamWithTimeout", K_STREAM, S_SyncTimeout, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclrtRecordEvent(stream)", K_STREAM, S_Record, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclrtSubscribeReport", K_STREAM, S_Subscribe, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtLaunchCallback", K_STREAM, S_Launch, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtUnSubscribeReport", K_STREAM, S_Unsubscribe, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtMemcpyAsync(stream)", K_STREAM, S_Memcpy, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclrtMemsetAsync(stream)", K_STREAM, S_Memset, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclmdlExecuteAsync(stream)", K_STREAM, S_Execute, ACL_ERROR_INVALID_PARAM, 1},
+    {"aclrtDestroyEvent", K_EVENT, E_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtRecordEvent(event)", K_EVENT, E_Record, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtSynchronizeEvent", K_EVENT, E_Sync, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtEventElapsedTime(start)", K_EVENT, E_ElapsedStart, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtEventElapsedTime(end)", K_EVENT, E_ElapsedEnd, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtDestroyContext", K_CTX, C_Destroy, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtSetCurrentContext", K_CTX, C_SetCurrent, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtGetTaskIdFromExceptionInfo", K_INFO, X_Task, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtGetStreamIdFromExceptionInfo", K_INFO, X_Stream, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtGetThreadIdFromExceptionInfo", K_INFO, X_Thread, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtGetDeviceIdFromExceptionInfo", K_INFO, X_Device, ACL_ERROR_INVALID_PARAM, 0},
+    {"aclrtGetErrorCodeFromExceptionInfo", K_INFO, X_Error, ACL_ERROR_INVALID_PARAM, 0},
+};
+
+/* A handle of each kind, destroyed: what a stale handle looks like. */
+static void* Destroyed(enum Kind k) {
+  void* h = NULL;
+  switch (k) {
+    case K_BUF:
+      h = aclCreateDataBuffer(NULL, 0);
+      aclDestroyDataBuffer(h);
+      break;
+    case K_DESC:
+      h = aclCreateTensorDesc(ACL_FLOAT, 0, NULL, ACL_FORMAT_ND);
+      aclDestroyTensorDesc(h);
+      break;
+    case K_DS:
+      h = aclmdlCreateDataset();
+      aclmdlDestroyDataset(h);
+      break;
+    case K_MDESC:
+      h = aclmdlCreateDesc();
+      aclmdlDestroyDesc(h);
+      break;
+    case K_AIPP:
+      h = aclmdlCreateAIPP(1);
+      aclmdlDestroyAIPP(h);
+      break;
+    case K_ATTR:
+      h = aclopCreateAttr();
+      aclopDestroyAttr(h);
+      break;
+    case K_STREAM:
+      aclrtCreateStream(&h);
+      aclrtDestroyStream(h);
+      break;
+    case K_EVENT:
+      aclrtCreateEvent(&h);
+      aclrtDestroyEvent(h);
+      break;
+    case K_CTX: {
+      aclrtContext keep = NULL;
+      aclrtGetCurrentContext(&keep);
+      aclrtCreateContext(&h, 0);
+      aclrtDestroyContext(h);
+      aclrtSetCurrentContext(keep);
+      break;
+    }
+    default: /* aclopHandle, exception info: none can be made here */
+      break;
+  }
+  return h;
+}
+
+static void BadHandles(void) {
+  static char forged[256];             /* mapped memory that is no handle */
+  void* wild = (void*)(uintptr_t)0x18; /* not mapped at all */
+  void* destroyed[K_KINDS];
+  for (int k = 0; k < K_KINDS; ++k) destroyed[k] = Destroyed((enum Kind)k);
+  /* A live handle of another kind, for each kind: a data buffer for all but buffers. */
+  for (size_t i = 0; i < sizeof(kHandleCalls) / sizeof(kHandleCalls[0]); ++i) {
+    void* other = kHandleCalls[i].kind == K_BUF ? (void*)g_ok.ds : (void*)g_ok.buf;
+    void* bad[5] = {NULL, forged, wild, destroyed[kHandleCalls[i].kind], other};
+    for (int b = 0; b < 5; ++b) {
+      if ((b == 0 && kHandleCalls[i].null_ok) || (b == 3 && !bad[b])) continue;
+      aclError got = kHandleCalls[i].call(bad[b]);
+      ++checks;
+      if (got != kHandleCalls[i].expect) {
+        ++failures;
+        printf("FAIL bad handle %d to %s -> %d, expected %d (%s)\n", b, kHandleCalls[i].name, got,
+               kHandleCalls[i].expect, aclGetRecentErrMsg());
+      }
+    }
+  }
+}
+
+/* ---- sizes: zero, huge, and those that overflow when rounded or multiplied ---- */
+static void BadSizes(const char* om) {
+  void* p = NULL;
+  uint32_t id = 0;
+  size_t work = 0, weight = 0, sz = 0;
+  static char small[64];
+  const size_t kHuge[] = {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 63, SIZE_MAX / 2 + 1, (size_t)1 << 62};
+  for (size_t i = 0; i < sizeof(kHuge) / sizeof(kHuge[0]); ++i) {
+    const size_t n = kHuge[i];
+    EXPECT_CODE(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    EXPECT_CODE(aclrtMallocHost(&p, n), ACL_ERROR_RT_MEMORY_ALLOCATION);
+    /* Ranges past the allocation or the address space: refused before any byte moves. */
+    EXPECT_CODE(aclrtMemcpy(g_ok.dev, n, small, n, ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_CODE(aclrtMemcpy(small, n, g_ok.dev, n, ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_CODE(aclrtMemcpy(small, n, small + 1, n, ACL_MEMCPY_HOST_TO_HOST),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclrtMemcpyAsync(small, n, g_ok.dev, n, ACL_MEMCPY_DEVICE_TO_HOST, g_ok.stream),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclrtMemset(g_ok.dev, n, 0, n), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclrtMemsetAsync(g_ok.dev, n, 0, n, g_ok.stream), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlLoadFromMem(small, n, &id), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlLoadFromMemWithMem(small, n, &id, NULL, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlQuerySizeFromMem(small, n, &work, &weight), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopLoad(small, n), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlLoadFromFileWithMem(om, &id, g_ok.dev, n, NULL, 0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlLoadFromFileWithMem(om, &id, NULL, 0, g_ok.dev, n), ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(aclmdlCreateAIPP(n) == NULL);
+    EXPECT_CODE(aclmdlGetAippDataSize(n, &sz), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlGetAippDataSize(n / 96, &sz), ACL_ERROR_INVALID_PARAM); /* 64 + n * 96 */
+    EXPECT_TRUE(aclmdlGetDatasetBuffer(g_ok.ds, n) == NULL);
+    EXPECT_TRUE(aclmdlGetDatasetTensorDesc(g_ok.ds, n) == NULL);
+    EXPECT_CODE(aclmdlSetDatasetTensorDesc(g_ok.ds, g_ok.desc, n), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclGetTensorDescDimV2(g_ok.desc, n, &(int64_t){0}), ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(aclmdlGetInputSizeByIndex(g_ok.mdesc, n) == 0);
+    EXPECT_CODE(aclmdlGetInputDims(g_ok.mdesc, n, &g_io), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlGetAippType(g_ok.model, n, &(aclmdlInputAippType){0}, &sz),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetAIPPCropParams(g_ok.aipp, 0, 0, 0, 8, 8, n), ACL_ERROR_INVALID_PARAM);
+    /* A buffer whose size claim is huge: execution refuses it (not device memory of it). */
+    aclDataBuffer* liar = aclCreateDataBuffer(g_ok.dev, n);
+    aclmdlDataset* in = aclmdlCreateDataset();
+    aclmdlAddDatasetBuffer(in, liar);
+    EXPECT_CODE(aclmdlExecute(g_ok.model, in, in), ACL_ERROR_INVALID_PARAM);
+    aclmdlDestroyDataset(in);
+    aclDestroyDataBuffer(liar);
+  }
+  /* Counts and lengths of zero. */
+  EXPECT_CODE(aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclrtMemcpy(g_ok.dev, 0, small, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_CODE(aclmdlLoadFromMem(small, 0, &id), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclopLoad(small, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclmdlGetInputDynamicDims(g_ok.mdesc, 0, &g_io, 0), ACL_ERROR_MODEL_NOT_DYNAMIC);
+  EXPECT_CODE(aclmdlCreateAndGetOpDesc(0, 1, 1, small, 0, &(aclTensorDesc*){NULL}, &sz,
+                                       &(aclTensorDesc*){NULL}, &sz),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclGetCompileopt(ACL_PRECISION_MODE, small, 0), ACL_ERROR_INVALID_PARAM);
+  /* Counts of list attributes and operator arrays: negative, and INT_MAX with no array. */
+  EXPECT_CODE(aclopSetAttrListInt(g_ok.attr, "l", -1, (const int64_t[]){1}),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclopSetAttrListInt(g_ok.attr, "l", 0x7fffffff, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(
+      aclopSetAttrListListInt(g_ok.attr, "l", 1, (const int[]){-1}, (const int64_t* const[]){NULL}),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclopExecuteV2("Add", -1, NULL, NULL, 1, NULL, NULL, NULL, NULL),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclopExecuteV2("Add", 0x7fffffff, NULL, NULL, 0, NULL, NULL, NULL, NULL),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclopCompile("Add", -3, NULL, 1, NULL, NULL, ACL_ENGINE_SYS, ACL_COMPILE_SYS, NULL),
+              ACL_ERROR_INVALID_PARAM);
+  /* BLAS: sizes whose products overflow int are refused, not allocated. */
+  EXPECT_CODE(
+      aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 0x7fffffff, 0x7fffffff, 0x7fffffff,
+                    g_ok.dev, g_ok.dev, 0x7fffffff, ACL_FLOAT, g_ok.dev, 0x7fffffff, ACL_FLOAT,
+                    g_ok.dev, g_ok.dev, 0x7fffffff, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, NULL),
+      ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, -1, 4, 4, g_ok.dev, g_ok.dev, 4,
+                            ACL_FLOAT, g_ok.dev, 4, ACL_FLOAT, g_ok.dev, g_ok.dev, 4, ACL_FLOAT,
+                            ACL_COMPUTE_HIGH_PRECISION, NULL),
+              ACL_ERROR_INVALID_PARAM);
+}
+
 /* ---- memory that would fault: read-only and inaccessible pages, unmapped ranges ---- */
 static void UnwritableMemory(void) {
   const size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -240,6 +673,8 @@ static void RunTables(const char* om) {
   EXPECT_CODE(aclrtRecordEvent(g_ok.event, g_ok.stream), ACL_SUCCESS);
   EXPECT_CODE(aclrtSynchronizeStream(g_ok.stream), ACL_SUCCESS);
 
+  BadHandles();
+  BadSizes(om);
   UnwritableMemory();
   TensorDescLimits();
   BlockingCallbackSync();
