@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all build configure setup demo test install bench models tutorials fuzz fuzz-tools test-asan test-asan-ci test-tsan format format-check clean
+.PHONY: all build configure setup demo test install bench models tutorials fuzz fuzz-tools test-asan test-asan-ci test-tsan test-tsan-ci format format-check clean
 
 all: build
 
@@ -109,6 +109,22 @@ test-tsan: setup
 	cmake --build $(TSAN_BUILD) -j $(JOBS)
 	cd $(TSAN_BUILD) && bash $(CURDIR)/scripts/tsan_env.sh $(abspath $(TSAN_BUILD)) \
 	  ctest --output-on-failure --timeout 1500 -R "$(TSAN_TESTS)"
+
+# What CI runs under ThreadSanitizer (clang, -O1; the AscendCL library, atc for the test
+# models and the C programs only): the AscendCL stress and race runs (threads executing,
+# copying and destroying handles under each other, tests/c/run_stress.py) and the misuse run,
+# OpenMP regions included (scripts/tsan_env.sh). No suppressions: a report fails the run.
+TSAN_CI_BUILD ?= build-tsan-ci
+TSAN_CI_TESTS = acl_stress|acl_misuse
+test-tsan-ci: setup
+	bash scripts/setup.sh clang libomp-dev
+	@test -f $(TSAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(TSAN_CI_BUILD) \
+	  -DCMAKE_BUILD_TYPE=None -DOC_BUILD_PYTHON=OFF \
+	  -DCMAKE_CXX_FLAGS="-O1 -fsanitize=thread" -DCMAKE_C_FLAGS="-O1 -fsanitize=thread" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread"
+	cmake --build $(TSAN_CI_BUILD) -j $(JOBS) --target atc oc_acl_stress oc_acl_race oc_acl_misuse
+	cd $(TSAN_CI_BUILD) && bash $(CURDIR)/scripts/tsan_env.sh $(abspath $(TSAN_CI_BUILD)) \
+	  ctest --output-on-failure --timeout 1500 -R "$(TSAN_CI_TESTS)"
 
 # Kernel suite (Google Benchmark), then both engines on the five reference models at 1 and
 # 2 threads, quiet and under a background load, memory and load time, bf16 modes; the
