@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -15,6 +16,24 @@
 using oc::acl::Fail;
 using oc::acl::State;
 
+namespace {
+
+// The emulated device's memory: the SoC's HBM (what aclrtGetMemInfo reports as total).
+size_t DeviceMemoryTotal() {
+  const opencann::SocSpec* soc = opencann::FindSocSpec(aclrtGetSocName());
+  return static_cast<size_t>(soc ? soc->hbm_gib : 64) << 30;
+}
+
+// The host's physical memory: pinned host memory (aclrtMallocHost) cannot exceed it.
+size_t HostMemoryTotal() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return SIZE_MAX;
+  const size_t p = static_cast<size_t>(pages), b = static_cast<size_t>(page);
+  return p > SIZE_MAX / b ? SIZE_MAX : p * b;
+}
+
+}  // namespace
+
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -23,6 +42,12 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be positive");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: unknown policy");
+  // More than the device has is refused before the host allocator sees it (a sanitizer's
+  // allocator aborts on such sizes instead of failing).
+  if (size > DeviceMemoryTotal())
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc: " + std::to_string(size) +
+                                                    " bytes are more than the device's " +
+                                                    std::to_string(DeviceMemoryTotal()));
   void* p = State::Get().AllocDevice(size);
   if (!p) return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMalloc: out of memory");
   *devPtr = p;
@@ -43,6 +68,10 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(hostPtr);
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be positive");
+  if (size > HostMemoryTotal())
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "aclrtMallocHost: " + std::to_string(size) +
+                    " bytes are more than the host's memory, which pinned memory cannot exceed");
   void* p = State::Get().AllocHost(size);
   if (!p) return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "aclrtMallocHost: out of memory");
   *hostPtr = p;
@@ -210,8 +239,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: attr " +
                                              std::to_string(static_cast<int>(attr)) +
                                              " is not an aclrtMemAttr");
-  const opencann::SocSpec* soc = opencann::FindSocSpec(aclrtGetSocName());
-  *total = static_cast<size_t>(soc ? soc->hbm_gib : 64) << 30;
+  *total = DeviceMemoryTotal();
   const size_t used = std::min(State::Get().DeviceBytesInUse(), *total);
   *free = *total - used;
   // The emulated device's memory is the host's: never report more than it can still give.
