@@ -14,6 +14,10 @@ using oc::acl::State;
 
 namespace {
 
+// The most bytes one by-value kernel argument may have (OpenCANN's bound: structs of tiling
+// data are a few KiB).
+constexpr size_t kMaxByValueBytes = 64 << 10;
+
 // Refuses a launch: the reason goes to the recent-error message and to stderr.
 aclError Refuse(aclError code, const std::string& message) {
   std::fprintf(stderr, "[ERROR] %s\n", message.c_str());
@@ -31,6 +35,10 @@ aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint3
     return Refuse(ACL_ERROR_INVALID_PARAM,
                   what + ": blockDim " + std::to_string(blockDim) + " must be 1..65535");
   if (numArgs > 32) return Refuse(ACL_ERROR_INVALID_PARAM, what + ": at most 32 kernel arguments");
+  // The application's arrays are read without faulting: a stale or made-up one is an error.
+  if (numArgs && (!oc::HostRangeReadable(args, numArgs * sizeof(void*)) ||
+                  (sizes && !oc::HostRangeReadable(sizes, numArgs * sizeof(size_t)))))
+    return Refuse(ACL_ERROR_INVALID_PARAM, what + ": args or argSizes is not readable memory");
   // Device pointers are checked against their allocations (which bound the kernel's
   // accesses); values are copied now, as the NPU's launch copies them into its arguments.
   std::vector<std::pair<const void*, size_t>> regions;
@@ -40,6 +48,13 @@ aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint3
       if (!args[i])
         return Refuse(ACL_ERROR_INVALID_PARAM,
                       what + ": argument " + std::to_string(i) + " (by value) is null");
+      // A kernel's by-value arguments are small (the NPU copies them into its argument area);
+      // a size claim is checked before anything is copied.
+      if (sizes[i] > kMaxByValueBytes || !oc::HostRangeReadable(args[i], sizes[i]))
+        return Refuse(ACL_ERROR_INVALID_PARAM,
+                      what + ": argument " + std::to_string(i) + " (by value, " +
+                          std::to_string(sizes[i]) + " bytes) is over " +
+                          std::to_string(kMaxByValueBytes) + " bytes or not readable memory");
       const auto* p = static_cast<const uint8_t*>(args[i]);
       values[i].assign(p, p + sizes[i]);
       continue;

@@ -17,8 +17,10 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "acl/acl_kernel_launch.h"
 #include "acl/acl_op_compiler.h"
 #include "acl/ops/acl_cblas.h"
+#include "aclnn/acl_meta.h"
 
 static int failures = 0, checks = 0;
 
@@ -656,6 +658,66 @@ static void BlockingCallbackSync(void) {
   EXPECT_TRUE(g_cb_ran == 3);
 }
 
+/* ---- the other headers: aclnn's tensors and executors, kernel launches ---- */
+static void KernelFn(void* const* args) { (void)args; }
+static void AclnnAndKernels(void) {
+  static char forged[64];
+  const int64_t d2[2] = {2, 2}, neg[2] = {2, -1}, d9[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  EXPECT_TRUE(aclCreateTensor(NULL, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, g_ok.dev) ==
+              NULL);
+  EXPECT_TRUE(aclCreateTensor(neg, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, g_ok.dev) ==
+              NULL);
+  EXPECT_TRUE(aclCreateTensor(d9, 9, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, g_ok.dev) == NULL);
+  EXPECT_TRUE(aclCreateTensor(d2, UINT64_MAX, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0,
+                              g_ok.dev) == NULL);
+  EXPECT_TRUE(aclCreateTensor(d2, 2, (aclDataType)999, NULL, 0, ACL_FORMAT_ND, NULL, 0, g_ok.dev) ==
+              NULL);
+  EXPECT_TRUE(aclCreateTensor(d2, 2, ACL_FLOAT, NULL, -1, ACL_FORMAT_ND, NULL, 0, g_ok.dev) ==
+              NULL);
+  aclTensor* t = aclCreateTensor(d2, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, NULL, 0, g_ok.dev);
+  EXPECT_TRUE(t != NULL);
+  EXPECT_CODE(aclDestroyTensor(NULL), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_CODE(aclDestroyTensor((const aclTensor*)forged), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_CODE(aclDestroyTensor((const aclTensor*)g_ok.buf), ACLNN_ERR_PARAM_INVALID);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = NULL;
+  const aclTensor* bad[1] = {(const aclTensor*)forged};
+  const aclTensor* good[1] = {t};
+  EXPECT_CODE(OcAclnnGetWorkspaceSize(NULL, good, 1, NULL, 0, good, 1, &ws, &ex),
+              ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_CODE(OcAclnnGetWorkspaceSize("Relu", bad, 1, NULL, 0, good, 1, &ws, &ex),
+              ACLNN_ERR_PARAM_INVALID);
+  EXPECT_CODE(OcAclnnGetWorkspaceSize("Relu", good, 1, NULL, 0, bad, 1, &ws, &ex),
+              ACLNN_ERR_PARAM_INVALID);
+  EXPECT_CODE(OcAclnnGetWorkspaceSize("Relu", NULL, 3, NULL, 0, good, 1, &ws, &ex),
+              ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_CODE(OcAclnnRun(NULL, 0, NULL, NULL), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_CODE(OcAclnnRun(NULL, 0, (aclOpExecutor*)forged, NULL), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_CODE(OcAclnnRun(NULL, 0, (aclOpExecutor*)t, NULL), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_CODE(aclDestroyTensor(t), ACLNN_SUCCESS);
+  EXPECT_CODE(aclDestroyTensor(t), ACLNN_ERR_PARAM_INVALID); /* twice */
+  /* Kernel launches: null names and functions, block counts, argument arrays and sizes. */
+  void* args[2] = {g_ok.dev, forged};
+  const size_t huge[2] = {0, SIZE_MAX}, big[2] = {0, (size_t)1 << 20}, ok[2] = {0, 8};
+  EXPECT_CODE(OcLaunchKernel(NULL, (void*)KernelFn, 1, NULL, args, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernel("k", NULL, 1, NULL, args, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernel("k", (void*)KernelFn, 0, NULL, args, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernel("k", (void*)KernelFn, 1, NULL, NULL, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernel("k", (void*)KernelFn, 1, NULL, (void**)(uintptr_t)0x18, 2),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernel("k", (void*)KernelFn, 1, NULL, args, 0xffffffffu),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernel("k", (void*)KernelFn, 1, NULL, args, 2),
+              ACL_ERROR_INVALID_PARAM); /* forged is not device memory */
+  EXPECT_CODE(OcLaunchKernel("k", (void*)KernelFn, 1, (aclrtStream)forged, args, 1),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernelArgs("k", NULL, 1, NULL, args, ok, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernelArgs("k", KernelFn, 1, NULL, args, huge, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernelArgs("k", KernelFn, 1, NULL, args, big, 2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(OcLaunchKernelArgs("k", KernelFn, 1, NULL, args, (const size_t*)(uintptr_t)0x18, 2),
+              ACL_ERROR_INVALID_PARAM);
+}
+
 static void RunTables(const char* om) {
   EXPECT_CODE(aclmdlLoadFromFile(om, &g_ok.model), ACL_SUCCESS);
   EXPECT_CODE(aclrtMalloc(&g_ok.dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -678,6 +740,7 @@ static void RunTables(const char* om) {
   UnwritableMemory();
   TensorDescLimits();
   BlockingCallbackSync();
+  AclnnAndKernels();
 
   /* The live handles were left alone by all of it. */
   EXPECT_TRUE(aclmdlGetDatasetNumBuffers(g_ok.ds) == 1 &&
