@@ -51,10 +51,24 @@ std::map<uint32_t, uint64_t> g_subscriptions;   // stream id -> thread
 std::map<uint64_t, CallbackQueue> g_callbacks;  // per subscribed thread
 std::map<uint32_t, CallbackQueue> g_unclaimed;  // per stream id: reached while unsubscribed
 
+// A thread with no subscribed stream and no callback left to run is a report thread no more
+// (aclrtProcessReport then says so). The caller holds g_cb_mutex.
+void ForgetThreadIfIdle(uint64_t thread) {
+  for (const auto& [stream, th] : g_subscriptions)
+    if (th == thread) return;
+  auto it = g_callbacks.find(thread);
+  if (it != g_callbacks.end() && it->second.empty()) g_callbacks.erase(it);
+}
+
 // Forgets a stream that is being destroyed (the caller holds g_cb_mutex): its subscription,
-// its unclaimed callbacks; its blocking callbacks stop holding it.
+// its unclaimed callbacks; its blocking callbacks stop holding it. Those already handed to
+// its thread stay for that thread's aclrtProcessReport.
 void CloseStreamCallbacks(Stream* s) {
-  g_subscriptions.erase(s->id);
+  if (auto it = g_subscriptions.find(s->id); it != g_subscriptions.end()) {
+    const uint64_t thread = it->second;
+    g_subscriptions.erase(it);
+    ForgetThreadIfIdle(thread);
+  }
   g_unclaimed.erase(s->id);
   *s->closing = true;
   g_cb_cv.notify_all();
@@ -358,6 +372,7 @@ aclError aclrtProcessReport(int32_t timeout) {
   oc::acl::TimelineEvent("callback", "callback", t0);
   lock.lock();
   cb->done = true;
+  ForgetThreadIfIdle(self);
   g_cb_cv.notify_all();
   return ACL_SUCCESS;
 }
@@ -381,9 +396,7 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
   CallbackQueue kept;
   for (auto& cb : mine) (cb->stream_id == id ? g_unclaimed[id] : kept).push_back(std::move(cb));
   mine.swap(kept);
-  bool still = false;
-  for (const auto& [st, th] : g_subscriptions) still |= th == threadId;
-  if (!still && mine.empty()) g_callbacks.erase(threadId);
+  ForgetThreadIfIdle(threadId);
   g_cb_cv.notify_all();
   return ACL_SUCCESS;
 }
