@@ -90,6 +90,7 @@ test-asan-ci: setup
 	  -DCMAKE_C_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined"
+	cmake -S . -B $(ASAN_CI_BUILD) > /dev/null  # a kept folder learns targets added since
 	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests oc_ascendc_tests atc msame msopgen gpu2npu oc_acl_stress \
 	  oc_acl_race oc_acl_misuse oc_round_trip_corpus oc_src_unit_tests
 	cd $(ASAN_CI_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -122,6 +123,7 @@ test-tsan-ci: setup
 	  -DCMAKE_BUILD_TYPE=None -DOC_BUILD_PYTHON=OFF \
 	  -DCMAKE_CXX_FLAGS="-O1 -fsanitize=thread" -DCMAKE_C_FLAGS="-O1 -fsanitize=thread" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread"
+	cmake -S . -B $(TSAN_CI_BUILD) > /dev/null
 	cmake --build $(TSAN_CI_BUILD) -j $(JOBS) --target atc oc_acl_stress oc_acl_race oc_acl_misuse
 	cd $(TSAN_CI_BUILD) && bash $(CURDIR)/scripts/tsan_env.sh $(abspath $(TSAN_CI_BUILD)) \
 	  ctest --output-on-failure --timeout 1500 -R "$(TSAN_CI_TESTS)"

@@ -125,7 +125,10 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%-10s %6s %10s %8s %8s %9s %8s %8s\n", "framework", "files", "converted", "executed",
               "too big", "exec err", "refused", "no .om");
-  for (const auto& [framework, c] : counts) {
+  for (const auto& entry : counts) {
+    // Named, not a structured binding: clang 14 cannot capture one in the lambda below.
+    const std::string& framework = entry.first;
+    const auto& c = entry.second;
     size_t total = 0;
     for (const auto& [outcome, n] : c) total += n;
     auto get = [&](RoundTrip o) {
