@@ -223,8 +223,12 @@ Status InnerProduct(const LayerParameter& l, const Weights& w, Builder& b) {
       wt = b.Add1(l.name(), "Transpose", {wt}, perm);
     }
     y = b.Add1(l.name(), "MatMul", {in, wt});
-    if (p.bias_term())
+    if (p.bias_term()) {
+      if (w.blobs[1].numel() != n)
+        return LayerError(l, "has " + std::to_string(w.blobs[1].numel()) + " biases for " +
+                                 std::to_string(n) + " outputs");
       y = b.Add1(l.name(), "Add", {y, b.Constant(l.name() + "_b", Reshaped(w.blobs[1], {n}))});
+    }
   }
   return SetTops(l, b, {y});
 }

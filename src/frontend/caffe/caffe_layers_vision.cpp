@@ -163,6 +163,9 @@ Status Normalize(const LayerParameter& l, const Weights& w, Builder& b) {
              {b.Add1(l.name(), "Mul", {x, x}), b.Ints(l.name() + "_axes", axes)}, keep);
   sum = b.Add1(l.name(), "Add", {sum, b.Floats(l.name() + "_eps", {p.eps()}, {})});
   std::string y = b.Add1(l.name(), "Div", {x, b.Add1(l.name(), "Sqrt", {sum})});
+  if (p.channel_shared() && scale.numel() != 1)
+    return LayerError(
+        l, "a shared scale needs one value, the blob holds " + std::to_string(scale.numel()));
   const std::string s = p.channel_shared() ? b.Constant(l.name() + "_scale", Reshaped(scale, {}))
                                            : ChannelParam(l, b, x, scale, "_scale");
   return SetTops(l, b, {b.Add1(l.name(), "Mul", {y, s})});

@@ -115,9 +115,13 @@ void CastFrom(DataType from, const void* src, To* dst, int64_t n) {
         if (std::isnan(v)) {
           dst[i] = 0;
         } else {
-          v = std::clamp(v, static_cast<double>(std::numeric_limits<To>::lowest()),
-                         static_cast<double>(std::numeric_limits<To>::max()));
-          dst[i] = static_cast<To>(v);
+          // The limits compared as doubles: int64's max rounds up to 2^63, which is itself
+          // out of range, so the comparison is >=, not a clamp to it.
+          constexpr double lo = static_cast<double>(std::numeric_limits<To>::lowest());
+          constexpr double hi = static_cast<double>(std::numeric_limits<To>::max());
+          dst[i] = v >= hi   ? std::numeric_limits<To>::max()
+                   : v <= lo ? std::numeric_limits<To>::lowest()
+                             : static_cast<To>(v);
         }
       } else {
         dst[i] = static_cast<To>(s[i]);

@@ -138,6 +138,11 @@ class LayerNormKernel : public Kernel {
     bias_n_ = ctx.has_input(2) ? ctx.inputs[2].numel() : 0;
     if (scale_n_ != cols_ && scale_n_ != 1)
       return ctx.Error("Scale does not match the normalized shape");
+    if (bias_n_ != 0 && bias_n_ != cols_ && bias_n_ != 1)
+      return ctx.Error("B does not match the normalized shape");
+    for (size_t i = 1; i < ctx.inputs.size(); ++i)
+      if (ctx.has_input(i) && ctx.inputs[i].dtype != DataType::kFloat)
+        return ctx.Error("Scale and B must be float32 like X");
     const auto& outs = ctx.node->outputs;
     has_mean_ = outs.size() > 1 && !outs[1].empty();
     has_inv_ = outs.size() > 2 && !outs[2].empty();

@@ -16,7 +16,8 @@ inline float ExpFloat(float x) {
   // Round to nearest by the 1.5 * 2^23 trick: floorf would be a library call, which
   // keeps the loop scalar on baseline x86-64.
   constexpr float kRound = 12582912.0f;
-  float n = (x * kLog2e + kRound) - kRound;
+  const float t = x * kLog2e + kRound;
+  const float n = t - kRound;
   float r = x - n * kLn2Hi - n * kLn2Lo;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
@@ -25,7 +26,11 @@ inline float ExpFloat(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.0f;
-  int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  // 2^n from t's bits (t = 1.5 * 2^23 + n): no float -> int conversion, which is undefined
+  // for NaN (exp(NaN) stays NaN through p).
+  uint32_t t_bits;
+  std::memcpy(&t_bits, &t, 4);
+  const uint32_t bits = (t_bits - 0x4B400000u + 127u) << 23;
   float scale;
   std::memcpy(&scale, &bits, 4);
   return p * scale;
