@@ -102,6 +102,12 @@ class QuantizeKernel : public Kernel {
     zp_type_ = ctx.has_input(2) ? ctx.inputs[2].dtype : DataType::kUndefined;
     out_type_ = ctx.outputs[0].dtype;
     n_ = ctx.inputs[0].numel();
+    // Run reads scale and zero point at every parameter index: both must hold them all.
+    const int64_t scales = ctx.inputs[1].numel();
+    if (scales < 1) return ctx.Error("the scale holds no value");
+    if (ctx.has_input(2) && ctx.inputs[2].numel() != scales)
+      return ctx.Error("the zero point holds " + std::to_string(ctx.inputs[2].numel()) +
+                       " values, the scale " + std::to_string(scales));
     OC_ASSIGN_OR_RETURN(param_, MakeAxisParam(ctx, 1));
     return Status::Ok();
   }
