@@ -245,17 +245,7 @@ bool Attrs(Message& root, Rng& rng) {
       FillAttr(&attrs[rng.Pick(kAttrKeys)], root, rng);
       return true;
     default:  // a list's value at a boundary, or the list emptied
-      for (const auto& key : keys) {
-        AttrDef& a = attrs[key];
-        if (!a.has_list() || a.list().i_size() == 0) continue;
-        if (rng.OneIn(3))
-          a.mutable_list()->clear_i();
-        else
-          a.mutable_list()->set_i(static_cast<int>(rng.Below(a.list().i_size())),
-                                  BoundaryInt(rng, 1));
-        return true;
-      }
-      return false;
+      return oc::fuzz::MutateIntList(attrs, keys, rng);
   }
 }
 

@@ -98,6 +98,22 @@ bool ParseAs(const ProtoFormat& format, const std::string& bytes, google::protob
 bool SerializeAs(const ProtoFormat& format, const google::protobuf::Message& message,
                  std::string* out);
 
+// One of `keys`' list attributes gets an integer at a boundary, or loses its list: GE's
+// AttrDef and TensorFlow's AttrValue share the shape (list().i).
+template <typename AttrMap>
+bool MutateIntList(AttrMap& attrs, const std::vector<std::string>& keys, Rng& rng) {
+  for (const auto& key : keys) {
+    auto& a = attrs[key];
+    if (!a.has_list() || a.list().i_size() == 0) continue;
+    if (rng.OneIn(3))
+      a.mutable_list()->clear_i();
+    else
+      a.mutable_list()->set_i(static_cast<int>(rng.Below(a.list().i_size())), BoundaryInt(rng, 1));
+    return true;
+  }
+  return false;
+}
+
 // The bodies of LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver for a format whose
 // whole input is one message. The mutator tries a few structured mutations that fit in
 // max_size; one call in ten, and whenever the input does not parse, it is

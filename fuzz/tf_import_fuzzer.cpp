@@ -202,19 +202,8 @@ bool Attrs(Message& root, Rng& rng) {
     case 2:  // an attribute more (or one replaced) under a name some op reads
       FillAttr(&attrs[rng.Pick(kAttrKeys)], root, rng);
       return true;
-    default: {  // a list attribute's value at a boundary, or the list emptied
-      for (const auto& key : keys) {
-        AttrValue& v = attrs[key];
-        if (!v.has_list() || v.list().i_size() == 0) continue;
-        if (rng.OneIn(3))
-          v.mutable_list()->clear_i();
-        else
-          v.mutable_list()->set_i(static_cast<int>(rng.Below(v.list().i_size())),
-                                  BoundaryInt(rng, 1));
-        return true;
-      }
-      return false;
-    }
+    default:  // a list attribute's value at a boundary, or the list emptied
+      return oc::fuzz::MutateIntList(attrs, keys, rng);
   }
 }
 
