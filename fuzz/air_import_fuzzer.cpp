@@ -308,7 +308,7 @@ const oc::fuzz::ProtoFormat& Format() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  oc::fuzz::QuietLogs();
+  oc::fuzz::SetUpHarness();
   oc::fuzz::QuietProtobuf();
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   if (oc::fuzz::ImportOnly())

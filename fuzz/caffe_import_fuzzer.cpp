@@ -304,7 +304,7 @@ std::string Join(const Parts& p) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  oc::fuzz::QuietLogs();
+  oc::fuzz::SetUpHarness();
   oc::fuzz::QuietProtobuf();
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   if (oc::fuzz::ImportOnly())

@@ -8,16 +8,13 @@
 #include <vector>
 
 #include "base/log.h"
+#include "fuzz_util.h"
 #include "base/sha256.h"
 #include "om/om_format.h"
 #include "runtime/model.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const bool quiet = [] {
-    oc::SetLogLevel(oc::LogLevel::kNull);
-    return true;
-  }();
-  (void)quiet;
+  oc::fuzz::SetUpHarness();
   std::string bytes(reinterpret_cast<const char*>(data), size);
   if (bytes.size() >= oc::kOmHeaderSize) {
     oc::OmHeader h;
