@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "base/log.h"
-#include "fuzz_util.h"
 #include "base/sha256.h"
+#include "fuzz_util.h"
 #include "om/om_format.h"
 #include "runtime/model.h"
 

@@ -18,6 +18,24 @@ Status KernelPrepareContext::NeedsValue(const std::string& what) const {
                 "node [" + node->name + "] (" + node->op_type + ") needs the value of " + what);
 }
 
+Result<double> KernelPrepareContext::OneDouble(size_t i, const std::string& what) const {
+  const Tensor* t = constants[i];
+  if (!t) {
+    if (has_input(i)) return NeedsValue(what);
+    return Error(what + " is required");
+  }
+  if (t->numel() != 1)
+    return Error(what + " must hold one value, not " + std::to_string(t->numel()));
+  if (t->dtype() == DataType::kString) return Error(what + " is a string");
+  return t->GetAsDouble(0);
+}
+
+Result<int64_t> KernelPrepareContext::OneInt(size_t i, const std::string& what) const {
+  OC_ASSIGN_OR_RETURN(double d, OneDouble(i, what));
+  if (!(d > -9.2e18 && d < 9.2e18)) return Error(what + " is not a representable integer");
+  return constants[i]->GetAsInt(0);
+}
+
 // ---- KernelTable -------------------------------------------------------------------
 
 void KernelTable::Register(const std::string& domain, const std::string& op_type, KernelFactory f,
@@ -289,7 +307,7 @@ Result<std::unique_ptr<Kernel>> PrepareForShapes(const Backend& backend, KernelP
     const bool present = ctx.has_input(i);
     if (present) infos[i] = ValueInfo{ctx.inputs[i].dtype, ctx.inputs[i].shape, true};
     ic.inputs.push_back(present ? &infos[i] : nullptr);
-    ic.const_inputs.push_back(i < ctx.constants.size() ? ctx.constants[i] : nullptr);
+    ic.const_inputs.push_back(ctx.constants[i]);
   }
   OC_RETURN_IF_ERROR(RunSchema(*schema, ic));
   ctx.outputs.clear();

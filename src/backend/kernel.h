@@ -42,10 +42,23 @@ class SubgraphRunner {
       const std::map<std::string, Tensor>& outer) const = 0;
 };
 
+// Values of a node's constant inputs, null where an input is not constant or is absent.
+// Reading past the node's inputs gives null too: a kernel asks for an optional trailing input
+// by its index, and a file may leave it out (issue 30: Pad read constants[1] past the end).
+class ConstantInputs {
+ public:
+  const Tensor* operator[](size_t i) const { return i < values_.size() ? values_[i] : nullptr; }
+  void push_back(const Tensor* t) { values_.push_back(t); }
+  size_t size() const { return values_.size(); }
+
+ private:
+  std::vector<const Tensor*> values_;
+};
+
 struct KernelPrepareContext {
   const Node* node = nullptr;
-  std::vector<TensorType> inputs;        // dtype undefined for omitted optional inputs
-  std::vector<const Tensor*> constants;  // values of constant inputs, else nullptr
+  std::vector<TensorType> inputs;  // dtype undefined for omitted optional inputs
+  ConstantInputs constants;        // values of constant inputs, else nullptr
   std::vector<TensorType> outputs;
   std::vector<int> input_layouts, output_layouts;  // per input/output; empty = plain
   int num_threads = 1;
@@ -68,6 +81,11 @@ struct KernelPrepareContext {
     return i < inputs.size() && inputs[i].dtype != DataType::kUndefined;
   }
   Status Error(const std::string& msg) const;
+  // The one value of constant input `i` (an axis, a count, a bound), named `what` in errors:
+  // refused when the input is absent, holds no value or several, or is a string; when it is
+  // given but not constant, NeedsValue. Kernels read scalar inputs only through these.
+  Result<int64_t> OneInt(size_t i, const std::string& what) const;
+  Result<double> OneDouble(size_t i, const std::string& what) const;
   // The kernel needs the value of input `what`, which is not constant: the runtime then
   // prepares this node at execution time with the actual values.
   Status NeedsValue(const std::string& what) const;

@@ -21,11 +21,18 @@ int64_t NumElements(const Shape& s) {
 uint64_t MaxTensorBytes() { return GlobalConfig().max_tensor_bytes; }
 
 Result<size_t> TensorBytes(const Shape& s, size_t element_size) {
-  if (IsStatic(s) && std::find(s.begin(), s.end(), 0) != s.end()) return size_t{0};
+  // A zero dim makes the tensor empty, but kernels still multiply its other dims (strides,
+  // row and column counts): those must fit the bound too, or [0, 2^62, 90] would pass here
+  // and overflow them.
   uint64_t n = 1;
+  bool empty = false;
   for (int64_t d : s) {
     if (d < 0)
       return InvalidArgument("shape " + ShapeToString(s) + " has an unknown or negative dim");
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
     if (__builtin_mul_overflow(n, static_cast<uint64_t>(d), &n))
       return InvalidArgument("shape " + ShapeToString(s) + " has more elements than 2^64");
   }
@@ -33,9 +40,10 @@ Result<size_t> TensorBytes(const Shape& s, size_t element_size) {
   if (__builtin_mul_overflow(n, static_cast<uint64_t>(element_size), &bytes) ||
       bytes > MaxTensorBytes())
     return InvalidArgument("a tensor of shape " + ShapeToString(s) + " would need more than " +
-                           std::to_string(MaxTensorBytes()) +
-                           " bytes (the bound; set OCANN_MAX_TENSOR_BYTES to change it)");
-  return static_cast<size_t>(bytes);
+                           std::to_string(MaxTensorBytes()) + " bytes" +
+                           (empty ? " without its zero dims" : "") +
+                           " (the bound; set OCANN_MAX_TENSOR_BYTES to change it)");
+  return empty ? size_t{0} : static_cast<size_t>(bytes);
 }
 
 bool IsStatic(const Shape& s) {

@@ -17,7 +17,8 @@ int64_t NumElements(const Shape& s);  // -1 if any dim is unknown; INT64_MAX on 
 // allocation, so later size arithmetic cannot overflow.
 uint64_t MaxTensorBytes();
 // Bytes of a static shape of `element_size`-byte elements: an error naming the shape when a
-// dim is negative, the count overflows, or it exceeds MaxTensorBytes().
+// dim is negative, the count overflows, or it exceeds MaxTensorBytes(). An empty shape (a zero
+// dim) is 0 bytes, but its nonzero dims must fit the bound all the same: kernels multiply them.
 Result<size_t> TensorBytes(const Shape& s, size_t element_size);
 bool IsStatic(const Shape& s);
 std::string ShapeToString(const Shape& s);  // "[1,3,224,224]"

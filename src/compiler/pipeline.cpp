@@ -50,6 +50,9 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   OC_RETURN_IF_ERROR(CheckNamesAreUtf8(graph));
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());
+  // Bodies are inferred only when they run; what the loader checks in them is refused here,
+  // with the op's own code, rather than after the .om is written.
+  OC_RETURN_IF_ERROR(CheckSubgraphs(graph));
   const ValueOrigins origins = RecordValueOrigins(graph);
   for (auto& pass : BuildPipeline(options, backends)) {
     const std::string name = pass->name();

@@ -81,8 +81,16 @@ Status InferTopK(InferContext& c) {
   if (!axis.ok()) return c.Error(axis.status().message());
   if (out.empty()) return c.Error("X must have rank 1 or more");
   if (k && k->numel() != 1) return c.Error("K must hold one value");
-  int64_t kv = k ? k->GetAsInt(0) : c.attrs().GetInt("k", -1);
-  if (k && kv < 0) return c.Error("K must be 0 or more");
+  if (!k && c.has_input(1)) {  // K is known only at run time: so is the axis' length
+    out[axis.value()] = -1;
+    c.SetOutput(0, x.dtype, out);
+    c.SetOutput(1, DataType::kInt64, out);
+    return Status::Ok();
+  }
+  if (!k && !c.attrs().Has("k"))
+    return c.Error("K is required (the attribute k before opset 10, the second input since)");
+  const int64_t kv = k ? k->GetAsInt(0) : c.attrs().GetInt("k", -1);
+  if (kv < 0) return c.Error("K must be 0 or more");
   if (kv > out[axis.value()] && out[axis.value()] >= 0) return c.Error("k is larger than the axis");
   out[axis.value()] = kv;
   c.SetOutput(0, x.dtype, out);

@@ -199,6 +199,14 @@ Status InferMaxUnpool(InferContext& c) {
   return Status::Ok();
 }
 
+// LRN normalises across channels: X is N x C x ..., and the window holds `size` (>= 1) channels.
+Status InferLrn(InferContext& c) {
+  if (c.attrs().GetInt("size", 0) < 1) return c.Error("size must be given and at least 1");
+  if (c.in(0).has_shape && c.in(0).shape.size() < 2)
+    return c.Error("X must be N x C x ..., not of rank " + std::to_string(c.in(0).shape.size()));
+  return InferSameAsInput(c);
+}
+
 Status InferEinsum(InferContext& c) {
   OC_RETURN_IF_ERROR(CheckAllSameType(c));
   std::vector<Shape> shapes;
@@ -220,7 +228,7 @@ Status InferEinsum(InferContext& c) {
 }  // namespace
 
 void RegisterMiscSchemas(OpRegistry& r) {
-  r.Register({"LRN", "", 1, 1, 1, 1, InferSameAsInput});
+  r.Register({"LRN", "", 1, 1, 1, 1, InferLrn});
   r.Register({"MeanVarianceNormalization", "", 1, 1, 1, 1, InferSameAsInput});
   r.Register({"ReverseSequence", "", 2, 2, 1, 1, InferSameAsInput});
   r.Register({"Compress", "", 2, 2, 1, 1, InferCompress});

@@ -1,4 +1,5 @@
 // Neural-network ops: convolution, pooling, normalisation, softmax.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/op_families.h"
@@ -59,6 +60,16 @@ std::vector<int64_t> IntsOr(const AttributeMap& a, const char* name, size_t n, i
   return r.empty() ? std::vector<int64_t>(n, v) : r;
 }
 
+// B, where given, holds one value per output channel: kernels copy that many from it.
+Status CheckConvBias(const InferContext& c, int64_t out_channels) {
+  if (!c.has_input(2) || !c.in(2).has_shape) return Status::Ok();
+  const Shape& b = c.in(2).shape;
+  if (b.size() != 1 || (b[0] >= 0 && out_channels >= 0 && b[0] != out_channels))
+    return c.Error("B " + ShapeToString(b) + " must hold one value per output channel (" +
+                   std::to_string(out_channels) + ")");
+  return Status::Ok();
+}
+
 Status InferConv(InferContext& c) {
   if (c.node->domain.empty()) OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
   const ValueInfo& x = c.in(0);
@@ -70,6 +81,7 @@ Status InferConv(InferContext& c) {
   Shape out;
   Status s = ConvForwardShape(x.shape, w.shape, c.attrs(), &out);
   if (!s.ok()) return c.Error(s.message());
+  OC_RETURN_IF_ERROR(CheckConvBias(c, w.shape[0]));
   c.SetOutput(0, x.dtype, out);
   return Status::Ok();
 }
@@ -87,6 +99,10 @@ Status ConvForwardShape(const Shape& x, const Shape& w, const AttributeMap& a, S
     return ShapeMismatch("input channels " + std::to_string(x[1]) + " do not match weight " +
                          ShapeToString(w) + " with group " + std::to_string(group));
   std::vector<int64_t> kernel = a.GetInts("kernel_shape");
+  // Kernels walk W by its own dims: a kernel_shape that says otherwise would be read past it.
+  if (!kernel.empty() && IsStatic(w) &&
+      !std::equal(kernel.begin(), kernel.end(), w.begin() + 2, w.end()))
+    return ShapeMismatch("kernel_shape does not match the weight " + ShapeToString(w));
   if (kernel.empty()) kernel.assign(w.begin() + 2, w.end());
   std::vector<int64_t> pads = a.GetInts("pads");
   Shape spatial;
@@ -107,6 +123,9 @@ Status ConvTransposeGeometry(const Shape& x, const Shape& w, const AttributeMap&
     return r.empty() ? std::vector<int64_t>(count, v) : r;
   };
   std::vector<int64_t> kernel = a.GetInts("kernel_shape");
+  if (!kernel.empty() && IsStatic(w) &&
+      !std::equal(kernel.begin(), kernel.end(), w.begin() + 2, w.end()))
+    return ShapeMismatch("kernel_shape does not match the weight " + ShapeToString(w));
   if (kernel.empty()) kernel.assign(w.begin() + 2, w.end());
   const auto strides = ints("strides", n, 1), dil = ints("dilations", n, 1);
   const auto outpad = ints("output_padding", n, 0);
@@ -181,6 +200,7 @@ Status InferConvTranspose(InferContext& c) {
   Shape out;
   Status s = ConvTransposeGeometry(x.shape, w.shape, c.attrs(), &pads, &out);
   if (!s.ok()) return c.Error(s.message());
+  OC_RETURN_IF_ERROR(CheckConvBias(c, out[1]));
   c.SetOutput(0, x.dtype, out);
   return Status::Ok();
 }

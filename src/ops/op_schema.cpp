@@ -122,6 +122,30 @@ Status CheckArity(const OpSchema& schema, const Node& node) {
   return Status::Ok();
 }
 
+namespace {
+
+// Output types for a node whose shapes are settled at run time when no stand-in shape fitted
+// its schema. Most ops' types do not depend on shapes, so the schema runs once more with every
+// non-constant input a scalar, which broadcasts with anything; what it cannot type stays
+// undefined. Without this the fallback guessed the first input's type (an Equal over floats
+// was "float32"), and the compiler and the loader could guess differently.
+std::vector<DataType> TypesFromScalarProbe(const OpSchema& schema, const InferContext& ctx) {
+  std::vector<ValueInfo> scalars(ctx.inputs.size());
+  InferContext probe = ctx;
+  for (size_t i = 0; i < ctx.inputs.size(); ++i)
+    if (ctx.inputs[i] && !ctx.const_inputs[i]) {
+      scalars[i] = ValueInfo{ctx.inputs[i]->dtype, {}, true};
+      probe.inputs[i] = &scalars[i];
+    }
+  probe.outputs.assign(ctx.outputs.size(), ValueInfo{});
+  std::vector<DataType> types(ctx.outputs.size(), DataType::kUndefined);
+  if (RunSchema(schema, probe).ok())
+    for (size_t i = 0; i < types.size(); ++i) types[i] = probe.outputs[i].dtype;
+  return types;
+}
+
+}  // namespace
+
 Status InferNode(Graph& graph, const Node& node) {
   const OpSchema* schema = OpRegistry::Global().Find(node.domain, node.op_type);
   if (!schema) return NoKernelError(node);
@@ -178,9 +202,14 @@ Status InferNode(Graph& graph, const Node& node) {
       s = RunSchema(*schema, probe);
       if (s.ok()) break;
     }
+    std::vector<DataType> scalar_types;
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       if (node.outputs[i].empty()) continue;
       DataType dtype = s.ok() ? probe.outputs[i].dtype : DataType::kUndefined;
+      if (dtype == DataType::kUndefined && !s.ok()) {
+        if (scalar_types.empty()) scalar_types = TypesFromScalarProbe(*schema, ctx);
+        dtype = scalar_types[i];
+      }
       if (dtype == DataType::kUndefined) {
         // No stand-in fitted: keep a type the graph already knew (the model's value_info),
         // else the first input's.
@@ -244,12 +273,14 @@ Status InferNode(Graph& graph, const Node& node) {
                                      "will fail at run time unless the actual sizes fit: "
                                   << inferred.message());
     }
+    const std::vector<DataType> scalar_types =
+        typed ? std::vector<DataType>{} : TypesFromScalarProbe(*schema, ctx);
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       if (node.outputs[i].empty()) continue;
       ValueInfo vi;
-      vi.dtype = typed && probe.outputs[i].dtype != DataType::kUndefined ? probe.outputs[i].dtype
-                 : ctx.inputs[0]                                         ? ctx.inputs[0]->dtype
-                                                                         : DataType::kFloat;
+      vi.dtype = typed ? probe.outputs[i].dtype : scalar_types[i];
+      if (vi.dtype == DataType::kUndefined)
+        vi.dtype = ctx.inputs[0] ? ctx.inputs[0]->dtype : DataType::kFloat;
       graph.values[node.outputs[i]] = vi;
     }
     OC_LOG(kDebug, "node [" << node.name << "] (" << node.op_type << "): " << inferred.message()

@@ -143,6 +143,12 @@ Status NoKernelError(const Node& node, const std::string& detail = "");
 // min_inputs / min_outputs, or in a variadic list) is omitted (an empty name).
 Status CheckArity(const OpSchema& schema, const Node& node);
 
+// What holds in every If/Loop/Scan body, at any depth, without the enclosing scope's shapes:
+// each node's op exists and its arity fits, no body output is unnamed, every static value
+// description fits the tensor size bound, and bodies nest at most 64 deep. The compiler and
+// the loader both run it.
+Status CheckSubgraphs(const Graph& graph);
+
 // Runs the schema's inference: every caller goes through here, so a schema that read an
 // absent input (InferContext::in) fails with an error naming it even if it returned Ok.
 Status RunSchema(const OpSchema& schema, InferContext& ctx);

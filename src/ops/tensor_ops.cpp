@@ -484,6 +484,8 @@ Status InferRange(InferContext& c) {
 
 Status InferPad(InferContext& c) {
   std::vector<int64_t> pads = c.attrs().GetInts("pads");
+  if (pads.empty() && !c.has_input(1))
+    return c.Error("pads is required (an attribute before opset 11, the second input since)");
   if (pads.empty()) {
     if (!c.constant(1) || !c.in(0).has_shape) {
       if (c.in(0).has_shape)

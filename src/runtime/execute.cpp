@@ -138,6 +138,13 @@ Status Model::RunDynamicStep(const Program& p, const Step& step, ExecState& st) 
     }
     out_ptrs.push_back(st.Resolve(s));
   }
+  // As for a prepared step (Step::writes_nothing): outputs of no element leave nothing to
+  // compute, and a kernel would still walk 2^31 empty rows of a [2^31, 1, 0] input.
+  bool writes_nothing = !outs.empty();
+  for (size_t k = 0; k < step.outputs.size(); ++k)
+    if (step.outputs[k].kind != SlotKind::kNone)
+      writes_nothing = writes_nothing && NumElements(outs[k].shape) == 0;
+  if (writes_nothing) return Status::Ok();
   if (!st.workspace->Resize(kernel->WorkspaceSize()))
     return Status(StatusCode::kOutOfMemory, "cannot allocate the kernel workspace");
   KernelRunContext rc;

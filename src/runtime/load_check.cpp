@@ -10,44 +10,18 @@ namespace oc {
 namespace {
 
 constexpr size_t kArenaAlign = 64;  // the planner's alignment
-constexpr int kMaxSubgraphDepth = 64;
 
 std::string Describe(const ValueInfo& v) {
   if (!v.has_shape) return std::string(DataTypeName(v.dtype)) + " of unknown rank";
   return std::string(DataTypeName(v.dtype)) + " " + ShapeToString(v.shape);
 }
 
-// Nodes inside If/Loop/Scan bodies read values of enclosing scopes, so their shapes are
-// checked when the body runs; what can be checked without them is checked here, before any
-// kernel sees the node: the op exists and its input and output counts fit it.
-Status CheckSubgraphNodes(const Graph& g, int depth) {
-  if (depth > kMaxSubgraphDepth)
-    return ParseError("subgraphs are nested more than " + std::to_string(kMaxSubgraphDepth) +
-                      " deep");
-  for (const Node& n : g.nodes) {
-    const OpSchema* schema = OpRegistry::Global().Find(n.domain, n.op_type);
-    if (!schema)
-      return ParseError("node [" + n.name + "] has the unknown op type [" + n.op_type + "]");
-    Status arity = CheckArity(*schema, n);
-    if (!arity.ok())
-      return ParseError("node [" + n.name + "] (" + n.op_type +
-                        ") does not fit its op: " + arity.message());
-    for (const auto& [name, value] : n.attrs.all())
-      if (const auto* body = std::get_if<std::shared_ptr<Graph>>(&value))
-        OC_RETURN_IF_ERROR(CheckSubgraphNodes(**body, depth + 1));
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 Status CheckGraphAgainstSchemas(const Graph& g) {
-  for (const Node& n : g.nodes)
-    for (const auto& [name, value] : n.attrs.all())
-      if (const auto* body = std::get_if<std::shared_ptr<Graph>>(&value)) {
-        Status s = CheckSubgraphNodes(**body, 1);
-        if (!s.ok()) return s.WithContext("subgraph [" + name + "] of node [" + n.name + "]");
-      }
+  // Bodies read values of enclosing scopes, so their shapes are checked when they run; what
+  // holds without them is checked here, before any kernel sees a body's node.
+  if (Status s = CheckSubgraphs(g); !s.ok()) return ParseError(s.message());
   // The schemas run on the file's own input descriptions, node by node.
   Graph scratch;
   scratch.opset_version = g.opset_version;

@@ -411,6 +411,35 @@ def onnx_cases():
                                          [vi("v_out", F, None)]))],
                   [vi("n", I64, []), vi("v", F, [2])], [vi("y", F, None)]),
               "E19005", "a Loop body without iteration and condition inputs")
+    # Bodies: what the loader refuses in them atc refuses itself, with the op's own code.
+    def if_model(then_nodes, then_outputs):
+        return model([helper.make_node(
+            "If", ["c"], ["y"],
+            then_branch=helper.make_graph(then_nodes, "t", [], then_outputs),
+            else_branch=helper.make_graph([helper.make_node("Neg", ["x"], ["o"])],
+                                          "e", [], [vi("o", F, None)]))],
+            [vi("c", TensorProto.BOOL, []), vi("x", F, [2])], [vi("y", F, None)])
+    onnx_case("if_branch_unknown_op",
+              if_model([helper.make_node("relu", ["x"], ["o"])], [vi("o", F, None)]),
+              "EZ3003", "a branch node of an op type nobody registered (lower-case relu)")
+    onnx_case("if_branch_arity",
+              if_model([helper.make_node("Neg", ["x", "x"], ["o"])], [vi("o", F, None)]),
+              "E19005", "a branch Neg with two inputs")
+    onnx_case("if_branch_output_unnamed",
+              if_model([helper.make_node("Neg", ["x"], ["o"])], [vi("", F, None)]),
+              "E19005", "a branch output with no name")
+    onnx_case("scan_body_output_uncomputed",
+              model([helper.make_node(
+                  "Scan", ["init", "xs"], ["total", "ys"], num_scan_inputs=1,
+                  body=helper.make_graph([], "body", [vi("sum", F, [2]), vi("x_t", F, [2])],
+                                         [vi("sum_out", F, [2]), vi("y_t", F, [2])]))],
+                  [vi("init", F, [2]), vi("xs", F, [3, 2])],
+                  [vi("total", F, [2]), vi("ys", F, [3, 2])]),
+              "E19005", "a Scan body whose outputs nothing computes")
+    onnx_case("body_value_complex",
+              if_model([helper.make_node("Neg", ["x"], ["o"])],
+                       [vi("o", TensorProto.COMPLEX64, None)]),
+              "E19010", "a branch output of type complex64")
 
 
 # ---------------------------------------------------------------- .om → msame, atc --mode=1

@@ -191,6 +191,13 @@ Status ConvertType(const onnx::TypeProto& type, const std::string& name, ValueIn
   if (!onnx::TensorProto_DataType_IsValid(tt.elem_type()))
     return ParseError("value [" + name + "] has the invalid elem_type " +
                       std::to_string(tt.elem_type()));
+  // ONNX types OpenCANN has no DataType for (complex, float8, int4, ...) are refused here,
+  // wherever the value is declared: cast through, they would reach schemas and the .om as
+  // enum values nothing else knows.
+  if (tt.elem_type() != onnx::TensorProto::UNDEFINED && !IsValidDataType(tt.elem_type()))
+    return Unsupported("value [" + name + "] is of the type " +
+                       onnx::TensorProto_DataType_Name(tt.elem_type()) +
+                       ", which OpenCANN does not support");
   vi->dtype = static_cast<DataType>(tt.elem_type());
   if (tt.has_shape()) {
     if (tt.shape().dim_size() > kMaxImportRank)

@@ -30,10 +30,22 @@ Result<Tensor> Stack(const std::vector<Tensor>& parts, DataType dt, const Shape&
   size_t off = 0;
   for (const auto& p : parts) {
     if (p.shape() != item) return InvalidArgument("scan outputs change shape between iterations");
+    if (p.dtype() != dt)
+      return InvalidArgument(std::string("a scan output is ") + DataTypeName(p.dtype()) +
+                             ", declared " + DataTypeName(dt));
     std::memcpy(static_cast<uint8_t*>(out.mutable_data()) + off, p.data(), p.nbytes());
     off += p.nbytes();
   }
   return out;
+}
+
+// Loop's M and cond, and its body's condition, are one value each: an empty tensor (which a
+// file can give) has none to read.
+Result<int64_t> OneValue(const Tensor& t, const char* what) {
+  if (t.numel() != 1)
+    return InvalidArgument(std::string("Loop's ") + what + " must hold one value, not " +
+                           std::to_string(t.numel()));
+  return t.GetAsInt(0);
 }
 
 const Graph* SubgraphAttr(const AttributeMap& a, const std::string& name) {
@@ -98,10 +110,22 @@ class ControlFlowKernel : public Kernel {
     if (!body) return InvalidArgument("missing body");
     const Tensor* max_trip = in(0);
     const Tensor* cond_in = in(1);
-    const int64_t trips = max_trip ? max_trip->GetAsInt(0) : INT64_MAX;
-    bool cond = cond_in ? cond_in->GetAsInt(0) != 0 : true;
+    int64_t trips = INT64_MAX;
+    if (max_trip) {
+      OC_ASSIGN_OR_RETURN(trips, OneValue(*max_trip, "M"));
+    }
+    bool cond = true;
+    if (cond_in) {
+      OC_ASSIGN_OR_RETURN(int64_t c, OneValue(*cond_in, "cond"));
+      cond = c != 0;
+    }
     std::vector<Tensor> carried;
     for (size_t i = 2; i < explicit_in; ++i) carried.push_back(Copy(*in(i)));
+    if (body->outputs.size() < 1 + carried.size() || ctx.outputs.size() != body->outputs.size() - 1)
+      return InvalidArgument("Loop's body gives " + std::to_string(body->outputs.size()) +
+                             " outputs for " + std::to_string(carried.size()) +
+                             " carried values and the node's " +
+                             std::to_string(ctx.outputs.size()) + " outputs");
     const size_t n_scan = body->outputs.size() - 1 - carried.size();
     std::vector<std::vector<Tensor>> scans(n_scan);
     for (int64_t it = 0; it < trips && cond; ++it) {
@@ -109,7 +133,10 @@ class ControlFlowKernel : public Kernel {
       *args[1].mutable_data_as<uint8_t>() = cond;
       for (const auto& t : carried) args.push_back(t);
       OC_ASSIGN_OR_RETURN(auto outs, ctx.subgraphs->RunGraph(*body, ctx.opset, args, outer));
-      cond = outs[0].GetAsInt(0) != 0;
+      if (outs.size() != body->outputs.size() || outs.size() < 1 + carried.size())
+        return InvalidArgument("Loop's body gave " + std::to_string(outs.size()) + " outputs");
+      OC_ASSIGN_OR_RETURN(int64_t next, OneValue(outs[0], "body condition"));
+      cond = next != 0;
       for (size_t i = 0; i < carried.size(); ++i) carried[i] = Copy(outs[1 + i]);
       for (size_t i = 0; i < n_scan; ++i) scans[i].push_back(Copy(outs[1 + carried.size() + i]));
     }

@@ -169,10 +169,12 @@ class CopyKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     // Training mode is only deterministic (an identity) with a constant ratio of 0.
-    const bool zero_ratio =
-        ctx.has_input(1) && ctx.constants[1] && ctx.constants[1]->GetAsDouble(0) == 0.0;
+    auto one_value = [&](size_t i) {
+      return ctx.constants[i] && ctx.constants[i]->numel() == 1 ? ctx.constants[i] : nullptr;
+    };
+    const bool zero_ratio = one_value(1) && one_value(1)->GetAsDouble(0) == 0.0;
     if (ctx.node->op_type == "Dropout" && ctx.has_input(2) && !zero_ratio &&
-        (!ctx.constants[2] || ctx.constants[2]->GetAsInt(0) != 0))
+        (!one_value(2) || one_value(2)->GetAsInt(0) != 0))
       return Unsupported("Dropout node [" + ctx.node->name +
                              "] may run in training mode (a random mask); OpenCANN runs "
                              "inference graphs only",

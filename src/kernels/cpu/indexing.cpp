@@ -318,9 +318,8 @@ class CumSumKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     shape_ = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
-    if (!ctx.constants[1]) return ctx.NeedsValue("axis");
-    OC_ASSIGN_OR_RETURN(
-        axis_, NormalizeAxis(ctx.constants[1]->GetAsInt(0), static_cast<int64_t>(shape_.size())));
+    OC_ASSIGN_OR_RETURN(int64_t axis, ctx.OneInt(1, "axis"));
+    OC_ASSIGN_OR_RETURN(axis_, NormalizeAxis(axis, static_cast<int64_t>(shape_.size())));
     exclusive_ = ctx.attrs().GetInt("exclusive", 0) != 0;
     reverse_ = ctx.attrs().GetInt("reverse", 0) != 0;
     return Status::Ok();
@@ -447,7 +446,15 @@ class TopKKernel : public Kernel {
     type_ = ctx.inputs[0].dtype;
     OC_ASSIGN_OR_RETURN(
         axis_, NormalizeAxis(ctx.attrs().GetInt("axis", -1), static_cast<int64_t>(shape_.size())));
-    k_ = ctx.outputs[0].shape[axis_];
+    // K from its own source, not from the output's description (which a value-decided
+    // preparation leaves unknown).
+    if (ctx.has_input(1)) {
+      OC_ASSIGN_OR_RETURN(k_, ctx.OneInt(1, "K"));
+    } else {
+      k_ = ctx.attrs().GetInt("k", -1);
+    }
+    if (shape_.empty() || k_ < 0 || k_ > shape_[axis_])
+      return ctx.Error("K must be one value between 0 and the axis' length");
     largest_ = ctx.attrs().GetInt("largest", 1) != 0;
     return Status::Ok();
   }

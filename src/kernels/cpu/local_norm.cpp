@@ -21,7 +21,9 @@ class LrnKernel : public Kernel {
     alpha_ = ctx.attrs().GetFloat("alpha", 1e-4f);
     beta_ = ctx.attrs().GetFloat("beta", 0.75f);
     bias_ = ctx.attrs().GetFloat("bias", 1.0f);
-    size_ = ctx.attrs().GetInt("size", 1);
+    size_ = ctx.attrs().GetInt("size", 0);
+    if (size_ < 1) return ctx.Error("size must be given and at least 1");
+    if (shape_.size() < 2) return ctx.Error("X must be N x C x ...");
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {

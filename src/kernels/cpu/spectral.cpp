@@ -52,8 +52,7 @@ class DftKernel : public Kernel {
     inverse_ = ctx.attrs().GetInt("inverse", 0) != 0;
     n_ = in_[axis_];
     if (ctx.has_input(1)) {
-      if (!ctx.constants[1]) return ctx.NeedsValue("dft_length");
-      n_ = ctx.constants[1]->GetAsInt(0);
+      OC_ASSIGN_OR_RETURN(n_, ctx.OneInt(1, "dft_length"));
     }
     return Status::Ok();
   }
@@ -99,15 +98,13 @@ class StftKernel : public Kernel {
     type_ = ctx.inputs[0].dtype;
     if (type_ != DataType::kFloat && type_ != DataType::kDouble)
       return ctx.Error("float types only");
-    if (!ctx.constants[1]) return ctx.NeedsValue("frame_step");
     in_ = ctx.inputs[0].shape;
     out_ = ctx.outputs[0].shape;
-    step_ = ctx.constants[1]->GetAsInt(0);
+    OC_ASSIGN_OR_RETURN(step_, ctx.OneInt(1, "frame_step"));
     has_window_ = ctx.has_input(2);
     frame_ = has_window_ ? ctx.inputs[2].shape[0] : 0;
     if (ctx.has_input(3)) {
-      if (!ctx.constants[3]) return ctx.NeedsValue("frame_length");
-      frame_ = ctx.constants[3]->GetAsInt(0);
+      OC_ASSIGN_OR_RETURN(frame_, ctx.OneInt(3, "frame_length"));
     }
     if (frame_ <= 0 || step_ <= 0) return ctx.Error("frame_length and frame_step must be positive");
     return Status::Ok();
@@ -147,14 +144,17 @@ class StftKernel : public Kernel {
 class MelKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
-    for (size_t i = 0; i < 5; ++i)
-      if (!ctx.constants[i]) return ctx.NeedsValue("its scalar inputs");
-    const int64_t mel = ctx.constants[0]->GetAsInt(0), dft = ctx.constants[1]->GetAsInt(0);
-    const int64_t rate = ctx.constants[2]->GetAsInt(0);
-    const double lo = ctx.constants[3]->GetAsDouble(0), hi = ctx.constants[4]->GetAsDouble(0);
+    OC_ASSIGN_OR_RETURN(const int64_t mel, ctx.OneInt(0, "num_mel_bins"));
+    OC_ASSIGN_OR_RETURN(const int64_t dft, ctx.OneInt(1, "dft_length"));
+    OC_ASSIGN_OR_RETURN(const int64_t rate, ctx.OneInt(2, "sample_rate"));
+    OC_ASSIGN_OR_RETURN(const double lo, ctx.OneDouble(3, "lower_edge_hertz"));
+    OC_ASSIGN_OR_RETURN(const double hi, ctx.OneDouble(4, "upper_edge_hertz"));
     type_ = ctx.outputs[0].dtype;
     rows_ = dft / 2 + 1;
     cols_ = mel;
+    if (ctx.outputs[0].shape != Shape{rows_, cols_})
+      return ctx.Error("the output " + ShapeToString(ctx.outputs[0].shape) +
+                       " is not [dft_length / 2 + 1, num_mel_bins]");
     values_.assign(static_cast<size_t>(rows_ * cols_), 0.0);
     const double lo_mel = 2595 * std::log10(1 + lo / 700), hi_mel = 2595 * std::log10(1 + hi / 700);
     const double step = (hi_mel - lo_mel) / static_cast<double>(mel + 2);

@@ -460,19 +460,30 @@ class PadKernel : public Kernel {
     const size_t rank = in_.size();
     std::vector<int64_t> axes;
     if (ctx.has_input(3)) {
+      if (!ctx.constants[3]) return ctx.NeedsValue("axes");
       axes = ctx.constants[3]->ToInt64Vector();
     } else {
       for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
     }
+    // What the output is made of is checked against what it was sized as: this kernel walks
+    // the output and maps each element back into X by begin_.
+    if (pads.size() != 2 * axes.size()) return ctx.Error("pads must hold two values per axis");
     begin_.assign(rank, 0);
+    Shape padded = in_;
     for (size_t k = 0; k < axes.size(); ++k) {
-      int64_t a = axes[k] < 0 ? axes[k] + static_cast<int64_t>(rank) : axes[k];
+      OC_ASSIGN_OR_RETURN(int64_t a, NormalizeAxis(axes[k], static_cast<int64_t>(rank)));
       begin_[a] = pads[k];
+      padded[a] += pads[k] + pads[k + axes.size()];
     }
+    if (padded != out_)
+      return ctx.Error("the output " + ShapeToString(out_) + " is not X " + ShapeToString(in_) +
+                       " padded by " + std::to_string(pads.size()) + " pads");
     mode_ = ctx.attrs().GetString("mode", "constant");
     value_.assign(esize_, 0);
     if (ctx.has_input(2)) {
       if (!ctx.constants[2]) return ctx.NeedsValue("constant_value");
+      if (ctx.constants[2]->numel() != 1 || ctx.constants[2]->dtype() != type_)
+        return ctx.Error("constant_value must be one value of X's type");
       std::memcpy(value_.data(), ctx.constants[2]->data(), esize_);
     } else if (ctx.attrs().Has("value")) {
       Tensor v = Tensor::Scalar(type_, ctx.attrs().GetFloat("value", 0));

@@ -16,8 +16,9 @@ namespace {
 class WindowKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
-    if (!ctx.constants[0]) return ctx.NeedsValue("size");
-    n_ = ctx.constants[0]->GetAsInt(0);
+    OC_ASSIGN_OR_RETURN(n_, ctx.OneInt(0, "size"));
+    if (ctx.outputs[0].shape.size() != 1 || ctx.outputs[0].shape[0] != n_)
+      return ctx.Error("the window's length differs from its size");
     type_ = ctx.outputs[0].dtype;
     periodic_ = ctx.attrs().GetInt("periodic", 1) != 0;
     op_ = ctx.node->op_type;

@@ -86,8 +86,8 @@ class ClipKernel : public Kernel {
     hi_ = ctx.attrs().GetFloat("max", std::numeric_limits<float>::max());
     for (size_t i = 1; i < 3; ++i) {
       if (!ctx.has_input(i)) continue;
-      if (!ctx.constants[i]) return ctx.NeedsValue(i == 1 ? "min" : "max");
-      (i == 1 ? lo_ : hi_) = static_cast<float>(ctx.constants[i]->GetAsDouble(0));
+      OC_ASSIGN_OR_RETURN(const double bound, ctx.OneDouble(i, i == 1 ? "min" : "max"));
+      (i == 1 ? lo_ : hi_) = static_cast<float>(bound);
     }
     return Status::Ok();
   }
