@@ -37,7 +37,8 @@ CheckedSetting<ConvAlgoMode> ParseConvAlgo(const char* env) {
 
 // A positive decimal integer, else nothing.
 std::optional<uint64_t> ParseByteCount(const char* env) {
-  if (!env || !*env) return std::nullopt;
+  // Digits only: strtoull would take "-3" as 2^64 - 3 and skip leading blanks.
+  if (!env || *env < '0' || *env > '9') return std::nullopt;
   char* end = nullptr;
   const unsigned long long v = std::strtoull(env, &end, 10);
   if (end && *end == '\0' && v > 0) return static_cast<uint64_t>(v);
@@ -105,6 +106,7 @@ Config ParseConfig(const EnvLookup& lookup) {
     c.warnings.push_back("OC_MAX_TENSOR_BYTES is deprecated: set OCANN_MAX_TENSOR_BYTES instead" +
                          std::string(max_bytes ? " (which is set, and used)" : ""));
   if (auto v = ParseByteCount(max_bytes ? max_bytes : old_max_bytes)) c.max_tensor_bytes = *v;
+  if (auto v = ParseByteCount(lookup("OCANN_MAX_LOOP_ITERATIONS"))) c.max_loop_iterations = *v;
   if (const char* env = lookup("OCANN_ATC"); env && *env) c.atc = env;
   c.ort_reference = Optional(lookup("OCANN_ORT_REFERENCE"));
   c.python = Optional(lookup("OCANN_PYTHON"));

@@ -58,6 +58,10 @@ struct Config {
   // OCANN_MAX_TENSOR_BYTES (OC_MAX_TENSOR_BYTES, deprecated): the most bytes one tensor may
   // have; values that are not a positive integer keep the default, 64 GiB.
   uint64_t max_tensor_bytes = uint64_t{64} << 30;
+  // OCANN_MAX_LOOP_ITERATIONS: the most iterations one Loop node may run in one execution
+  // (a model from elsewhere can loop 2^62 times); values that are not a positive integer keep
+  // the default, no bound.
+  uint64_t max_loop_iterations = UINT64_MAX;
   // OCANN_ATC: the atc aclopCompile runs; empty: the one installed beside the library.
   std::string atc;
   // OCANN_ORT_REFERENCE: ocann-compare's ONNX Runtime helper script (set even empty wins).

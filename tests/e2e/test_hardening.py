@@ -300,3 +300,45 @@ def test_fuzz_regressions_through_the_tools(tmp_path, name):
         assert "load model" not in out.stdout or "failed" not in out.stdout, out.stdout
     else:
         assert not (tmp_path / "m.om").exists()
+
+
+def loop_model(trips):
+    """v -> Loop(M=trips) { v + 1 } -> y: a constant trip count, as a model from elsewhere
+    may carry (2^62 is a model that runs for ever)."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Add", ["v_in", "one"], ["v_out"])], "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_in", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_out", TensorProto.FLOAT, [2])],
+        [numpy_helper.from_array(np.ones(2, np.float32), "one")])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "v"], ["y"], body=body)], "g",
+        [helper.make_tensor_value_info("v", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        [numpy_helper.from_array(np.array(trips, np.int64), "m")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_loop_iterations_are_bounded_by_configuration(tmp_path):
+    """OCANN_MAX_LOOP_ITERATIONS turns a Loop that would run for ever into an error naming
+    the node; under the bound the loop runs and computes."""
+    for name, trips in (("endless", 1 << 62), ("short", 5)):
+        r = convert(tmp_path, loop_model(trips), name)
+        assert r.returncode == 0, r.stdout + r.stderr
+    env = dict(os.environ, OCANN_MAX_LOOP_ITERATIONS="100", ASCEND_SLOG_PRINT_TO_STDOUT="1")
+    # The carried value's shape is known only at run time: msame is told its size.
+    out = run([tool("msame"), f"--model={tmp_path / 'endless.om'}",
+               f"--output={tmp_path / 'o1'}", "--outputSize=8"], env=env)
+    log = out.stdout + out.stderr
+    assert "model execute failed" in log, log
+    assert "the loop ran 100 iterations, the bound (OCANN_MAX_LOOP_ITERATIONS)" in log, log
+    np.zeros(2, np.float32).tofile(tmp_path / "v.bin")
+    out = run([tool("msame"), f"--model={tmp_path / 'short.om'}", f"--input={tmp_path / 'v.bin'}",
+               f"--output={tmp_path / 'o2'}", "--outfmt=BIN", "--outputSize=8"], env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    y = [p for p in (tmp_path / "o2").rglob("*.bin")]
+    assert len(y) == 1, y
+    np.testing.assert_array_equal(np.fromfile(y[0], np.float32), np.full(2, 5, np.float32))

@@ -142,6 +142,13 @@ TEST(Config, MaxTensorBytes) {
   EXPECT_TRUE(ParseOne("OCANN_MAX_TENSOR_BYTES", "1024").warnings.empty());
 }
 
+TEST(Config, MaxLoopIterations) {
+  EXPECT_EQ(Parse({}).max_loop_iterations, UINT64_MAX);
+  EXPECT_EQ(ParseOne("OCANN_MAX_LOOP_ITERATIONS", "10").max_loop_iterations, 10u);
+  for (const char* bad : {"0", "-3", "ten", ""})
+    EXPECT_EQ(ParseOne("OCANN_MAX_LOOP_ITERATIONS", bad).max_loop_iterations, UINT64_MAX) << bad;
+}
+
 TEST(Config, DeprecatedMaxTensorBytesStillWorksWithAWarning) {
   const Config old = ParseOne("OC_MAX_TENSOR_BYTES", "2048");
   EXPECT_EQ(old.max_tensor_bytes, 2048u);

@@ -128,7 +128,11 @@ class ControlFlowKernel : public Kernel {
                              std::to_string(ctx.outputs.size()) + " outputs");
     const size_t n_scan = body->outputs.size() - 1 - carried.size();
     std::vector<std::vector<Tensor>> scans(n_scan);
+    const uint64_t bound = ctx.config->max_loop_iterations;
     for (int64_t it = 0; it < trips && cond; ++it) {
+      if (static_cast<uint64_t>(it) >= bound)
+        return InvalidArgument("the loop ran " + std::to_string(it) +
+                               " iterations, the bound (OCANN_MAX_LOOP_ITERATIONS)");
       std::vector<Tensor> args{Tensor::FromInt64s({it}, {}), Tensor(DataType::kBool, {})};
       *args[1].mutable_data_as<uint8_t>() = cond;
       for (const auto& t : carried) args.push_back(t);
