@@ -80,6 +80,20 @@ class ControlFlowKernel : public Kernel {
     if (results_.size() != ctx.outputs.size())
       return ctx.Error("produced " + std::to_string(results_.size()) + " outputs, expected " +
                        std::to_string(ctx.outputs.size()));
+    // Run copies each result into a buffer sized by the output's description: a body that
+    // computes another type or shape must not be copied past it.
+    for (size_t i = 0; i < results_.size(); ++i) {
+      const TensorType& want = ctx.outputs[i];
+      const bool sized = !(want.shape.size() == 1 && want.shape[0] < 0);  // {-1}: not yet
+      if (want.dtype != DataType::kUndefined && want.dtype != results_[i].dtype())
+        return ctx.Error("output " + std::to_string(i) + " is " +
+                         DataTypeName(results_[i].dtype()) + ", described as " +
+                         DataTypeName(want.dtype));
+      if (sized && want.dtype != DataType::kUndefined && want.shape != results_[i].shape())
+        return ctx.Error("output " + std::to_string(i) + " is " +
+                         ShapeToString(results_[i].shape()) + ", described as " +
+                         ShapeToString(want.shape));
+    }
     return Status::Ok();
   }
   bool OutputShapes(std::vector<Shape>* shapes) const override {
@@ -162,6 +176,11 @@ class ControlFlowKernel : public Kernel {
     const size_t first = v8 ? 1 : 0;
     const size_t n_scan_in = static_cast<size_t>(a.GetInt("num_scan_inputs", 0));
     const size_t n_state = explicit_in - first - n_scan_in;
+    // Only Scan-8's sequence_lens may be omitted: states and scanned inputs are read.
+    for (size_t i = first; i < explicit_in; ++i)
+      if (!in(i)) return InvalidArgument("Scan's input " + std::to_string(i) + " is omitted");
+    if (explicit_in < first + n_scan_in || body->outputs.size() < explicit_in - first - n_scan_in)
+      return InvalidArgument("the body's outputs do not match the Scan's states");
     const size_t n_scan_out = body->outputs.size() - n_state;
     std::vector<int64_t> in_axes = a.GetInts("scan_input_axes", std::vector<int64_t>(n_scan_in, 0));
     std::vector<int64_t> in_dirs =

@@ -1,13 +1,36 @@
 // Type dispatch and the broadcast iteration shared by element-wise kernels.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "base/dtype.h"
 #include "base/shape.h"
 
 namespace oc {
+
+// A computed double stored as T: C++ leaves NaN and out-of-range float-to-integer conversions
+// undefined, so integers saturate and NaN stores 0 (as Cast does); bool is v != 0.
+template <typename To>
+To SaturatingCast(double v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != 0;
+  } else if constexpr (std::is_integral_v<To>) {
+    if (std::isnan(v)) return 0;
+    // The limits compared as doubles: int64's max rounds up to 2^63, itself out of range,
+    // so the comparison is >=, not a clamp to it.
+    constexpr double lo = static_cast<double>(std::numeric_limits<To>::lowest());
+    constexpr double hi = static_cast<double>(std::numeric_limits<To>::max());
+    return v >= hi   ? std::numeric_limits<To>::max()
+           : v <= lo ? std::numeric_limits<To>::lowest()
+                     : static_cast<To>(v);
+  } else {
+    return static_cast<To>(v);
+  }
+}
 
 // Calls FN.template operator()<T>() for the C++ type of `dt`; returns false when the
 // type is not one of the listed numeric types.

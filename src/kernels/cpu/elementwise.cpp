@@ -110,19 +110,7 @@ void CastFrom(DataType from, const void* src, To* dst, int64_t n) {
     for (int64_t i = 0; i < n; ++i) {
       if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
                     !std::is_same_v<To, bool>) {
-        // Out-of-range and NaN conversions are undefined in C++; saturate instead.
-        double v = static_cast<double>(s[i]);
-        if (std::isnan(v)) {
-          dst[i] = 0;
-        } else {
-          // The limits compared as doubles: int64's max rounds up to 2^63, which is itself
-          // out of range, so the comparison is >=, not a clamp to it.
-          constexpr double lo = static_cast<double>(std::numeric_limits<To>::lowest());
-          constexpr double hi = static_cast<double>(std::numeric_limits<To>::max());
-          dst[i] = v >= hi   ? std::numeric_limits<To>::max()
-                   : v <= lo ? std::numeric_limits<To>::lowest()
-                             : static_cast<To>(v);
-        }
+        dst[i] = SaturatingCast<To>(static_cast<double>(s[i]));
       } else {
         dst[i] = static_cast<To>(s[i]);
       }

@@ -168,16 +168,27 @@ class MatMulKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     type_ = ctx.inputs[0].dtype;
     Shape a = ctx.inputs[0].shape, b = ctx.inputs[1].shape;
+    if (a.empty() || b.empty()) return ctx.Error("A and B need rank 1 or more");
     if (a.size() == 1) a.insert(a.begin(), 1);
     if (b.size() == 1) b.push_back(1);
     m_ = a[a.size() - 2];
     k_ = a.back();
     n_ = b.back();
+    if (b[b.size() - 2] != k_)
+      return ctx.Error("A " + ShapeToString(ctx.inputs[0].shape) + " and B " +
+                       ShapeToString(ctx.inputs[1].shape) + " do not share K");
     Shape a_batch(a.begin(), a.end() - 2), b_batch(b.begin(), b.end() - 2);
     OC_ASSIGN_OR_RETURN(Shape batch, BroadcastShapes(a_batch, b_batch));
     batches_ = NumElements(batch);
     if (batches_ == 0 || m_ == 0 || n_ == 0) {
       empty_ = true;
+      out_bytes_ = ctx.outputs[0].nbytes();
+      return Status::Ok();
+    }
+    if (k_ == 0) {  // sums over nothing: zeros (the fused forms would add a bias to them)
+      if (ctx.has_input(2) || ctx.attrs().Has("activation"))
+        return ctx.Error("a fused MatMul over K = 0 is not supported");
+      zero_k_ = true;
       out_bytes_ = ctx.outputs[0].nbytes();
       return Status::Ok();
     }
@@ -242,6 +253,10 @@ class MatMulKernel : public Kernel {
 
   Status Run(const KernelRunContext& ctx) const override {
     if (empty_) return Status::Ok();
+    if (zero_k_) {
+      std::memset(ctx.outputs[0], 0, out_bytes_);
+      return Status::Ok();
+    }
     if (use_dnnl_) {
       return DnnlCall("MatMul",
                       [&] { mm_.Execute(ctx, ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]); });
@@ -266,7 +281,7 @@ class MatMulKernel : public Kernel {
   DataType type_ = DataType::kFloat;
   int64_t m_ = 0, k_ = 0, n_ = 0, batches_ = 1;
   std::vector<int64_t> a_off_, b_off_;
-  bool use_dnnl_ = false, empty_ = false;
+  bool use_dnnl_ = false, empty_ = false, zero_k_ = false;
   size_t out_bytes_ = 0;
   DnnlMatmul mm_;
   WorkspaceLayout ws_;

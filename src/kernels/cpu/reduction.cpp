@@ -150,7 +150,7 @@ class ReduceKernel : public Kernel {
           double acc = Init(op_);
           for (int64_t k = 0; k < red_; ++k)
             acc = Step(op_, acc, static_cast<double>(p[k * inner_]));
-          y[r] = static_cast<T>(Finish(op_, acc, count_));
+          y[r] = SaturatingCast<T>(Finish(op_, acc, count_));
         }
         return;
       }
@@ -176,7 +176,7 @@ class ReduceKernel : public Kernel {
           idx[d] = 0;
         }
       }
-      for (int64_t o = 0; o < out_n_; ++o) y[o] = static_cast<T>(Finish(op_, acc[o], count_));
+      for (int64_t o = 0; o < out_n_; ++o) y[o] = SaturatingCast<T>(Finish(op_, acc[o], count_));
     });
     return Status::Ok();
   }

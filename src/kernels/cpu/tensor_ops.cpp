@@ -201,7 +201,17 @@ class SplitKernel : public Kernel {
     for (int64_t d = 0; d < axis; ++d) outer_ *= in[d];
     int64_t inner = 1;
     for (size_t d = axis + 1; d < in.size(); ++d) inner *= in[d];
-    for (const auto& o : ctx.outputs) chunk_.push_back(o.shape[axis] * inner * esize);
+    // The outputs are cut from X one after another: they must tile its axis exactly.
+    int64_t along = 0;
+    for (const auto& o : ctx.outputs) {
+      if (o.shape.size() != in.size() || o.shape[axis] < 0)
+        return ctx.Error("every output needs X's rank and a known length along the axis");
+      along += o.shape[axis];
+      chunk_.push_back(o.shape[axis] * inner * esize);
+    }
+    if (along != in[axis])
+      return ctx.Error("the outputs hold " + std::to_string(along) + " of the axis' " +
+                       std::to_string(in[axis]));
     in_row_ = in[axis] * inner * esize;
     return Status::Ok();
   }
