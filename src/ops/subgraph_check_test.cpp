@@ -72,6 +72,10 @@ TEST(SubgraphCheck, UnnamedOrUncomputedBodyOutputsAreRefused) {
   ASSERT_FALSE(nowhere.ok());
   EXPECT_NE(nowhere.message().find("[sum_out] is computed neither"), std::string::npos)
       << nowhere.message();
+  // A body cannot hand back what its own node computes.
+  Status own = CheckSubgraphs(IfGraph({}, {"y"}));
+  ASSERT_FALSE(own.ok());
+  EXPECT_NE(own.message().find("[y] is computed neither"), std::string::npos) << own.message();
   Status dangling = CheckSubgraphs(IfGraph({Unary("Neg", "nothing", "t")}, {"t"}));
   ASSERT_FALSE(dangling.ok());
   EXPECT_NE(dangling.message().find("input [nothing]"), std::string::npos);
