@@ -18,7 +18,14 @@ Result<std::vector<int64_t>> SliceBounds(const Shape& in, const std::vector<int6
                                          const std::vector<int64_t>& axes,
                                          const std::vector<int64_t>& steps,
                                          std::vector<int64_t>* begin, std::vector<int64_t>* step);
-// Axes from the `axes` attribute (older opsets) or from constant input `input_index`.
+// A node's axes: its `axes` attribute (older opsets) when that holds any, else its axes input
+// (`input`, the constant value; null with `given` when it is only known at run time: then
+// `known` is false). Schemas and kernels both read axes here, so they cannot disagree (an
+// empty `axes` attribute beside an axes input once meant "all" to one and "the input" to the
+// other, and the kernel wrote past the output the schema had sized).
+std::vector<int64_t> NodeAxes(const AttributeMap& attrs, bool given, const Tensor* input,
+                              bool* known);
+// NodeAxes for a schema, the input at `input_index`.
 std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index, bool* known);
 
 // Conv/pool spatial output size with ONNX auto_pad rules. Fills pads when auto_pad is SAME_*.

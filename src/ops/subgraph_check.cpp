@@ -28,8 +28,8 @@ struct Scope {
   bool Has(const std::string& name) const {
     for (const Scope* s = this; s; s = s->outer) {
       if (s->names.count(name)) return true;
-      if (s->owner_outputs && std::find(s->owner_outputs->begin(), s->owner_outputs->end(),
-                                        name) != s->owner_outputs->end())
+      if (s->owner_outputs && std::find(s->owner_outputs->begin(), s->owner_outputs->end(), name) !=
+                                  s->owner_outputs->end())
         return false;
     }
     return false;

@@ -117,14 +117,18 @@ Result<std::vector<int64_t>> SliceBounds(const Shape& in, const std::vector<int6
   return out_dims;
 }
 
-std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index, bool* known) {
+std::vector<int64_t> NodeAxes(const AttributeMap& attrs, bool given, const Tensor* input,
+                              bool* known) {
   *known = true;
-  if (ctx.attrs().Has("axes")) return ctx.attrs().GetInts("axes");
-  if (ctx.has_input(input_index)) {
-    if (const Tensor* t = ctx.constant(input_index)) return t->ToInt64Vector();
-    *known = false;
-  }
+  std::vector<int64_t> axes = attrs.GetInts("axes");
+  if (!axes.empty() || !given) return axes;
+  if (input) return input->ToInt64Vector();
+  *known = false;
   return {};
+}
+
+std::vector<int64_t> AxesFromInputOrAttr(const InferContext& ctx, size_t input_index, bool* known) {
+  return NodeAxes(ctx.attrs(), ctx.has_input(input_index), ctx.constant(input_index), known);
 }
 
 namespace {

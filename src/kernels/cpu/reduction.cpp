@@ -88,11 +88,9 @@ class ReduceKernel : public Kernel {
     type_ = ctx.inputs[0].dtype;
     in_ = ctx.inputs[0].shape;
     const int64_t rank = static_cast<int64_t>(in_.size());
-    std::vector<int64_t> axes = ctx.attrs().GetInts("axes");
-    if (axes.empty() && ctx.has_input(1)) {
-      if (!ctx.constants[1]) return ctx.NeedsValue("axes");
-      axes = ctx.constants[1]->ToInt64Vector();
-    }
+    bool known = false;
+    std::vector<int64_t> axes = NodeAxes(ctx.attrs(), ctx.has_input(1), ctx.constants[1], &known);
+    if (!known) return ctx.NeedsValue("axes");
     reduced_.assign(in_.size(), false);
     if (axes.empty()) {
       if (ctx.attrs().GetInt("noop_with_empty_axes", 0)) {
@@ -128,6 +126,14 @@ class ReduceKernel : public Kernel {
     for (int64_t d = 0; d < rank; ++d)
       if (reduced_[d]) count_ *= in_[d];
     out_n_ = ctx.outputs[0].numel();
+    // The loops write one value per kept position: the output must hold exactly that many.
+    int64_t kept = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced_[d] || noop_) kept *= in_[d];
+    if (out_n_ != kept)
+      return ctx.Error("the output " + ShapeToString(ctx.outputs[0].shape) + " does not hold the " +
+                       std::to_string(kept) + " values the reduction of " + ShapeToString(in_) +
+                       " gives");
     if (!DispatchNumeric(type_, []<typename T>() {}))
       return ctx.Error(std::string("type ") + DataTypeName(type_) + " is not supported");
     return Status::Ok();
