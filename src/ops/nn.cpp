@@ -70,6 +70,23 @@ Status CheckConvBias(const InferContext& c, int64_t out_channels) {
   return Status::Ok();
 }
 
+// InstanceNormalization: X is N x C x ..., scale and B hold one value per channel.
+Status InferInstanceNorm(InferContext& c) {
+  OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
+  const ValueInfo& x = c.in(0);
+  if (x.has_shape && x.shape.size() < 2)
+    return c.Error("X must be N x C x ..., not of rank " + std::to_string(x.shape.size()));
+  const int64_t channels = x.has_shape ? x.shape[1] : -1;
+  for (size_t i : {1, 2}) {
+    const ValueInfo& p = c.in(i);
+    if (!p.has_shape) continue;
+    if (p.shape.size() != 1 || (p.shape[0] >= 0 && channels >= 0 && p.shape[0] != channels))
+      return c.Error(std::string(i == 1 ? "scale " : "B ") + ShapeToString(p.shape) +
+                     " must hold one value per channel (" + std::to_string(channels) + ")");
+  }
+  return InferSameAsInput(c);
+}
+
 Status InferConv(InferContext& c) {
   if (c.node->domain.empty()) OC_RETURN_IF_ERROR(CheckSameType(c, {0, 1, 2}));
   const ValueInfo& x = c.in(0);
@@ -289,7 +306,7 @@ void RegisterNnSchemas(OpRegistry& r) {
   r.Register({"GlobalMaxPool", "", 1, 1, 1, 1, InferGlobalPool});
   r.Register({"BatchNormalization", "", 5, 5, 1, 3, InferBatchNorm});
   r.Register({"LayerNormalization", "", 2, 3, 1, 3, InferLayerNorm});
-  r.Register({"InstanceNormalization", "", 3, 3, 1, 1, InferSameAsInput});
+  r.Register({"InstanceNormalization", "", 3, 3, 1, 1, InferInstanceNorm});
   r.Register({"Softmax", "", 1, 1, 1, 1, InferSameAsInput});
   r.Register({"LogSoftmax", "", 1, 1, 1, 1, InferSameAsInput});
   r.Register({"Hardmax", "", 1, 1, 1, 1, InferSameAsInput});

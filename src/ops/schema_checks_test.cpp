@@ -89,5 +89,18 @@ TEST(SchemaChecks, ConvTransposeBiasIsCheckedToo) {
   EXPECT_TRUE(Infer(c).ok());
 }
 
+TEST(SchemaChecks, InstanceNormParametersHoldOneValuePerChannel) {
+  Case c = OneNode("InstanceNormalization", {{"x", {1, 4, 5}}, {"s", {3}}, {"b", {4}}});
+  EXPECT_FALSE(Infer(c).ok());
+  c.g.values["s"].shape = {4};
+  EXPECT_TRUE(Infer(c).ok());
+}
+
+TEST(SchemaChecks, FlattenRefusesAnOverflowingProduct) {
+  Case c = OneNode("Flatten", {{"x", {int64_t{1} << 40, int64_t{1} << 40}}});
+  c.n.attrs.Set("axis", int64_t{0});
+  EXPECT_FALSE(Infer(c).ok());
+}
+
 }  // namespace
 }  // namespace oc

@@ -158,7 +158,10 @@ Status InferFlatten(InferContext& c) {
   int64_t a = 1, b = 1;
   for (size_t i = 0; i < s.size(); ++i) {
     int64_t& acc = static_cast<int64_t>(i) < axis ? a : b;
-    acc = (acc < 0 || s[i] < 0) ? -1 : acc * s[i];
+    if (acc < 0 || s[i] < 0)
+      acc = -1;
+    else if (__builtin_mul_overflow(acc, s[i], &acc))
+      return c.Error("the flattened size of " + ShapeToString(s) + " overflows");
   }
   c.SetOutput(0, c.in(0).dtype, {a, b});
   return Status::Ok();

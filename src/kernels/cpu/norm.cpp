@@ -177,8 +177,12 @@ class InstanceNormKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Shape& s = ctx.inputs[0].shape;
     if (ctx.inputs[0].dtype != DataType::kFloat) return ctx.Error("float32 only");
+    if (s.size() < 2) return ctx.Error("X must be N x C x ...");
     n_ = s[0];
     c_ = s[1];
+    for (size_t i : {1, 2})
+      if (ctx.inputs[i].dtype != DataType::kFloat || ctx.inputs[i].shape != Shape{c_})
+        return ctx.Error("scale and B must be float32 [C]");
     spatial_ = 1;
     for (size_t i = 2; i < s.size(); ++i) spatial_ *= s[i];
     eps_ = ctx.attrs().GetFloat("epsilon", 1e-5f);
