@@ -54,7 +54,7 @@ inline T ApplyArith(BinaryOp op, T a, T b) {
       }
       return static_cast<T>(a / b);
     case BinaryOp::kPow:
-      return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+      return SaturatingCast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
     case BinaryOp::kMod:
       if constexpr (std::is_integral_v<T>) {
         if (b == T(0)) return T(0);
@@ -392,7 +392,7 @@ class BinaryKernel : public Kernel {
       for (int64_t i = 0; i < p.inner; ++i) {
         const double e = exponent.GetAsDouble(off[1] + i * p.inner_step[1]);
         y[r * p.inner + i] =
-            static_cast<T>(std::pow(static_cast<double>(a[off[0] + i * p.inner_step[0]]), e));
+            SaturatingCast<T>(std::pow(static_cast<double>(a[off[0] + i * p.inner_step[0]]), e));
       }
     }
   }

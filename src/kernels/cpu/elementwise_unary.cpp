@@ -74,21 +74,21 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
       if constexpr (std::is_same_v<T, float>)
         return Sleef_tanhf_u10(x);
       else
-        return static_cast<T>(std::tanh(v));
+        return SaturatingCast<T>(std::tanh(v));
     case UnaryOp::kExp:
       if constexpr (std::is_same_v<T, float>)
         return Sleef_expf_u10(x);
       else
-        return static_cast<T>(std::exp(v));
+        return SaturatingCast<T>(std::exp(v));
     case UnaryOp::kLog:
-      return static_cast<T>(std::log(v));
+      return SaturatingCast<T>(std::log(v));
     case UnaryOp::kSqrt:
-      return static_cast<T>(std::sqrt(v));
+      return SaturatingCast<T>(std::sqrt(v));
     case UnaryOp::kErf:
       if constexpr (std::is_same_v<T, float>)
         return Sleef_erff_u10(x);
       else
-        return static_cast<T>(std::erf(v));
+        return SaturatingCast<T>(std::erf(v));
     case UnaryOp::kAbs:
       if constexpr (std::is_unsigned_v<T>)
         return x;
@@ -99,35 +99,35 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kReciprocal:
       return static_cast<T>(F(1) / v);
     case UnaryOp::kFloor:
-      return static_cast<T>(std::floor(v));
+      return SaturatingCast<T>(std::floor(v));
     case UnaryOp::kCeil:
-      return static_cast<T>(std::ceil(v));
+      return SaturatingCast<T>(std::ceil(v));
     case UnaryOp::kRound:
-      return static_cast<T>(std::nearbyint(v));  // half to even
+      return SaturatingCast<T>(std::nearbyint(v));  // half to even
     case UnaryOp::kSin:
-      return static_cast<T>(std::sin(v));
+      return SaturatingCast<T>(std::sin(v));
     case UnaryOp::kCos:
-      return static_cast<T>(std::cos(v));
+      return SaturatingCast<T>(std::cos(v));
     case UnaryOp::kTan:
-      return static_cast<T>(std::tan(v));
+      return SaturatingCast<T>(std::tan(v));
     case UnaryOp::kAsin:
-      return static_cast<T>(std::asin(v));
+      return SaturatingCast<T>(std::asin(v));
     case UnaryOp::kAcos:
-      return static_cast<T>(std::acos(v));
+      return SaturatingCast<T>(std::acos(v));
     case UnaryOp::kAtan:
-      return static_cast<T>(std::atan(v));
+      return SaturatingCast<T>(std::atan(v));
     case UnaryOp::kSinh:
-      return static_cast<T>(std::sinh(v));
+      return SaturatingCast<T>(std::sinh(v));
     case UnaryOp::kCosh:
-      return static_cast<T>(std::cosh(v));
+      return SaturatingCast<T>(std::cosh(v));
     case UnaryOp::kAsinh:
-      return static_cast<T>(std::asinh(v));
+      return SaturatingCast<T>(std::asinh(v));
     case UnaryOp::kAcosh:
-      return static_cast<T>(std::acosh(v));
+      return SaturatingCast<T>(std::acosh(v));
     case UnaryOp::kAtanh:
-      return static_cast<T>(std::atanh(v));
+      return SaturatingCast<T>(std::atanh(v));
     case UnaryOp::kSoftplus:
-      return static_cast<T>(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0)));
+      return SaturatingCast<T>(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0)));
     case UnaryOp::kSoftsign:
       return static_cast<T>(v / (F(1) + std::abs(v)));
     case UnaryOp::kElu:
@@ -135,14 +135,14 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kSelu:
       return static_cast<T>(F(p.gamma) * (v > 0 ? v : F(p.alpha) * (std::exp(v) - F(1))));
     case UnaryOp::kCelu:
-      return static_cast<T>(std::max(F(0), v) +
-                            std::min(F(0), F(p.alpha) * (std::exp(v / F(p.alpha)) - F(1))));
+      return SaturatingCast<T>(std::max(F(0), v) +
+                               std::min(F(0), F(p.alpha) * (std::exp(v / F(p.alpha)) - F(1))));
     case UnaryOp::kLeakyRelu:
       return static_cast<T>(v >= 0 ? v : F(p.alpha) * v);
     case UnaryOp::kThresholdedRelu:
       return static_cast<T>(v > F(p.alpha) ? v : F(0));
     case UnaryOp::kHardSigmoid:
-      return static_cast<T>(std::clamp(F(p.alpha) * v + F(p.beta), F(0), F(1)));
+      return SaturatingCast<T>(std::clamp(F(p.alpha) * v + F(p.beta), F(0), F(1)));
     case UnaryOp::kHardSwish:
       return static_cast<T>(v * std::clamp(v / F(6) + F(0.5), F(0), F(1)));
     case UnaryOp::kSign:
@@ -157,7 +157,7 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kMish:
       return static_cast<T>(v * std::tanh(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0))));
     case UnaryOp::kIsNaN:
-      return static_cast<T>(std::isnan(v));
+      return SaturatingCast<T>(std::isnan(v));
   }
   return x;
 }
