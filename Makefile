@@ -81,7 +81,7 @@ test-asan: setup
 # round trip over the fuzz corpora and the fuzzers' regressions, the AscendCL stress, race
 # and misuse runs (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
-ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames|SubgraphCheck|SchemaChecks
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames|SubgraphCheck|SchemaChecks|BoolInitializers
 test-asan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \

@@ -195,6 +195,51 @@ Status CheckUtf8(const Graph& g, int depth) {
 
 Status CheckNamesAreUtf8(const Graph& g) { return CheckUtf8(g, 0); }
 
+namespace {
+
+bool HasNonBinaryByte(const Tensor& t) {
+  const auto* b = static_cast<const uint8_t*>(t.data());
+  for (int64_t i = 0; i < t.numel(); ++i)
+    if (b[i] > 1) return true;
+  return false;
+}
+
+// `g` and every body under it; bodies are shared pointers to graphs, so a Graph& comes
+// through for them whatever the constness of `g`.
+template <typename G, typename Fn>
+void ForEachGraph(G& g, Fn&& fn) {
+  fn(g);
+  for (const Node& n : g.nodes)
+    for (const auto& [name, value] : n.attrs.all())
+      if (const auto* body = std::get_if<std::shared_ptr<Graph>>(&value); body && *body)
+        ForEachGraph(**body, fn);
+}
+
+}  // namespace
+
+void NormalizeBoolInitializers(Graph& g) {
+  ForEachGraph(g, [](Graph& graph) {
+    for (auto& [name, t] : graph.initializers) {
+      if (t.dtype() != DataType::kBool || !HasNonBinaryByte(t)) continue;
+      Tensor copy(DataType::kBool, t.shape());
+      const auto* src = static_cast<const uint8_t*>(t.data());
+      auto* dst = static_cast<uint8_t*>(copy.mutable_data());
+      for (int64_t i = 0; i < t.numel(); ++i) dst[i] = src[i] != 0;
+      t = std::move(copy);
+    }
+  });
+}
+
+Status CheckBoolInitializers(const Graph& g) {
+  Status status;
+  ForEachGraph(g, [&](const Graph& cg) {
+    for (const auto& [name, t] : cg.initializers)
+      if (status.ok() && t.dtype() == DataType::kBool && HasNonBinaryByte(t))
+        status = ParseError("bool weight [" + name + "] holds a byte other than 0 and 1");
+  });
+  return status;
+}
+
 std::string GraphToString(const Graph& g) {
   std::ostringstream os;
   os << "graph " << g.name << " (";

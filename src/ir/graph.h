@@ -84,5 +84,12 @@ std::string GraphToString(const Graph& g);
 // a reader refuses otherwise. The error names the first one that is not, with its bytes
 // escaped.
 Status CheckNamesAreUtf8(const Graph& g);
+// A bool is one byte, 0 or 1, and C++ reads any other byte as undefined; model files may hold
+// any (ONNX raw data and int32_data, TensorFlow tensor_content, AIR bytes). Nonzero bytes of
+// bool initializers, in subgraphs too, become 1: what a nonzero bool means everywhere.
+void NormalizeBoolInitializers(Graph& g);
+// The loader's side: bool initializers holding a byte other than 0 or 1 (atc never writes
+// one) are refused.
+Status CheckBoolInitializers(const Graph& g);
 
 }  // namespace oc

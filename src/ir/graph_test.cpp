@@ -51,3 +51,26 @@ TEST(GraphNames, SubgraphNamesAreChecked) {
 
 }  // namespace
 }  // namespace oc
+
+namespace oc {
+namespace {
+
+TEST(BoolInitializers, NonzeroBytesBecomeOneAndTheLoaderRefusesThem) {
+  Graph g;
+  Tensor t(DataType::kBool, {3});
+  auto* b = static_cast<uint8_t*>(t.mutable_data());
+  b[0] = 0;
+  b[1] = 190;  // a byte an ONNX file's raw data can hold
+  b[2] = 1;
+  g.initializers["m"] = t;
+  EXPECT_FALSE(CheckBoolInitializers(g).ok());
+  NormalizeBoolInitializers(g);
+  const auto* n = static_cast<const uint8_t*>(g.initializers.at("m").data());
+  EXPECT_EQ(n[0], 0);
+  EXPECT_EQ(n[1], 1);
+  EXPECT_EQ(n[2], 1);
+  EXPECT_TRUE(CheckBoolInitializers(g).ok());
+}
+
+}  // namespace
+}  // namespace oc

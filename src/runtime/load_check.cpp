@@ -22,6 +22,7 @@ Status CheckGraphAgainstSchemas(const Graph& g) {
   // Bodies read values of enclosing scopes, so their shapes are checked when they run; what
   // holds without them is checked here, before any kernel sees a body's node.
   if (Status s = CheckSubgraphs(g); !s.ok()) return ParseError(s.message());
+  OC_RETURN_IF_ERROR(CheckBoolInitializers(g));
   // The schemas run on the file's own input descriptions, node by node.
   Graph scratch;
   scratch.opset_version = g.opset_version;
