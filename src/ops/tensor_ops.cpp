@@ -248,7 +248,7 @@ Status InferSplit(InferContext& c) {
       }
       return Status::Ok();
     }
-    int64_t chunk = (s[axis] + n - 1) / n;
+    const int64_t chunk = s[axis] / n + (s[axis] % n != 0);  // ceil, without s + n - 1
     for (int64_t i = 0; i < n; ++i)
       split.push_back(std::min(chunk, std::max<int64_t>(0, s[axis] - chunk * i)));
   }
