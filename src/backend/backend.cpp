@@ -18,22 +18,30 @@ Status KernelPrepareContext::NeedsValue(const std::string& what) const {
                 "node [" + node->name + "] (" + node->op_type + ") needs the value of " + what);
 }
 
+namespace {
+
+// A scalar constant input: absent, or not constant (NeedsValue).
+Result<const Tensor*> ScalarInput(const KernelPrepareContext& ctx, size_t i,
+                                  const std::string& what) {
+  const Tensor* t = ctx.constants[i];
+  if (!t) return ctx.has_input(i) ? ctx.NeedsValue(what) : ctx.Error(what + " is required");
+  return t;
+}
+
+}  // namespace
+
 Result<double> KernelPrepareContext::OneDouble(size_t i, const std::string& what) const {
-  const Tensor* t = constants[i];
-  if (!t) {
-    if (has_input(i)) return NeedsValue(what);
-    return Error(what + " is required");
-  }
-  if (t->numel() != 1)
-    return Error(what + " must hold one value, not " + std::to_string(t->numel()));
-  if (t->dtype() == DataType::kString) return Error(what + " is a string");
-  return t->GetAsDouble(0);
+  OC_ASSIGN_OR_RETURN(const Tensor* t, ScalarInput(*this, i, what));
+  auto v = t->OneDouble(what);
+  if (!v.ok()) return Error(v.status().message());
+  return v.value();
 }
 
 Result<int64_t> KernelPrepareContext::OneInt(size_t i, const std::string& what) const {
-  OC_ASSIGN_OR_RETURN(double d, OneDouble(i, what));
-  if (!(d > -9.2e18 && d < 9.2e18)) return Error(what + " is not a representable integer");
-  return constants[i]->GetAsInt(0);
+  OC_ASSIGN_OR_RETURN(const Tensor* t, ScalarInput(*this, i, what));
+  auto v = t->OneInt(what);
+  if (!v.ok()) return Error(v.status().message());
+  return v.value();
 }
 
 // ---- KernelTable -------------------------------------------------------------------

@@ -79,6 +79,20 @@ int64_t Tensor::GetAsInt(int64_t i) const {
   }
 }
 
+Result<double> Tensor::OneDouble(const std::string& what) const {
+  if (numel() != 1)
+    return InvalidArgument(what + " must hold one value, not " + std::to_string(numel()));
+  if (dtype_ == DataType::kString) return InvalidArgument(what + " is a string");
+  return GetAsDouble(0);
+}
+
+Result<int64_t> Tensor::OneInt(const std::string& what) const {
+  OC_ASSIGN_OR_RETURN(double d, OneDouble(what));
+  if (IsFloatType(dtype_) && !(d > -9.2e18 && d < 9.2e18))
+    return InvalidArgument(what + " is not a representable integer");
+  return GetAsInt(0);
+}
+
 std::vector<int64_t> Tensor::ToInt64Vector() const {
   std::vector<int64_t> out(static_cast<size_t>(numel()));
   for (size_t i = 0; i < out.size(); ++i) out[i] = GetAsInt(static_cast<int64_t>(i));

@@ -40,6 +40,11 @@ class Tensor {
   double GetAsDouble(int64_t i) const;
   int64_t GetAsInt(int64_t i) const;
   std::vector<int64_t> ToInt64Vector() const;
+  // The value of a tensor that must hold exactly one (an axis, a count, K, a bound, a
+  // condition): InvalidArgument naming `what` when it holds none, several or strings, and,
+  // for OneInt, a float that no int64 holds. Schemas and kernels read scalar inputs here.
+  Result<double> OneDouble(const std::string& what) const;
+  Result<int64_t> OneInt(const std::string& what) const;
 
   static Tensor FromInt64s(const std::vector<int64_t>& values, Shape shape);
   static Tensor Scalar(DataType dtype, double value);

@@ -36,14 +36,10 @@ Status RunSchema(const OpSchema& schema, InferContext& ctx) {
 
 Status InferContext::OneValue(size_t i, int64_t* value) const {
   const Tensor* t = constant(i);
-  if (!t || t->numel() != 1) return Error("input " + std::to_string(i) + " must hold one value");
-  if (t->dtype() == DataType::kString) return Error("input " + std::to_string(i) + " is a string");
-  if (IsFloatType(t->dtype())) {
-    const double d = t->GetAsDouble(0);
-    if (!(d > -9.2e18 && d < 9.2e18))
-      return Error("input " + std::to_string(i) + " is not a representable integer");
-  }
-  *value = t->GetAsInt(0);
+  if (!t) return Error("input " + std::to_string(i) + " must hold one value");
+  auto v = t->OneInt("input " + std::to_string(i));
+  if (!v.ok()) return Error(v.status().message());
+  *value = v.value();
   return Status::Ok();
 }
 

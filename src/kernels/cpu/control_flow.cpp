@@ -39,15 +39,6 @@ Result<Tensor> Stack(const std::vector<Tensor>& parts, DataType dt, const Shape&
   return out;
 }
 
-// Loop's M and cond, and its body's condition, are one value each: an empty tensor (which a
-// file can give) has none to read.
-Result<int64_t> OneValue(const Tensor& t, const char* what) {
-  if (t.numel() != 1)
-    return InvalidArgument(std::string("Loop's ") + what + " must hold one value, not " +
-                           std::to_string(t.numel()));
-  return t.GetAsInt(0);
-}
-
 const Graph* SubgraphAttr(const AttributeMap& a, const std::string& name) {
   const AttributeValue* v = a.Find(name);
   auto* g = v ? std::get_if<std::shared_ptr<Graph>>(v) : nullptr;
@@ -126,11 +117,11 @@ class ControlFlowKernel : public Kernel {
     const Tensor* cond_in = in(1);
     int64_t trips = INT64_MAX;
     if (max_trip) {
-      OC_ASSIGN_OR_RETURN(trips, OneValue(*max_trip, "M"));
+      OC_ASSIGN_OR_RETURN(trips, max_trip->OneInt("Loop's M"));
     }
     bool cond = true;
     if (cond_in) {
-      OC_ASSIGN_OR_RETURN(int64_t c, OneValue(*cond_in, "cond"));
+      OC_ASSIGN_OR_RETURN(int64_t c, cond_in->OneInt("Loop's cond"));
       cond = c != 0;
     }
     std::vector<Tensor> carried;
@@ -153,7 +144,7 @@ class ControlFlowKernel : public Kernel {
       OC_ASSIGN_OR_RETURN(auto outs, ctx.subgraphs->RunGraph(*body, ctx.opset, args, outer));
       if (outs.size() != body->outputs.size() || outs.size() < 1 + carried.size())
         return InvalidArgument("Loop's body gave " + std::to_string(outs.size()) + " outputs");
-      OC_ASSIGN_OR_RETURN(int64_t next, OneValue(outs[0], "body condition"));
+      OC_ASSIGN_OR_RETURN(int64_t next, outs[0].OneInt("Loop's body condition"));
       cond = next != 0;
       for (size_t i = 0; i < carried.size(); ++i) carried[i] = Copy(outs[1 + i]);
       for (size_t i = 0; i < n_scan; ++i) scans[i].push_back(Copy(outs[1 + carried.size() + i]));
