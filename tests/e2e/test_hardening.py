@@ -342,3 +342,35 @@ def test_loop_iterations_are_bounded_by_configuration(tmp_path):
     y = [p for p in (tmp_path / "o2").rglob("*.bin")]
     assert len(y) == 1, y
     np.testing.assert_array_equal(np.fromfile(y[0], np.float32), np.full(2, 5, np.float32))
+
+
+@pytest.mark.parametrize("op", ["Add", "Sub", "Mul", "Div", "Mod"])
+def test_integer_arithmetic_wraps_as_numpy_does(tmp_path, op):
+    """int32 overflow wraps (two's complement) as in ONNX Runtime and numpy, never undefined
+    behaviour: a fuzzed TensorFlow graph overflowed Add and MatMul under UBSan."""
+    lo, hi = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    a = np.array([hi, lo, 1635124580, -7, lo, 9], np.int32)
+    b = np.array([1, -1, 1635124580, 3, -1, -4], np.int32)
+    node = helper.make_node(op, ["a", "b"], ["y"])
+    g = helper.make_graph([node], "g",
+                          [helper.make_tensor_value_info(n, TensorProto.INT32, [6]) for n in "ab"],
+                          [helper.make_tensor_value_info("y", TensorProto.INT32, [6])])
+    r = convert(tmp_path, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), op)
+    assert r.returncode == 0, r.stdout + r.stderr
+    a.tofile(tmp_path / "a.bin")
+    b.tofile(tmp_path / "b.bin")
+    out = run([tool("msame"), f"--model={tmp_path / op}.om",
+               f"--input={tmp_path / 'a.bin'},{tmp_path / 'b.bin'}",
+               f"--output={tmp_path / 'o'}", "--outfmt=BIN"])
+    assert out.returncode == 0, out.stdout + out.stderr
+    y = np.fromfile(next((tmp_path / "o").rglob("*.bin")), np.int32)
+    with np.errstate(over="ignore", divide="ignore"):
+        if op == "Div":  # ONNX integer Div truncates toward zero
+            want = np.array([int(np.int64(x) / np.int64(d)) if d else 0 for x, d in zip(a, b)],
+                            np.int64).astype(np.int32)
+        elif op == "Mod":  # fmod=0: the sign of the divisor, as numpy's %
+            want = np.array([x % d if d != -1 else 0 for x, d in zip(a.tolist(), b.tolist())],
+                            np.int64).astype(np.int32)
+        else:
+            want = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply}[op](a, b)
+    np.testing.assert_array_equal(y, want)

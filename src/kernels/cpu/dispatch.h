@@ -12,6 +12,33 @@
 
 namespace oc {
 
+// Integer +, - and * as ONNX Runtime and the NPU compute them: two's complement, wrapping on
+// overflow. C++ leaves signed overflow undefined (and promotes 16-bit operands to int, where a
+// product can overflow too), so integers go through uint64_t; floats are plain arithmetic.
+template <typename T>
+constexpr bool kWrapsIntegers = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <typename T>
+T WrapAdd(T a, T b) {
+  if constexpr (kWrapsIntegers<T>)
+    return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  else
+    return static_cast<T>(a + b);
+}
+template <typename T>
+T WrapSub(T a, T b) {
+  if constexpr (kWrapsIntegers<T>)
+    return static_cast<T>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+  else
+    return static_cast<T>(a - b);
+}
+template <typename T>
+T WrapMul(T a, T b) {
+  if constexpr (kWrapsIntegers<T>)
+    return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  else
+    return static_cast<T>(a * b);
+}
+
 // A computed double stored as T: C++ leaves NaN and out-of-range float-to-integer conversions
 // undefined, so integers saturate and NaN stores 0 (as Cast does); bool is v != 0.
 template <typename To>

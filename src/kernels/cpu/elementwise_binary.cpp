@@ -43,14 +43,17 @@ template <typename T>
 inline T ApplyArith(BinaryOp op, T a, T b) {
   switch (op) {
     case BinaryOp::kAdd:
-      return static_cast<T>(a + b);
+      return WrapAdd(a, b);
     case BinaryOp::kSub:
-      return static_cast<T>(a - b);
+      return WrapSub(a, b);
     case BinaryOp::kMul:
-      return static_cast<T>(a * b);
+      return WrapMul(a, b);
     case BinaryOp::kDiv:
       if constexpr (std::is_integral_v<T>) {
         if (b == T(0)) return T(0);  // defined result instead of a crash
+        // The lowest value over -1 overflows: it wraps to itself, as the negation does.
+        if constexpr (std::is_signed_v<T>)
+          if (b == T(-1)) return WrapSub(T(0), a);
       }
       return static_cast<T>(a / b);
     case BinaryOp::kPow:
@@ -58,6 +61,8 @@ inline T ApplyArith(BinaryOp op, T a, T b) {
     case BinaryOp::kMod:
       if constexpr (std::is_integral_v<T>) {
         if (b == T(0)) return T(0);
+        if constexpr (std::is_signed_v<T>)
+          if (b == T(-1)) return T(0);  // lowest % -1 is undefined in C++; the remainder is 0
         T r = static_cast<T>(a % b);
         if constexpr (std::is_signed_v<T>) {
           if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
@@ -70,6 +75,8 @@ inline T ApplyArith(BinaryOp op, T a, T b) {
       }
     case BinaryOp::kFmod:
       if constexpr (std::is_integral_v<T>) {
+        if constexpr (std::is_signed_v<T>)
+          if (b == T(-1)) return T(0);
         return b == T(0) ? T(0) : static_cast<T>(a % b);
       } else {
         return std::fmod(a, b);

@@ -341,9 +341,9 @@ class CumSumKernel : public Kernel {
               const int64_t e = (o * dim + d) * inner + i;
               if (exclusive_) {
                 y[e] = acc;
-                acc = static_cast<T>(acc + x[e]);
+                acc = WrapAdd(acc, x[e]);
               } else {
-                acc = static_cast<T>(acc + x[e]);
+                acc = WrapAdd(acc, x[e]);
                 y[e] = acc;
               }
             }

@@ -157,7 +157,7 @@ void NaiveMatmul(const T* a, const T* b, T* c, int64_t batches, const std::vecto
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         T acc = T(0);
-        for (int64_t p = 0; p < k; ++p) acc = static_cast<T>(acc + pa[i * k + p] * pb[p * n + j]);
+        for (int64_t p = 0; p < k; ++p) acc = WrapAdd(acc, WrapMul(pa[i * k + p], pb[p * n + j]));
         pc[i * n + j] = acc;
       }
   }
