@@ -103,6 +103,10 @@ Status ConvolutionLike(const LayerParameter& l, const Weights& w, Builder& b, bo
 
 // Scale and Bias: a parameter over axes [axis, axis + num_axes) of x, from a blob or from
 // the second bottom.
+// No blob has more axes than this (Caffe's own limit is 32): an axis past it is refused
+// before it sizes anything, even where the input's rank is unknown.
+constexpr int64_t kMaxCaffeAxis = 32;
+
 Status ScaleOrBias(const LayerParameter& l, const Weights& w, Builder& b, bool scale) {
   OC_ASSIGN_OR_RETURN(std::string x, b.Bottom(l, 0));
   const int64_t rank = Rank(b, x);
@@ -111,6 +115,9 @@ Status ScaleOrBias(const LayerParameter& l, const Weights& w, Builder& b, bool s
     if (rank < 0) return Unsupported(l, "a negative axis on an input of unknown rank");
     axis += rank;
   }
+  // The parameter's trailing dims are counted from the axis: it must lie in the input.
+  if (axis < 0 || (rank >= 0 && axis > rank) || axis > kMaxCaffeAxis)
+    return LayerError(l, "axis " + std::to_string(axis) + " is out of range");
   size_t next_blob = 0;
   std::string param;
   if (l.bottom_size() > 1) {
@@ -196,6 +203,9 @@ Status InnerProduct(const LayerParameter& l, const Weights& w, Builder& b) {
   const int64_t rank = Rank(b, x);
   if (axis < 0 && rank < 0) return Unsupported(l, "a negative axis on an input of unknown rank");
   const int64_t a = axis < 0 ? axis + rank : axis;
+  // Caffe's axis lies in [0, rank): everything before it stays, the rest is one vector.
+  if (a < 0 || (rank >= 0 && a >= rank) || a > kMaxCaffeAxis)
+    return LayerError(l, "axis " + std::to_string(axis) + " is out of range");
   if (a != 1 || rank != 2) {
     std::vector<int64_t> spec(static_cast<size_t>(a), 0);
     spec.push_back(-1);

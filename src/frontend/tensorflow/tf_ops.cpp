@@ -25,8 +25,11 @@ std::string FromNchw(Context& c, const NodeDef& n, const std::string& y) {
 }
 
 // strides / ksize / dilations of a 4-D op as the two spatial values.
+// `def` < 0: the attribute is required (TensorFlow's op definitions give ksize and strides no
+// default; its own loader refuses a node without them).
 Result<std::vector<int64_t>> Spatial(const NodeDef& n, const std::string& key, int64_t def) {
   std::vector<int64_t> v = AttrInts(n, key);
+  if (v.empty() && def < 0) return NodeError(n, key + " is required");
   if (v.empty()) return std::vector<int64_t>{def, def};
   if (v.size() != 4) return NodeError(n, key + " must have 4 values");
   if (Nhwc(n)) {
@@ -58,7 +61,7 @@ Status Conv2D(const NodeDef& n, Context& c) {
   OC_ASSIGN_OR_RETURN(std::string x, c.Input(n, 0));
   OC_ASSIGN_OR_RETURN(std::string w, c.Input(n, 1));
   AttributeMap a;
-  OC_ASSIGN_OR_RETURN(auto strides, Spatial(n, "strides", 1));
+  OC_ASSIGN_OR_RETURN(auto strides, Spatial(n, "strides", -1));
   OC_ASSIGN_OR_RETURN(auto dil, Spatial(n, "dilations", 1));
   a.Set("strides", strides);
   a.Set("dilations", dil);
@@ -91,8 +94,8 @@ Status Conv2D(const NodeDef& n, Context& c) {
 Status Pool(const NodeDef& n, Context& c) {
   OC_ASSIGN_OR_RETURN(std::string x, c.Input(n, 0));
   AttributeMap a;
-  OC_ASSIGN_OR_RETURN(auto k, Spatial(n, "ksize", 1));
-  OC_ASSIGN_OR_RETURN(auto s, Spatial(n, "strides", 1));
+  OC_ASSIGN_OR_RETURN(auto k, Spatial(n, "ksize", -1));
+  OC_ASSIGN_OR_RETURN(auto s, Spatial(n, "strides", -1));
   a.Set("kernel_shape", k);
   a.Set("strides", s);
   OC_RETURN_IF_ERROR(Padding(n, &a));
