@@ -12,6 +12,17 @@
 
 namespace oc {
 
+// As DispatchNumeric, but false for bool without calling FN: for kernels whose arithmetic
+// (sums, products, averages, ranges) bool does not have, so that a bool tensor reaches their
+// "unsupported type" error instead of a body that skips it and leaves the output unwritten.
+template <typename Fn>
+bool DispatchArithmetic(DataType dt, Fn&& fn) {
+  if (dt == DataType::kBool) return false;
+  return DispatchNumeric(dt, [&]<typename T>() {
+    if constexpr (!std::is_same_v<T, bool>) fn.template operator()<T>();
+  });
+}
+
 // Integer +, - and * as ONNX Runtime and the NPU compute them: two's complement, wrapping on
 // overflow. C++ leaves signed overflow undefined (and promotes 16-bit operands to int, where a
 // product can overflow too), so integers go through uint64_t; floats are plain arithmetic.

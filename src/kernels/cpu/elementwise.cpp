@@ -70,20 +70,18 @@ class ClipKernel : public Kernel {
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        T lo = has_min_input_ ? *static_cast<const T*>(ctx.inputs[1])
-                              : (std::is_floating_point_v<T> ? static_cast<T>(lo_)
-                                                             : std::numeric_limits<T>::lowest());
-        T hi = has_max_input_ ? *static_cast<const T*>(ctx.inputs[2])
-                              : (std::is_floating_point_v<T> ? static_cast<T>(hi_)
-                                                             : std::numeric_limits<T>::max());
-        const T* x = static_cast<const T*>(ctx.inputs[0]);
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        ParallelChunks(n_, ctx.num_threads, [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) y[i] = std::min(std::max(x[i], lo), hi);
-        });
-      }
+    bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      T lo = has_min_input_ ? *static_cast<const T*>(ctx.inputs[1])
+                            : (std::is_floating_point_v<T> ? static_cast<T>(lo_)
+                                                           : std::numeric_limits<T>::lowest());
+      T hi = has_max_input_ ? *static_cast<const T*>(ctx.inputs[2])
+                            : (std::is_floating_point_v<T> ? static_cast<T>(hi_)
+                                                           : std::numeric_limits<T>::max());
+      const T* x = static_cast<const T*>(ctx.inputs[0]);
+      T* y = static_cast<T*>(ctx.outputs[0]);
+      ParallelChunks(n_, ctx.num_threads, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) y[i] = std::min(std::max(x[i], lo), hi);
+      });
     });
     return ok ? Status::Ok() : Unsupported("Clip on unsupported type");
   }

@@ -329,26 +329,24 @@ class CumSumKernel : public Kernel {
     for (int64_t a = 0; a < axis_; ++a) outer *= shape_[a];
     for (size_t a = axis_ + 1; a < shape_.size(); ++a) inner *= shape_[a];
     const int64_t dim = shape_[axis_];
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        const T* x = static_cast<const T*>(ctx.inputs[0]);
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        for (int64_t o = 0; o < outer; ++o)
-          for (int64_t i = 0; i < inner; ++i) {
-            T acc = T(0);
-            for (int64_t s = 0; s < dim; ++s) {
-              const int64_t d = reverse_ ? dim - 1 - s : s;
-              const int64_t e = (o * dim + d) * inner + i;
-              if (exclusive_) {
-                y[e] = acc;
-                acc = WrapAdd(acc, x[e]);
-              } else {
-                acc = WrapAdd(acc, x[e]);
-                y[e] = acc;
-              }
+    bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      const T* x = static_cast<const T*>(ctx.inputs[0]);
+      T* y = static_cast<T*>(ctx.outputs[0]);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          T acc = T(0);
+          for (int64_t s = 0; s < dim; ++s) {
+            const int64_t d = reverse_ ? dim - 1 - s : s;
+            const int64_t e = (o * dim + d) * inner + i;
+            if (exclusive_) {
+              y[e] = acc;
+              acc = WrapAdd(acc, x[e]);
+            } else {
+              acc = WrapAdd(acc, x[e]);
+              y[e] = acc;
             }
           }
-      }
+        }
     });
     return ok ? Status::Ok() : Unsupported("CumSum on unsupported type");
   }

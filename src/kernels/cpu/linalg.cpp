@@ -89,39 +89,37 @@ class EinsumKernel : public Kernel {
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
-    DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        std::vector<int64_t> extent;
-        for (char c : labels_) extent.push_back(spec_.dims.at(c));
-        Shape out_shape;
-        for (int l : out_labels_) out_shape.push_back(extent[l]);
-        const auto out_st = ContiguousStrides(out_shape);
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        std::fill(y, y + NumElements(out_shape), T(0));
-        std::vector<int64_t> idx(labels_.size(), 0);
-        const int64_t total = NumElements(extent);
-        for (int64_t e = 0; e < total; ++e) {
-          T prod = T(1);
-          for (size_t k = 0; k < in_labels_.size(); ++k) {
-            int64_t off = 0;
-            for (size_t a = 0; a < in_labels_[k].size(); ++a) {
-              // size-1 operand dims broadcast
-              const int64_t i = in_shapes_[k][a] == 1 ? 0 : idx[in_labels_[k][a]];
-              off += i * in_strides_[k][a];
-            }
-            prod = static_cast<T>(prod * static_cast<const T*>(ctx.inputs[k])[off]);
+    const bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      std::vector<int64_t> extent;
+      for (char c : labels_) extent.push_back(spec_.dims.at(c));
+      Shape out_shape;
+      for (int l : out_labels_) out_shape.push_back(extent[l]);
+      const auto out_st = ContiguousStrides(out_shape);
+      T* y = static_cast<T*>(ctx.outputs[0]);
+      std::fill(y, y + NumElements(out_shape), T(0));
+      std::vector<int64_t> idx(labels_.size(), 0);
+      const int64_t total = NumElements(extent);
+      for (int64_t e = 0; e < total; ++e) {
+        T prod = T(1);
+        for (size_t k = 0; k < in_labels_.size(); ++k) {
+          int64_t off = 0;
+          for (size_t a = 0; a < in_labels_[k].size(); ++a) {
+            // size-1 operand dims broadcast
+            const int64_t i = in_shapes_[k][a] == 1 ? 0 : idx[in_labels_[k][a]];
+            off += i * in_strides_[k][a];
           }
-          int64_t o = 0;
-          for (size_t a = 0; a < out_labels_.size(); ++a) o += idx[out_labels_[a]] * out_st[a];
-          y[o] = static_cast<T>(y[o] + prod);
-          for (size_t l = labels_.size(); l-- > 0;) {
-            if (++idx[l] < extent[l]) break;
-            idx[l] = 0;
-          }
+          prod = static_cast<T>(prod * static_cast<const T*>(ctx.inputs[k])[off]);
+        }
+        int64_t o = 0;
+        for (size_t a = 0; a < out_labels_.size(); ++a) o += idx[out_labels_[a]] * out_st[a];
+        y[o] = static_cast<T>(y[o] + prod);
+        for (size_t l = labels_.size(); l-- > 0;) {
+          if (++idx[l] < extent[l]) break;
+          idx[l] = 0;
         }
       }
     });
-    return Status::Ok();
+    return ok ? Status::Ok() : Unsupported("Einsum on an unsupported type");
   }
 
  private:

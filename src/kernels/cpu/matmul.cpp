@@ -167,6 +167,10 @@ class MatMulKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     type_ = ctx.inputs[0].dtype;
+    if (!DispatchArithmetic(type_, []<typename T>() {}))
+      return Unsupported("MatMul node [" + ctx.node->name + "] on " + DataTypeName(type_) +
+                             ": MatMul takes numbers only (ONNX gives it no bool)",
+                         "EZ3003");
     Shape a = ctx.inputs[0].shape, b = ctx.inputs[1].shape;
     if (a.empty() || b.empty()) return ctx.Error("A and B need rank 1 or more");
     if (a.size() == 1) a.insert(a.begin(), 1);
@@ -261,11 +265,9 @@ class MatMulKernel : public Kernel {
       return DnnlCall("MatMul",
                       [&] { mm_.Execute(ctx, ctx.inputs[0], ctx.inputs[1], ctx.outputs[0]); });
     }
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        NaiveMatmul<T>(static_cast<const T*>(ctx.inputs[0]), static_cast<const T*>(ctx.inputs[1]),
-                       static_cast<T*>(ctx.outputs[0]), batches_, a_off_, b_off_, m_, k_, n_);
-      }
+    bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      NaiveMatmul<T>(static_cast<const T*>(ctx.inputs[0]), static_cast<const T*>(ctx.inputs[1]),
+                     static_cast<T*>(ctx.outputs[0]), batches_, a_off_, b_off_, m_, k_, n_);
     });
     return ok ? Status::Ok() : Unsupported("MatMul on unsupported type");
   }

@@ -162,11 +162,11 @@ class PoolKernel : public Kernel {
   Status Run(const KernelRunContext& ctx) const override {
     if (use_ref_) {
       int64_t* idx = want_indices_ ? static_cast<int64_t*>(ctx.outputs[1]) : nullptr;
-      DispatchNumeric(type_, [&]<typename T>() {
-        if constexpr (!std::is_same_v<T, bool>)
-          RefPool<T>(geo_, op_, include_pad_, p_norm_, storage_order_,
-                     static_cast<const T*>(ctx.inputs[0]), static_cast<T*>(ctx.outputs[0]), idx);
+      const bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+        RefPool<T>(geo_, op_, include_pad_, p_norm_, storage_order_,
+                   static_cast<const T*>(ctx.inputs[0]), static_cast<T*>(ctx.outputs[0]), idx);
       });
+      if (!ok) return Unsupported("Pool on an unsupported type");
       return Status::Ok();
     }
     return DnnlCall("pool", [&] {

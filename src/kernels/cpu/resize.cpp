@@ -160,24 +160,22 @@ class ResizeKernel : public Kernel {
   }
 
   Status Run(const KernelRunContext& ctx) const override {
-    DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        const T* x = static_cast<const T*>(ctx.inputs[0]);
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        const int64_t total = NumElements(out_);
-        std::vector<int64_t> pos(out_.size(), 0);
-        for (int64_t e = 0; e < total; ++e) {
-          double v = Eval<T>(x, 0, 0, pos);
-          if constexpr (std::is_integral_v<T>) v = std::nearbyint(v);
-          y[e] = static_cast<T>(v);
-          for (size_t d = out_.size(); d-- > 0;) {
-            if (++pos[d] < out_[d]) break;
-            pos[d] = 0;
-          }
+    const bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      const T* x = static_cast<const T*>(ctx.inputs[0]);
+      T* y = static_cast<T*>(ctx.outputs[0]);
+      const int64_t total = NumElements(out_);
+      std::vector<int64_t> pos(out_.size(), 0);
+      for (int64_t e = 0; e < total; ++e) {
+        double v = Eval<T>(x, 0, 0, pos);
+        if constexpr (std::is_integral_v<T>) v = std::nearbyint(v);
+        y[e] = static_cast<T>(v);
+        for (size_t d = out_.size(); d-- > 0;) {
+          if (++pos[d] < out_[d]) break;
+          pos[d] = 0;
         }
       }
     });
-    return Status::Ok();
+    return ok ? Status::Ok() : Unsupported("Resize on an unsupported type");
   }
 
  private:

@@ -17,14 +17,12 @@ class ShrinkKernel : public Kernel {
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        const T* x = static_cast<const T*>(ctx.inputs[0]);
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        for (int64_t i = 0; i < n_; ++i) {
-          const double v = static_cast<double>(x[i]);
-          y[i] = static_cast<T>(v < -lambd_ ? v + bias_ : v > lambd_ ? v - bias_ : 0.0);
-        }
+    bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      const T* x = static_cast<const T*>(ctx.inputs[0]);
+      T* y = static_cast<T*>(ctx.outputs[0]);
+      for (int64_t i = 0; i < n_; ++i) {
+        const double v = static_cast<double>(x[i]);
+        y[i] = static_cast<T>(v < -lambd_ ? v + bias_ : v > lambd_ ? v - bias_ : 0.0);
       }
     });
     return ok ? Status::Ok() : Unsupported("Shrink: unsupported type");

@@ -439,13 +439,11 @@ class RangeKernel : public Kernel {
     return Status::Ok();
   }
   Status Run(const KernelRunContext& ctx) const override {
-    bool ok = DispatchNumeric(type_, [&]<typename T>() {
-      if constexpr (!std::is_same_v<T, bool>) {
-        T start = *static_cast<const T*>(ctx.inputs[0]);
-        T delta = *static_cast<const T*>(ctx.inputs[2]);
-        T* y = static_cast<T*>(ctx.outputs[0]);
-        for (int64_t i = 0; i < n_; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
-      }
+    bool ok = DispatchArithmetic(type_, [&]<typename T>() {
+      T start = *static_cast<const T*>(ctx.inputs[0]);
+      T delta = *static_cast<const T*>(ctx.inputs[2]);
+      T* y = static_cast<T*>(ctx.outputs[0]);
+      for (int64_t i = 0; i < n_; ++i) y[i] = static_cast<T>(start + static_cast<T>(i) * delta);
     });
     return ok ? Status::Ok() : Unsupported("Range on unsupported type");
   }
