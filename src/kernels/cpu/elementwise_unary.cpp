@@ -69,7 +69,7 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kRelu:
       return x > T(0) ? x : T(0);
     case UnaryOp::kSigmoid:
-      return static_cast<T>(F(1) / (F(1) + std::exp(-v)));
+      return SaturatingCast<T>(F(1) / (F(1) + std::exp(-v)));
     case UnaryOp::kTanh:
       if constexpr (std::is_same_v<T, float>)
         return Sleef_tanhf_u10(x);
@@ -95,9 +95,9 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
       else
         return x < T(0) ? static_cast<T>(-x) : x;
     case UnaryOp::kNeg:
-      return static_cast<T>(-x);
+      return SaturatingCast<T>(-x);
     case UnaryOp::kReciprocal:
-      return static_cast<T>(F(1) / v);
+      return SaturatingCast<T>(F(1) / v);
     case UnaryOp::kFloor:
       return SaturatingCast<T>(std::floor(v));
     case UnaryOp::kCeil:
@@ -129,33 +129,34 @@ inline T ApplyUnary(UnaryOp op, T x, const UnaryParams& p) {
     case UnaryOp::kSoftplus:
       return SaturatingCast<T>(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0)));
     case UnaryOp::kSoftsign:
-      return static_cast<T>(v / (F(1) + std::abs(v)));
+      return SaturatingCast<T>(v / (F(1) + std::abs(v)));
     case UnaryOp::kElu:
-      return static_cast<T>(v >= 0 ? v : F(p.alpha) * (std::exp(v) - F(1)));
+      return SaturatingCast<T>(v >= 0 ? v : F(p.alpha) * (std::exp(v) - F(1)));
     case UnaryOp::kSelu:
-      return static_cast<T>(F(p.gamma) * (v > 0 ? v : F(p.alpha) * (std::exp(v) - F(1))));
+      return SaturatingCast<T>(F(p.gamma) * (v > 0 ? v : F(p.alpha) * (std::exp(v) - F(1))));
     case UnaryOp::kCelu:
       return SaturatingCast<T>(std::max(F(0), v) +
                                std::min(F(0), F(p.alpha) * (std::exp(v / F(p.alpha)) - F(1))));
     case UnaryOp::kLeakyRelu:
-      return static_cast<T>(v >= 0 ? v : F(p.alpha) * v);
+      return SaturatingCast<T>(v >= 0 ? v : F(p.alpha) * v);
     case UnaryOp::kThresholdedRelu:
-      return static_cast<T>(v > F(p.alpha) ? v : F(0));
+      return SaturatingCast<T>(v > F(p.alpha) ? v : F(0));
     case UnaryOp::kHardSigmoid:
       return SaturatingCast<T>(std::clamp(F(p.alpha) * v + F(p.beta), F(0), F(1)));
     case UnaryOp::kHardSwish:
-      return static_cast<T>(v * std::clamp(v / F(6) + F(0.5), F(0), F(1)));
+      return SaturatingCast<T>(v * std::clamp(v / F(6) + F(0.5), F(0), F(1)));
     case UnaryOp::kSign:
-      return static_cast<T>((v > 0) - (v < 0));
+      return SaturatingCast<T>((v > 0) - (v < 0));
     case UnaryOp::kNot:
-      return static_cast<T>(!x);
+      return SaturatingCast<T>(!x);
     case UnaryOp::kGelu:
       if (p.gelu_tanh)
-        return static_cast<T>(
+        return SaturatingCast<T>(
             F(0.5) * v * (F(1) + std::tanh(F(0.7978845608028654) * (v + F(0.044715) * v * v * v))));
-      return static_cast<T>(F(0.5) * v * (F(1) + std::erf(v * F(0.7071067811865476))));
+      return SaturatingCast<T>(F(0.5) * v * (F(1) + std::erf(v * F(0.7071067811865476))));
     case UnaryOp::kMish:
-      return static_cast<T>(v * std::tanh(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0))));
+      return SaturatingCast<T>(v *
+                               std::tanh(std::log1p(std::exp(-std::abs(v))) + std::max(v, F(0))));
     case UnaryOp::kIsNaN:
       return SaturatingCast<T>(std::isnan(v));
   }

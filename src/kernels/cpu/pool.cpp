@@ -90,7 +90,7 @@ void RefPool(const PoolGeometry& g, const std::string& op, bool include_pad, int
       double result = acc;
       if (op == "AveragePool") result = count ? acc / static_cast<double>(count) : 0.0;
       if (op == "LpPool") result = std::pow(acc, 1.0 / static_cast<double>(p_norm));
-      y[p * out_plane + oi] = static_cast<T>(result);
+      y[p * out_plane + oi] = SaturatingCast<T>(result);
       if (indices) indices[p * out_plane + oi] = best;
     }
   }

@@ -168,7 +168,7 @@ class ResizeKernel : public Kernel {
       for (int64_t e = 0; e < total; ++e) {
         double v = Eval<T>(x, 0, 0, pos);
         if constexpr (std::is_integral_v<T>) v = std::nearbyint(v);
-        y[e] = static_cast<T>(v);
+        y[e] = SaturatingCast<T>(v);
         for (size_t d = out_.size(); d-- > 0;) {
           if (++pos[d] < out_[d]) break;
           pos[d] = 0;

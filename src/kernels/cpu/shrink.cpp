@@ -22,7 +22,7 @@ class ShrinkKernel : public Kernel {
       T* y = static_cast<T*>(ctx.outputs[0]);
       for (int64_t i = 0; i < n_; ++i) {
         const double v = static_cast<double>(x[i]);
-        y[i] = static_cast<T>(v < -lambd_ ? v + bias_ : v > lambd_ ? v - bias_ : 0.0);
+        y[i] = SaturatingCast<T>(v < -lambd_ ? v + bias_ : v > lambd_ ? v - bias_ : 0.0);
       }
     });
     return ok ? Status::Ok() : Unsupported("Shrink: unsupported type");
