@@ -59,8 +59,10 @@ fuzz-tools: setup
 	$(MAKE) build
 	/usr/bin/python3 fuzz/tool_campaign.py --build $(BUILD) --cases $(CASES)
 
-# Every test but the Python suite, the battery and conformance under ASan+UBSan (clang):
-# unit and Ascend C tests, the bad-input corpus, the AscendCL stress run.
+# Every test but the Python suite, the battery, conformance and the tutorials under
+# ASan+UBSan (clang): unit and Ascend C tests, the bad-input corpus, the AscendCL stress run.
+# The tutorials install the tree and build the learner's programs with the system compiler
+# and pyACL, which an instrumented build without Python cannot provide.
 ASAN_BUILD ?= build-asan
 test-asan: setup
 	bash scripts/setup.sh clang libomp-dev
@@ -73,7 +75,7 @@ test-asan: setup
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-	  ctest --output-on-failure --timeout 1500 -E "e2e_pytest|model_battery|onnx_conformance"
+	  ctest --output-on-failure --timeout 1500 -E "e2e_pytest|model_battery|onnx_conformance|tutorials"
 
 # What CI runs under ASan+UBSan in the time it has (clang, which compiles this tree about
 # three times faster than g++; -O1; tools and unit tests only): the
@@ -81,7 +83,7 @@ test-asan: setup
 # round trip over the fuzz corpora and the fuzzers' regressions, the AscendCL stress, race
 # and misuse runs (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
-ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames|SubgraphCheck|SchemaChecks|BoolInitializers
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames|SubgraphCheck|SchemaChecks|BoolInitializers|StringValues
 test-asan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \

@@ -10,6 +10,8 @@ std::string Status::ToString() const {
 
 Status Status::WithContext(const std::string& context) const {
   if (ok()) return *this;
+  // A message that already starts with the context (a kernel naming its node) keeps one copy.
+  if (message_.rfind(context, 0) == 0) return *this;
   return Status(code_, context + ": " + message_, cann_code_);
 }
 

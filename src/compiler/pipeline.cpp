@@ -48,6 +48,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   if (backends.empty())
     return InvalidArgument("the compiler was given no backend to place the model on");
   OC_RETURN_IF_ERROR(CheckNamesAreUtf8(graph));
+  OC_RETURN_IF_ERROR(CheckNoStringValues(graph));
   NormalizeBoolInitializers(graph);
   OC_RETURN_IF_ERROR(graph.TopologicalSort());
   OC_RETURN_IF_ERROR(graph.Verify());

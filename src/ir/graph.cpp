@@ -240,6 +240,17 @@ Status CheckBoolInitializers(const Graph& g) {
   return status;
 }
 
+Status CheckNoStringValues(const Graph& g) {
+  Status status;
+  ForEachGraph(g, [&](const Graph& cg) {
+    for (const auto& [name, vi] : cg.values)
+      if (status.ok() && vi.dtype == DataType::kString)
+        status = Unsupported(
+            "value [" + name + "] is a string tensor; OpenCANN computes no strings", "EZ3003");
+  });
+  return status;
+}
+
 std::string GraphToString(const Graph& g) {
   std::ostringstream os;
   os << "graph " << g.name << " (";

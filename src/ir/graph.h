@@ -91,5 +91,8 @@ void NormalizeBoolInitializers(Graph& g);
 // The loader's side: bool initializers holding a byte other than 0 or 1 (atc never writes
 // one) are refused.
 Status CheckBoolInitializers(const Graph& g);
+// OpenCANN holds no string tensors (a string has no element size, so a string input of any
+// shape is "empty" to every size check): a value of type string, in subgraphs too, is refused.
+Status CheckNoStringValues(const Graph& g);
 
 }  // namespace oc

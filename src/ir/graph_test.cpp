@@ -72,5 +72,17 @@ TEST(BoolInitializers, NonzeroBytesBecomeOneAndTheLoaderRefusesThem) {
   EXPECT_TRUE(CheckBoolInitializers(g).ok());
 }
 
+TEST(StringValues, AreRefusedInSubgraphsToo) {
+  Graph outer = OneNode("if");
+  EXPECT_TRUE(CheckNoStringValues(outer).ok());
+  auto body = std::make_shared<Graph>(OneNode("inner"));
+  body->values["s"] = ValueInfo{DataType::kString, {4}, true};
+  outer.nodes[0].attrs.Set("then_branch", body);
+  Status s = CheckNoStringValues(outer);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.cann_code(), "EZ3003");
+  EXPECT_NE(s.message().find("value [s] is a string tensor"), std::string::npos) << s.message();
+}
+
 }  // namespace
 }  // namespace oc

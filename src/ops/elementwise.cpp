@@ -163,6 +163,8 @@ void RegisterElementwiseSchemas(OpRegistry& r) {
                 int64_t to = c.attrs().GetInt("to", 0);
                 if (!IsValidDataType(static_cast<int32_t>(to)) || to == 0)
                   return c.Error("invalid 'to' type " + std::to_string(to));
+                if (static_cast<DataType>(to) == DataType::kString)
+                  return c.Error("Cast to string: OpenCANN computes no string tensors");
                 c.outputs[0] = c.in(0);
                 c.outputs[0].dtype = static_cast<DataType>(to);
                 return Status::Ok();

@@ -23,6 +23,7 @@ Status CheckGraphAgainstSchemas(const Graph& g) {
   // holds without them is checked here, before any kernel sees a body's node.
   if (Status s = CheckSubgraphs(g); !s.ok()) return ParseError(s.message());
   OC_RETURN_IF_ERROR(CheckBoolInitializers(g));
+  if (Status s = CheckNoStringValues(g); !s.ok()) return ParseError(s.message());
   // The schemas run on the file's own input descriptions, node by node.
   Graph scratch;
   scratch.opset_version = g.opset_version;

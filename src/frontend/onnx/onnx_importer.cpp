@@ -194,7 +194,9 @@ Status ConvertType(const onnx::TypeProto& type, const std::string& name, ValueIn
   // ONNX types OpenCANN has no DataType for (complex, float8, int4, ...) are refused here,
   // wherever the value is declared: cast through, they would reach schemas and the .om as
   // enum values nothing else knows.
-  if (tt.elem_type() != onnx::TensorProto::UNDEFINED && !IsValidDataType(tt.elem_type()))
+  // Strings have a DataType (graph checks name it) but no kernel or buffer layout.
+  if (tt.elem_type() == onnx::TensorProto::STRING ||
+      (tt.elem_type() != onnx::TensorProto::UNDEFINED && !IsValidDataType(tt.elem_type())))
     return Unsupported("value [" + name + "] is of the type " +
                        onnx::TensorProto_DataType_Name(tt.elem_type()) +
                        ", which OpenCANN does not support");

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "kernels/cpu/dnnl_common.h"
 #include "kernels/cpu/kernel_families.h"
 #include "kernels/cpu/layout.h"
 
@@ -69,7 +70,11 @@ class CpuBackendImpl final : public Backend {
                              "EZ3003");
     // oneDNN fixes a primitive's thread count when it is created.
     omp_set_num_threads(ctx.num_threads);
-    OC_RETURN_IF_ERROR(kernel->Prepare(ctx));
+    // oneDNN reports what it cannot build by throwing; that stays inside this library.
+    Status prepared;
+    OC_RETURN_IF_ERROR(DnnlCall("node [" + ctx.node->name + "] (" + ctx.node->op_type + ")",
+                                [&] { prepared = kernel->Prepare(ctx); }));
+    OC_RETURN_IF_ERROR(prepared);
     return kernel;
   }
 

@@ -233,6 +233,14 @@ class MatMulKernel : public Kernel {
     }
     // Batched: equalise ranks, let oneDNN broadcast size-1 batch dims.
     const size_t rank = std::max<size_t>(batch.size(), 1) + 2;
+    if (rank > DNNL_MAX_NDIMS) {
+      // Past oneDNN's rank (12) the plain loops compute it; a fused bias needs oneDNN.
+      if (has_bias || ctx.attrs().Has("activation"))
+        return ctx.Error("fused MatMul of rank " + std::to_string(rank) + " (oneDNN takes " +
+                         std::to_string(DNNL_MAX_NDIMS) + ")");
+      use_dnnl_ = false;
+      return Status::Ok();
+    }
     auto pad = [&](const Shape& bb, int64_t r, int64_t c) {
       dnnl::memory::dims d(rank - 2 - bb.size(), 1);
       d.insert(d.end(), bb.begin(), bb.end());
