@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "atc/npu_options.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "cli/soc.h"
@@ -45,7 +46,8 @@ Status CheckCommon(const Flags& f) {
 
 // Flags of CANN's atc whose effect OpenCANN does not reproduce. Nothing is accepted for
 // nothing: each is refused with E10001 naming it, unless it has the value that means what
-// OpenCANN does anyway (its default, "off").
+// OpenCANN does anyway (its default, "off"). The flags that only choose the NPU's
+// implementations are atc/npu_options.h's.
 struct UnsupportedFlag {
   const char* flag;
   std::vector<std::string> accepted;
@@ -53,12 +55,6 @@ struct UnsupportedFlag {
 };
 
 const UnsupportedFlag kUnsupportedFlags[] = {
-    {"op_select_implmode",
-     {"high_precision", "high_precision_for_all"},
-     "high-performance (reduced-precision) kernel implementations; its kernels are the "
-     "high-precision ones"},
-    {"enable_small_channel", {"0"}, "the small-channel convolution optimisation"},
-    {"buffer_optimize", {"l2_optimize"}, "buffer optimisation modes other than the default"},
     {"is_input_adjust_hw_layout", {"false"}, "hardware-layout (NC1HWC0) model inputs"},
     {"is_output_adjust_hw_layout", {"false"}, "hardware-layout (NC1HWC0) model outputs"},
     {"op_debug_level", {"0"}, "operator debug builds"},
@@ -84,9 +80,8 @@ Status CheckUnsupportedFlags(const Flags& f, const std::string& mode) {
                          std::string("OpenCANN does not support ") + u.what +
                              (list.empty() ? "." : "; the value it takes is " + list + "."));
   }
-  if (f.Has("optypelist_for_implmode") && !f.Has("op_select_implmode"))
-    return InvalidFlag(f.Get("optypelist_for_implmode"), "optypelist_for_implmode",
-                       "it needs --op_select_implmode.");
+  // The NPU's implementation, memory and fusion choices: checked, recorded, announced.
+  OC_RETURN_IF_ERROR(CheckNpuOptions(f).status());
   // Flags of one mode are refused in the others rather than ignored.
   struct ModeFlag {
     const char* flag;
@@ -146,6 +141,16 @@ Status CheckPrecisionFlags(const Flags& f, const std::string& soc, PrecisionOpti
       return InvalidFlag(f.Get("modify_mixlist"), "modify_mixlist", "the file cannot be read.");
     OC_RETURN_IF_ERROR(ParseModifyMixlist(text.value(), p));
   }
+  return Status::Ok();
+}
+
+// The tuning flags into the options: recorded in the .om, their warnings printed with the
+// conversion's, their node names checked against the model.
+Status ApplyNpuOptions(const Flags& f, ConvertOptions* o) {
+  OC_ASSIGN_OR_RETURN(NpuOptions npu, CheckNpuOptions(f));
+  for (const auto& r : npu.recorded) o->npu_options += (o->npu_options.empty() ? "" : ";") + r;
+  o->option_warnings = std::move(npu.warnings);
+  o->precision_node_names = std::move(npu.node_names);
   return Status::Ok();
 }
 
@@ -313,6 +318,7 @@ Result<ConvertOptions> CheckConvertFlags(const Flags& f) {
                        std::string("for ") + (fw == "5" ? "ONNX" : "Caffe") +
                            " models (--framework=" + fw + ") the value must be NCHW, ND or NCDHW.");
   OC_RETURN_IF_ERROR(CheckPrecisionFlags(f, o.soc_version, &o.compile.precision));
+  OC_RETURN_IF_ERROR(ApplyNpuOptions(f, &o));
   if (f.Has("disable_reuse_memory")) {
     const std::string v = f.Get("disable_reuse_memory");
     if (v != "0" && v != "1")
@@ -357,6 +363,7 @@ Result<ConvertOptions> CheckSingleOpFlags(const Flags& f) {
   if (!FindSoc(o.soc_version))
     return InvalidFlag(o.soc_version, "soc_version", "OpenCANN does not know this SoC.");
   OC_RETURN_IF_ERROR(CheckPrecisionFlags(f, o.soc_version, &o.compile.precision));
+  OC_RETURN_IF_ERROR(ApplyNpuOptions(f, &o));
   return o;
 }
 

@@ -102,6 +102,10 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
     for (const auto& [k, dt] : p.custom_nodes)
       if (!names.count(k))
         warnings.push_back("--customize_dtypes: the model has no node named [" + k + "]; ignored");
+    for (const auto& k : o.precision_node_names)
+      if (!names.count(k))
+        warnings.push_back("--op_precision_mode: the model has no node named [" + k + "]; ignored");
+    warnings.insert(warnings.end(), o.option_warnings.begin(), o.option_warnings.end());
   }
   if (!o.out_nodes.empty()) OC_RETURN_IF_ERROR(ApplyOutNodes(graph, o.out_nodes));
   if (!o.input_fp16_nodes.empty())
@@ -165,6 +169,7 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   c.write.model_attrs["framework_type"] = o.framework;
   if (!aipp_inputs.empty()) c.write.model_attrs[kAippInputsAttr] = aipp_inputs;
   c.write.model_attrs["input_format"] = o.input_format;
+  if (!o.npu_options.empty()) c.write.model_attrs["npu_options"] = o.npu_options;
   // What the model computes in: the mode given, or the CPU default (the model's dtypes).
   c.write.model_attrs["precision_mode"] =
       o.compile.precision.name.empty() ? "must_keep_origin_dtype" : o.compile.precision.name;

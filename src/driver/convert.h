@@ -26,6 +26,10 @@ struct ConvertOptions {
   std::string insert_op_conf;  // --insert_op_conf: static AIPP (driver/aipp.h); a path
   std::optional<GearSpec> gears;
   CompileOptions compile;  // compile.precision: --precision_mode and its refinements
+  // The NPU's implementation and memory choices (atc/npu_options.h): "flag=value;..." as
+  // recorded in the .om, the warnings they need, --op_precision_mode's node names.
+  std::string npu_options;
+  std::vector<std::string> option_warnings, precision_node_names;
 };
 
 // What --mode=0 writes and --mode=3 checks.

@@ -140,6 +140,22 @@ Result<std::string> OmInfo(const std::string& path) {
   os << "Original Atc command line: " << attr("atc_cmdline") << "\n";
   os << "system   info: atc_version[OpenCANN 0.1.0], soc_version[" << attr("soc_version")
      << "], framework_type[" << attr("framework_type") << "]\n";
+  if (const std::string npu = attr("npu_options"); !npu.empty()) {
+    // "flag=value;..." -> "flag[value], ...", as the other lines show values.
+    std::string shown;
+    size_t pos = 0;
+    while (pos <= npu.size()) {
+      size_t end = npu.find(';', pos);
+      if (end == std::string::npos) end = npu.size();
+      const std::string item = npu.substr(pos, end - pos);
+      const size_t eq = item.find('=');
+      if (!item.empty())
+        shown += (shown.empty() ? "" : ", ") + item.substr(0, eq) + "[" +
+                 (eq == std::string::npos ? "" : item.substr(eq + 1)) + "]";
+      pos = end + 1;
+    }
+    os << "npu      info: " << shown << "\n";
+  }
   os << "resource info: memory_size[" << attr("memory_size") << " B], weight_size[" << weights
      << " B], stream_num[1], event_num[0]\n";
   os << "om       info: modeltype[" << int(h.modeltype) << "], name[" << model.name() << "], ops["

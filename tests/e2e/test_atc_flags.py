@@ -62,9 +62,6 @@ def refused(r, flag):
 
 # flag -> (value that is refused, value that is accepted or None)
 REFUSED = {
-    "op_select_implmode": ("high_performance", "high_precision"),
-    "enable_small_channel": ("1", "0"),
-    "buffer_optimize": ("off_optimize", "l2_optimize"),
     "is_input_adjust_hw_layout": ("true", "false"),
     "is_output_adjust_hw_layout": ("true", "false"),
     "op_debug_level": ("1", "0"),
@@ -84,6 +81,80 @@ def test_refused_flags_name_themselves(model, tmp_path):
             r, om = build(model, tmp_path, f"--{flag}={good}")
             assert r.returncode == 0, (flag, r.stdout)
             os.remove(om)
+
+
+# The NPU's implementation and memory choices: accepted with CANN's values, recorded in the
+# .om, and a warning where the NPU's numbers would differ from OpenCANN's.
+RECORDED = {
+    "op_select_implmode": (["high_precision", "high_performance", "high_precision_for_all",
+                            "high_performance_for_all"], {"high_performance",
+                                                          "high_performance_for_all"}),
+    "enable_small_channel": (["0", "1"], set()),
+    "buffer_optimize": (["l2_optimize", "l1_optimize", "off_optimize"], set()),
+    "allow_hf32": (["true", "false"], {"true"}),
+}
+
+
+def npu_options(tmp_path, om):
+    attrs = as_json(tmp_path, om)["attr"]
+    entry = next((a for a in attrs if a["key"] == "npu_options"), None)
+    return entry["value"]["s"] if entry else None
+
+
+def test_npu_tuning_flags_are_recorded_and_announced(model, tmp_path):
+    for flag, (values, changing) in RECORDED.items():
+        for value in values:
+            r, om = build(model, tmp_path, f"--{flag}={value}")
+            assert r.returncode == 0, (flag, value, r.stdout)
+            assert npu_options(tmp_path, om) == f"{flag}={value}"
+            assert f"{flag}[{value}]" in atc("--mode=6", f"--om={om}").stdout
+            warned = [l for l in r.stdout.splitlines()
+                      if l.startswith("[WARNING]") and f"--{flag}={value}" in l]
+            assert len(warned) == (1 if value in changing else 0), (flag, value, r.stdout)
+            if warned:
+                assert "does not emulate" in warned[0]
+            os.remove(om)
+        r, om = build(model, tmp_path, f"--{flag}=fastest")
+        assert r.returncode == 1 and "E10001" in r.stdout and f"--{flag}" in r.stdout
+        assert values[0] in r.stdout and not os.path.exists(om)
+    # Several together, in the order atc documents them.
+    r, om = build(model, tmp_path, "--enable_small_channel=1", "--buffer_optimize=off_optimize",
+                  "--op_select_implmode=high_performance", "--optypelist_for_implmode=Conv")
+    assert r.returncode == 0, r.stdout
+    assert npu_options(tmp_path, om) == ("op_select_implmode=high_performance;"
+                                         "enable_small_channel=1;buffer_optimize=off_optimize;"
+                                         "optypelist_for_implmode=Conv")
+    r, _ = build(model, tmp_path, "--op_select_implmode=high_precision_for_all",
+                 "--optypelist_for_implmode=Conv")
+    assert r.returncode == 1 and "--optypelist_for_implmode" in r.stdout
+    # Without the flags nothing is recorded.
+    r, om = build(model, tmp_path)
+    assert npu_options(tmp_path, om) is None
+
+
+def test_op_precision_mode_file(model, tmp_path):
+    ini = tmp_path / "op_precision.ini"
+    ini.write_text("# per-op modes\n[ByOpType]\nConv2D=high_precision\nSoftmaxV2 = high_performance"
+                   "\n\n[ByNodeName]\n/conv/Conv=support_out_of_bound_index\nno_such=keep_fp16\n")
+    r, om = build(model, tmp_path, f"--op_precision_mode={ini}")
+    assert r.returncode == 0, r.stdout
+    assert npu_options(tmp_path, om) == (
+        "op_precision_mode=ByOpType:Conv2D=high_precision,ByOpType:SoftmaxV2=high_performance,"
+        "ByNodeName:/conv/Conv=support_out_of_bound_index,ByNodeName:no_such=keep_fp16")
+    assert "[WARNING] --op_precision_mode: the model has no node named [no_such]" in r.stdout
+    warned = [l for l in r.stdout.splitlines() if "SoftmaxV2=high_performance" in l]
+    assert len(warned) == 1 and "no_such=keep_fp16" in warned[0], r.stdout
+    os.remove(om)
+    for text, why in [("[ByOpName]\nConv2D=high_precision\n", "[ByOpType] and [ByNodeName]"),
+                      ("Conv2D=fast\n", "the mode must be one of"),
+                      ("Conv2D\n", "is not \"name=mode\""),
+                      ("# nothing\n", "sets no operator's mode")]:
+        ini.write_text(text)
+        r, om = build(model, tmp_path, f"--op_precision_mode={ini}")
+        assert r.returncode == 1 and "E10001" in r.stdout and why in r.stdout, (text, r.stdout)
+        assert not os.path.exists(om)
+    r, _ = build(model, tmp_path, f"--op_precision_mode={tmp_path / 'missing.ini'}")
+    assert r.returncode == 1 and "cannot be read" in r.stdout
 
 
 def test_implemented_flags_show_their_effect(model, tmp_path):
@@ -219,7 +290,7 @@ def test_model_io_flags(acl_session, model, tmp_path):
 
 
 def test_every_known_flag_is_covered():
-    covered = set(REFUSED) | {"out_nodes", "input_fp16_nodes", "output_type", "insert_op_conf",
+    covered = set(REFUSED) | set(RECORDED) | {"op_precision_mode", "out_nodes", "input_fp16_nodes", "output_type", "insert_op_conf",
                               "customize_dtypes",
         # built and checked above or in the other atc tests
         "mode", "model", "weight", "framework", "output", "soc_version", "input_shape",

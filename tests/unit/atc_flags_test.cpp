@@ -91,7 +91,7 @@ TEST_F(AtcFlags, TableHoldsEveryFlagOnce) {
                            "host_env_os",
                            "op_select_implmode"})
     EXPECT_TRUE(names.count(flag)) << flag;
-  EXPECT_EQ(names.size(), 40u);
+  EXPECT_EQ(names.size(), 42u);
   EXPECT_EQ(AtcBooleanFlags(), (std::set<std::string>{"help", "h"}));
   for (const auto& b : AtcBooleanFlags()) EXPECT_TRUE(names.count(b)) << b;
   // Every flag of the table parses, in each of CANN's spellings; a boolean one also alone,
@@ -189,22 +189,18 @@ TEST_F(AtcFlags, UnsupportedFlagValues) {
     std::string reason;
   };
   const std::vector<Case> cases = {
+      // The NPU's implementation and memory choices: every CANN value, recorded.
       {"op_select_implmode",
-       {"high_precision", "high_precision_for_all"},
-       {"high_performance", "high_performance_for_all"},
-       "OpenCANN does not support high-performance (reduced-precision) kernel implementations; "
-       "its kernels are the high-precision ones; the value it takes is high_precision, "
-       "high_precision_for_all."},
-      {"enable_small_channel",
-       {"0"},
-       {"1"},
-       "OpenCANN does not support the small-channel convolution optimisation; the value it "
-       "takes is 0."},
+       {"high_precision", "high_precision_for_all", "high_performance", "high_performance_for_all"},
+       {"fast"},
+       "the value must be high_precision, high_performance, high_precision_for_all, "
+       "high_performance_for_all."},
+      {"enable_small_channel", {"0", "1"}, {"2"}, "the value must be 0, 1."},
       {"buffer_optimize",
-       {"l2_optimize"},
-       {"off_optimize", "l1_optimize"},
-       "OpenCANN does not support buffer optimisation modes other than the default; the value "
-       "it takes is l2_optimize."},
+       {"l2_optimize", "off_optimize", "l1_optimize"},
+       {"l3_optimize"},
+       "the value must be l2_optimize, l1_optimize, off_optimize."},
+      {"allow_hf32", {"true", "false"}, {"1"}, "the value must be true, false."},
       {"is_input_adjust_hw_layout",
        {"false"},
        {"true"},

@@ -38,6 +38,11 @@ void PrintHelp() {
       "                         must_keep_origin_dtype, allow_mix_precision, ...\n"
       "  --fusion_switch_file   File of lines \"PassName:off\"\n"
       "  --disable_reuse_memory 1: every buffer gets its own memory; 0 (default): reuse\n"
+      "  --op_select_implmode   high_precision, high_performance, ..._for_all (recorded for\n"
+      "                         the NPU; OpenCANN computes the high-precision results)\n"
+      "  --op_precision_mode    .ini of [ByOpType]/[ByNodeName] name=mode lines (recorded)\n"
+      "  --enable_small_channel 0, 1; --buffer_optimize l2_optimize, l1_optimize,\n"
+      "                         off_optimize; --allow_hf32 true, false (recorded)\n"
       "  --log                  debug, info, warning, error, null (default)\n"
       "  --check_report         Report file of --mode=3 (default check_result.json)\n"
       "  --singleop             Single-operator JSON: one .om per op in --output (a directory)\n");
