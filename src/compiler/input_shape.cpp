@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <sstream>
 
 #include "compiler/compiler.h"
@@ -69,6 +70,22 @@ Result<std::vector<InputShapeSpec>> ParseInputShapes(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// The shapes the model declares for values past its inputs (ONNX value_info, outputs) hold
+// for the shapes it was exported with; inference computes them again from the new ones.
+void ForgetDeclaredShapes(Graph& graph) {
+  for (auto& [name, vi] : graph.values) {
+    if (graph.IsInitializer(name) ||
+        std::find(graph.inputs.begin(), graph.inputs.end(), name) != graph.inputs.end())
+      continue;
+    vi.has_shape = false;
+    vi.shape.clear();
+  }
+}
+
+}  // namespace
+
 Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes) {
   for (const auto& spec : shapes) {
     bool is_input = false;
@@ -91,15 +108,10 @@ Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes)
                                    std::to_string(vi.shape.size()) + " (shape " +
                                    ShapeToString(vi.shape) + ").",
                                "E10001");
-      for (size_t i = 0; i < vi.shape.size(); ++i)
-        if (vi.shape[i] >= 0 && spec.dims[i] >= 0 && vi.shape[i] != spec.dims[i])
-          return InvalidArgument(
-              "Value [" + ShapeToString(spec.dims) + "] for input [" + spec.name +
-                  "] in [--input_shape] is invalid. Reason: "
-                  "dimension " +
-                  std::to_string(i) + " is fixed to " + std::to_string(vi.shape[i]) +
-                  " in the model (shape " + ShapeToString(vi.shape) + ").",
-              "E10001");
+      // A dim the model fixes may be set to another value, as CANN's atc allows (a guide
+      // exports at batch 16 and converts at 64): the graph is inferred again from the new
+      // shape, and a node that cannot take it is refused by name.
+      if (vi.shape != spec.dims) ForgetDeclaredShapes(graph);
     }
     vi.shape = spec.dims;
     vi.has_shape = true;

@@ -299,3 +299,54 @@ def test_every_known_flag_is_covered():
         "json", "check_report", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims",
         "help", "h", "singleop"}  # singleop: tests/e2e/test_single_op.py
     assert known_flags() == covered, known_flags() ^ covered
+
+
+class Classifier(torch.nn.Module):
+    """Conv, pool, flatten by the batch the input has, linear: batch-agnostic."""
+
+    def __init__(self, hard_batch=None):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.fc = torch.nn.Linear(4 * 4 * 4, 5)
+        self.hard_batch = hard_batch
+
+    def forward(self, x):
+        y = torch.nn.functional.max_pool2d(torch.relu(self.conv(x)), 2)
+        y = y.reshape(self.hard_batch, -1) if self.hard_batch else torch.flatten(y, 1)
+        return torch.softmax(self.fc(y), 1)
+
+
+def test_input_shape_sets_a_dim_the_model_fixes(acl_session, tmp_path):
+    """ModelZoo's ResNet-50 guide exports at batch 16 and converts at 64: --input_shape may
+    set any static dim; the graph is inferred again, and a node that cannot take the new shape
+    is refused by name."""
+    import numpy as np
+    torch.manual_seed(0)
+    net = Classifier().eval()
+    src = str(tmp_path / "fixed.onnx")
+    torch.onnx.export(net, torch.randn(2, 3, 8, 8), src, input_names=["x"], output_names=["y"],
+                      opset_version=13)
+    out = tmp_path / "b5"
+    r = atc(f"--model={src}", "--framework=5", f"--output={out}", "--soc_version=Ascend910B3",
+            "--input_shape=x:5,3,8,8")
+    assert r.returncode == 0, r.stdout
+    x = np.random.RandomState(1).randn(5, 3, 8, 8).astype(np.float32)
+    got = run_om(acl_session, str(out) + ".om", [x])[0]
+    with torch.no_grad():
+        want = net(torch.from_numpy(x)).numpy()
+    assert got.shape == (5, 5)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    # The batch made dynamic over the fixed one, with gears.
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'gears'}",
+            "--soc_version=Ascend910B3", "--input_shape=x:-1,3,8,8", "--dynamic_batch_size=1,4")
+    assert r.returncode == 0, r.stdout
+    # A model that bakes the batch into a Reshape cannot take another: refused, naming it.
+    hard = Classifier(hard_batch=2).eval()
+    hard.load_state_dict(net.state_dict())
+    src = str(tmp_path / "hard.onnx")
+    torch.onnx.export(hard, torch.randn(2, 3, 8, 8), src, input_names=["x"], output_names=["y"],
+                      opset_version=13)
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'hard'}",
+            "--soc_version=Ascend910B3", "--input_shape=x:5,3,8,8")
+    assert r.returncode == 1 and "node [" in r.stdout, r.stdout
+    assert not os.path.exists(tmp_path / "hard.om")

@@ -1,5 +1,6 @@
 """atc --framework=0: Caffe nets written from torch modules (same weights) convert and match
 torch; V1 and V2 formats; malformed nets and weights get their codes."""
+import json
 import os
 
 import numpy as np
@@ -80,6 +81,26 @@ def test_vgg_style_cnn(acl_session, tmp_path, pb):
     w.layer("prob", "Softmax", ["fc"], ["prob"])
     x = np.random.RandomState(0).randn(2, 3, 15, 15).astype(np.float32)
     check(acl_session, tmp_path, w, m, x)
+    # Nodes keep their layers' names, so CANN's commands name them: the classification
+    # samples' --out_nodes=prob:0, and an inner layer's output.
+    proto, weights = str(tmp_path / "net.prototxt"), str(tmp_path / "net.caffemodel")
+    r = convert(proto, weights, tmp_path / "named", "--out_nodes=prob:0")
+    assert r.returncode == 0, r.stdout
+    np.testing.assert_allclose(run_om(str(tmp_path / "named.om"), x)[0],
+                               run_om(str(tmp_path / "net.om"), x)[0], rtol=0, atol=0)
+    r = convert(proto, weights, tmp_path / "inner", "--out_nodes=pool1:0;fc:0")
+    assert r.returncode == 0, r.stdout
+    with torch.no_grad():
+        y = torch.relu(m.bn1(m.c1(torch.from_numpy(x))))
+        pool1 = nn.functional.max_pool2d(y, 2, 2, ceil_mode=True).numpy()
+    got = run_om(str(tmp_path / "inner.om"), x)
+    assert [g.shape for g in got] == [pool1.shape, (2, 10)]
+    np.testing.assert_allclose(got[0], pool1, rtol=2e-5, atol=2e-5)
+    js = tmp_path / "graph.json"
+    assert atc("--mode=1", f"--om={proto}", "--framework=0", f"--weight={weights}",
+               f"--json={js}").returncode == 0
+    names = {op["name"] for g in json.loads(js.read_text())["graph"] for op in g["op"]}
+    assert {"conv1", "relu1", "pool1", "conv2", "relu2", "pool2", "fc", "prob"} <= names, names
 
 
 class ResBlock(nn.Module):

@@ -22,6 +22,11 @@ class Builder : public GraphBuilder {
   // Makes `value` the blob's current value.
   void SetTop(const std::string& blob, const std::string& value) { blobs_[blob] = value; }
   bool HasBlob(const std::string& blob) const { return blobs_.count(blob) != 0; }
+  // The blob's current value; empty when no layer produced it.
+  std::string Current(const std::string& blob) const {
+    auto it = blobs_.find(blob);
+    return it == blobs_.end() ? std::string() : it->second;
+  }
 
  private:
   std::map<std::string, std::string> blobs_;

@@ -3,6 +3,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -199,6 +200,28 @@ Result<Graph> ImportCaffe(const std::string& prototxt, const std::string& caffem
   return ImportCaffeBuffers(text, bytes, prototxt);
 }
 
+namespace {
+
+// The node that computes a layer's first top takes the layer's name, as CANN names it: the
+// name --out_nodes ("prob:0"), --keep_dtype, dumps and compare use. The layer's helper nodes
+// keep their derived names ("layer/Op"). `taken` holds the node names so far.
+void NameAfterLayer(const LayerParameter& l, size_t first_node, Builder& b,
+                    std::set<std::string>& taken) {
+  auto& nodes = b.graph().nodes;
+  const std::string top = l.top_size() > 0 ? b.Current(l.top(0)) : std::string();
+  if (!top.empty() && !taken.count(l.name())) {
+    for (size_t i = nodes.size(); i > first_node; --i) {
+      Node& n = nodes[i - 1];
+      if (std::find(n.outputs.begin(), n.outputs.end(), top) == n.outputs.end()) continue;
+      n.name = l.name();
+      break;
+    }
+  }
+  for (size_t i = first_node; i < nodes.size(); ++i) taken.insert(nodes[i].name);
+}
+
+}  // namespace
+
 Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& bytes,
                                  const std::string& prototxt) {
   OC_ASSIGN_OR_RETURN(NetParameter net, ParsePrototxt(text, prototxt));
@@ -219,7 +242,7 @@ Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& byt
   OC_RETURN_IF_ERROR(NetInputs(net, b));
   const std::vector<LayerParameter> layers = Layers(net);
   if (layers.empty()) return Invalid("the net [" + prototxt + "] has no layers");
-  std::set<std::string> names;
+  std::set<std::string> names, node_names;
   for (const auto& l : layers) {
     if (!InTestPhase(l)) continue;
     if (l.name().empty()) return Invalid("a layer of type [" + l.type() + "] has no name");
@@ -246,11 +269,13 @@ Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& byt
       if (!t.ok()) return Invalid(t.status().message());
       w.blobs.push_back(std::move(t).value());
     }
+    const size_t first_node = b.graph().nodes.size();
     Status s = convert(l, w, b);
     if (!s.ok()) {
       if (!s.cann_code().empty()) return s;
       return Status(s.code(), s.message(), "E19005");
     }
+    NameAfterLayer(l, first_node, b, node_names);
   }
   // The net's outputs: what no layer reads.
   Graph& g = b.graph();
