@@ -557,10 +557,14 @@ PYBIND11_MODULE(acl, m) {
           d["csc_switch"] = info.cscSwitch;
           d["rbuv_swap_switch"] = info.rbuvSwapSwitch;
           d["ax_swap_switch"] = info.axSwapSwitch;
-          d["mean_chn"] =
-              py::make_tuple(info.meanChn0, info.meanChn1, info.meanChn2, info.meanChn3);
-          d["var_reci_chn"] = py::make_tuple(info.varReciChn0, info.varReciChn1, info.varReciChn2,
-                                             info.varReciChn3);
+          // Lists, as pyACL returns every sequence inside its results.
+          py::list mean, var_reci;
+          for (auto v : {info.meanChn0, info.meanChn1, info.meanChn2, info.meanChn3})
+            mean.append(v);
+          for (auto v : {info.varReciChn0, info.varReciChn1, info.varReciChn2, info.varReciChn3})
+            var_reci.append(v);
+          d["mean_chn"] = mean;
+          d["var_reci_chn"] = var_reci;
           d["src_size"] = info.outDims[0].srcSize;
         }
         return py::make_tuple(d, ret);
@@ -790,7 +794,12 @@ PYBIND11_MODULE(acl, m) {
             aclmdlGetDynamicHW(Ptr<const aclmdlDesc>(d), static_cast<size_t>(index), &hw);
         py::list list;
         for (size_t k = 0; k < hw.hwCount; ++k)
-          list.append(py::make_tuple(hw.hw[k][0], hw.hw[k][1]));
+          list.append([&] {
+            py::list pair;
+            pair.append(hw.hw[k][0]);
+            pair.append(hw.hw[k][1]);
+            return pair;
+          }());
         py::dict out;
         out["hwCount"] = hw.hwCount;
         out["hw"] = list;
@@ -813,8 +822,11 @@ PYBIND11_MODULE(acl, m) {
         aclError ret = aclmdlGetInputDynamicDims(
             Ptr<const aclmdlDesc>(d), static_cast<size_t>(index), dims.data(), gear_count);
         py::list out;
-        if (ret == ACL_SUCCESS)
-          for (size_t k = 0; k < gear_count; ++k) out.append(DimsToDict(dims[k]));
+        size_t have = 0;  // the model's gears (0 without --dynamic_dims), at most gear_count
+        if (ret == ACL_SUCCESS &&
+            aclmdlGetInputDynamicGearCount(Ptr<const aclmdlDesc>(d), static_cast<size_t>(index),
+                                           &have) == ACL_SUCCESS)
+          for (size_t k = 0; k < std::min(have, gear_count); ++k) out.append(DimsToDict(dims[k]));
         return py::make_tuple(out, ret);
       },
       py::arg("model_desc"), py::arg("index"), py::arg("gear_count"));

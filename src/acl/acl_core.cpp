@@ -284,7 +284,20 @@ std::shared_ptr<Model> State::FindModel(uint32_t id) {
 
 bool State::RemoveModel(uint32_t id) {
   std::lock_guard<std::mutex> lock(mutex_);
+  current_gears_.erase(id);
   return models_.erase(id) != 0;
+}
+
+void State::SetCurrentGear(uint32_t id, std::vector<int64_t> gear) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (models_.count(id)) current_gears_[id] = std::move(gear);
+}
+
+std::optional<std::vector<int64_t>> State::CurrentGear(uint32_t id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = current_gears_.find(id);
+  if (it == current_gears_.end()) return std::nullopt;
+  return it->second;
 }
 
 void* State::AllocDevice(size_t size) {

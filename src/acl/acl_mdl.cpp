@@ -291,12 +291,19 @@ aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmd
   OC_ACL_CHECK_OUT(dims, sizeof(aclmdlIODims));
   const oc::IoDesc* io = IoAt(modelDesc, index, false, __func__);
   if (!io) return FillDims(io, dims, __func__, index);
-  // The shapes of the model's latest execution: they differ from the description for
-  // outputs whose shape is only known at run time.
   auto m = State::Get().FindModel(modelDesc->model_id);
   if (!m) return Fail(ACL_ERROR_INVALID_MODEL_ID, "aclmdlGetCurOutputDims: the model is unloaded");
   oc::IoDesc cur = *io;
-  auto shapes = m->LastOutputShapes();
+  // A model with gears: the shapes of the gear last set (aclmdlSetDynamicBatchSize, ...),
+  // the largest gear's before any is, as CANN documents. Other models: the shapes of the
+  // latest execution, which differ from the description for shapes known only at run time.
+  std::vector<oc::Shape> shapes;
+  if (!m->gear_mode().empty()) {
+    auto gear = State::Get().CurrentGear(modelDesc->model_id);
+    shapes = m->GearOutputShapes(gear ? *gear : m->LargestGear());
+  } else {
+    shapes = m->LastOutputShapes();
+  }
   if (index < shapes.size()) cur.shape = shapes[index];
   return FillDims(&cur, dims, __func__, index);
 }

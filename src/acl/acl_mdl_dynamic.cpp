@@ -80,6 +80,8 @@ aclError SetGear(uint32_t modelId, aclmdlDataset* dataset, size_t index, const s
                      : (std::memcpy(b->data, values.data(), bytes), oc::Status::Ok());
   if (!s.ok())
     return Fail(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, std::string(fn) + ": " + s.message());
+  // aclmdlGetCurOutputDims reports this gear's output shapes from now on.
+  State::Get().SetCurrentGear(modelId, values);
   return ACL_SUCCESS;
 }
 
@@ -185,9 +187,9 @@ aclError aclmdlGetInputDynamicDims(const aclmdlDesc* modelDesc, size_t index, ac
   if (!modelDesc->filled)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "aclmdlGetInputDynamicDims: the description is empty: call aclmdlGetDesc first");
-  if (modelDesc->gear_mode != "dims")
-    return Fail(ACL_ERROR_MODEL_NOT_DYNAMIC,
-                "aclmdlGetInputDynamicDims: the model has no --dynamic_dims gears");
+  // As CANN: a model without --dynamic_dims gears has none to give (its gear count is 0),
+  // which is a success; callers ask every model.
+  if (modelDesc->gear_mode != "dims") return ACL_SUCCESS;
   if (gearCount < modelDesc->gears.size())
     return Fail(ACL_ERROR_INVALID_PARAM, "aclmdlGetInputDynamicDims: gearCount " +
                                              std::to_string(gearCount) +

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <shared_mutex>
 #include <stdexcept>
 #include <string>
@@ -242,6 +243,9 @@ class State {
   // The profiler of aclInit's config, or null: copies and callbacks add timeline events.
   std::shared_ptr<Profiler> profiler();
   bool RemoveModel(uint32_t id);
+  // The gear an application last set for a model (any dataset): aclmdlGetCurOutputDims.
+  void SetCurrentGear(uint32_t id, std::vector<int64_t> gear);
+  std::optional<std::vector<int64_t>> CurrentGear(uint32_t id);
 
   // Device memory bookkeeping: the emulated NPU's allocations.
   void* AllocDevice(size_t size);
@@ -280,6 +284,7 @@ class State {
   std::mutex mutex_;
   uint32_t next_model_id_ = 1;
   std::map<uint32_t, std::shared_ptr<Model>> models_;
+  std::map<uint32_t, std::vector<int64_t>> current_gears_;  // under mutex_
   mutable std::mutex mem_mutex_;
   std::condition_variable unpinned_;  // a pin count dropped to 0
   struct DeviceAllocationInfo {

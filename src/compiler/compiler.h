@@ -42,9 +42,13 @@ Result<GearSpec> ParseGearOption(const std::string* batch, const std::string* im
 Result<std::vector<std::vector<InputShapeSpec>>> ExpandGears(
     const std::vector<InputShapeSpec>& shapes, const GearSpec& spec,
     const std::string& input_format);
-// Applies shapes to the graph inputs; names must exist (E10016), ranks and static
-// dims must agree with the model (E10001).
-Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes);
+// Applies shapes to the graph inputs; names must exist (E10016), ranks must agree with the
+// model (E10001). Static dims may differ, as CANN allows: what the model declares past its
+// inputs is then forgotten, for inference to compute again.
+// `overridden` (may be null) receives "name: [model dims] -> [given dims]" for each input
+// whose static dims the shapes change.
+Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes,
+                        std::vector<std::string>* overridden = nullptr);
 
 struct CompileOptions {
   // The backends the model may run on, in order of preference: folding evaluates on them,

@@ -86,7 +86,8 @@ void ForgetDeclaredShapes(Graph& graph) {
 
 }  // namespace
 
-Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes) {
+Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes,
+                        std::vector<std::string>* overridden) {
   for (const auto& spec : shapes) {
     bool is_input = false;
     for (const auto& in : graph.inputs) is_input |= in == spec.name;
@@ -111,6 +112,12 @@ Status ApplyInputShapes(Graph& graph, const std::vector<InputShapeSpec>& shapes)
       // A dim the model fixes may be set to another value, as CANN's atc allows (a guide
       // exports at batch 16 and converts at 64): the graph is inferred again from the new
       // shape, and a node that cannot take it is refused by name.
+      bool fixed_changed = false;
+      for (size_t i = 0; i < vi.shape.size(); ++i)
+        fixed_changed |= vi.shape[i] >= 0 && spec.dims[i] >= 0 && vi.shape[i] != spec.dims[i];
+      if (fixed_changed && overridden)
+        overridden->push_back(spec.name + ": " + ShapeToString(vi.shape) + " -> " +
+                              ShapeToString(spec.dims));
       if (vi.shape != spec.dims) ForgetDeclaredShapes(graph);
     }
     vi.shape = spec.dims;

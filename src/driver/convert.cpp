@@ -113,7 +113,20 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   if (!o.output_type.empty()) OC_RETURN_IF_ERROR(ApplyOutputType(graph, o.output_type));
   // The shapes as given (with -1) are checked against the model first, so errors name the
   // user's text rather than one gear's.
-  OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes));
+  std::vector<std::string> overridden;
+  OC_RETURN_IF_ERROR(ApplyInputShapes(graph, o.shapes, &overridden));
+  // A node that cannot take a shape --input_shape set over the model's own is the flag's
+  // failure, reported as such with the node's reason.
+  auto blame_shapes = [&](const Status& s) {
+    if (s.ok() || overridden.empty()) return s;
+    std::string what;
+    for (const auto& e : overridden) what += (what.empty() ? "" : "; ") + e;
+    return InvalidArgument("Value [" + what +
+                               "] for parameter [--input_shape] is invalid. "
+                               "Reason: the model does not take the new shape: " +
+                               s.message(),
+                           "E10001");
+  };
   std::string aipp_inputs;  // recorded in the .om: those inputs are NHWC images
   if (!o.insert_op_conf.empty()) {
     if (o.gears && o.gears->kind == GearKind::kDims)
@@ -147,11 +160,15 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   if (o.gears) {
     ConvertOptions with_soc = o;
     with_soc.compile = compile;
-    OC_ASSIGN_OR_RETURN(c.graphs, CompileGears(graph, with_soc));
+    auto gears = CompileGears(graph, with_soc);
+    if (!gears.ok()) return blame_shapes(gears.status());
+    c.graphs = std::move(gears).value();
     c.write.model_attrs[kDynamicModeAttr] = GearKindName(o.gears->kind);
   } else {
     for (const auto& spec : o.shapes) compile.dynamic_inputs |= !IsStatic(spec.dims);
-    OC_ASSIGN_OR_RETURN(CompiledGraph compiled, CompileGraph(std::move(graph), compile));
+    auto compiled_or = CompileGraph(std::move(graph), compile);
+    if (!compiled_or.ok()) return blame_shapes(compiled_or.status());
+    CompiledGraph compiled = std::move(compiled_or).value();
     for (const auto& line : compiled.pass_log) OC_LOG(kInfo, "pass " << line);
     for (const auto& line : compiled.precision_table) OC_LOG(kInfo, "dtype " << line);
     OC_LOG(kInfo, compiled.runtime_prepared.size()

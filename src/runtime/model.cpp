@@ -209,6 +209,30 @@ std::vector<std::vector<int64_t>> Model::gears() const {
   return out;
 }
 
+std::vector<Shape> Model::GearOutputShapes(const std::vector<int64_t>& gear) const {
+  std::vector<Shape> shapes;
+  for (const auto& p : programs_) {
+    if (gear_mode_.empty() || p.gear != gear) continue;
+    for (const auto& o : p.outputs) shapes.push_back(o.shape);
+    break;
+  }
+  return shapes;
+}
+
+std::vector<int64_t> Model::LargestGear() const {
+  std::vector<int64_t> best;
+  double best_size = -1;
+  for (const auto& p : programs_) {
+    double size = 1;
+    for (int64_t v : p.gear) size *= static_cast<double>(v);
+    if (!gear_mode_.empty() && size >= best_size) {
+      best_size = size;
+      best = p.gear;
+    }
+  }
+  return best;
+}
+
 Model::~Model() {
   if (!profile_ || op_times_.empty()) return;
   double total = 0;

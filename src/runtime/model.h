@@ -112,6 +112,10 @@ class Model {
   const std::string& gear_mode() const { return gear_mode_; }
   std::vector<std::vector<int64_t>> gears() const;
   int gear_input() const { return gear_input_; }
+  // The output shapes of one gear (empty when the model has no such gear), and the gear
+  // with the most elements (the largest; the last of equals).
+  std::vector<Shape> GearOutputShapes(const std::vector<int64_t>& gear) const;
+  std::vector<int64_t> LargestGear() const;
   // Per input, the allowed range of each dim for fully dynamic models ({d,d} when fixed).
   const std::vector<std::vector<std::pair<int64_t, int64_t>>>& input_ranges() const {
     return input_ranges_;

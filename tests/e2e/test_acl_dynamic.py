@@ -119,11 +119,21 @@ def test_dynamic_batch_gears(acl_session, net, tmp_path):
         assert ret == 0 and batch == {"batchCount": 3, "batch": [1, 2, 4]}
         hw, ret = acl.mdl.get_dynamic_hw(s.desc, -1)
         assert ret == 0 and hw["hwCount"] == 0
+        # No --dynamic_dims gears: none to give, which is a success (mmdeploy asks every model).
+        assert acl.mdl.get_input_dynamic_gear_count(s.desc, -1) == (0, 0)
+        gears, ret = acl.mdl.get_input_dynamic_dims(s.desc, -1, 0)
+        assert ret == 0 and gears == []
+        # Before any gear is set: the largest gear's output shapes.
+        cur, ret = acl.mdl.get_cur_output_dims(s.desc, 0)
+        assert ret == 0 and cur["dims"] == [4, 5]
         rng = np.random.default_rng(1)
         for b in (4, 1, 2):
             x = rng.standard_normal((b, 3, 16, 16)).astype(np.float32)
             s.put(0, x)
             assert acl.mdl.set_dynamic_batch_size(s.id, s.in_ds, idx, b) == 0
+            # The gear just set, before the execution (mmdeploy sizes its outputs so).
+            cur, ret = acl.mdl.get_cur_output_dims(s.desc, 0)
+            assert ret == 0 and cur["dims"] == [b, 5]
             check(acl.mdl.execute(s.id, s.in_ds, s.out_ds), "execute")
             cur, ret = acl.mdl.get_cur_output_dims(s.desc, 0)
             assert ret == 0 and cur["dims"] == [b, 5]
@@ -153,12 +163,16 @@ def test_dynamic_image_size_gears(acl_session, net, tmp_path):
     try:
         idx, _ = acl.mdl.get_input_index_by_name(s.desc, DYNAMIC_NAME)
         hw, ret = acl.mdl.get_dynamic_hw(s.desc, -1)
-        assert ret == 0 and hw == {"hwCount": 2, "hw": [(16, 16), (24, 32)]}
+        # Lists, as pyACL gives them: callers test `[h, w] in hw["hw"]`.
+        assert ret == 0 and hw == {"hwCount": 2, "hw": [[16, 16], [24, 32]]}
+        assert [24, 32] in hw["hw"]
         assert acl.mdl.get_input_size_by_index(s.desc, 0) == 3 * 24 * 32 * 4
         for h, w in ((24, 32), (16, 16)):
             x = np.random.default_rng(h).standard_normal((1, 3, h, w)).astype(np.float32)
             s.put(0, x)
             assert acl.mdl.set_dynamic_hw_size(s.id, s.in_ds, idx, h, w) == 0
+            cur, ret = acl.mdl.get_cur_output_dims(s.desc, 0)
+            assert ret == 0 and cur["dims"] == [1, 5]
             check(acl.mdl.execute(s.id, s.in_ds, s.out_ds), "execute")
             np.testing.assert_allclose(s.get(0, (1, 5)), reference(m, x), rtol=1e-4, atol=1e-5)
         assert acl.mdl.set_dynamic_hw_size(s.id, s.in_ds, idx, 32, 24) == \

@@ -348,5 +348,6 @@ def test_input_shape_sets_a_dim_the_model_fixes(acl_session, tmp_path):
                       opset_version=13)
     r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'hard'}",
             "--soc_version=Ascend910B3", "--input_shape=x:5,3,8,8")
-    assert r.returncode == 1 and "node [" in r.stdout, r.stdout
+    assert r.returncode == 1 and "E10001" in r.stdout and "[--input_shape]" in r.stdout
+    assert "x: [2,3,8,8] -> [5,3,8,8]" in r.stdout and "node [" in r.stdout, r.stdout
     assert not os.path.exists(tmp_path / "hard.om")
