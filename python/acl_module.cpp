@@ -97,6 +97,8 @@ void* RunReportThread(void* p) {
 
 }  // namespace
 
+void BindExtra(py::module_& m, py::module_& mdl);  // acl_module_extra.cpp
+
 PYBIND11_MODULE(acl, m) {
   m.doc() = "OpenCANN pyACL: AscendCL for Python on the host CPU";
 
@@ -414,6 +416,7 @@ PYBIND11_MODULE(acl, m) {
       py::arg("aipp_set"), py::arg("end_event"));
 
   py::module_ mdl = m.def_submodule("mdl", "model loading and execution");
+  BindExtra(m, mdl);
   mdl.def(
       "load_from_file",
       [](const std::string& path) {

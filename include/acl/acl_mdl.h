@@ -147,6 +147,59 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMemWithMem(const void* model, size_t 
                                                       uint32_t* modelId, void* workPtr,
                                                       size_t workSize, void* weightPtr,
                                                       size_t weightSize);
+/* Loading through a configuration: the load type and its arguments as options. */
+#define ACL_MDL_LOAD_FROM_FILE 1
+#define ACL_MDL_LOAD_FROM_FILE_WITH_MEM 2
+#define ACL_MDL_LOAD_FROM_MEM 3
+#define ACL_MDL_LOAD_FROM_MEM_WITH_MEM 4
+#define ACL_MDL_LOAD_FROM_FILE_WITH_Q 5
+#define ACL_MDL_LOAD_FROM_MEM_WITH_Q 6
+
+typedef struct aclmdlConfigHandle aclmdlConfigHandle;
+
+typedef enum {
+  ACL_MDL_PRIORITY_INT32 = 0,
+  ACL_MDL_LOAD_TYPE_SIZET,
+  ACL_MDL_PATH_PTR,
+  ACL_MDL_MEM_ADDR_PTR,
+  ACL_MDL_MEM_SIZET,
+  ACL_MDL_WEIGHT_ADDR_PTR,
+  ACL_MDL_WEIGHT_SIZET,
+  ACL_MDL_WORKSPACE_ADDR_PTR,
+  ACL_MDL_WORKSPACE_SIZET,
+  ACL_MDL_INPUTQ_NUM_SIZET,
+  ACL_MDL_INPUTQ_ADDR_PTR,
+  ACL_MDL_OUTPUTQ_NUM_SIZET,
+  ACL_MDL_OUTPUTQ_ADDR_PTR,
+  ACL_MDL_WORKSPACE_MEM_OPTIMIZE,
+  ACL_MDL_WEIGHT_PATH_PTR,
+  ACL_MDL_MODEL_DESC_PTR,
+  ACL_MDL_MODEL_DESC_SIZET,
+  ACL_MDL_KERNEL_PTR,
+  ACL_MDL_KERNEL_SIZET,
+  ACL_MDL_KERNEL_ARGS_PTR,
+  ACL_MDL_KERNEL_ARGS_SIZET,
+  ACL_MDL_STATIC_TASK_PTR,
+  ACL_MDL_STATIC_TASK_SIZET,
+  ACL_MDL_DYNAMIC_TASK_PTR,
+  ACL_MDL_DYNAMIC_TASK_SIZET,
+  ACL_MDL_MEM_MALLOC_POLICY_SIZET,
+  ACL_MDL_FIFO_PTR,
+  ACL_MDL_FIFO_SIZET,
+  ACL_MDL_WITHOUT_GRAPH_INT32,
+  ACL_MDL_RESERVED = 0xFFFF
+} aclmdlConfigAttr;
+
+ACL_FUNC_VISIBILITY aclmdlConfigHandle* aclmdlCreateConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclmdlDestroyConfigHandle(aclmdlConfigHandle* handle);
+/* attrValue points at the value (for a _PTR option, at the pointer); valueSize is its size. */
+ACL_FUNC_VISIBILITY aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle, aclmdlConfigAttr attr,
+                                                const void* attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclmdlLoadWithConfig(const aclmdlConfigHandle* handle,
+                                                  uint32_t* modelId);
+ACL_FUNC_VISIBILITY aclError aclmdlSetExternalWeightAddress(aclmdlConfigHandle* handle,
+                                                            const char* weightFileName,
+                                                            void* devPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclmdlQuerySize(const char* fileName, size_t* workSize,
                                              size_t* weightSize);
 ACL_FUNC_VISIBILITY aclError aclmdlQuerySizeFromMem(const void* model, size_t modelSize,

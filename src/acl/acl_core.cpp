@@ -495,20 +495,22 @@ const char* aclGetRecentErrMsg(void) {
 
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
                const char* fmt, ...) {
-  static const char* kNames[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
   // Read as an int: an application may pass any number, and loading an enum outside its
   // values is undefined in C++.
   int level = 0;
   std::memcpy(&level, &logLevel, sizeof(level));
   if (level < ACL_DEBUG || level > ACL_ERROR || fmt == nullptr) return;
-  if (level < static_cast<int>(oc::GetLogLevel())) return;
-  char buf[2048];
+  if (level < static_cast<int>(oc::MinLogLevel())) return;
+  // CANN keeps one message to 1024 bytes.
+  char buf[1024];
   va_list ap;
   va_start(ap, fmt);
   std::vsnprintf(buf, sizeof(buf), fmt, ap);
   va_end(ap);
-  std::fprintf(stderr, "[%s] %s:%u %s: %s\n", kNames[level], file ? file : "", line,
-               func ? func : "", buf);
+  // Where CANN's application log goes: the plog (ASCEND_GLOBAL_LOG_LEVEL, error by default),
+  // and stderr at OCANN_LOG_LEVEL.
+  oc::LogMessage(static_cast<oc::LogLevel>(level), std::string(func ? func : "") + ": " + buf,
+                 file ? file : "", static_cast<int>(line));
 }
 
 }  // extern "C"

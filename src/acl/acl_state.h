@@ -122,6 +122,7 @@ inline const char* HandleKind(const aclmdlDataset*) { return "aclmdlDataset"; }
 inline const char* HandleKind(const aclmdlDesc*) { return "aclmdlDesc"; }
 inline const char* HandleKind(const aclmdlAIPP*) { return "aclmdlAIPP"; }
 inline const char* HandleKind(const aclopAttr*) { return "aclopAttr"; }
+inline const char* HandleKind(const aclmdlConfigHandle*) { return "aclmdlConfigHandle"; }
 // A dataset's own tensor descriptions: readable like any, destroyed with the dataset only.
 inline constexpr const char* kDatasetTensorDesc = "aclTensorDesc (owned by a dataset)";
 // The arrays aclmdlCreateAndGetOpDesc makes: the first element is destroyed (with the whole

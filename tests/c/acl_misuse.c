@@ -876,6 +876,38 @@ int main(int argc, char** argv) {
   EXPECT_CODE(acldvppFree(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(acldvppFree(dvpp), ACL_SUCCESS);
   EXPECT_CODE(acldvppFree(dvpp), ACL_ERROR_INVALID_PARAM); /* twice */
+  /* Model load configurations: sizes, values and handles checked. */
+  {
+    aclmdlConfigHandle* cfg = aclmdlCreateConfigHandle();
+    size_t type = ACL_MDL_LOAD_FROM_FILE;
+    int32_t prio = 9;
+    const char* path = om;
+    uint32_t cfg_id = 0;
+    EXPECT_TRUE(cfg != NULL);
+    EXPECT_CODE(aclmdlSetConfigOpt(NULL, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof type),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetConfigOpt(cfg, ACL_MDL_LOAD_TYPE_SIZET, NULL, sizeof type),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetConfigOpt(cfg, ACL_MDL_LOAD_TYPE_SIZET, &type, 4),
+                ACL_ERROR_INVALID_PARAM); /* a size_t option given 4 bytes */
+    EXPECT_CODE(aclmdlSetConfigOpt(cfg, ACL_MDL_PRIORITY_INT32, &prio, sizeof prio),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetConfigOpt(cfg, ACL_MDL_FIFO_PTR, &path, sizeof path),
+                ACL_ERROR_API_NOT_SUPPORT);
+    EXPECT_CODE(aclmdlLoadWithConfig(cfg, &cfg_id), ACL_ERROR_INVALID_PARAM); /* no type */
+    EXPECT_CODE(aclmdlSetConfigOpt(cfg, ACL_MDL_LOAD_TYPE_SIZET, &type, sizeof type), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlLoadWithConfig(cfg, &cfg_id), ACL_ERROR_INVALID_PARAM); /* no path */
+    EXPECT_CODE(aclmdlSetConfigOpt(cfg, ACL_MDL_PATH_PTR, &path, sizeof path), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlLoadWithConfig(cfg, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlSetExternalWeightAddress(cfg, "w.bin", NULL, 16), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlLoadWithConfig(cfg, &cfg_id), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlUnload(cfg_id), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlSetExternalWeightAddress(cfg, "w.bin", dev_mem, 64), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlLoadWithConfig(cfg, &cfg_id), ACL_ERROR_INVALID_PARAM); /* no such file */
+    EXPECT_CODE(aclmdlDestroyConfigHandle(cfg), ACL_SUCCESS);
+    EXPECT_CODE(aclmdlDestroyConfigHandle(cfg), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclmdlLoadWithConfig(cfg, &cfg_id), ACL_ERROR_INVALID_PARAM);
+  }
   EXPECT_TRUE(aclrtGetSocName() != NULL && strcmp(aclrtGetSocName(), "Ascend910B3") == 0);
   {
     int64_t cap = 0;

@@ -54,6 +54,64 @@ def test_load_with_caller_memory(acl_session, tmp_path):
     acl.rt.free(weight_ptr)
 
 
+# aclmdlConfigAttr / load types, as acl_mdl.h numbers them.
+PATH_PTR, MEM_ADDR_PTR, MEM_SIZET, LOAD_TYPE, PRIORITY = 2, 3, 4, 1, 0
+WEIGHT_ADDR_PTR, WEIGHT_SIZET, WORKSPACE_ADDR_PTR, WORKSPACE_SIZET = 5, 6, 7, 8
+INPUTQ_NUM = 9
+FROM_FILE, FROM_FILE_WITH_MEM, FROM_MEM, FROM_MEM_WITH_MEM, FROM_FILE_WITH_Q = 1, 2, 3, 4, 5
+
+
+def test_load_with_config(acl_session, tmp_path):
+    """ais_bench's newest backend loads through a configuration handle: each load type runs
+    the model as the matching load call does; what OpenCANN lacks is refused by name."""
+    acl = acl_session
+    om = make_om(tmp_path, batch=2)
+    x = np.array([[1, 2, 3, 4], [-1, 0.5, 2, -3]], np.float32)
+    data = np.fromfile(om, np.uint8)
+    work, weight, _ = acl.mdl.query_size(om)
+    work_ptr, _ = acl.rt.malloc(max(work, 1), 0)
+    weight_ptr, _ = acl.rt.malloc(weight, 0)
+    setups = {
+        FROM_FILE: [(PATH_PTR, om)],
+        FROM_FILE_WITH_MEM: [(PATH_PTR, om), (WORKSPACE_ADDR_PTR, work_ptr),
+                             (WORKSPACE_SIZET, max(work, 1)), (WEIGHT_ADDR_PTR, weight_ptr),
+                             (WEIGHT_SIZET, weight)],
+        FROM_MEM: [(MEM_ADDR_PTR, acl.util.numpy_to_ptr(data)), (MEM_SIZET, data.nbytes)],
+        FROM_MEM_WITH_MEM: [(MEM_ADDR_PTR, acl.util.numpy_to_ptr(data)),
+                            (MEM_SIZET, data.nbytes)],
+    }
+    for load_type, options in setups.items():
+        h = acl.mdl.create_config_handle()
+        assert h != 0
+        assert acl.mdl.set_config_opt(h, LOAD_TYPE, load_type) == 0
+        assert acl.mdl.set_config_opt(h, PRIORITY, 3) == 0
+        for attr, value in options:
+            assert acl.mdl.set_config_opt(h, attr, value) == 0, (load_type, attr)
+        model_id, ret = acl.mdl.load_with_config(h)
+        assert ret == 0, (load_type, acl.get_recent_err_msg())
+        assert acl.mdl.destroy_config_handle(h) == 0
+        ret, y = run_model(acl, model_id, x)
+        assert ret == 0
+        np.testing.assert_allclose(y, mlp_reference(x), rtol=1e-6)
+        assert acl.mdl.unload(model_id) == 0
+    h = acl.mdl.create_config_handle()
+    # A missing option is named; a bad priority, load type or option is refused.
+    assert acl.mdl.load_with_config(h)[1] == 100000
+    assert acl.mdl.set_config_opt(h, LOAD_TYPE, FROM_FILE) == 0
+    assert acl.mdl.load_with_config(h)[1] == 100000
+    assert "ACL_MDL_PATH_PTR" in acl.get_recent_err_msg()
+    assert acl.mdl.set_config_opt(h, PRIORITY, 8) == 100000
+    assert acl.mdl.set_config_opt(h, LOAD_TYPE, 7) == 100000
+    assert acl.mdl.set_config_opt(h, INPUTQ_NUM, 1) == 200001
+    assert acl.mdl.set_config_opt(h, LOAD_TYPE, FROM_FILE_WITH_Q) == 0
+    assert acl.mdl.set_config_opt(h, PATH_PTR, om) == 0
+    assert acl.mdl.load_with_config(h)[1] == 200001
+    assert acl.mdl.destroy_config_handle(h) == 0
+    assert acl.mdl.destroy_config_handle(h) == 100000  # twice
+    acl.rt.free(work_ptr)
+    acl.rt.free(weight_ptr)
+
+
 def test_contexts_streams_events(acl_session, tmp_path):
     acl = acl_session
     ctx, ret = acl.rt.create_context(0)

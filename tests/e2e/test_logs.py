@@ -65,3 +65,22 @@ def test_ascendcl_errors_reach_the_plog(tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == "100000", r.stdout + r.stderr
     text = open(plogs(root)[0]).read()
     assert "[ERROR] ASCENDCL(" in text and "not a live aclmdlDataset" in text
+
+
+def test_application_log_goes_to_the_plog(tmp_path):
+    """acl.app_log / ACL_APP_LOG (acllite logs through it): the plog at its level, with the
+    calling function and file, as CANN's."""
+    root = tmp_path / "log"
+    code = ("import acl\n"
+            "def create_model():\n"
+            "    acl.app_log(3, 'model path is bad')\n"
+            "    acl.app_log(1, 'info, below the default level')\n"
+            "create_model()\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, ASCEND_PROCESS_LOG_PATH=str(root),
+                                PYTHONPATH=os.path.join(BUILD, "python")))
+    assert r.returncode == 0, r.stderr
+    text = open(plogs(root)[0]).read()
+    assert "[ERROR] ASCENDCL(" in text and "create_model: model path is bad" in text, text
+    assert "below the default level" not in text
+    assert "<string>:3]" in text, text
