@@ -1,5 +1,7 @@
 #include "ir/attribute.h"
 
+#include <cmath>
+
 namespace oc {
 
 const AttributeValue* AttributeMap::Find(const std::string& name) const {
@@ -11,7 +13,13 @@ int64_t AttributeMap::GetInt(const std::string& name, int64_t def) const {
   const auto* v = Find(name);
   if (!v) return def;
   if (auto* i = std::get_if<int64_t>(v)) return *i;
-  if (auto* f = std::get_if<float>(v)) return static_cast<int64_t>(*f);
+  // A float where an int is meant (a file may hold either kind): its integral value when it
+  // has one in range; NaN and out-of-range values have none (converting them is undefined).
+  if (auto* f = std::get_if<float>(v)) {
+    const double d = *f;
+    if (std::isfinite(d) && d >= -9.2233720368547758e18 && d < 9.2233720368547758e18)
+      return static_cast<int64_t>(d);
+  }
   return def;
 }
 
