@@ -28,13 +28,18 @@ foreach(part runtime lib64 include bin)
   oc_link(../${part} x86_64-linux/${part})
 endforeach()
 oc_link(../compiler/tikcpp x86_64-linux/tikcpp)
+# The platform description files (<SoC>.ini) where CANN's tools and applications look.
+oc_link(../data compiler/data)
+oc_link(../data x86_64-linux/data)
 file(MAKE_DIRECTORY "${P}/opp/vendors" "${P}/opp/built-in")
 
-# lib/stub: what NPU_HOST_LIB names; OpenCANN's libraries need no driver, so the stubs are the
-# libraries themselves.
+# lib/stub: what NPU_HOST_LIB names. The libraries applications link have stand-alone stubs
+# (installed there by CMake); the others are linked to the libraries themselves.
 file(GLOB libs RELATIVE "${P}/lib" "${P}/lib/*.so")
 foreach(lib IN LISTS libs)
-  oc_link(../${lib} lib/stub/${lib})
+  if(NOT EXISTS "${P}/lib/stub/${lib}" OR IS_SYMLINK "${P}/lib/stub/${lib}")
+    oc_link(../${lib} lib/stub/${lib})
+  endif()
 endforeach()
 
 file(WRITE "${P}/set_env.sh" [=[

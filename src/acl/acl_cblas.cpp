@@ -63,7 +63,9 @@ aclError Describe(aclTransType ta, aclTransType tb, aclTransType tc, int m, int 
 }
 
 aclError CheckLd(const char* fn, const char* name, int ld, int64_t cols) {
-  if (ld == cols) return ACL_SUCCESS;
+  // -1 is what CANN's documentation asks for (the matrix is dense); the row length itself
+  // says the same.
+  if (ld == -1 || ld == cols) return ACL_SUCCESS;
   return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
               std::string(fn) + ": " + name + " " + std::to_string(ld) + " is not the row length " +
                   std::to_string(cols) + ": OpenCANN's GEMM takes dense row-major matrices");

@@ -113,6 +113,13 @@ int main(int argc, char** argv) {
                     dgb, 16, ACL_FLOAT16, dbe, dgc, 16, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION,
                     stream);
   std::printf("strided: %d\n", e);
+  // Leading dimensions of -1, as CANN's documentation asks: the same dense matrices.
+  void* dgc2 = Dev(gc.data(), 256);
+  CHECK(aclblasGemmEx(ACL_TRANS_T, ACL_TRANS_N, ACL_TRANS_N, 4, 16, 8, dal, dga, -1, ACL_FLOAT16,
+                      dgb, -1, ACL_FLOAT16, dbe, dgc2, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION,
+                      stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  Write((d + "/gemm_ld.bin").c_str(), dgc2, 256);
   aclopHandle* h = nullptr;
   CHECK(aclblasCreateHandleForGemmEx(ACL_TRANS_T, ACL_TRANS_N, ACL_TRANS_N, 4, 16, 8, ACL_FLOAT16,
                                      ACL_FLOAT16, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, &h));
@@ -172,6 +179,8 @@ def test_cpp_application_runs_add_matmul_and_gemm(op_models, tmp_path):
     np.testing.assert_allclose(np.fromfile(tmp_path / "mm.bin", np.float16).reshape(4, 16), mm,
                                rtol=2e-3, atol=2e-3)
     want = 2 * (ga.astype(np.float32).T @ gb.astype(np.float32)) + 0.5 * gc
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "gemm_ld.bin", np.float32),
+                                  np.fromfile(tmp_path / "gemm.bin", np.float32))
     np.testing.assert_allclose(np.fromfile(tmp_path / "gemm.bin", np.float32).reshape(4, 16), want,
                                rtol=1e-5, atol=1e-5)
 

@@ -193,3 +193,64 @@ atc --model={m} --framework=5 --output={tmp_path}/mlp --soc_version=Ascend910B3 
 """)
     assert r.returncode == 0 and "async done" in r.stdout, r.stdout + r.stderr
     np.testing.assert_allclose(np.load(tmp_path / "y.npy"), mlp_reference(x), rtol=1e-6)
+
+
+def test_stub_libraries_link_without_the_real_ones(prefix, tmp_path):
+    """CANN's samples link against runtime/lib64/stub before any environment is set: the
+    stubs stand alone (no dependencies to find), carry the real sonames, and the program then
+    runs on the real libraries. DVPP's memory pair comes from -lacl_dvpp as ais_bench links it."""
+    stub = prefix / "runtime" / "lib64" / "stub"
+    for lib in ("libascendcl.so", "libacl_dvpp.so", "libruntime.so"):
+        d = subprocess.run(["readelf", "-d", str(stub / lib)], capture_output=True,
+                           text=True).stdout
+        assert "NEEDED" not in d and "(SONAME)" in d, (lib, d)
+    src = tmp_path / "sample"
+    (src / "src").mkdir(parents=True)
+    (src / "src" / "CMakeLists.txt").write_text(
+        SAMPLE_CMAKE.replace("target_link_libraries(main ascendcl stdc++)",
+                             "target_link_libraries(main ascendcl acl_dvpp stdc++)"))
+    (src / "src" / "main.cpp").write_text(
+        SAMPLE_MAIN.replace("#include <cstdio>", "#include <cstdio>\n#include \"acl/ops/acl_dvpp.h\"")
+        .replace("  CHECK(aclmdlUnload(id));",
+                 "  void* dvpp = nullptr;\n  CHECK(acldvppMalloc(&dvpp, 1000));\n"
+                 "  CHECK(acldvppFree(dvpp));\n  CHECK(aclmdlUnload(id));"))
+    m = tiny_mlp(tmp_path / "mlp.onnx", batch=4)
+    script = f"""set -e
+export DDK_PATH={prefix}
+export NPU_HOST_LIB=$DDK_PATH/runtime/lib64/stub
+{prefix}/bin/atc --model={m} --framework=5 --output={tmp_path}/mlp --soc_version=Ascend910B3 \
+    >/dev/null
+mkdir -p build && cd build && cmake ../src >/dev/null && make >/dev/null
+readelf -d main | grep NEEDED
+source {prefix}/set_env.sh
+./main {tmp_path}/mlp.om {tmp_path}/y.bin
+"""
+    r = bash(script, cwd=src)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "libascendcl.so.0" in r.stdout and "libacl_dvpp.so.0" in r.stdout
+    assert "soc Ascend910B3" in r.stdout
+
+
+def test_soc_detection_as_llm_apps_do_it(prefix):
+    """rtGetSocVersion from libruntime.so through ctypes, then Short_SoC_version from the
+    platform file, as qwen-ascend-llm chooses atc's --soc_version."""
+    code = f"""
+import ctypes, os
+lib = ctypes.CDLL("libruntime.so")
+buf = ctypes.create_string_buffer(512)
+lib.rtGetSocVersion.restype = ctypes.c_uint64
+assert lib.rtGetSocVersion(buf, ctypes.c_uint32(512)) == 0
+soc = buf.value.decode()
+small = ctypes.create_string_buffer(4)
+assert lib.rtGetSocVersion(small, ctypes.c_uint32(4)) != 0
+ini = os.path.join(os.environ["ASCEND_HOME_PATH"], "compiler", "data", "platform_config",
+                   soc + ".ini")
+short = [l.split("=", 1)[1].strip() for l in open(ini) if l.startswith("Short_SoC_version=")]
+print(soc, short[0])
+"""
+    r = bash(f"source {prefix}/set_env.sh && OCANN_SOC=Ascend310P3 /usr/bin/python3 -c '{code}'")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split() == ["Ascend310P3", "Ascend310P"]
+    for soc in ("Ascend910B1", "Ascend910B3", "Ascend310B1", "Ascend910A", "Ascend310"):
+        text = (prefix / "x86_64-linux" / "data" / "platform_config" / f"{soc}.ini").read_text()
+        assert f"SoC_version={soc}" in text and "[SoCInfo]" in text and "ai_core_cnt=" in text
