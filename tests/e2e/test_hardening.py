@@ -334,7 +334,7 @@ def test_loop_iterations_are_bounded_by_configuration(tmp_path):
                f"--output={tmp_path / 'o1'}", "--outputSize=8"], env=env)
     log = out.stdout + out.stderr
     assert "model execute failed" in log, log
-    assert "the loop ran 100 iterations, the bound (OCANN_MAX_LOOP_ITERATIONS)" in log, log
+    assert "the loop ran 100 iterations, the bound (OCANN_MAX_LOOP_ITERATIONS" in log, log
     np.zeros(2, np.float32).tofile(tmp_path / "v.bin")
     out = run([tool("msame"), f"--model={tmp_path / 'short.om'}", f"--input={tmp_path / 'v.bin'}",
                f"--output={tmp_path / 'o2'}", "--outfmt=BIN", "--outputSize=8"], env=env)
@@ -374,3 +374,45 @@ def test_integer_arithmetic_wraps_as_numpy_does(tmp_path, op):
         else:
             want = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply}[op](a, b)
     np.testing.assert_array_equal(y, want)
+
+
+def nested_scan_model(depth, steps):
+    """x[steps, ..., steps, 2] summed by `depth` nested Scans: steps^depth body runs from a
+    model of a few hundred bytes."""
+    def scan_of(inner, rank):
+        xs = helper.make_tensor_value_info("x_t", TensorProto.FLOAT, None)
+        return helper.make_graph(
+            inner, f"body{rank}",
+            [helper.make_tensor_value_info("s_in", TensorProto.FLOAT, [2]), xs],
+            [helper.make_tensor_value_info("s_out", TensorProto.FLOAT, [2])])
+    body = scan_of([helper.make_node("Add", ["s_in", "x_t"], ["s_out"])], 0)
+    for level in range(1, depth):
+        body = scan_of([helper.make_node("Scan", ["s_in", "x_t"], ["s_out"], body=body,
+                                         num_scan_inputs=1)], level)
+    g = helper.make_graph(
+        [helper.make_node("Scan", ["s", "x"], ["y"], body=body, num_scan_inputs=1)], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [steps] * depth + [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        [numpy_helper.from_array(np.zeros(2, np.float32), "s")])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_nested_scan_bodies_count_together(tmp_path):
+    """Three nested Scans of 8 steps are 512 body runs: over a bound of 100 the execution
+    fails naming the bound, under it the sum is computed."""
+    r = convert(tmp_path, nested_scan_model(3, 8), "nested")
+    assert r.returncode == 0, r.stdout + r.stderr
+    x = np.arange(8 * 8 * 8 * 2, dtype=np.float32).reshape(8, 8, 8, 2)
+    x.tofile(tmp_path / "x.bin")
+    args = [tool("msame"), f"--model={tmp_path / 'nested.om'}", f"--input={tmp_path / 'x.bin'}",
+            "--outfmt=BIN", "--outputSize=8"]
+    out = run(args + [f"--output={tmp_path / 'o1'}"],
+              env=dict(os.environ, OCANN_MAX_LOOP_ITERATIONS="100",
+                       ASCEND_SLOG_PRINT_TO_STDOUT="1"))
+    assert "the loop ran 100 iterations, the bound (OCANN_MAX_LOOP_ITERATIONS; nested" in \
+        out.stdout + out.stderr, out.stdout + out.stderr
+    out = run(args + [f"--output={tmp_path / 'o2'}"],
+              env=dict(os.environ, OCANN_MAX_LOOP_ITERATIONS="600"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    y = list((tmp_path / "o2").rglob("*.bin"))
+    np.testing.assert_array_equal(np.fromfile(y[0], np.float32), x.reshape(-1, 2).sum(0))

@@ -45,6 +45,31 @@ const Graph* SubgraphAttr(const AttributeMap& a, const std::string& name) {
   return g ? g->get() : nullptr;
 }
 
+// OCANN_MAX_LOOP_ITERATIONS bounds the body runs of the outermost Loop or Scan running on
+// this thread, nested bodies included: three nested Scans of 256 steps are 2^24 body runs
+// from a few hundred bytes of model. Bodies run on the thread of the node that runs them.
+thread_local int t_control_depth = 0;
+thread_local uint64_t t_body_runs = 0;
+
+class BodyBudget {
+ public:
+  BodyBudget() {
+    if (t_control_depth++ == 0) t_body_runs = 0;
+  }
+  ~BodyBudget() { --t_control_depth; }
+  BodyBudget(const BodyBudget&) = delete;
+  BodyBudget& operator=(const BodyBudget&) = delete;
+  // One more body run, or the error once the bound is passed.
+  static Status Take(uint64_t bound) {
+    if (t_body_runs >= bound)
+      return InvalidArgument("the loop ran " + std::to_string(t_body_runs) +
+                             " iterations, the bound (OCANN_MAX_LOOP_ITERATIONS; nested Loop "
+                             "and Scan bodies count together)");
+    ++t_body_runs;
+    return Status::Ok();
+  }
+};
+
 class ControlFlowKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
@@ -134,10 +159,9 @@ class ControlFlowKernel : public Kernel {
     const size_t n_scan = body->outputs.size() - 1 - carried.size();
     std::vector<std::vector<Tensor>> scans(n_scan);
     const uint64_t bound = ctx.config->max_loop_iterations;
+    BodyBudget budget;
     for (int64_t it = 0; it < trips && cond; ++it) {
-      if (static_cast<uint64_t>(it) >= bound)
-        return InvalidArgument("the loop ran " + std::to_string(it) +
-                               " iterations, the bound (OCANN_MAX_LOOP_ITERATIONS)");
+      OC_RETURN_IF_ERROR(BodyBudget::Take(bound));
       std::vector<Tensor> args{Tensor::FromInt64s({it}, {}), Tensor(DataType::kBool, {})};
       *args[1].mutable_data_as<uint8_t>() = cond;
       for (const auto& t : carried) args.push_back(t);
@@ -210,6 +234,7 @@ class ControlFlowKernel : public Kernel {
       steps_all = len;
     }
     std::vector<std::vector<Tensor>> per_batch_states, per_batch_scans;
+    BodyBudget budget;
     for (int64_t b = 0; b < batches; ++b) {
       auto take = [&](const Tensor& t) {  // batch slice (opset 8) or the tensor itself
         if (!v8) return Copy(t);
@@ -229,6 +254,7 @@ class ControlFlowKernel : public Kernel {
               : 0;
       std::vector<std::vector<Tensor>> outs_seq(n_scan_out);
       for (int64_t t = 0; t < steps; ++t) {
+        OC_RETURN_IF_ERROR(BodyBudget::Take(ctx.config->max_loop_iterations));
         std::vector<Tensor> args = states;
         for (size_t i = 0; i < n_scan_in; ++i) {
           const Tensor& x = scan_inputs[i];
