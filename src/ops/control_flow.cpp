@@ -57,6 +57,9 @@ Status InferLoop(InferContext& c) {
   if (!body) return c.Error("body is required");
   const size_t explicit_in = std::min(c.node->OwnInputCount(), c.num_inputs());
   const size_t carried = explicit_in - 2;
+  // M and cond may be omitted; a loop-carried value may not (the body reads each).
+  for (size_t i = 2; i < explicit_in; ++i)
+    if (!c.has_input(i)) return c.Error("loop-carried input " + std::to_string(i) + " is omitted");
   if (body->inputs.size() != 2 + carried)
     return c.Error("the body takes " + std::to_string(body->inputs.size()) +
                    " inputs; a Loop with " + std::to_string(carried) +

@@ -1,5 +1,6 @@
 #include "ops/op_schema.h"
 
+#include <algorithm>
 #include <set>
 
 #include "base/log.h"
@@ -92,7 +93,12 @@ std::vector<const OpSchema*> OpRegistry::All() const {
 
 Status CheckArity(const OpSchema& schema, const Node& node) {
   int n_in = static_cast<int>(node.inputs.size());
-  while (n_in > 0 && node.inputs[n_in - 1].empty()) --n_in;
+  // A trailing empty name leaves an optional input out; in a variadic list (Loop's states,
+  // Concat's parts) every entry counts, and an empty one is refused below.
+  if (schema.variadic_inputs)
+    n_in = static_cast<int>(std::min(node.OwnInputCount(), node.inputs.size()));
+  else
+    while (n_in > 0 && node.inputs[n_in - 1].empty()) --n_in;
   if (n_in < schema.min_inputs || n_in > schema.max_inputs)
     return InvalidArgument("node [" + node.name + "] (" + node.op_type + ") has " +
                            std::to_string(n_in) + " inputs, expected " +

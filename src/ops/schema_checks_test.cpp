@@ -102,5 +102,40 @@ TEST(SchemaChecks, FlattenRefusesAnOverflowingProduct) {
   EXPECT_FALSE(Infer(c).ok());
 }
 
+TEST(SchemaChecks, ConstantOfShapeValueIsOneElement) {
+  Case c = OneNode("ConstantOfShape", {});
+  c.g.initializers["s"] = Tensor::FromInt64s({2, 3}, {2});
+  c.g.values["s"] = ValueInfo{DataType::kInt64, {2}, true};
+  c.n.inputs = {"s"};
+  c.n.attrs.Set("value", Tensor(DataType::kFloat, {0}));
+  Status s = Infer(c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("value must hold one element, it holds 0"), std::string::npos);
+  c.n.attrs.Set("value", Tensor(DataType::kInt32, {1}));
+  ASSERT_TRUE(Infer(c).ok());
+  EXPECT_EQ(c.g.values.at("y").dtype, DataType::kInt32);
+}
+
+TEST(SchemaChecks, VariadicListsCountTrailingEmptyNames) {
+  // Loop(M, cond, "") and Concat(a, ""): the empty name is an entry of the list, not an
+  // optional input left out (the Loop kernel read a state that was not there).
+  Node loop;
+  loop.name = "l";
+  loop.op_type = "Loop";
+  loop.inputs = {"m", "c", ""};
+  loop.outputs = {"y"};
+  Status s = CheckArity(*OpRegistry::Global().Find("", "Loop"), loop);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("omits input 2"), std::string::npos) << s.message();
+  loop.inputs = {"", "", "v"};  // M and cond may be omitted
+  EXPECT_TRUE(CheckArity(*OpRegistry::Global().Find("", "Loop"), loop).ok());
+  Node concat;
+  concat.name = "c";
+  concat.op_type = "Concat";
+  concat.inputs = {"a", ""};
+  concat.outputs = {"y"};
+  EXPECT_FALSE(CheckArity(*OpRegistry::Global().Find("", "Concat"), concat).ok());
+}
+
 }  // namespace
 }  // namespace oc

@@ -427,7 +427,12 @@ Status InferConstant(InferContext& c) {
 
 Status InferConstantOfShape(InferContext& c) {
   DataType dt = DataType::kFloat;
-  if (const Tensor* v = c.attrs().GetTensor("value")) dt = v->dtype();
+  if (const Tensor* v = c.attrs().GetTensor("value")) {
+    // ONNX: a one-element tensor; its element fills the output.
+    if (v->numel() != 1)
+      return c.Error("value must hold one element, it holds " + std::to_string(v->numel()));
+    dt = v->dtype();
+  }
   if (const Tensor* s = c.constant(0)) {
     Shape shape = s->ToInt64Vector();
     for (int64_t d : shape)

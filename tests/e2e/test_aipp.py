@@ -113,7 +113,7 @@ def test_rgb888_crop_padding_normalisation(acl_session, tmp_path):
     assert (info["load_start_pos_w"], info["load_start_pos_h"]) == (3, 2)
     assert (info["crop_size_w"], info["crop_size_h"]) == (8, 6) and info["crop_switch"] == 1
     assert (info["left_padding_size"], info["right_padding_size"]) == (1, 1)
-    assert info["mean_chn"][:3] == (120, 110, 100) and info["src_size"] == 12 * 14 * 3
+    assert info["mean_chn"][:3] == [120, 110, 100] and info["src_size"] == 12 * 14 * 3
     acl_session.mdl.destroy_desc(desc)
     acl_session.mdl.unload(mid)
 

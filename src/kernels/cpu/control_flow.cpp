@@ -150,7 +150,11 @@ class ControlFlowKernel : public Kernel {
       cond = c != 0;
     }
     std::vector<Tensor> carried;
-    for (size_t i = 2; i < explicit_in; ++i) carried.push_back(Copy(*in(i)));
+    for (size_t i = 2; i < explicit_in; ++i) {
+      if (!in(i))
+        return InvalidArgument("Loop's carried input " + std::to_string(i) + " is omitted");
+      carried.push_back(Copy(*in(i)));
+    }
     if (body->outputs.size() < 1 + carried.size() || ctx.outputs.size() != body->outputs.size() - 1)
       return InvalidArgument("Loop's body gives " + std::to_string(body->outputs.size()) +
                              " outputs for " + std::to_string(carried.size()) +

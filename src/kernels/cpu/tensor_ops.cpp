@@ -348,6 +348,8 @@ class ConstantOfShapeKernel : public Kernel {
  public:
   Status Prepare(const KernelPrepareContext& ctx) override {
     if (const Tensor* v = ctx.attrs().GetTensor("value")) {
+      if (v->numel() != 1 || v->dtype() != ctx.outputs[0].dtype || DataTypeSize(v->dtype()) == 0)
+        return ctx.Error("value must be one element of the output's type");
       value_.assign(static_cast<const uint8_t*>(v->data()),
                     static_cast<const uint8_t*>(v->data()) + DataTypeSize(v->dtype()));
     } else {
