@@ -43,9 +43,21 @@ Status InferIf(InferContext& c) {
     return c.Error("the branches give " + std::to_string(then_g->outputs.size()) + " and " +
                    std::to_string(else_g->outputs.size()) + " outputs for the node's " +
                    std::to_string(c.outputs.size()));
+  // Branch outputs may be declared without a type (ONNX allows it; exporters of nested Ifs
+  // do it): their types are then propagated through the branch from the values it captures.
+  const size_t explicit_in = std::min(c.node->OwnInputCount(), c.num_inputs());
+  std::vector<DataType> then_types, else_types;
   for (size_t i = 0; i < c.outputs.size(); ++i) {
     DataType t = SubgraphOutputType(*then_g, i);
     if (t == DataType::kUndefined) t = SubgraphOutputType(*else_g, i);
+    if (t == DataType::kUndefined) {
+      if (then_types.empty()) then_types = PropagateTypes(*then_g, {}, c, explicit_in);
+      if (i < then_types.size()) t = then_types[i];
+    }
+    if (t == DataType::kUndefined) {
+      if (else_types.empty()) else_types = PropagateTypes(*else_g, {}, c, explicit_in);
+      if (i < else_types.size()) t = else_types[i];
+    }
     if (t == DataType::kUndefined) return c.Error("branch output types are unknown");
     c.SetOutputTypeOnly(i, t);
   }

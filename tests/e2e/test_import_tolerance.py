@@ -5,7 +5,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from acl_helpers import OmModel
-from conftest import atc
+from conftest import atc, run, tool
 
 
 def const(name, value, dtype=np.int64):
@@ -283,3 +283,52 @@ def test_batch_symbol_keeps_window_shapes_known(acl_session, tmp_path):
             xp = np.pad(x, ((0, 0), (0, 2), (0, 0)))
             want = xp.reshape(n, -1, 4, 3).mean(axis=2)
             np.testing.assert_allclose(s.infer([x])[0], want, rtol=1e-5, atol=1e-6)
+
+
+def untyped(name):
+    """A value_info with a name and no type: what ONNX allows for subgraph outputs."""
+    vi = onnx.ValueInfoProto()
+    vi.name = name
+    return vi
+
+
+def test_nested_if_branches_with_untyped_outputs(acl_session, tmp_path):
+    """A voice-activity model's shape: If inside If, branch outputs declared without types.
+    The types come from what the branches compute; both paths match numpy."""
+    one = numpy_helper.from_array(np.ones(3, np.float32), "one")
+    two = numpy_helper.from_array(np.full(3, 2, np.float32), "two")
+    inner_then = helper.make_graph([helper.make_node("Add", ["x", "one"], ["a"])], "it", [],
+                                   [untyped("a")])
+    inner_else = helper.make_graph([helper.make_node("Sub", ["x", "one"], ["b"])], "ie", [],
+                                   [untyped("b")])
+    outer_then = helper.make_graph(
+        [helper.make_node("If", ["c2"], ["t"], then_branch=inner_then, else_branch=inner_else)],
+        "ot", [], [untyped("t")])
+    outer_else = helper.make_graph([helper.make_node("Mul", ["x", "two"], ["e"])], "oe", [],
+                                   [untyped("e")])
+    g = helper.make_graph(
+        [helper.make_node("If", ["c1"], ["y"], then_branch=outer_then, else_branch=outer_else)],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3]),
+         helper.make_tensor_value_info("c1", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("c2", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])], [one, two])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    path = str(tmp_path / "vad.onnx")
+    onnx.save(m, path)
+    r = convert(tmp_path, path, "vad")
+    assert r.returncode == 0, r.stdout
+    x = np.array([1.5, -2.0, 4.0], np.float32)
+    x.tofile(tmp_path / "x.bin")
+    for k, (c1, c2, want) in enumerate(((True, True, x + 1), (True, False, x - 1),
+                                        (False, True, 2 * x))):
+        np.array(c1).tofile(tmp_path / "c1.bin")
+        np.array(c2).tofile(tmp_path / "c2.bin")
+        inputs = ",".join(str(tmp_path / f) for f in ("x.bin", "c1.bin", "c2.bin"))
+        out = tmp_path / f"o{k}"
+        # The If's result is sized when it runs: msame is told its size.
+        r = run([tool("msame"), f"--model={tmp_path / 'vad.om'}", f"--input={inputs}",
+                 f"--output={out}", "--outfmt=BIN", "--outputSize=12"])
+        assert r.returncode == 0, r.stdout + r.stderr
+        y = list(out.rglob("*.bin"))
+        np.testing.assert_array_equal(np.fromfile(y[0], np.float32), want)
