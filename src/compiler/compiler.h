@@ -73,6 +73,14 @@ struct CompiledGraph {
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options);
 
+// A model stored in float16 computes as the NPU computes float16: its float16 initializers
+// and values become float32 holding float16 values, each node that wrote float16 computes
+// "in float16" through the precision emulation (`precision` gets it, as --customize_dtypes
+// would: fp16 inputs, fp32 accumulation, the result rounded to fp16), and float16 graph
+// inputs and outputs stay float16 with a Cast inside. Needs the types inferred.
+bool HasFloat16(const Graph& graph);
+Status WidenFloat16(Graph& graph, PrecisionOptions* precision);
+
 // Checks that PlaceGraph can place every node on `backends` (EZ3003 naming the node when
 // none supports it) and prepares each kernel once so that errors surface at conversion.
 // Nothing is recorded: the runtime places the model at load on the application's backends.

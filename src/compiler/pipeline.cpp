@@ -55,6 +55,11 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   // Bodies are inferred only when they run; what the loader checks in them is refused here,
   // with the op's own code, rather than after the .om is written.
   OC_RETURN_IF_ERROR(CheckSubgraphs(graph));
+  PrecisionOptions precision = options.precision;
+  if (HasFloat16(graph)) {
+    OC_RETURN_IF_ERROR(CreateInferShapesPass(options.dynamic_inputs)->Run(graph).status());
+    OC_RETURN_IF_ERROR(WidenFloat16(graph, &precision));
+  }
   const ValueOrigins origins = RecordValueOrigins(graph);
   for (auto& pass : BuildPipeline(options, backends)) {
     const std::string name = pass->name();
@@ -70,7 +75,7 @@ Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options) {
   // The precision mode is what the model means on the NPU, not an optimisation: it runs
   // after the fusions (a fused node rounds once) and cannot be switched off.
   {
-    auto changed = CreateAssignPrecisionPass(options.precision, &out.precision_table)->Run(graph);
+    auto changed = CreateAssignPrecisionPass(precision, &out.precision_table)->Run(graph);
     if (!changed.ok()) return changed.status();
     out.pass_log.push_back(std::string("AssignPrecision (") +
                            (options.precision.name.empty() ? "float32" : options.precision.name) +

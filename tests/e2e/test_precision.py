@@ -340,3 +340,46 @@ def test_mixed_bf16_computes_in_bf16_and_matches_an_emulation(acl_session, tmp_p
     env = dict(os.environ, ONEDNN_VERBOSE="1", OCANN_BF16_COMPUTE="0", OCANN_CONV_ALGO="direct")
     r = run([tool("msame"), "--model", om, "--loop", "1"], env=env)
     assert r.returncode == 0 and "src_bf16" not in r.stdout
+
+
+def test_model_stored_in_float16_runs_as_the_npu_computes_it(acl_session, tmp_path):
+    """A model whose weights, inputs and outputs are float16 (ONNX Runtime runs it in its own
+    types): Conv, Relu, pooling, Gemm and Softmax in float16, each result rounded to float16
+    as the NPU stores it, float16 in and out. Checked against torch in float32 on the same
+    float16 weights."""
+    import onnx
+    from onnx import TensorProto as T, helper, numpy_helper
+    from acl_helpers import OmModel
+    rng = np.random.default_rng(0)
+    w = {"W": rng.standard_normal((8, 3, 3, 3)), "B": rng.standard_normal(8),
+         "G": rng.standard_normal((4, 8)), "GB": rng.standard_normal(4)}
+    w = {k: v.astype(np.float16) for k, v in w.items()}
+    nodes = [helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("GlobalAveragePool", ["r"], ["p"]),
+             helper.make_node("Flatten", ["p"], ["f"]),
+             helper.make_node("Gemm", ["f", "G", "GB"], ["g"], transB=1),
+             helper.make_node("Softmax", ["g"], ["y"], axis=1)]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", T.FLOAT16, [2, 3, 8, 8])],
+                          [helper.make_tensor_value_info("y", T.FLOAT16, [2, 4])],
+                          [numpy_helper.from_array(v, k) for k, v in w.items()])
+    src = str(tmp_path / "f16.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), src)
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'f16'}",
+            "--soc_version=Ascend910B3")
+    assert r.returncode == 0, r.stdout
+    info = atc("--mode=6", f"--om={tmp_path / 'f16.om'}").stdout
+    assert "name[x], dtype[DT_FLOAT16]" in info and "name[y], dtype[DT_FLOAT16]" in info, info
+    x = rng.standard_normal((2, 3, 8, 8)).astype(np.float16)
+    om = OmModel(str(tmp_path / "f16.om"))
+    try:
+        y = om.run([x])[0]
+    finally:
+        om.close()
+    assert y.dtype == np.float16 and y.shape == (2, 4)
+    f = {k: torch.from_numpy(v.astype(np.float32)) for k, v in w.items()}
+    with torch.no_grad():
+        c = torch.nn.functional.conv2d(torch.from_numpy(x.astype(np.float32)), f["W"], f["B"],
+                                       padding=1)
+        want = torch.softmax(torch.relu(c).mean((2, 3)) @ f["G"].T + f["GB"], 1).numpy()
+    np.testing.assert_allclose(y.astype(np.float32), want, rtol=1e-2, atol=1e-3)

@@ -1,0 +1,109 @@
+// A model stored in float16 (compiler.h, WidenFloat16): computed as the NPU computes float16,
+// through the precision emulation, so that every kernel that has float32 serves it.
+#include <algorithm>
+#include <cstring>
+
+#include "base/half.h"
+#include "compiler/compiler.h"
+
+namespace oc {
+namespace {
+
+bool IsHalf(DataType t) { return t == DataType::kFloat16; }
+
+Tensor Widened(const Tensor& t) {
+  Tensor out(DataType::kFloat, t.shape());
+  const auto* src = static_cast<const uint16_t*>(t.data());
+  auto* dst = out.mutable_data_as<float>();
+  for (int64_t i = 0; i < t.numel(); ++i) dst[i] = HalfToFloat(src[i]);
+  return out;
+}
+
+Node CastNode(const std::string& name, const std::string& in, const std::string& out, DataType to) {
+  Node n;
+  n.name = name;
+  n.op_type = "Cast";
+  n.inputs = {in};
+  n.outputs = {out};
+  n.attrs.Set("to", static_cast<int64_t>(to));
+  return n;
+}
+
+}  // namespace
+
+bool HasFloat16(const Graph& graph) {
+  for (const auto& [name, vi] : graph.values)
+    if (IsHalf(vi.dtype)) return true;
+  for (const auto& [name, t] : graph.initializers)
+    if (IsHalf(t.dtype())) return true;
+  return false;
+}
+
+Status WidenFloat16(Graph& g, PrecisionOptions* precision) {
+  if (!HasFloat16(g)) return Status::Ok();
+  const std::set<std::string> inputs(g.inputs.begin(), g.inputs.end());
+  // Which nodes compute in float16: those writing a float16 value. They keep that precision
+  // through --customize_dtypes' mechanism (fp16 inputs, fp32 accumulation, fp16 result).
+  for (Node& n : g.nodes) {
+    bool half_out = false;
+    for (const auto& out : n.outputs) {
+      const ValueInfo* vi = out.empty() ? nullptr : g.FindValue(out);
+      half_out = half_out || (vi && IsHalf(vi->dtype));
+    }
+    if (half_out && !precision->custom_nodes.count(n.name))
+      precision->custom_nodes[n.name] = "float16";
+    // Attributes that name float16 or hold float16 values produce float32 now.
+    for (const char* key : {"to", "dtype"})
+      if (n.attrs.Has(key) && n.attrs.GetInt(key, 0) == static_cast<int64_t>(DataType::kFloat16))
+        n.attrs.Set(key, static_cast<int64_t>(DataType::kFloat));
+    for (const char* key : {"value"})
+      if (const Tensor* t = n.attrs.GetTensor(key); t && IsHalf(t->dtype()))
+        n.attrs.Set(key, Widened(*t));
+  }
+  for (auto& [name, t] : g.initializers)
+    if (IsHalf(t.dtype())) t = Widened(t);
+  // Graph inputs stay float16 (what the application feeds); their readers take a widened copy.
+  std::vector<Node> added;
+  for (const auto& in : g.inputs) {
+    ValueInfo& vi = g.values[in];
+    if (!IsHalf(vi.dtype)) continue;
+    const std::string wide = g.UniqueValueName(in + "_fp32");
+    for (auto& n : g.nodes)
+      for (auto& x : n.inputs)
+        if (x == in) x = wide;
+    ValueInfo w = vi;
+    w.dtype = DataType::kFloat;
+    g.values[wide] = w;
+    added.push_back(CastNode(wide, in, wide, DataType::kFloat));
+  }
+  // Graph outputs stay float16: their producers write a float32 value that is cast back
+  // (exact: the producer's result is already rounded to float16).
+  for (auto& out : g.outputs) {
+    ValueInfo& vi = g.values[out];
+    if (!IsHalf(vi.dtype) || inputs.count(out)) continue;
+    const std::string wide = g.UniqueValueName(out + "_fp32");
+    if (auto it = g.initializers.find(out); it != g.initializers.end()) {
+      g.initializers[wide] = std::move(it->second);  // a constant output, widened above
+      g.initializers.erase(out);
+    }
+    for (auto& n : g.nodes) {
+      for (auto& x : n.outputs)
+        if (x == out) x = wide;
+      for (auto& x : n.inputs)
+        if (x == out) x = wide;
+    }
+    ValueInfo w = vi;
+    w.dtype = DataType::kFloat;
+    g.values[wide] = w;
+    added.push_back(CastNode(out + "_output_fp16", wide, out, DataType::kFloat16));
+  }
+  // Every other float16 value is float32 holding float16 values.
+  const std::set<std::string> outputs(g.outputs.begin(), g.outputs.end());
+  for (auto& [name, vi] : g.values)
+    if (IsHalf(vi.dtype) && !inputs.count(name) && !outputs.count(name))
+      vi.dtype = DataType::kFloat;
+  for (auto& n : added) g.nodes.push_back(std::move(n));
+  return g.TopologicalSort();
+}
+
+}  // namespace oc
