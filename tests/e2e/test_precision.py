@@ -383,3 +383,49 @@ def test_model_stored_in_float16_runs_as_the_npu_computes_it(acl_session, tmp_pa
                                        padding=1)
         want = torch.softmax(torch.relu(c).mean((2, 3)) @ f["G"].T + f["GB"], 1).numpy()
     np.testing.assert_allclose(y.astype(np.float32), want, rtol=1e-2, atol=1e-3)
+
+
+def test_dynamic_quantization_follows_the_onnx_specification(acl_session, tmp_path):
+    """DynamicQuantizeLinear + MatMulInteger (what onnxruntime's quantize_dynamic writes),
+    against a numpy transcription of the ONNX specification: scale = (max(0, max x) -
+    min(0, min x)) / 255, zero point and quantized values rounded half to even and saturated,
+    integer products accumulated exactly in int32. OpenCANN matches it bit for bit. (x86
+    8-bit dot products without VNNI add pairs of u8 x s8 products in saturating 16-bit
+    arithmetic, which OpenVINO documents as the "saturation issue"; a runtime using them
+    differs from the specification where pair sums pass 32767, as here.)"""
+    import onnx
+    from onnx import TensorProto as T, helper, numpy_helper
+    from acl_helpers import OmModel
+    rng = np.random.default_rng(7)
+    wq = rng.integers(-128, 128, (64, 8)).astype(np.int8)
+    ws = np.float32(0.02)
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xzp"]),
+             helper.make_node("MatMulInteger", ["xq", "wq", "xzp", "wzp"], ["acc"]),
+             helper.make_node("Cast", ["acc"], ["accf"], to=T.FLOAT),
+             helper.make_node("Mul", ["xs", "ws"], ["s"]),
+             helper.make_node("Mul", ["accf", "s"], ["y"])]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", T.FLOAT, [5, 64])],
+                          [helper.make_tensor_value_info("y", T.FLOAT, [5, 8])],
+                          [numpy_helper.from_array(wq, "wq"),
+                           numpy_helper.from_array(np.array(0, np.int8), "wzp"),
+                           numpy_helper.from_array(np.array(ws), "ws")])
+    src = str(tmp_path / "dq.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), src)
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'dq'}",
+            "--soc_version=Ascend910B3")
+    assert r.returncode == 0, r.stdout
+    # Large values, so that 16-bit pair sums would saturate: 255 * 127 * 2 > 32767.
+    x = (rng.standard_normal((5, 64)) * 3).astype(np.float32)
+    x[0, :] = np.abs(x[0, :]) + 2
+    om = OmModel(str(tmp_path / "dq.om"))
+    try:
+        y = om.run([x])[0]
+    finally:
+        om.close()
+    lo, hi = np.float32(min(0.0, x.min())), np.float32(max(0.0, x.max()))
+    scale = np.float32((hi - lo) / np.float32(255))
+    zp = np.clip(np.round(-lo / scale), 0, 255)  # np.round: half to even
+    q = np.clip(np.round(x / scale) + zp, 0, 255).astype(np.int32)
+    acc = (q - int(zp)) @ wq.astype(np.int32)
+    want = acc.astype(np.float32) * (scale * ws)
+    np.testing.assert_array_equal(y, want)
