@@ -36,7 +36,6 @@ const Option kOptions[] = {
     {ACL_MDL_WEIGHT_SIZET, "ACL_MDL_WEIGHT_SIZET", OptionKind::kSize},
     {ACL_MDL_WORKSPACE_ADDR_PTR, "ACL_MDL_WORKSPACE_ADDR_PTR", OptionKind::kPointer},
     {ACL_MDL_WORKSPACE_SIZET, "ACL_MDL_WORKSPACE_SIZET", OptionKind::kSize},
-    {ACL_MDL_WORKSPACE_MEM_OPTIMIZE, "ACL_MDL_WORKSPACE_MEM_OPTIMIZE", OptionKind::kSize},
     {ACL_MDL_WEIGHT_PATH_PTR, "ACL_MDL_WEIGHT_PATH_PTR", OptionKind::kPointer},
 };
 
@@ -107,6 +106,11 @@ aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle, aclmdlConfigAttr attr,
     if (p < 0 || p > 7)
       return Fail(ACL_ERROR_INVALID_PARAM,
                   "aclmdlSetConfigOpt: priority " + std::to_string(p) + " is not in [0, 7]");
+    // Kept as given, with the one line the emulation owes: nothing schedules by it here.
+    ACL_APP_LOG(ACL_WARNING,
+                "ACL_MDL_PRIORITY_INT32 %d is accepted; OpenCANN does not schedule models by "
+                "priority (the NPU's task scheduler does)",
+                static_cast<int>(p));
   }
   if (attr == ACL_MDL_LOAD_TYPE_SIZET) {
     size_t t = 0;

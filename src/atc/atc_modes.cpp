@@ -52,6 +52,8 @@ Status Build(const Flags& f) {
 // CANN names them, for aclopSetModelDir / aclopLoad.
 Status BuildSingleOps(const Flags& f) {
   OC_ASSIGN_OR_RETURN(ConvertOptions o, CheckSingleOpFlags(f));
+  // The NPU tuning flags' warnings, once for all the ops (each .om records the flags).
+  for (const auto& w : o.option_warnings) std::printf("[WARNING] %s\n", w.c_str());
   auto text = ReadFile(f.Get("singleop"));
   if (!text.ok()) return InvalidFlag(f.Get("singleop"), "singleop", "the file cannot be read.");
   OC_ASSIGN_OR_RETURN(std::vector<SingleOp> ops, ParseSingleOpJson(text.value()));

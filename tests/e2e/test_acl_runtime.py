@@ -103,6 +103,7 @@ def test_load_with_config(acl_session, tmp_path):
     assert acl.mdl.set_config_opt(h, PRIORITY, 8) == 100000
     assert acl.mdl.set_config_opt(h, LOAD_TYPE, 7) == 100000
     assert acl.mdl.set_config_opt(h, INPUTQ_NUM, 1) == 200001
+    assert acl.mdl.set_config_opt(h, 13, 1) == 200001  # WORKSPACE_MEM_OPTIMIZE: no counterpart
     assert acl.mdl.set_config_opt(h, LOAD_TYPE, FROM_FILE_WITH_Q) == 0
     assert acl.mdl.set_config_opt(h, PATH_PTR, om) == 0
     assert acl.mdl.load_with_config(h)[1] == 200001
