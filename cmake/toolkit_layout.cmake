@@ -1,7 +1,7 @@
 # Runs at install time (install(SCRIPT)): lays the prefix out as CANN's toolkit is laid out, so
 # applications written for CANN find OpenCANN unchanged. The real files stay in include/, lib/
 # and bin/ (where the CMake package points); CANN's paths are relative symlinks to them:
-#   runtime/include -> include         runtime/lib64 -> lib, lib/stub/ (the "stub" libraries)
+#   runtime/include, compiler/include -> include   runtime/lib64 -> lib, lib/stub/ (the "stub" libraries)
 #   lib64 -> lib                       compiler/lib64, compiler/tikcpp/tikcfw/interface
 #   python/site-packages -> lib/python3/dist-packages
 #   opp/vendors/ (custom operator packages), x86_64-linux/ (the per-arch view)
@@ -19,6 +19,8 @@ function(oc_link target name)
 endfunction()
 
 oc_link(../include runtime/include)
+# The single-op compile samples add compiler/include (acl_op_compiler.h, graph/, register/).
+oc_link(../include compiler/include)
 oc_link(../lib runtime/lib64)
 oc_link(lib lib64)
 oc_link(../lib compiler/lib64)

@@ -88,7 +88,8 @@ aclError CheckSwitch(int8_t v, const char* what, const char* fn) {
 aclError WriteParams(const oc::Model& m, const oc::Node& node, aclmdlDataset* dataset,
                      size_t params_index, const aclmdlAIPP* set, const char* fn) {
   const auto chw = node.attrs.GetInts("out_chw");
-  const int64_t batch = node.attrs.GetInt("batch", 0);
+  // Under dynamic batch the parameters are for the largest gear (aclmdlCreateAIPP's batch).
+  const int64_t batch = node.attrs.GetInt("params_batch", node.attrs.GetInt("batch", 0));
   if (chw.size() != 3)
     return Fail(ACL_ERROR_PARSE_MODEL, std::string(fn) + ": the model's AIPP is malformed");
   if (static_cast<int64_t>(set->params.batches.size()) != batch)

@@ -123,6 +123,7 @@ aclError State::Init(const char* config_path) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (initialized_) return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialized");
   std::vector<const Backend*> order;  // from the config, else the default
+  int default_device = -1;
   if (config_path != nullptr && config_path[0] != '\0') {
     auto text = ReadFile(config_path);
     if (!text.ok())
@@ -144,6 +145,26 @@ aclError State::Init(const char* config_path) {
                     "aclInit: num_threads must be an integer from 1 to 4096");
       num_threads_ = static_cast<int>(threads);
       setenv("OCANN_NUM_THREADS", std::to_string(num_threads_).c_str(), 1);
+    }
+    if (cfg.contains("defaultDevice")) {
+      // CANN writes the id as a string ("0"); a number is taken too.
+      const auto& d = cfg["defaultDevice"];
+      const nlohmann::json* id =
+          d.is_object() && d.contains("default_device") ? &d["default_device"] : nullptr;
+      long long device = -1;
+      if (id && id->is_string()) {
+        const std::string t = id->get<std::string>();
+        char* end = nullptr;
+        device = t.empty() ? -1 : std::strtoll(t.c_str(), &end, 10);
+        if (end && *end) device = -1;
+      } else if (id && id->is_number_integer()) {
+        device = id->get<long long>();
+      }
+      if (device != 0)
+        return Fail(ACL_ERROR_INVALID_PARAM,
+                    "aclInit: defaultDevice.default_device must name a device of this machine; "
+                    "OpenCANN emulates 1 NPU (device \"0\")");
+      default_device = 0;
     }
     // OpenCANN's own key: which backends run the nodes, in order of preference
     // ("reference,cpu" or a list); OCANN_BACKENDS or the default when absent.
@@ -195,6 +216,7 @@ aclError State::Init(const char* config_path) {
   }
   // Written only here, before initialized_ is set: readers need no lock.
   backends_ = std::move(order);
+  default_device_ = default_device;
   initialized_ = true;
   return ACL_SUCCESS;
 }
@@ -236,6 +258,7 @@ aclError State::Finalize() {
     profiler_.reset();
   }
   dump_ = DumpConfig{};
+  default_device_ = -1;
   ever_finalized_ = true;
   return ACL_SUCCESS;
 }

@@ -27,7 +27,7 @@ aclError Refuse(aclError code, const std::string& message) {
 // The kernel is `function` (GM addresses only) or `call` (which unpacks the arguments).
 aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint32_t blockDim,
                 aclrtStream stream, void** args, const size_t* sizes, uint32_t numArgs) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(kernelName);
   const std::string what = std::string("ACLRT_LAUNCH_KERNEL(") + kernelName + ")";
   if (numArgs && !args) return Refuse(ACL_ERROR_INVALID_PARAM, what + ": args is null");

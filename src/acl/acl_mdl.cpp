@@ -119,7 +119,7 @@ void ReportFailure(uint32_t modelId, const aclmdlDataset* input, const aclmdlDat
 extern "C" {
 
 aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
   const char* fn = __func__;  // a lambda's __func__ is "operator()"
@@ -129,7 +129,7 @@ aclError aclmdlLoadFromFile(const char* modelPath, uint32_t* modelId) {
 }
 
 aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelId) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(model);
   if (!oc::HostRangeReadable(model, modelSize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
@@ -148,7 +148,7 @@ aclError aclmdlLoadFromMem(const void* model, size_t modelSize, uint32_t* modelI
 
 aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, void* workPtr,
                                    size_t workSize, void* weightPtr, size_t weightSize) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(modelPath);
   OC_ACL_CHECK_NULL(modelId);
   if (aclError e = CheckWithMem(workPtr, workSize, weightPtr, weightSize, __func__)) return e;
@@ -161,7 +161,7 @@ aclError aclmdlLoadFromFileWithMem(const char* modelPath, uint32_t* modelId, voi
 aclError aclmdlLoadFromMemWithMem(const void* model, size_t modelSize, uint32_t* modelId,
                                   void* workPtr, size_t workSize, void* weightPtr,
                                   size_t weightSize) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(model);
   if (!oc::HostRangeReadable(model, modelSize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(__func__) + ": the model's " +
@@ -441,7 +441,7 @@ aclTensorDesc* aclmdlGetDatasetTensorDesc(const aclmdlDataset* dataset, size_t i
 }
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   // Per thread, so that its lists keep their capacity from one execution to the next.
   thread_local oc::ExecuteIo io;
   // The device memory of the buffers, kept allocated until the execution is over (an
@@ -532,7 +532,7 @@ aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset* input, aclmdlDatas
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
                             aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   {
     auto read = oc::acl::ReadHandles();
     OC_ACL_CHECK_LIVE(input);

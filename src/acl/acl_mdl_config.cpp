@@ -136,7 +136,7 @@ aclError aclmdlSetExternalWeightAddress(aclmdlConfigHandle* handle, const char* 
 }
 
 aclError aclmdlLoadWithConfig(const aclmdlConfigHandle* handle, uint32_t* modelId) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   size_t type = 0;
   const char* path = nullptr;
   void *mem = nullptr, *weight = nullptr, *work = nullptr;

@@ -254,6 +254,7 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
 aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                        aclrtStream stream) {
   const char* fn = "aclnnRun";
+  if (aclError e = oc::acl::RequireContext(fn)) return e;
   if (!executor) return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": executor is null");
   {
     auto write = oc::acl::WriteHandles();

@@ -360,7 +360,7 @@ aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
 aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
                         aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
                         aclDataBuffer* outputs[], aclopAttr* attr, aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> m;
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &m))
     return e;
@@ -371,7 +371,7 @@ aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* co
                       const aclDataBuffer* const inputs[], int numOutputs,
                       const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                       const aclopAttr* attr, aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> m;
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &m))
     return e;
@@ -405,7 +405,7 @@ void aclopDestroyHandle(aclopHandle* handle) {
 aclError aclopExecWithHandle(aclopHandle* handle, int numInputs,
                              const aclDataBuffer* const inputs[], int numOutputs,
                              aclDataBuffer* const outputs[], aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> model;
   {
     auto read = oc::acl::ReadHandles();
@@ -419,7 +419,7 @@ aclError aclopExecWithHandle(aclopHandle* handle, int numInputs,
 aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
                    const aclTensorDesc* dstDesc, aclDataBuffer* dstBuffer, uint8_t truncate,
                    aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   aclDataType dst_type = ACL_DT_UNDEFINED;
   {
     auto read = oc::acl::ReadHandles();

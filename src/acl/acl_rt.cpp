@@ -52,6 +52,33 @@ CurrentCtx CurrentContext() {
 
 }  // namespace oc::acl::rt
 
+namespace oc::acl {
+
+aclError RequireContext(const char* fn) {
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  if (t_current && g_contexts.count(t_current)) return ACL_SUCCESS;
+  // Work a stream runs belongs to the stream's context.
+  if (oc::Queue::OnWorkerThread()) return ACL_SUCCESS;
+  if (State::Get().default_device() >= 0) {
+    // aclInit's defaultDevice: the device is set for this thread implicitly. The implicit
+    // reference is released with the others (aclrtResetDevice or aclFinalize).
+    if (!g_default_context) {
+      g_default_context = new Context{State::Get().default_device()};
+      g_contexts.insert(g_default_context);
+      ++g_device_refs;
+    }
+    t_current = g_default_context;
+    return ACL_SUCCESS;
+  }
+  return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+              std::string(fn) +
+                  ": no context is current on this thread (the runtime's \"current context "
+                  "null\"); call aclrtSetDevice or aclrtSetCurrentContext on this thread first, "
+                  "or name a defaultDevice in aclInit's configuration");
+}
+
+}  // namespace oc::acl
+
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
@@ -103,7 +130,7 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   const auto c = CurrentContext();
   if (!c)
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,

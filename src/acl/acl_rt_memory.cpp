@@ -37,7 +37,7 @@ size_t HostMemoryTotal() {
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(devPtr);
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be positive");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
@@ -65,7 +65,7 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(hostPtr);
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be positive");
   if (size > HostMemoryTotal())
@@ -90,7 +90,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(dst);
   OC_ACL_CHECK_NULL(src);
   if (count > destMax)
@@ -164,7 +164,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   aclError e = ACL_SUCCESS;
   std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
@@ -207,7 +207,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(devPtr);
   if (count > maxCount) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count exceeds maxCount");
   // maxCount is the application's word: the allocation itself bounds the write, and stays
@@ -232,7 +232,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(free);
   OC_ACL_CHECK_NULL(total);
   if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_NORMAL)
@@ -251,7 +251,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
                           aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   aclError e = ACL_SUCCESS;
   std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;

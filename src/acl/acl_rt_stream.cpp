@@ -129,7 +129,7 @@ size_t ReleaseStreams() {
 extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(stream);
   const auto c = CurrentContext();
   if (!c) return Fail(ACL_ERROR_RT_CONTEXT_NULL, "aclrtCreateStream: call aclrtSetDevice first");
@@ -145,7 +145,7 @@ aclError aclrtCreateStream(aclrtStream* stream) {
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(stream);
   auto* s = static_cast<Stream*>(stream);
   {
@@ -165,7 +165,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   aclError e = ACL_SUCCESS;
   std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
@@ -176,7 +176,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   if (timeout < -1)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStreamWithTimeout: timeout " +
                                              std::to_string(timeout) + " must be -1 or more");
@@ -194,7 +194,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
 }
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(event);
   auto* e = new Event();
   std::lock_guard<std::mutex> lock(g_rt_mutex);
@@ -220,7 +220,7 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(event);
   aclError e = ACL_SUCCESS;
   std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
@@ -278,7 +278,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent start, aclrtEvent end) {
 }
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(stream);
   uint32_t id = 0;
   if (!StreamRecord(stream, &id, nullptr))
@@ -300,7 +300,7 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBlockType blockType,
                              aclrtStream stream) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_CONTEXT();
   OC_ACL_CHECK_NULL(fn);
   OC_ACL_CHECK_NULL(stream);
   aclError e = ACL_SUCCESS;

@@ -269,6 +269,9 @@ class State {
   void UnpinAllocation(const void* start);
 
   int num_threads() const { return num_threads_; }
+  // aclInit's {"defaultDevice":{"default_device":"N"}}: the device a thread without a
+  // context uses implicitly; -1 when not configured.
+  int default_device() const { return default_device_; }
   // How models are loaded: backends in order of preference (aclInit "backends",
   // OCANN_BACKENDS or the default) and the thread count.
   LoadOptions LoadOptionsFor() const;
@@ -279,6 +282,7 @@ class State {
   std::atomic<bool> initialized_{false};
   bool ever_finalized_ = false;
   int num_threads_ = 0;
+  int default_device_ = -1;
   std::vector<const Backend*> backends_;
   DumpConfig dump_;
   std::shared_ptr<Profiler> profiler_;
@@ -310,6 +314,19 @@ class State {
     if (!::oc::acl::State::Get().initialized())                                        \
       return ::oc::acl::Fail(ACL_ERROR_UNINITIALIZE,                                   \
                              std::string(__func__) + ": aclInit has not been called"); \
+  } while (0)
+
+namespace oc::acl {
+// CANN's context rule: runtime calls without an explicit context use the calling thread's
+// current one (aclrtSetDevice, aclrtCreateContext, aclrtSetCurrentContext) and fail with
+// ACL_ERROR_RT_CONTEXT_NULL without it, unless aclInit configured a default device.
+aclError RequireContext(const char* fn);
+}  // namespace oc::acl
+
+#define OC_ACL_REQUIRE_CONTEXT()                                                \
+  do {                                                                          \
+    OC_ACL_REQUIRE_INIT();                                                      \
+    if (aclError oc_ctx_ = ::oc::acl::RequireContext(__func__)) return oc_ctx_; \
   } while (0)
 
 #define OC_ACL_CHECK_LIVE(p)                                                          \

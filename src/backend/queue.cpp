@@ -4,7 +4,17 @@
 
 namespace oc {
 
-HostQueue::HostQueue() : worker_([this] { Work(); }) {}
+namespace {
+thread_local bool t_queue_worker = false;
+}  // namespace
+
+bool Queue::OnWorkerThread() { return t_queue_worker; }
+
+HostQueue::HostQueue()
+    : worker_([this] {
+        t_queue_worker = true;
+        Work();
+      }) {}
 
 HostQueue::~HostQueue() {
   {

@@ -25,6 +25,10 @@ class Queue {
   // Waits at most timeout_ms (negative: forever); a timeout leaves the work queued and says
   // so with CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
   virtual Status Synchronize(int32_t timeout_ms) = 0;
+
+  // True on a thread that runs a queue's tasks: work on a stream runs in the context the
+  // stream belongs to, so the runtime's "current context" rule is met there.
+  static bool OnWorkerThread();
 };
 
 // The host's queue: a worker thread that runs the tasks in order. The default queue of a

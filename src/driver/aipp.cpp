@@ -208,25 +208,44 @@ void Redirect(Graph& graph, const std::string& name, const std::string& produced
   graph.values[produced] = vi;
 }
 
+// The value the oc.Aipp node writes: the model input's replacement, or for an NHWC input an
+// NCHW value that a Transpose inserted at the front turns into it.
+std::string AippResult(Graph& graph, const std::string& name, bool nhwc, int64_t n, int64_t ch,
+                       int64_t h, int64_t w) {
+  const std::string produced = graph.UniqueValueName(name + "_aipp");
+  Redirect(graph, name, produced);
+  if (!nhwc) return produced;
+  const std::string nchw = graph.UniqueValueName(name + "_aipp_nchw");
+  graph.values[nchw] = ValueInfo{DataType::kFloat, Shape{n, ch, h, w}, true};
+  Node t;
+  t.name = name + "_aipp_to_nhwc";
+  t.op_type = "Transpose";
+  t.inputs = {nchw};
+  t.outputs = {produced};
+  t.attrs.Set("perm", std::vector<int64_t>{0, 2, 3, 1});
+  graph.nodes.insert(graph.nodes.begin(), std::move(t));
+  return nchw;
+}
+
 Status ApplyDynamicAipp(Graph& graph, const AippConfig& c, const std::string& name, int64_t n,
-                        int64_t ch, int64_t h, int64_t w, int count) {
+                        int64_t ch, int64_t h, int64_t w, int count, const AippPlacement& where) {
   if (ch < 1 || ch > 4) return Bad("input [" + name + "] has " + std::to_string(ch) + " channels.");
-  if (AippDynamicDataSize(n) == 0)
+  const int64_t params_batch = std::max(n, where.dynamic_params_batch);
+  if (AippDynamicDataSize(params_batch) == 0)
     return Bad("dynamic AIPP takes at most " + std::to_string(kAippMaxBatch) + " images, input [" +
-               name + "] has batch " + std::to_string(n) + ".");
+               name + "] has batch " + std::to_string(params_batch) + ".");
   std::string params = kDynamicAippInputName;
   if (count) params += "_" + std::to_string(count);
   if (graph.values.count(params))
     return Bad("the model already has a value named [" + params + "].");
-  const std::string produced = graph.UniqueValueName(name + "_aipp");
-  Redirect(graph, name, produced);
+  const std::string produced = AippResult(graph, name, where.nhwc, n, ch, h, w);
   ValueInfo& vi = graph.values[name];
   vi.dtype = DataType::kUint8;
   vi.shape = {c.max_src_image_size};
   ValueInfo& pi = graph.values[params];
   pi.dtype = DataType::kUint8;
   pi.has_shape = true;
-  pi.shape = {static_cast<int64_t>(AippDynamicDataSize(n))};
+  pi.shape = {static_cast<int64_t>(AippDynamicDataSize(params_batch))};
   graph.inputs.push_back(params);
   Node a;
   a.name = name + "_aipp";
@@ -236,6 +255,7 @@ Status ApplyDynamicAipp(Graph& graph, const AippConfig& c, const std::string& na
   a.outputs = {produced};
   a.attrs.Set("dynamic", int64_t{1});
   a.attrs.Set("batch", n);
+  a.attrs.Set("params_batch", params_batch);
   a.attrs.Set("out_chw", std::vector<int64_t>{ch, h, w});
   graph.nodes.insert(graph.nodes.begin(), std::move(a));
   return Status::Ok();
@@ -243,7 +263,7 @@ Status ApplyDynamicAipp(Graph& graph, const AippConfig& c, const std::string& na
 
 }  // namespace
 
-Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
+Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs, const AippPlacement& where) {
   int dynamic_count = 0;
   for (AippConfig c : configs) {
     if (c.related_input_rank >= static_cast<int>(graph.inputs.size()))
@@ -253,15 +273,24 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
     ValueInfo& vi = graph.values[name];
     if (vi.dtype != DataType::kFloat && vi.dtype != DataType::kFloat16)
       return Bad("input [" + name + "] is not a float input.");
+    const char* layout = where.nhwc ? "NHWC" : "NCHW";
     if (!vi.has_shape || vi.shape.size() != 4 || !IsStatic(vi.shape))
-      return Bad("input [" + name +
-                 "] must be NCHW with a fixed shape (give --input_shape); "
-                 "AIPP cannot be combined with dynamic dims.");
-    const int64_t n = vi.shape[0], ch = vi.shape[1], h = vi.shape[2], w = vi.shape[3];
+      return Bad("input [" + name + "] must be " + layout +
+                 " with a fixed shape, or dynamic batch or image size gears (give "
+                 "--input_shape with --dynamic_batch_size or --dynamic_image_size).");
+    const int64_t n = vi.shape[0];
+    const int64_t ch = where.nhwc ? vi.shape[3] : vi.shape[1];
+    const int64_t h = where.nhwc ? vi.shape[1] : vi.shape[2];
+    const int64_t w = where.nhwc ? vi.shape[2] : vi.shape[3];
     if (c.dynamic) {
-      OC_RETURN_IF_ERROR(ApplyDynamicAipp(graph, c, name, n, ch, h, w, dynamic_count++));
+      OC_RETURN_IF_ERROR(ApplyDynamicAipp(graph, c, name, n, ch, h, w, dynamic_count++, where));
       continue;
     }
+    if (where.image_size_gears && (c.crop || c.padding || c.src_w || c.src_h))
+      return Bad(
+          "with --dynamic_image_size the source image is each gear's size: static AIPP "
+          "cannot crop, pad or set src_image_size_w/h (CANN makes dynamic image size "
+          "unavailable then).");
     const int64_t want_ch = c.input_format == AippFormat::kYuv400 && !c.csc ? 1 : 3;
     if (ch != want_ch && !(ch == 4 && AippStoredChannels(Code(c.input_format)) == 4))
       return Bad("input [" + name + "] has " + std::to_string(ch) +
@@ -298,8 +327,7 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs) {
       return Bad("YUYV_U8 and YUV422SP_U8 need an even width and crop start.");
     // The input becomes the stored image; oc.Aipp makes the model's tensor of it.
     const DataType model_dtype = vi.dtype;
-    const std::string produced = graph.UniqueValueName(name + "_aipp");
-    Redirect(graph, name, produced);
+    const std::string produced = AippResult(graph, name, where.nhwc, n, ch, h, w);
     vi.dtype = DataType::kUint8;
     vi.shape = {n, AippStoredHeight(Code(c.input_format), c.src_h), c.src_w,
                 AippStoredChannels(Code(c.input_format))};

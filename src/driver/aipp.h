@@ -52,10 +52,23 @@ struct AippConfig {
 // the modes are E10001 naming --insert_op_conf.
 Result<std::vector<AippConfig>> ParseAippConfig(const std::string& text);
 
+// Where the AIPP goes: the model input's layout (NHWC inputs get the AIPP's NCHW result
+// transposed back) and, under gears, what the rewrite of one gear's graph must know.
+struct AippPlacement {
+  bool nhwc = false;
+  // Dynamic AIPP under dynamic batch: the parameter input holds this many images (CANN's
+  // aclmdlCreateAIPP takes the largest gear) and a gear uses the first N. 0: the input's N.
+  int64_t dynamic_params_batch = 0;
+  // Under --dynamic_image_size the source image is each gear's H x W: static AIPP may not
+  // crop, pad or fix the source size (CANN: "dynamic image size becomes unavailable").
+  bool image_size_gears = false;
+};
+
 // Rewrites the graph: each configured input becomes UINT8 NHWC of the source image (dynamic:
 // UINT8 [max_src_image_size], plus a parameter input named kDynamicAippInputName, then
 // "_1", "_2"... appended to the inputs) and an oc.Aipp node feeds its consumers. Checks the
-// sizes against the model's input.
-Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs);
+// sizes against the model's input, which must have a fixed shape (with gears: one gear's).
+Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs,
+                 const AippPlacement& where = {});
 
 }  // namespace oc

@@ -1,5 +1,6 @@
 #include "driver/convert.h"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -20,13 +21,25 @@ Status InvalidFlag(const std::string& value, const std::string& param, const std
       "E10001");
 }
 
-// One compiled graph per gear, each with the gear selector input CANN adds.
-Result<std::vector<OmGraph>> CompileGears(const Graph& graph, const ConvertOptions& o) {
+// One compiled graph per gear, each with the gear selector input CANN adds. AIPP goes in
+// after the gear's shapes are set: its image input takes the gear's batch or size.
+Result<std::vector<OmGraph>> CompileGears(const Graph& graph, const ConvertOptions& o,
+                                          const std::vector<AippConfig>& aipp) {
   OC_ASSIGN_OR_RETURN(auto per_gear, ExpandGears(o.shapes, *o.gears, o.input_format));
+  AippPlacement where;
+  where.nhwc = o.input_format == "NHWC";
+  where.image_size_gears = o.gears->kind == GearKind::kImageSize;
+  if (o.gears->kind == GearKind::kBatch)
+    for (const auto& gear : o.gears->gears)
+      where.dynamic_params_batch = std::max(where.dynamic_params_batch, gear[0]);
   std::vector<OmGraph> graphs;
   for (size_t k = 0; k < per_gear.size(); ++k) {
     Graph g = graph;
     OC_RETURN_IF_ERROR(ApplyInputShapes(g, per_gear[k]));
+    if (!aipp.empty()) {
+      Status s = ApplyAipp(g, aipp, where);
+      if (!s.ok()) return s.WithContext("gear " + ShapeToString(o.gears->gears[k]));
+    }
     auto compiled = CompileGraph(std::move(g), o.compile);
     if (!compiled.ok())
       return compiled.status().WithContext("gear " + ShapeToString(o.gears->gears[k]));
@@ -128,6 +141,7 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
                            "E10001");
   };
   std::string aipp_inputs;  // recorded in the .om: those inputs are NHWC images
+  std::vector<AippConfig> aipp;
   if (!o.insert_op_conf.empty()) {
     if (o.gears && o.gears->kind == GearKind::kDims)
       return InvalidArgument(
@@ -138,10 +152,16 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
                                  "] for parameter [--insert_op_conf] is invalid. Reason: the file "
                                  "cannot be read.",
                              "E10001");
-    OC_ASSIGN_OR_RETURN(auto configs, ParseAippConfig(text.value()));
-    OC_RETURN_IF_ERROR(ApplyAipp(graph, configs));
-    for (const auto& cfg : configs)
-      aipp_inputs += (aipp_inputs.empty() ? "" : ",") + graph.inputs[cfg.related_input_rank];
+    OC_ASSIGN_OR_RETURN(aipp, ParseAippConfig(text.value()));
+    for (const auto& cfg : aipp)
+      if (cfg.related_input_rank < static_cast<int>(graph.inputs.size()))
+        aipp_inputs += (aipp_inputs.empty() ? "" : ",") + graph.inputs[cfg.related_input_rank];
+    // With gears each gear's graph gets its AIPP (CompileGears).
+    if (!o.gears) {
+      AippPlacement where;
+      where.nhwc = o.input_format == "NHWC";
+      OC_RETURN_IF_ERROR(ApplyAipp(graph, aipp, where));
+    }
   }
   Conversion c;
   c.warnings = std::move(warnings);
@@ -160,9 +180,28 @@ Result<Conversion> ConvertGraph(Graph graph, const ConvertOptions& o) {
   if (o.gears) {
     ConvertOptions with_soc = o;
     with_soc.compile = compile;
-    auto gears = CompileGears(graph, with_soc);
+    auto gears = CompileGears(graph, with_soc, aipp);
     if (!gears.ok()) return blame_shapes(gears.status());
     c.graphs = std::move(gears).value();
+    // What the application sees of an AIPP image input (NHWC uint8, not the --input_shape
+    // it replaced): the dims all gears agree on, -1 where they differ.
+    const Graph& first = c.graphs.front().graph;
+    for (const auto& cfg : aipp) {
+      if (cfg.related_input_rank >= static_cast<int>(first.inputs.size())) continue;
+      const std::string& in = first.inputs[cfg.related_input_rank];
+      c.write.dynamic_inputs.erase(in);
+      auto it = first.values.find(in);
+      if (it == first.values.end() || !it->second.has_shape) continue;
+      Shape dims = it->second.shape;
+      bool varies = false;
+      for (const auto& og : c.graphs) {
+        auto v = og.graph.values.find(in);
+        if (v == og.graph.values.end() || v->second.shape.size() != dims.size()) continue;
+        for (size_t d = 0; d < dims.size(); ++d)
+          if (v->second.shape[d] != dims[d]) dims[d] = -1, varies = true;
+      }
+      if (varies) c.write.dynamic_inputs[in].dims = dims;
+    }
     c.write.model_attrs[kDynamicModeAttr] = GearKindName(o.gears->kind);
   } else {
     for (const auto& spec : o.shapes) compile.dynamic_inputs |= !IsStatic(spec.dims);

@@ -1,6 +1,7 @@
 #include "driver/single_op.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -56,6 +57,19 @@ const std::vector<std::string> kAttrTypes = {
     "bool",     "int",        "float",       "string",    "list_bool",
     "list_int", "list_float", "list_string", "data_type", "list_list_int"};
 
+// A data_type attribute's value: "float16" as the tensors name types, GE's "DT_FLOAT16", or
+// aclDataType's number.
+DataType AttrDataType(const json& v) {
+  if (!v.is_string())
+    return v.is_number_integer() ? FromAclDataType(v.get<int>()) : DataType::kUndefined;
+  std::string name = v.get<std::string>();
+  if (name.rfind("DT_", 0) == 0) {
+    name = name.substr(3);
+    for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return DataTypeFromCannName(name);
+}
+
 Status SetAttr(ge::proto::AttrDef* a, const SingleOpAttr& at) {
   const json v = json::parse(at.value);
   const std::string& t = at.type;
@@ -64,8 +78,7 @@ Status SetAttr(ge::proto::AttrDef* a, const SingleOpAttr& at) {
   if (t == "float") a->set_f(v.get<float>());
   if (t == "string") a->set_s(v.get<std::string>());
   if (t == "data_type") {
-    const DataType dt =
-        v.is_string() ? DataTypeFromCannName(v.get<std::string>()) : FromAclDataType(v.get<int>());
+    const DataType dt = AttrDataType(v);
     if (!CannDataTypeName(dt))  // also the types single ops do not take (string)
       return InvalidArgument("attribute [" + at.name + "]: unknown data type " + at.value);
     a->set_dt(GeType(dt));
@@ -206,8 +219,12 @@ Result<std::string> CompileSingleOp(const SingleOp& op, const ConvertOptions& op
                                std::to_string(op.outputs.size()),
                            "E10001");
   nlohmann::json attrs = nlohmann::json::object();
-  for (const auto& at : op.attrs)
-    attrs[at.name] = {{"type", at.type}, {"value", json::parse(at.value)}};
+  for (const auto& at : op.attrs) {
+    json value = json::parse(at.value);
+    // Matched against aclopSetAttrDataType's aclDataType at execution: recorded as one.
+    if (at.type == "data_type") value = ToAclDataType(AttrDataType(value));
+    attrs[at.name] = {{"type", at.type}, {"value", value}};
+  }
   std::string formats;
   for (const auto* list : {&op.inputs, &op.outputs})
     for (const auto& t : *list)

@@ -19,7 +19,8 @@ void RegisterAippSchemas(OpRegistry& r) {
                   const int64_t batch = c.attrs().GetInt("batch", 0);
                   if (c.num_inputs() != 2 || c.in(1).dtype != DataType::kUint8)
                     return c.Error("dynamic AIPP takes the image and its uint8 parameters");
-                  if (AippDynamicDataSize(batch) == 0)
+                  const int64_t params_batch = c.attrs().GetInt("params_batch", batch);
+                  if (params_batch < batch || AippDynamicDataSize(params_batch) == 0)
                     return c.Error("dynamic AIPP batch must be 1.." +
                                    std::to_string(kAippMaxBatch));
                   c.SetOutput(0, DataType::kFloat, {batch, chw[0], chw[1], chw[2]});

@@ -58,6 +58,25 @@ Status InferArg(InferContext& c) {
   return Status::Ok();
 }
 
+// oc.ArgMaxV2 / oc.ArgMinV2 (GE's ArgMaxV2 with its axis known only at execution): inputs
+// x and the one-value axis; int64 indices with the axis dropped.
+Status InferArgV2(InferContext& c) {
+  bool known = false;
+  const std::vector<int64_t> axes = AxesFromInputOrAttr(c, 1, &known);
+  if (!known || !c.in(0).has_shape) {
+    c.SetOutputTypeOnly(0, DataType::kInt64);
+    return Status::Ok();
+  }
+  if (axes.size() != 1) return c.Error("the dimension input must hold one axis");
+  const Shape& s = c.in(0).shape;
+  auto axis = NormalizeAxis(axes[0], static_cast<int64_t>(s.size()));
+  if (!axis.ok()) return c.Error(axis.status().message());
+  Shape out = s;
+  out.erase(out.begin() + axis.value());
+  c.SetOutput(0, DataType::kInt64, out);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterReductionSchemas(OpRegistry& r) {
@@ -68,6 +87,8 @@ void RegisterReductionSchemas(OpRegistry& r) {
   }
   r.Register({"ArgMax", "", 1, 1, 1, 1, InferArg});
   r.Register({"ArgMin", "", 1, 1, 1, 1, InferArg});
+  r.Register({"ArgMaxV2", kOcDomain, 2, 2, 1, 1, InferArgV2});
+  r.Register({"ArgMinV2", kOcDomain, 2, 2, 1, 1, InferArgV2});
 }
 
 }  // namespace oc

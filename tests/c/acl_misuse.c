@@ -600,9 +600,14 @@ static void TensorDescLimits(void) {
 /* ---- synchronizing a stream whose blocking callback nobody has processed yet ---- */
 static atomic_int g_sync_done;
 static aclrtStream g_cb_stream;
+static aclrtContext g_cb_context;
 static void* SyncInThread(void* arg) {
   (void)arg;
   aclError* rc = malloc(sizeof(aclError));
+  /* A new thread has no context: synchronizing without one is refused, as on CANN. */
+  *rc = aclrtSynchronizeStream(g_cb_stream);
+  if (*rc != ACL_ERROR_RT_CONTEXT_NULL) return rc;
+  aclrtSetCurrentContext(g_cb_context);
   *rc = aclrtSynchronizeStream(g_cb_stream);
   atomic_store(&g_sync_done, 1);
   return rc;
@@ -622,6 +627,7 @@ static void BlockingCallbackSync(void) {
   /* Without a limit (as aclrtSynchronizeStream): waiting until the callback has run. */
   pthread_t t;
   void* rc = NULL;
+  EXPECT_CODE(aclrtGetCurrentContext(&g_cb_context), ACL_SUCCESS);
   atomic_store(&g_sync_done, 0);
   pthread_create(&t, NULL, SyncInThread, NULL);
   usleep(100 * 1000);
@@ -809,6 +815,23 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtSetCurrentContext((aclrtContext)&count), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtGetCurrentContext(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
+  /* Runtime calls need a current context (CANN's "current context null"). */
+  {
+    void* nop = NULL;
+    aclrtStream nos = NULL;
+    aclrtEvent noe = NULL;
+    uint32_t no_id = 0;
+    char host_buf[16] = {0};
+    EXPECT_CODE(aclrtMalloc(&nop, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_TRUE(nop == NULL);
+    EXPECT_CODE(aclrtMallocHost(&nop, 64), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_CODE(aclrtMemcpy(host_buf, 8, host_buf + 8, 8, ACL_MEMCPY_HOST_TO_HOST),
+                ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_CODE(aclrtCreateStream(&nos), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_CODE(aclrtCreateEvent(&noe), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_CODE(aclmdlLoadFromFile("no_such.om", &no_id), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_CODE(aclmdlExecute(1, NULL, NULL), ACL_ERROR_RT_CONTEXT_NULL);
+  }
   EXPECT_CODE(aclrtSetDevice(0), ACL_SUCCESS);
   EXPECT_CODE(aclrtGetDevice(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtGetDevice(&dev), ACL_SUCCESS);

@@ -41,13 +41,24 @@ def atc(*args, cwd=None):
 
 
 @pytest.fixture(scope="session")
-def acl_session():
+def _acl_process():
     import acl
     assert acl.init() == 0
     assert acl.rt.set_device(0) == 0
     yield acl
     acl.rt.reset_device(0)
     acl.finalize()
+
+
+@pytest.fixture
+def acl_session(_acl_process):
+    """pyACL, initialised once per run, with device 0's context current on the test's thread
+    (as CANN requires for runtime calls): a test that switched or destroyed contexts leaves
+    the next one a clean start. Threads a test starts set a context themselves."""
+    acl = _acl_process
+    assert acl.rt.set_device(0) == 0
+    yield acl
+    acl.rt.reset_device(0)
 
 
 def set_attr(a, v):

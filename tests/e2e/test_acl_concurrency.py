@@ -36,8 +36,13 @@ def test_eight_threads_one_model(acl_session, tmp_path):
     expected = [run_once(x, single) for x in inputs]
     mismatches, done = [], []
 
+    context, ret = acl.rt.get_context()
+    assert ret == 0
+
     def worker(t):
         try:
+            # A new thread has no context until it sets one, as on CANN.
+            assert acl.rt.set_context(context) == 0
             dev = buffers()
             for k in range(125):  # 8 x 125 = 1000 executions
                 i = (t + k) % len(inputs)

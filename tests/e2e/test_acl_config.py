@@ -176,3 +176,35 @@ def test_bad_dump_and_profiler_configs(tmp_path):
                 '{"dump": {"dump_path": "/tmp/d", "dump_op_switch": true}}']:
         r = run_app(tmp_path, cfg, om, x)
         assert r.returncode == 0 and "init 100000" in r.stdout, (cfg, r.stdout + r.stderr)
+
+
+def test_runtime_calls_need_a_context_unless_a_default_device_is_configured(tmp_path):
+    """CANN's context rule: without aclrtSetDevice (or a context set on the thread) runtime
+    calls fail with ACL_ERROR_RT_CONTEXT_NULL; aclInit's defaultDevice sets the device
+    implicitly, on every thread."""
+    script = tmp_path / "ctx.py"
+    script.write_text(textwrap.dedent("""
+        import sys, threading, acl
+        cfg = sys.argv[1] if len(sys.argv) > 1 else ""
+        print("init", acl.init(cfg))
+        p, ret = acl.rt.malloc(64, 0)
+        print("malloc", ret)
+        out = []
+        t = threading.Thread(target=lambda: out.append(acl.rt.create_stream()[1]))
+        t.start(); t.join()
+        print("thread", out[0])
+    """))
+    env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"))
+
+    def run(*args):
+        r = subprocess.run([PY, str(script), *args], capture_output=True, text=True, env=env,
+                           timeout=120)
+        return r.stdout.split("\n")
+
+    assert run()[:3] == ["init 0", "malloc 107002", "thread 107002"]
+    good = tmp_path / "default.json"
+    good.write_text('{"defaultDevice": {"default_device": "0"}}')
+    assert run(str(good))[:3] == ["init 0", "malloc 0", "thread 0"]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"defaultDevice": {"default_device": "3"}}')
+    assert run(str(bad))[0] == "init 100000"

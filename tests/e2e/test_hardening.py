@@ -136,7 +136,13 @@ def test_destroying_an_event_and_a_stream_with_work_queued(acl_session):
     assert acl.rt.destroy_event(event) == 0
     assert acl.rt.destroy_event(event) == ACL_ERROR_INVALID_PARAM  # gone for the application
     done = []
-    t = threading.Thread(target=lambda: done.append(acl.rt.destroy_stream(stream)))
+    context, ret = acl.rt.get_context()
+    assert ret == 0
+
+    def destroy():
+        acl.rt.set_context(context)
+        done.append(acl.rt.destroy_stream(stream))
+    t = threading.Thread(target=destroy)
     t.start()
     t.join(20)
     assert done == [0], "aclrtDestroyStream did not return"

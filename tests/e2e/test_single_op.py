@@ -256,3 +256,42 @@ def test_bad_single_op_json_is_refused(tmp_path, ops, message):
     r = atc(f"--singleop={path}", f"--output={tmp_path / 'out'}", "--soc_version=Ascend910B3",
             "--framework=5")
     assert r.returncode != 0 and "does not apply with --singleop" in r.stdout
+
+
+def test_argmax_v2_with_its_dimension_given_at_execution(acl_session, tmp_path):
+    # CANN's ArgMaxV2 sample: the axis is an input of the op, fed with the data.
+    acl = acl_session
+    ops = [{"op": "ArgMaxV2",
+            "input_desc": [{"format": "ND", "shape": [3, 5], "type": "float16"},
+                           {"format": "ND", "shape": [1], "type": "int32"}],
+            "output_desc": [{"format": "ND", "shape": [3], "type": "int32"}],
+            "attr": [{"name": "dtype", "type": "data_type", "value": "DT_INT32"}]}]
+    (tmp_path / "argmax.json").write_text(json.dumps(ops))
+    r = atc(f"--singleop={tmp_path / 'argmax.json'}", f"--output={tmp_path / 'ops'}",
+            "--soc_version=Ascend310P3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert acl.op.set_model_dir(str(tmp_path / "ops")) == 0
+    x = np.random.default_rng(6).standard_normal((3, 5)).astype(np.float16)
+    y = np.zeros(3, np.int32)
+    for axis in (1, -1):
+        dim = np.array([axis], np.int32)
+        descs = [acl.create_tensor_desc(1, [3, 5], 2), acl.create_tensor_desc(3, [1], 2),
+                 acl.create_tensor_desc(3, [3], 2)]
+        devs, bufs = [], []
+        for arr in (x, dim, y):
+            p, _ = acl.rt.malloc(arr.nbytes, 0)
+            acl.rt.memcpy(p, arr.nbytes, acl.util.numpy_to_ptr(arr), arr.nbytes, 1)
+            devs.append(p)
+            bufs.append(acl.create_data_buffer(p, arr.nbytes))
+        attr = acl.op.create_attr()
+        assert acl.op.set_attr_data_type(attr, "dtype", 3) == 0
+        assert acl.op.execute_v2("ArgMaxV2", descs[:2], bufs[:2], descs[2:], bufs[2:], attr,
+                                 0) == 0, acl.get_recent_err_msg()
+        acl.rt.memcpy(acl.util.numpy_to_ptr(y), y.nbytes, devs[2], y.nbytes, 2)
+        np.testing.assert_array_equal(y, np.argmax(x, axis=1))
+        acl.op.destroy_attr(attr)
+        for d in descs:
+            acl.destroy_tensor_desc(d)
+        for b, p in zip(bufs, devs):
+            acl.destroy_data_buffer(b)
+            acl.rt.free(p)

@@ -94,6 +94,7 @@ def test_layout_and_set_env(prefix):
                  "runtime/lib64/libascendcl.so", "lib64/libascendcl.so", "bin/atc",
                  "python/site-packages", "opp/vendors", "set_env.sh",
                  "x86_64-linux/runtime/include/acl/acl_mdl.h",
+                 "compiler/include/acl/acl_op_compiler.h",
                  "tools/tikicpulib/lib/cmake/tikicpulib/tikicpulibConfig.cmake"]:
         assert (prefix / path).exists(), path
     r = bash(f"source {prefix}/set_env.sh && env")

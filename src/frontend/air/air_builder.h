@@ -57,6 +57,7 @@ Status Transpose(const OpDef& op, AirBuilder& a);
 Status ReduceMean(const OpDef& op, AirBuilder& a);
 Status ReduceSum(const OpDef& op, AirBuilder& a);
 Status ReduceMax(const OpDef& op, AirBuilder& a);
+Status ArgMaxMin(const OpDef& op, AirBuilder& a);
 Status Cast(const OpDef& op, AirBuilder& a);
 Status Concat(const OpDef& op, AirBuilder& a);
 Status ExpandDims(const OpDef& op, AirBuilder& a);

@@ -58,6 +58,45 @@ Status ReduceMean(const OpDef& op, AirBuilder& a) { return Reduce(op, a, "Reduce
 Status ReduceSum(const OpDef& op, AirBuilder& a) { return Reduce(op, a, "ReduceSum"); }
 Status ReduceMax(const OpDef& op, AirBuilder& a) { return Reduce(op, a, "ReduceMax"); }
 
+// ArgMaxV2 / ArgMin: the axis as input `dimension`; ArgMaxD / ArgMinD: as attribute
+// `dimension`. The reduced axis is dropped; attribute dtype (int32 by default, as GE's
+// prototypes say) is the index type. A dimension known only at execution (a single op's
+// input) takes OpenCANN's oc.ArgMaxV2, which reads it then.
+Status ArgMaxMin(const OpDef& op, AirBuilder& a) {
+  OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
+  const bool is_max = op.type().rfind("ArgMax", 0) == 0;
+  const DataType index_type =
+      FromGeDataType(static_cast<int32_t>(Int(op, "dtype", ToGeDataType(DataType::kInt32))));
+  if (index_type != DataType::kInt32 && index_type != DataType::kInt64)
+    return OpError(op, "[dtype] must be DT_INT32 or DT_INT64");
+  std::string y;
+  if (op.type().back() == 'D') {
+    OC_ASSIGN_OR_RETURN(int64_t axis, RequiredInt(op, "dimension"));
+    AttributeMap at;
+    at.Set("axis", axis);
+    at.Set("keepdims", int64_t{0});
+    y = a.b.Add1(op.name(), is_max ? "ArgMax" : "ArgMin", {x}, at);
+  } else if (a.Const(op, 1)) {
+    OC_ASSIGN_OR_RETURN(auto axis, ConstInts(op, a, 1, "dimension input"));
+    if (axis.size() != 1) return OpError(op, "input [dimension] must hold one axis");
+    AttributeMap at;
+    at.Set("axis", axis[0]);
+    at.Set("keepdims", int64_t{0});
+    y = a.b.Add1(op.name(), is_max ? "ArgMax" : "ArgMin", {x}, at);
+  } else {
+    OC_ASSIGN_OR_RETURN(std::string dimension, a.In(op, 1));
+    y = a.b.Add(op.name(), is_max ? "ArgMaxV2" : "ArgMinV2", {x, dimension}, {}, 1, kOcDomain)
+            .front();
+  }
+  if (index_type == DataType::kInt32) {
+    AttributeMap cast;
+    cast.Set("to", int64_t{static_cast<int64_t>(DataType::kInt32)});
+    y = a.b.Add1(op.name() + "_index_type", "Cast", {y}, cast);
+  }
+  a.Out(op, y);
+  return Status::Ok();
+}
+
 Status Cast(const OpDef& op, AirBuilder& a) {
   OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
   const DataType to = FromGeDataType(static_cast<int32_t>(Int(op, "dst_type", -1)));

@@ -123,10 +123,12 @@ class AippKernel : public Kernel {
     if (dynamic_) {
       if (ctx.inputs.size() != 2) return ctx.Error("dynamic AIPP takes the image and parameters");
       batch_ = a.GetInt("batch", 0);
+      // Under dynamic batch the parameters are for the largest gear; this gear uses the first.
+      params_batch_ = a.GetInt("params_batch", batch_);
       image_capacity_ = ctx.inputs[0].numel();
       params_bytes_ = static_cast<size_t>(ctx.inputs[1].numel());
-      if (batch_ < 1 || AippDynamicDataSize(batch_) == 0 ||
-          params_bytes_ < AippDynamicDataSize(batch_))
+      if (batch_ < 1 || params_batch_ < batch_ || AippDynamicDataSize(params_batch_) == 0 ||
+          params_bytes_ < AippDynamicDataSize(params_batch_))
         return ctx.Error("malformed dynamic AIPP input sizes");
       return Status::Ok();
     }
@@ -188,10 +190,12 @@ class AippKernel : public Kernel {
     OC_ASSIGN_OR_RETURN(
         AippDynamicParams params,
         DecodeAippParams(static_cast<const uint8_t*>(ctx.inputs[1]), params_bytes_));
-    if (static_cast<int64_t>(params.batches.size()) != batch_)
+    if (static_cast<int64_t>(params.batches.size()) != params_batch_)
       return InvalidArgument("dynamic AIPP parameters are for " +
                              std::to_string(params.batches.size()) + " images, the model takes " +
-                             std::to_string(batch_) + " (aclmdlCreateAIPP's batchSize)");
+                             std::to_string(params_batch_) +
+                             " (aclmdlCreateAIPP's batchSize; with dynamic batch, the largest "
+                             "gear)");
     // Images lie back to back at their real size; together within max_src_image_size.
     const int64_t bytes = AippImageBytes(params.input_format, params.src_w, params.src_h);
     if (batch_ * bytes > image_capacity_)
@@ -209,7 +213,7 @@ class AippKernel : public Kernel {
  private:
   bool dynamic_ = false;
   AippImagePlan plan_;
-  int64_t out_c_ = 0, out_h_ = 0, out_w_ = 0, batch_ = 1, image_capacity_ = 0;
+  int64_t out_c_ = 0, out_h_ = 0, out_w_ = 0, batch_ = 1, params_batch_ = 1, image_capacity_ = 0;
   size_t params_bytes_ = 0;
 };
 

@@ -201,13 +201,18 @@ class ArgKernel : public Kernel {
   Status Prepare(const KernelPrepareContext& ctx) override {
     const Shape& s = ctx.inputs[0].shape;
     type_ = ctx.inputs[0].dtype;
-    OC_ASSIGN_OR_RETURN(
-        int64_t axis, NormalizeAxis(ctx.attrs().GetInt("axis", 0), static_cast<int64_t>(s.size())));
+    // oc.ArgMaxV2 takes the axis as its second input (prepared at execution when it is
+    // not constant); ONNX's ArgMax as an attribute.
+    int64_t given = ctx.attrs().GetInt("axis", 0);
+    if (ctx.node->domain == kOcDomain) {
+      OC_ASSIGN_OR_RETURN(given, ctx.OneInt(1, "dimension"));
+    }
+    OC_ASSIGN_OR_RETURN(int64_t axis, NormalizeAxis(given, static_cast<int64_t>(s.size())));
     outer_ = inner_ = 1;
     for (int64_t d = 0; d < axis; ++d) outer_ *= s[d];
     for (size_t d = axis + 1; d < s.size(); ++d) inner_ *= s[d];
     dim_ = s[axis];
-    is_max_ = ctx.node->op_type == "ArgMax";
+    is_max_ = ctx.node->op_type.rfind("ArgMax", 0) == 0;
     last_ = ctx.attrs().GetInt("select_last_index", 0) != 0;
     return Status::Ok();
   }
@@ -246,6 +251,8 @@ void RegisterReductionKernels(KernelTable& r) {
     r.Add<ReduceKernel>(op);
   r.Add<ArgKernel>("ArgMax");
   r.Add<ArgKernel>("ArgMin");
+  r.Add<ArgKernel>("ArgMaxV2", kOcDomain, "GE's ArgMaxV2 with its axis given at execution");
+  r.Add<ArgKernel>("ArgMinV2", kOcDomain, "GE's ArgMin with its axis given at execution");
 }
 
 }  // namespace oc
