@@ -21,6 +21,9 @@ endfunction()
 oc_link(../include runtime/include)
 # The single-op compile samples add compiler/include (acl_op_compiler.h, graph/, register/).
 oc_link(../include compiler/include)
+# CANN 5's acllib/ paths, which older samples and ais_bench's C++ interface still name.
+oc_link(../include acllib/include)
+oc_link(../lib acllib/lib64)
 oc_link(../lib runtime/lib64)
 oc_link(lib lib64)
 oc_link(../lib compiler/lib64)

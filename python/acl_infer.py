@@ -46,12 +46,31 @@ class TensorInfo:
 
 
 class InferSession:
-    def __init__(self, device_id, model_path, dynamic_output_bytes=64 << 20):
+    """ais_bench's signature: InferSession(device_id, model_path, acl_json_path=None,
+    debug=False, loop=1). acl_json_path is aclInit's configuration (dump, profiler) when this
+    session initialises pyACL; loop runs each infer() that many times (the last outputs are
+    returned, every run is timed); dynamic_output_bytes sizes the buffers of outputs whose
+    size is known only at run time (ais_bench's custom_sizes / --outputSize)."""
+
+    def __init__(self, device_id, model_path, acl_json_path=None, debug=False, loop=1,
+                 dynamic_output_bytes=64 << 20):
         global _initialised
+        if not isinstance(dynamic_output_bytes, int) or dynamic_output_bytes < 1:
+            raise ValueError(f"dynamic_output_bytes must be a positive int, "
+                             f"not {dynamic_output_bytes!r}")
+        if not isinstance(loop, int) or loop < 1:
+            raise ValueError(f"loop must be an int >= 1, not {loop!r}")
+        self.loop, self.debug = loop, bool(debug)
         if _initialised == 0:
-            ret = acl.init()
+            ret = acl.init(acl_json_path or "")
+            if ret == 100002 and acl_json_path:
+                warnings.warn(f"pyACL was initialised by the application already: "
+                              f"{acl_json_path} is not applied", stacklevel=2)
             if ret not in (0, 100002):  # already initialised by the application is fine
-                _check(ret, "aclInit")
+                _check(ret, f"aclInit({acl_json_path or ''})")
+        elif acl_json_path:
+            warnings.warn(f"pyACL is initialised already: {acl_json_path} is not applied",
+                          stacklevel=2)
         _initialised += 1
         self.device_id = device_id
         _check(acl.rt.set_device(device_id), "aclrtSetDevice")
@@ -80,7 +99,7 @@ class InferSession:
             acl.mdl.add_dataset_buffer(self._in_ds, acl.create_data_buffer(ptr, t.size))
         for ptr, t in zip(self._out_dev, self._outputs):
             acl.mdl.add_dataset_buffer(self._out_ds, acl.create_data_buffer(ptr, t.size or dynamic_output_bytes))
-        self._times_ms = []
+        self._times_ms, self._h2d_ms, self._d2h_ms = [], [], []
         self._closed = False
 
     def _info(self, i, is_input):
@@ -198,10 +217,43 @@ class InferSession:
         raise TypeError(f"infer() takes a list of arrays, a dict by input name or one array, "
                         f"not {type(feeds).__name__}")
 
-    def infer(self, feeds):
+    _MODES = {"static": None, "dymbatch": "batch", "dymhw": "hw", "dymdims": "dims",
+              "dymshape": "shape"}
+
+    def _check_mode(self, mode):
+        if mode not in self._MODES:
+            raise ValueError(f"mode {mode!r}: ais_bench's modes are {sorted(self._MODES)}")
+        want = self._MODES[mode]
+        have = self._gear_mode or ("shape" if any(
+            d < 0 for t in self._inputs for d in t.shape) else None)
+        # static runs any model at the shapes given; the others must name the model's kind.
+        if want is not None and want != have:
+            raise ValueError(f"mode {mode!r} does not fit this model (it has "
+                             f"{have + ' gears' if have in ('batch', 'hw', 'dims') else 'dynamic shapes' if have else 'static shapes'})")
+
+    def infer(self, feeds, mode="static", custom_sizes=None, out_array=True):
         """Runs the model; feeds: a list of arrays (input order), a dict {input name: array},
         or one array for a one-input model. Returns a list of arrays. An array of another
-        dtype than the input's is converted, with a warning when values may change."""
+        dtype than the input's is converted, with a warning when values may change.
+        mode and custom_sizes are ais_bench's: the mode must fit the model, and outputs of
+        dynamic-shape models must fit custom_sizes bytes (an int, or a list per output)."""
+        if not out_array:
+            raise ValueError("out_array=False (device tensors) is not supported by OpenCANN's "
+                             "InferSession: outputs come back as numpy arrays")
+        self._check_mode(mode)
+        results = self._infer_once(feeds)
+        for _ in range(self.loop - 1):
+            results = self._infer_once(feeds)
+        if custom_sizes is not None:
+            sizes = custom_sizes if isinstance(custom_sizes, (list, tuple)) else \
+                [custom_sizes] * len(results)
+            for k, (arr, limit) in enumerate(zip(results, sizes)):
+                if any(d < 0 for d in self._outputs[k].shape) and arr.nbytes > int(limit):
+                    raise ValueError(f"output {k} ({self._outputs[k].name!r}) has {arr.nbytes} "
+                                     f"bytes, more than the {int(limit)} custom_sizes gives")
+        return results
+
+    def _infer_once(self, feeds):
         if self._closed:
             raise RuntimeError("the session is closed (free_resource() was called); create a "
                                "new InferSession")
@@ -213,14 +265,17 @@ class InferSession:
                 warnings.warn(f"input {info.name!r}: {arr.dtype} converted to {np.dtype(info.dtype)} "
                               f"(values may change)", stacklevel=2)
             arrays.append(np.ascontiguousarray(arr, dtype=info.dtype))
+        copy_start = time.perf_counter()
         for arr, i in zip(arrays, self._data_index):
             self._place(i, arr)
+        self._h2d_ms.append((time.perf_counter() - copy_start) * 1000)
         if self._gear_index is not None:
             self._set_gear(arrays)
         start = time.perf_counter()
         _check(acl.mdl.execute(self.model_id, self._in_ds, self._out_ds), "aclmdlExecute")
         self._times_ms.append((time.perf_counter() - start) * 1000)
         results = []
+        copy_start = time.perf_counter()
         for i, (info, ptr) in enumerate(zip(self._outputs, self._out_dev)):
             # The shape this execution produced, from the output dataset's description.
             desc = acl.mdl.get_dataset_tensor_desc(self._out_ds, i)
@@ -235,11 +290,12 @@ class InferSession:
             if host.nbytes:
                 _check(acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes, _D2H), "memcpy")
             results.append(host)
+        self._d2h_ms.append((time.perf_counter() - copy_start) * 1000)
         return results
 
-    def run(self, feeds):
-        """ais_bench's name for infer()."""
-        return self.infer(feeds)
+    def run(self, feeds, out_array=True):
+        """ais_bench's low-level run: one execution of the feeds as given."""
+        return self.infer(feeds, out_array=out_array)
 
     def summary(self):
         """Latency statistics of the infer() calls so far (model execution only), in ms."""
@@ -272,38 +328,9 @@ class InferSession:
 
 
 def _main(argv=None):
-    """python3 -m acl_infer --model m.om [--loop N] [--device 0] [--input a.npy,b.npy]:
-    an ais_bench-style performance run (inputs random unless given)."""
-    import argparse
-    ap = argparse.ArgumentParser(prog="python3 -m acl_infer", description=_main.__doc__)
-    ap.add_argument("--model", required=True)
-    ap.add_argument("--loop", type=int, default=100)
-    ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--device", type=int, default=0)
-    ap.add_argument("--input", default="", help="comma-separated .npy files, one per input")
-    args = ap.parse_args(argv)
-    with InferSession(args.device, args.model) as session:
-        infos = session.get_inputs()
-        if args.input:
-            feeds = [np.load(p) for p in args.input.split(",")]
-        else:
-            rng = np.random.RandomState(0)
-            feeds = [(rng.rand(*shape) if np.issubdtype(i.dtype, np.floating)
-                      else np.zeros(shape)).astype(i.dtype)
-                     for i, shape in zip(infos, session.default_shapes())]
-        for _ in range(args.warmup):
-            session.infer(feeds)
-        session._times_ms.clear()
-        for _ in range(args.loop):
-            session.infer(feeds)
-        s = session.summary()
-        batch = feeds[0].shape[0] if feeds and feeds[0].ndim else 1
-        print(f"[INFO] model {args.model}: {s['count']} runs, batch {batch}")
-        print(f"[INFO] latency ms: min {s['min']:.3f}, max {s['max']:.3f}, mean {s['mean']:.3f}, "
-              f"median {s['median']:.3f}, p99 {s['p99']:.3f}")
-        print(f"[INFO] throughput: {1000.0 * batch / s['mean']:.2f} samples/s "
-              f"(1000 x batch / mean ms)")
-    return 0
+    """python3 -m acl_infer: ais_bench's command line (acl_infer_cli.py)."""
+    import acl_infer_cli
+    return acl_infer_cli.main(argv)
 
 
 if __name__ == "__main__":
