@@ -18,8 +18,11 @@ import numpy as np
 
 import acl
 
+# numpy has no bfloat16 (ACL_BF16, 27): such tensors travel as their raw 16-bit patterns in
+# uint16 arrays (torch: t.view(torch.int16).numpy(); back: torch.from_numpy(a).view(torch.bfloat16)).
 _ACL_TO_NUMPY = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16,
-                 7: np.uint16, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_}
+                 7: np.uint16, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_,
+                 27: np.uint16}
 _H2D, _D2H = 1, 2
 _initialised = 0
 _DYNAMIC_NAME = "ascend_mbatch_shape_data"

@@ -73,11 +73,12 @@ struct CompiledGraph {
 
 Result<CompiledGraph> CompileGraph(Graph graph, const CompileOptions& options);
 
-// A model stored in float16 computes as the NPU computes float16: its float16 initializers
-// and values become float32 holding float16 values, each node that wrote float16 computes
-// "in float16" through the precision emulation (`precision` gets it, as --customize_dtypes
-// would: fp16 inputs, fp32 accumulation, the result rounded to fp16), and float16 graph
-// inputs and outputs stay float16 with a Cast inside. Needs the types inferred.
+// A model stored in float16 (or bfloat16) computes as the NPU computes that type: its 16-bit
+// float initializers and values become float32 holding such values, each node that wrote
+// one computes "in float16" / "in bfloat16" through the precision emulation (`precision`
+// gets it, as --customize_dtypes would: 16-bit inputs, fp32 accumulation, the result
+// rounded), and 16-bit graph inputs and outputs keep their type with a Cast inside. Needs
+// the types inferred.
 bool HasFloat16(const Graph& graph);
 Status WidenFloat16(Graph& graph, PrecisionOptions* precision);
 

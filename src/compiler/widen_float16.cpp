@@ -1,5 +1,6 @@
-// A model stored in float16 (compiler.h, WidenFloat16): computed as the NPU computes float16,
-// through the precision emulation, so that every kernel that has float32 serves it.
+// A model stored in float16 or bfloat16 (compiler.h, WidenFloat16): computed as the NPU
+// computes those types, through the precision emulation, so that every kernel that has
+// float32 serves it.
 #include <algorithm>
 #include <cstring>
 
@@ -9,13 +10,23 @@
 namespace oc {
 namespace {
 
-bool IsHalf(DataType t) { return t == DataType::kFloat16; }
+bool IsHalf(DataType t) { return t == DataType::kFloat16 || t == DataType::kBFloat16; }
+
+const char* HalfName(DataType t) { return t == DataType::kBFloat16 ? "bfloat16" : "float16"; }
 
 Tensor Widened(const Tensor& t) {
   Tensor out(DataType::kFloat, t.shape());
   const auto* src = static_cast<const uint16_t*>(t.data());
   auto* dst = out.mutable_data_as<float>();
-  for (int64_t i = 0; i < t.numel(); ++i) dst[i] = HalfToFloat(src[i]);
+  const bool bf16 = t.dtype() == DataType::kBFloat16;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (bf16) {
+      const uint32_t bits = static_cast<uint32_t>(src[i]) << 16;  // bfloat16: float32's top half
+      std::memcpy(&dst[i], &bits, sizeof bits);
+    } else {
+      dst[i] = HalfToFloat(src[i]);
+    }
+  }
   return out;
 }
 
@@ -45,16 +56,16 @@ Status WidenFloat16(Graph& g, PrecisionOptions* precision) {
   // Which nodes compute in float16: those writing a float16 value. They keep that precision
   // through --customize_dtypes' mechanism (fp16 inputs, fp32 accumulation, fp16 result).
   for (Node& n : g.nodes) {
-    bool half_out = false;
+    const char* half_out = nullptr;
     for (const auto& out : n.outputs) {
       const ValueInfo* vi = out.empty() ? nullptr : g.FindValue(out);
-      half_out = half_out || (vi && IsHalf(vi->dtype));
+      if (vi && IsHalf(vi->dtype)) half_out = HalfName(vi->dtype);
     }
     if (half_out && !precision->custom_nodes.count(n.name))
-      precision->custom_nodes[n.name] = "float16";
-    // Attributes that name float16 or hold float16 values produce float32 now.
+      precision->custom_nodes[n.name] = half_out;
+    // Attributes that name a 16-bit float or hold such values produce float32 now.
     for (const char* key : {"to", "dtype"})
-      if (n.attrs.Has(key) && n.attrs.GetInt(key, 0) == static_cast<int64_t>(DataType::kFloat16))
+      if (n.attrs.Has(key) && IsHalf(static_cast<DataType>(n.attrs.GetInt(key, 0))))
         n.attrs.Set(key, static_cast<int64_t>(DataType::kFloat));
     for (const char* key : {"value"})
       if (const Tensor* t = n.attrs.GetTensor(key); t && IsHalf(t->dtype()))
@@ -95,7 +106,7 @@ Status WidenFloat16(Graph& g, PrecisionOptions* precision) {
     ValueInfo w = vi;
     w.dtype = DataType::kFloat;
     g.values[wide] = w;
-    added.push_back(CastNode(out + "_output_fp16", wide, out, DataType::kFloat16));
+    added.push_back(CastNode(out + "_output_fp16", wide, out, vi.dtype));
   }
   // Every other float16 value is float32 holding float16 values.
   const std::set<std::string> outputs(g.outputs.begin(), g.outputs.end());

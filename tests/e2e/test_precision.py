@@ -429,3 +429,40 @@ def test_dynamic_quantization_follows_the_onnx_specification(acl_session, tmp_pa
     acc = (q - int(zp)) @ wq.astype(np.int32)
     want = acc.astype(np.float32) * (scale * ws)
     np.testing.assert_array_equal(y, want)
+
+
+def test_model_stored_in_bfloat16_runs_as_the_npu_computes_it(acl_session, tmp_path):
+    """bfloat16 weights, input and output (Ascend's other native 16-bit type): each op's
+    result rounded to bfloat16, fp32 accumulation. Against torch computing the same steps in
+    bfloat16 storage; within one bfloat16 ulp (the fp32 sums may round either side)."""
+    import onnx
+    from onnx import TensorProto as T, helper
+    from acl_infer import InferSession
+    rng = np.random.default_rng(0)
+
+    def bf16(name, a):
+        raw = torch.from_numpy(a.astype(np.float32)).to(torch.bfloat16).view(torch.int16)
+        return helper.make_tensor(name, T.BFLOAT16, a.shape, raw.numpy().tobytes(), raw=True)
+    W, B = rng.standard_normal((8, 6)), rng.standard_normal(6)
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "W"], ["m"]), helper.make_node("Add", ["m", "B"], ["a"]),
+         helper.make_node("Relu", ["a"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", T.BFLOAT16, [4, 8])],
+        [helper.make_tensor_value_info("y", T.BFLOAT16, [4, 6])], [bf16("W", W), bf16("B", B)])
+    src = str(tmp_path / "bf16.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), src)
+    r = atc(f"--model={src}", "--framework=5", f"--output={tmp_path / 'bf16'}",
+            "--soc_version=Ascend910B3")
+    assert r.returncode == 0, r.stdout
+    x = torch.from_numpy(rng.standard_normal((4, 8)).astype(np.float32)).to(torch.bfloat16)
+    with InferSession(0, str(tmp_path / "bf16.om")) as s:
+        assert s.get_inputs()[0].dtype == np.uint16  # bfloat16 bits: numpy has no bfloat16
+        (y,) = s.infer([x.view(torch.int16).numpy().view(np.uint16)])
+    got = torch.from_numpy(y.view(np.int16)).view(torch.bfloat16).float()
+
+    def b(a):
+        return torch.from_numpy(np.asarray(a, np.float32)).to(torch.bfloat16).float()
+    m = (x.float() @ b(W)).to(torch.bfloat16).float()
+    want = torch.relu((m + b(B)).to(torch.bfloat16).float())
+    ulp = want.abs() * 2.0 ** -7 + 1e-30
+    assert ((got - want).abs() <= ulp).all(), (got, want)
