@@ -7,10 +7,12 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "acl/acl.h"
 #include "acl/acl_internal_abi.h"
@@ -24,6 +26,34 @@ T* Ptr(uintptr_t v) {
   return reinterpret_cast<T*>(v);
 }
 uintptr_t Int(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+// The objects acl.util.bytes_to_ptr handed out (address -> size; the latest 64): a copy that
+// fails reading past one is named as the application's over-read, which the runtime, seeing
+// only an unreadable range, cannot say.
+std::mutex g_bytes_mutex;
+std::map<uintptr_t, size_t> g_bytes_sizes;
+std::vector<uintptr_t> g_bytes_order;
+
+void RememberBytes(uintptr_t p, size_t size) {
+  std::lock_guard<std::mutex> lock(g_bytes_mutex);
+  if (g_bytes_order.size() >= 64) {
+    g_bytes_sizes.erase(g_bytes_order.front());
+    g_bytes_order.erase(g_bytes_order.begin());
+  }
+  g_bytes_sizes[p] = size;
+  g_bytes_order.push_back(p);
+}
+
+void ExplainOverRead(aclError ret, uintptr_t src, size_t count, const char* fn) {
+  if (ret == ACL_SUCCESS) return;
+  std::lock_guard<std::mutex> lock(g_bytes_mutex);
+  auto it = g_bytes_sizes.find(src);
+  if (it == g_bytes_sizes.end() || count <= it->second) return;
+  std::fprintf(stderr,
+               "[ERROR] acl.rt.%s: src is a %zu-byte object from acl.util.bytes_to_ptr and "
+               "count is %zu: the copy reads past its end (copy len(data) bytes)\n",
+               fn, it->second, count);
+}
 
 py::dict DimsToDict(const aclmdlIODims& d) {
   py::dict out;
@@ -188,27 +218,25 @@ PYBIND11_MODULE(acl, m) {
       py::arg("dtype"), py::arg("dims"), py::arg("format"));
   m.def(
       "destroy_tensor_desc", [](uintptr_t d) { aclDestroyTensorDesc(Ptr<aclTensorDesc>(d)); },
-      py::arg("model_desc"));
+      py::arg("desc"));
   m.def(
       "get_tensor_desc_type",
       [](uintptr_t d) { return static_cast<int>(aclGetTensorDescType(Ptr<aclTensorDesc>(d))); },
-      py::arg("model_desc"));
+      py::arg("desc"));
   m.def(
       "get_tensor_desc_format",
       [](uintptr_t d) { return static_cast<int>(aclGetTensorDescFormat(Ptr<aclTensorDesc>(d))); },
-      py::arg("model_desc"));
+      py::arg("desc"));
   m.def(
       "get_tensor_desc_size",
-      [](uintptr_t d) { return aclGetTensorDescSize(Ptr<aclTensorDesc>(d)); },
-      py::arg("model_desc"));
+      [](uintptr_t d) { return aclGetTensorDescSize(Ptr<aclTensorDesc>(d)); }, py::arg("desc"));
   m.def(
       "get_tensor_desc_element_count",
       [](uintptr_t d) { return aclGetTensorDescElementCount(Ptr<aclTensorDesc>(d)); },
-      py::arg("model_desc"));
+      py::arg("desc"));
   m.def(
       "get_tensor_desc_num_dims",
-      [](uintptr_t d) { return aclGetTensorDescNumDims(Ptr<aclTensorDesc>(d)); },
-      py::arg("model_desc"));
+      [](uintptr_t d) { return aclGetTensorDescNumDims(Ptr<aclTensorDesc>(d)); }, py::arg("desc"));
   m.def(
       "get_tensor_desc_dim_v2",
       [](uintptr_t d, size_t i) {
@@ -216,14 +244,14 @@ PYBIND11_MODULE(acl, m) {
         aclError ret = aclGetTensorDescDimV2(Ptr<aclTensorDesc>(d), i, &v);
         return py::make_tuple(v, ret);
       },
-      py::arg("model_desc"), py::arg("index"));
+      py::arg("desc"), py::arg("index"));
 
   py::module_ rt = m.def_submodule("rt", "runtime: devices, contexts, streams, memory");
   rt.def(
-      "set_device", [](int32_t id) { return aclrtSetDevice(id); }, py::arg("model_id"),
+      "set_device", [](int32_t id) { return aclrtSetDevice(id); }, py::arg("device_id"),
       "set_device(device_id) -> ret\n\nOpens the device for the calling thread (aclrtSetDevice).");
   rt.def(
-      "reset_device", [](int32_t id) { return aclrtResetDevice(id); }, py::arg("model_id"),
+      "reset_device", [](int32_t id) { return aclrtResetDevice(id); }, py::arg("device_id"),
       "reset_device(device_id) -> ret");
   rt.def("get_device", [] {
     int32_t id = -1;
@@ -275,7 +303,7 @@ PYBIND11_MODULE(acl, m) {
         aclError ret = aclrtCreateContext(&c, id);
         return py::make_tuple(Int(c), ret);
       },
-      py::arg("model_id"), "create_context(device_id) -> (context, ret)");
+      py::arg("device_id"), "create_context(device_id) -> (context, ret)");
   rt.def(
       "destroy_context", [](uintptr_t c) { return aclrtDestroyContext(Ptr<void>(c)); },
       py::arg("context"));
@@ -333,8 +361,10 @@ PYBIND11_MODULE(acl, m) {
   rt.def(
       "memcpy",
       [](uintptr_t dst, size_t dest_max, uintptr_t src, size_t count, int kind) {
-        return aclrtMemcpy(Ptr<void>(dst), dest_max, Ptr<const void>(src), count,
-                           static_cast<aclrtMemcpyKind>(kind));
+        const aclError ret = aclrtMemcpy(Ptr<void>(dst), dest_max, Ptr<const void>(src), count,
+                                         static_cast<aclrtMemcpyKind>(kind));
+        ExplainOverRead(ret, src, count, "memcpy");
+        return ret;
       },
       py::arg("dst"), py::arg("dest_max"), py::arg("src"), py::arg("count"), py::arg("kind"),
       "memcpy(dst, dest_max, src, count, kind) -> ret\n\nkind: 0 host-to-host, 1 host-to-device, 2 "
@@ -413,7 +443,7 @@ PYBIND11_MODULE(acl, m) {
         aclError ret = aclrtEventElapsedTime(&ms, Ptr<void>(a), Ptr<void>(b));
         return py::make_tuple(ms, ret);
       },
-      py::arg("aipp_set"), py::arg("end_event"));
+      py::arg("start_event"), py::arg("end_event"));
 
   py::module_ mdl = m.def_submodule("mdl", "model loading and execution");
   BindExtra(m, mdl);
@@ -947,9 +977,10 @@ PYBIND11_MODULE(acl, m) {
         char* data = nullptr;
         Py_ssize_t len = 0;
         PyBytes_AsStringAndSize(b.ptr(), &data, &len);
+        RememberBytes(Int(data), static_cast<size_t>(len));
         return Int(data);
       },
-      py::arg("end_event"), "bytes_to_ptr(data) -> ptr");
+      py::arg("data"), "bytes_to_ptr(data) -> ptr");
   util.def(
       "ptr_to_bytes",
       [](uintptr_t ptr, size_t size) {

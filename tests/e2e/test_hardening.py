@@ -422,3 +422,17 @@ def test_nested_scan_bodies_count_together(tmp_path):
     assert out.returncode == 0, out.stdout + out.stderr
     y = list((tmp_path / "o2").rglob("*.bin"))
     np.testing.assert_array_equal(np.fromfile(y[0], np.float32), x.reshape(-1, 2).sum(0))
+
+
+def test_a_copy_past_a_bytes_object_is_named_as_such(acl_session, capfd):
+    """CANN's samples copy get_input_size_by_index() bytes from the picture's bytes object;
+    when that reads into unmapped memory the copy fails, and the message says whose bug it is."""
+    acl = acl_session
+    dev, ret = acl.rt.malloc(1 << 22, 0)
+    assert ret == 0
+    data = bytes(1000)
+    ptr = acl.util.bytes_to_ptr(data=data)  # CANN's keyword name
+    assert acl.rt.memcpy(dev, 1 << 22, ptr, len(data), 1) == 0
+    if acl.rt.memcpy(dev, 1 << 22, ptr, 1 << 22, 1) != 0:
+        assert "1000-byte object from acl.util.bytes_to_ptr" in capfd.readouterr().err
+    acl.rt.free(dev)
