@@ -11,6 +11,7 @@
 #include "acl/acl_state.h"
 #include "base/config.h"
 #include "base/file.h"
+#include "base/log.h"
 #include "base/memory_probe.h"
 #include "base/shape.h"
 #include "om/single_op_attrs.h"
@@ -84,6 +85,17 @@ bool Matches(const oc::Model& m, int nin, const aclTensorDesc* const in[], int n
     if (!oc::SingleOpAttrEqual(rec, it->second)) return false;
   }
   return true;
+}
+
+// CANN marks an omitted optional input with aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, nullptr,
+// ACL_FORMAT_UNDEFINED) (and a null or empty buffer): trailing ones are inputs not given.
+int GivenInputs(int nin, const aclTensorDesc* const in[]) {
+  if (nin <= 0 || !in) return nin;
+  auto read = oc::acl::ReadHandles();
+  while (nin > 0 && in[nin - 1] && oc::acl::HandleKindOf(in[nin - 1]) &&
+         in[nin - 1]->dtype == ACL_DT_UNDEFINED && in[nin - 1]->dims.empty())
+    --nin;
+  return nin;
 }
 
 aclError Find(const char* fn, const char* opType, int nin, const aclTensorDesc* const in[],
@@ -331,8 +343,16 @@ aclError aclopSetModelDir(const char* modelDir) {
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_regular_file(ec) || it->path().extension() != ".om") continue;
     const std::string path = it->path().string();
-    if (aclError e = Add(oc::Model::LoadFile(path, State::Get().LoadOptionsFor()), path, __func__))
-      return e;
+    auto model = oc::Model::LoadFile(path, State::Get().LoadOptionsFor());
+    // A whole model beside the single-op models (CANN's samples keep them in one folder) is
+    // not an operator: passed over, said once in the log.
+    if (model.ok() && !IsSingleOp(*model.value())) {
+      OC_LOG(kWarning, "aclopSetModelDir: " << path
+                                            << " is a model, not a single-operator model; "
+                                               "passed over");
+      continue;
+    }
+    if (aclError e = Add(std::move(model), path, __func__)) return e;
     ++loaded;
   }
   if (loaded == 0)
@@ -362,6 +382,7 @@ aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputD
                         aclDataBuffer* outputs[], aclopAttr* attr, aclrtStream stream) {
   OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> m;
+  numInputs = GivenInputs(numInputs, inputDesc);
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &m))
     return e;
   return Run(__func__, m, numInputs, inputDesc, inputs, numOutputs, outputs, stream);
@@ -373,6 +394,7 @@ aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* co
                       const aclopAttr* attr, aclrtStream stream) {
   OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> m;
+  numInputs = GivenInputs(numInputs, inputDesc);
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &m))
     return e;
   return Run(__func__, m, numInputs, inputDesc, inputs, numOutputs, outputs, stream);
@@ -385,6 +407,7 @@ aclError aclopCreateHandle(const char* opType, int numInputs,
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(handle);
   std::shared_ptr<oc::Model> m;
+  numInputs = GivenInputs(numInputs, inputDesc);
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr, &m))
     return e;
   auto* h = new aclopHandle{m};

@@ -292,7 +292,11 @@ Status ApplyAipp(Graph& graph, const std::vector<AippConfig>& configs, const Aip
           "cannot crop, pad or set src_image_size_w/h (CANN makes dynamic image size "
           "unavailable then).");
     const int64_t want_ch = c.input_format == AippFormat::kYuv400 && !c.csc ? 1 : 3;
-    if (ch != want_ch && !(ch == 4 && AippStoredChannels(Code(c.input_format)) == 4))
+    // A one-channel (gray) model takes the Y channel: of a YUV image without colour
+    // conversion, or of an RGB image converted to YUV (CANN's RGB-to-gray configuration).
+    const bool gives_yuv = AippFormatIsYuv(Code(c.input_format)) != c.csc;
+    if (ch != want_ch && !(ch == 4 && AippStoredChannels(Code(c.input_format)) == 4) &&
+        !(ch == 1 && gives_yuv))
       return Bad("input [" + name + "] has " + std::to_string(ch) +
                  " channels; this input_format " + "gives " + std::to_string(want_ch) + ".");
     // Sizes: the image after crop and padding is the model's H x W.

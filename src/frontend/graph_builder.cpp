@@ -81,4 +81,18 @@ void GraphBuilder::ForgetInferredValues() {
   }
 }
 
+void NameAfterSource(Graph& graph, size_t first_node, const std::string& value,
+                     const std::string& source_name, std::set<std::string>& taken) {
+  auto& nodes = graph.nodes;
+  if (!value.empty() && !taken.count(source_name)) {
+    for (size_t i = nodes.size(); i > first_node; --i) {
+      Node& n = nodes[i - 1];
+      if (std::find(n.outputs.begin(), n.outputs.end(), value) == n.outputs.end()) continue;
+      n.name = source_name;
+      break;
+    }
+  }
+  for (size_t i = first_node; i < nodes.size(); ++i) taken.insert(nodes[i].name);
+}
+
 }  // namespace oc

@@ -46,4 +46,11 @@ class GraphBuilder {
 // A Transpose's attributes.
 AttributeMap Perm(std::vector<int64_t> p);
 
+// The node among graph.nodes[first_node..] that writes `value` takes the source model's
+// node (layer) name, as CANN names it: the name --out_nodes ("prob:0"), --keep_dtype, dumps
+// and compare use. Helper nodes of the conversion keep their derived names ("name/Op").
+// `taken` holds the node names so far; a name already taken is left as it is.
+void NameAfterSource(Graph& graph, size_t first_node, const std::string& value,
+                     const std::string& source_name, std::set<std::string>& taken);
+
 }  // namespace oc

@@ -73,6 +73,15 @@ Status InferDetectionOutput(InferContext& c) {
   if (loc.has_shape && conf.has_shape && !loc.shape.empty() && !conf.shape.empty() &&
       loc.shape[0] >= 0 && conf.shape[0] >= 0 && loc.shape[0] != conf.shape[0])
     return c.Error("loc and conf differ in batch");
+  if (c.outputs.size() == 2) {
+    // oc.SSDDetectionOutput (CANN's operator): fixed outputs, the count and the box table.
+    const int64_t keep = a.GetInt("keep_top_k", 0);
+    if (keep < 1 || keep > 1024) return c.Error("keep_top_k must be 1..1024");
+    const int64_t n = loc.has_shape && !loc.shape.empty() ? loc.shape[0] : -1;
+    c.SetOutput(0, DataType::kInt32, {n, 8});
+    c.SetOutput(1, DataType::kFloat, {n, keep, 8});
+    return Status::Ok();
+  }
   c.SetOutput(0, DataType::kFloat, {1, 1, -1, 7});
   return Status::Ok();
 }
@@ -86,6 +95,7 @@ void RegisterVisionSchemas(OpRegistry& r) {
   r.Register({"RoiAlign", "", 3, 3, 1, 1, InferRoiAlign});
   r.Register({"DetectionOutput", kOcDomain, 3, 3, 1, 1, InferDetectionOutput});
   r.SetTraits(kOcDomain, "DetectionOutput", ValuesDecideOutputShapes());
+  r.Register({"SSDDetectionOutput", kOcDomain, 3, 3, 2, 2, InferDetectionOutput});
 }
 
 }  // namespace oc

@@ -320,3 +320,17 @@ def test_every_input_format_against_numpy(acl_session, tmp_path, fmt, stored):
     a, b, c = planes(fmt, img, h, w)
     pix = yuv_to_rgb(a, b, c, m, bias) if yuv else np.stack([a, b, c], -1)
     np.testing.assert_array_equal(got, normalise(pix, [0, 3, 0], [0, 0, 0.5], [1] * 3))
+
+
+def test_rgb_to_gray_for_a_one_channel_model(acl_session, tmp_path):
+    # CANN's DeRain sample: RGB888 converted to YUV (BT.601) and only Y fed to a gray model.
+    m = [[77, 150, 29], [-43, -85, 128], [128, -107, -21]]
+    cfg = ("aipp_op {\n  aipp_mode: static\n  input_format: RGB888_U8\n  csc_switch: true\n"
+           + matrix_lines(m) + "  output_bias_0: 0\n  output_bias_1: 128\n  output_bias_2: 128\n"
+           "  var_reci_chn_0: 0.00392156862745098\n}\n")
+    r, om = build(tmp_path, (1, 1, 6, 10), cfg)
+    assert r.returncode == 0, r.stdout + r.stderr
+    img = np.random.default_rng(8).integers(0, 256, (1, 6, 10, 3), dtype=np.uint8)
+    y = np.clip((img.astype(np.int64) @ np.array(m[0], np.int64)) >> 8, 0, 255)
+    want = f16(y.astype(np.float32) * f16(0.00392156862745098))[:, None]
+    np.testing.assert_array_equal(run(om, img), want)

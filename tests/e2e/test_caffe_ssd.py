@@ -237,6 +237,25 @@ def test_detection_output_with_nothing_above_threshold(acl_session, tmp_path, pb
     np.testing.assert_array_equal(got, [[[[0, -1, -1, -1, -1, -1, -1]]]])
 
 
+def test_cann_ssd_detection_output_layer(acl_session, tmp_path, pb, ssd):
+    """CANN's SSDDetectionOutput layer (its caffe.proto's ssddetectionoutput_param, as CANN's
+    VGG_SSD samples use it): the same boxes, as a count per image (int32 [N, 8]) and a
+    [N, keep_top_k, 8] table padded with zeros."""
+    m, x, loc, conf, prior = ssd
+    w = ssd_net(pb, m, False)
+    w.layer("detection_out", "SSDDetectionOutput", ["mbox_loc", "conf_flat", "mbox_priorbox"],
+            ["out_boxnum", "y"],
+            ssddetectionoutput_param=dict(num_classes=CLASSES, iou_threshold=0.45, top_k=40,
+                                          keep_top_k=30, confidence_threshold=0.3, code_type=2))
+    count, table = convert_and_run(tmp_path, w, [x])
+    want = detection_output(loc, conf, prior, CLASSES, 0.45, 40, 30, 0.3, 1.0)[0, 0]
+    assert count.dtype == np.int32 and count.shape == (1, 8) and table.shape == (1, 30, 8)
+    assert count[0, 0] == len(want) == 30 and not count[0, 1:].any()
+    np.testing.assert_array_equal(table[0, :, :2], want[:, :2])
+    np.testing.assert_allclose(table[0, :, 2:7], want[:, 2:], rtol=1e-4, atol=1e-4)
+    assert not table[0, :, 7].any()
+
+
 # --- resizing layers -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("param,size", [(dict(zoom_factor=2), (15, 19)),

@@ -362,3 +362,25 @@ def test_mode1_dumps_the_graphdef_as_ge_json(tmp_path, tf):
     assert r.returncode == 0, r.stdout
     ops = [op["type"] for gr in json.loads(out.read_text())["graph"] for op in gr["op"]]
     assert "Data" in ops and ops.count("Sigmoid") == 1 and ops.count("Relu") == 1, ops
+
+
+def test_out_nodes_name_tensorflow_nodes(acl_session, tmp_path, tf):
+    # CANN's BERT sample: --out_nodes names a TensorFlow node ("dense_1/Softmax:0").
+    g = G(tf)
+    x = g.placeholder("input_ids", [2, 6])
+    h = g.node("dense_1/MatMul", "MatMul", [x, g.const("w", np.eye(6, 4, dtype=np.float32))],
+               T=("type", tf.DT_FLOAT))
+    p = g.node("dense_1/Softmax", "Softmax", [h], T=("type", tf.DT_FLOAT))
+    g.node("extra", "Sigmoid", [p], T=("type", tf.DT_FLOAT))
+    pb = g.save(str(tmp_path / "m.pb"))
+    r = atc(f"--model={pb}", "--framework=3", f"--output={tmp_path / 'net'}", SOC,
+            "--out_nodes=dense_1/Softmax:0")
+    assert r.returncode == 0, r.stdout + r.stderr
+    xv = np.random.default_rng(2).standard_normal((2, 6)).astype(np.float32)
+    m = OmModel(str(tmp_path / "net.om"))
+    try:
+        (y,) = m.run([xv])
+    finally:
+        m.close()
+    np.testing.assert_allclose(y, torch.softmax(torch.from_numpy(xv[:, :4]), 1).numpy(),
+                               rtol=1e-5, atol=1e-6)

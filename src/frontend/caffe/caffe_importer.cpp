@@ -200,28 +200,6 @@ Result<Graph> ImportCaffe(const std::string& prototxt, const std::string& caffem
   return ImportCaffeBuffers(text, bytes, prototxt);
 }
 
-namespace {
-
-// The node that computes a layer's first top takes the layer's name, as CANN names it: the
-// name --out_nodes ("prob:0"), --keep_dtype, dumps and compare use. The layer's helper nodes
-// keep their derived names ("layer/Op"). `taken` holds the node names so far.
-void NameAfterLayer(const LayerParameter& l, size_t first_node, Builder& b,
-                    std::set<std::string>& taken) {
-  auto& nodes = b.graph().nodes;
-  const std::string top = l.top_size() > 0 ? b.Current(l.top(0)) : std::string();
-  if (!top.empty() && !taken.count(l.name())) {
-    for (size_t i = nodes.size(); i > first_node; --i) {
-      Node& n = nodes[i - 1];
-      if (std::find(n.outputs.begin(), n.outputs.end(), top) == n.outputs.end()) continue;
-      n.name = l.name();
-      break;
-    }
-  }
-  for (size_t i = first_node; i < nodes.size(); ++i) taken.insert(nodes[i].name);
-}
-
-}  // namespace
-
 Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& bytes,
                                  const std::string& prototxt) {
   OC_ASSIGN_OR_RETURN(NetParameter net, ParsePrototxt(text, prototxt));
@@ -275,7 +253,8 @@ Result<Graph> ImportCaffeBuffers(const std::string& text, const std::string& byt
       if (!s.cann_code().empty()) return s;
       return Status(s.code(), s.message(), "E19005");
     }
-    NameAfterLayer(l, first_node, b, node_names);
+    NameAfterSource(b.graph(), first_node, l.top_size() > 0 ? b.Current(l.top(0)) : std::string(),
+                    l.name(), node_names);
   }
   // The net's outputs: what no layer reads.
   Graph& g = b.graph();

@@ -82,6 +82,7 @@ const frontend::ConverterTable<LayerConverter>& Converters() {
           {"Crop", Crop},
           {"Deconvolution", Deconvolution},
           {"DetectionOutput", DetectionOutput},
+          {"SSDDetectionOutput", SsdDetectionOutput},
           {"Dropout", Dropout},
           {"Eltwise", Eltwise},
           {"ELU", ELU},

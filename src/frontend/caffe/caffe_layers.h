@@ -73,6 +73,7 @@ Status Tile(const LayerParameter& l, const Weights& w, Builder& b);
 // SSD and resizing layers (caffe_layers_vision.cpp).
 Status PriorBox(const LayerParameter& l, const Weights& w, Builder& b);
 Status DetectionOutput(const LayerParameter& l, const Weights& w, Builder& b);
+Status SsdDetectionOutput(const LayerParameter& l, const Weights& w, Builder& b);
 Status Normalize(const LayerParameter& l, const Weights& w, Builder& b);
 Status Interp(const LayerParameter& l, const Weights& w, Builder& b);
 Status Upsample(const LayerParameter& l, const Weights& w, Builder& b);

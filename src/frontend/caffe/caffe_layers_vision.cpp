@@ -140,6 +140,39 @@ Status DetectionOutput(const LayerParameter& l, const Weights&, Builder& b) {
   return SetTops(l, b, b.Add(l.name(), "DetectionOutput", in, a, 1, kOcDomain));
 }
 
+// CANN's SSDDetectionOutput: SSD's decode and NMS with the NPU operator's outputs, the box
+// count per image (int32 [N, 8], the count first) and the boxes (float [N, keep_top_k, 8]:
+// image, label, score, xmin, ymin, xmax, ymax, 0; unused rows zero).
+Status SsdDetectionOutput(const LayerParameter& l, const Weights&, Builder& b) {
+  const auto& p = l.ssddetectionoutput_param();
+  if (l.bottom_size() != 3 || l.top_size() != 2)
+    return LayerError(l, "takes bbox_delta, score and anchors and gives out_boxnum and y");
+  if (p.num_classes() < 1 || p.num_classes() > 1024) return LayerError(l, "num_classes 1..1024");
+  if (p.keep_top_k() < 1 || p.keep_top_k() > 1024) return LayerError(l, "keep_top_k 1..1024");
+  if (p.top_k() < 1 || p.top_k() > 1024) return LayerError(l, "top_k 1..1024");
+  if (!(p.iou_threshold() > 0 && p.iou_threshold() <= 1))
+    return LayerError(l, "iou_threshold must be in (0, 1]");
+  if (p.eta() != 1.0f) return Unsupported(l, "eta other than 1 (the operator takes only 1)");
+  if (p.code_type() < 1 || p.code_type() > 3) return LayerError(l, "code_type 1..3");
+  std::vector<std::string> in;
+  for (size_t i = 0; i < 3; ++i) {
+    OC_ASSIGN_OR_RETURN(std::string x, b.Bottom(l, i));
+    in.push_back(x);
+  }
+  AttributeMap a;
+  a.Set("num_classes", int64_t{p.num_classes()});
+  a.Set("share_location", int64_t{p.share_location()});
+  a.Set("background_label_id", int64_t{p.background_label_id()});
+  a.Set("nms_threshold", p.iou_threshold());
+  a.Set("top_k", int64_t{p.top_k()});
+  a.Set("eta", 1.0f);
+  a.Set("code_type", int64_t{p.code_type()});
+  a.Set("variance_encoded_in_target", int64_t{p.variance_encoded_in_target()});
+  a.Set("keep_top_k", int64_t{p.keep_top_k()});
+  a.Set("confidence_threshold", p.confidence_threshold());
+  return SetTops(l, b, b.Add(l.name(), "SSDDetectionOutput", in, a, 2, kOcDomain));
+}
+
 // SSD's Normalize: x / sqrt(sum of squares + eps) over the channels (or over C, H and W when
 // across_spatial), times a learned scale per channel (or one shared).
 Status Normalize(const LayerParameter& l, const Weights& w, Builder& b) {

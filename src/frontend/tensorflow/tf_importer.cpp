@@ -314,6 +314,7 @@ Result<Graph> ImportTensorFlowBytes(const std::string& bytes, const std::string&
     for (const auto& in : n.input())
       consumed.insert(tf_import::SplitInputName(in[0] == '^' ? in.substr(1) : in));
   std::vector<const oc_tf::NodeDef*> converted;
+  std::set<std::string> node_names;  // of the IR nodes so far
   for (const oc_tf::NodeDef* n : order) {
     if (n->op() == "NoOp") continue;
     if (n->op() == "Placeholder" || n->op() == "PlaceholderWithDefault") {
@@ -347,7 +348,10 @@ Result<Graph> ImportTensorFlowBytes(const std::string& bytes, const std::string&
       continue;
     }
     OC_ASSIGN_OR_RETURN(auto convert, tf_import::Converters().Lookup(n->name(), n->op()));
+    const size_t first_node = b.graph().nodes.size();
     OC_RETURN_IF_ERROR(convert(*n, c));
+    const std::string* out = c.Value(n->name());
+    NameAfterSource(b.graph(), first_node, out ? *out : std::string(), n->name(), node_names);
     converted.push_back(n);
   }
   // Outputs: what no node reads (a frozen graph names none).

@@ -4,6 +4,8 @@
 // when more than keep_top_k survive, the best keep_top_k over all classes stay. Rows come
 // out per image, then by label, then by score, best first, as Caffe writes them; with no
 // detection at all, one row of -1 per image (its image index kept), as Caffe does.
+// oc.SSDDetectionOutput (CANN's operator for the same layer) computes the same boxes and
+// writes them in the NPU operator's fixed layout: a count per image and a padded table.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -149,22 +151,47 @@ class DetectionOutputKernel : public Kernel {
                                      b.xmin, b.ymin, b.xmax, b.ymax});
         }
     }
-    if (rows_.empty())
+    images_ = images;
+    ascend_ = ctx.node->op_type == "SSDDetectionOutput";
+    keep_top_k_ = keep_top_k;
+    if (rows_.empty() && !ascend_)
       for (int64_t i = 0; i < images; ++i)
         rows_.insert(rows_.end(), {static_cast<float>(i), -1, -1, -1, -1, -1, -1});
     return Status::Ok();
   }
   bool OutputShapes(std::vector<Shape>* shapes) const override {
+    if (ascend_) {
+      *shapes = {{images_, 8}, {images_, keep_top_k_, 8}};
+      return true;
+    }
     *shapes = {{1, 1, static_cast<int64_t>(rows_.size() / 7), 7}};
     return true;
   }
   Status Run(const KernelRunContext& ctx) const override {
-    std::memcpy(ctx.outputs[0], rows_.data(), rows_.size() * sizeof(float));
+    if (!ascend_) {
+      std::memcpy(ctx.outputs[0], rows_.data(), rows_.size() * sizeof(float));
+      return Status::Ok();
+    }
+    // CANN's SSDDetectionOutput: per image the count (first of 8 int32) and keep_top_k rows
+    // of 8 floats (image, label, score, xmin, ymin, xmax, ymax, 0), unused rows zero.
+    auto* counts = static_cast<int32_t*>(ctx.outputs[0]);
+    auto* table = static_cast<float*>(ctx.outputs[1]);
+    std::memset(counts, 0, static_cast<size_t>(images_) * 8 * sizeof(int32_t));
+    std::memset(table, 0, static_cast<size_t>(images_ * keep_top_k_) * 8 * sizeof(float));
+    for (size_t r = 0; r + 7 <= rows_.size(); r += 7) {
+      const auto image = static_cast<int64_t>(rows_[r]);
+      if (image < 0 || image >= images_ || counts[image * 8] >= keep_top_k_) continue;
+      float* row = table + (image * keep_top_k_ + counts[image * 8]) * 8;
+      std::memcpy(row, &rows_[r], 7 * sizeof(float));
+      ++counts[image * 8];
+    }
     return Status::Ok();
   }
 
  private:
   std::vector<float> rows_;
+  int64_t images_ = 0, keep_top_k_ = 0;
+  bool ascend_ = false;
 };
 
 }  // namespace
@@ -172,6 +199,8 @@ class DetectionOutputKernel : public Kernel {
 void RegisterDetectionOutputKernels(KernelTable& r) {
   r.Add<DetectionOutputKernel>("DetectionOutput", kOcDomain,
                                "float32; Caffe SSD decode, per-class NMS, keep_top_k");
+  r.Add<DetectionOutputKernel>("SSDDetectionOutput", kOcDomain,
+                               "float32; CANN's SSD post-processing: box count and box table");
 }
 
 }  // namespace oc
