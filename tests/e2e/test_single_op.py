@@ -295,3 +295,79 @@ def test_argmax_v2_with_its_dimension_given_at_execution(acl_session, tmp_path):
         for b, p in zip(bufs, devs):
             acl.destroy_data_buffer(b)
             acl.rt.free(p)
+
+
+COMPILE_APP = r"""
+#include <stdio.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+int main(int argc, char** argv) {
+  aclInit(NULL); aclrtSetDevice(0);
+  aclrtStream s; aclrtCreateStream(&s);
+  int64_t as[2] = {2, 3}, bs[2] = {3, 4}, ys[2] = {2, 4};
+  /* CANN's way to leave an optional input (MatMul's bias) out. */
+  const aclTensorDesc* in[3] = {aclCreateTensorDesc(ACL_FLOAT, 2, as, ACL_FORMAT_ND),
+                                aclCreateTensorDesc(ACL_FLOAT, 2, bs, ACL_FORMAT_ND),
+                                aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, NULL, ACL_FORMAT_UNDEFINED)};
+  const aclTensorDesc* out[1] = {aclCreateTensorDesc(ACL_FLOAT, 2, ys, ACL_FORMAT_ND)};
+  float a[6] = {1, 2, 3, 4, 5, 6}, b[12], y[8];
+  for (int i = 0; i < 12; ++i) b[i] = (float)(i - 5);
+  void *da, *db, *dy;
+  aclrtMalloc(&da, sizeof a, 0); aclrtMalloc(&db, sizeof b, 0); aclrtMalloc(&dy, sizeof y, 0);
+  aclrtMemcpy(da, sizeof a, a, sizeof a, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemcpy(db, sizeof b, b, sizeof b, ACL_MEMCPY_HOST_TO_DEVICE);
+  const aclDataBuffer* ib[3] = {aclCreateDataBuffer(da, sizeof a), aclCreateDataBuffer(db, sizeof b),
+                                aclCreateDataBuffer(NULL, 0)};
+  aclDataBuffer* ob[1] = {aclCreateDataBuffer(dy, sizeof y)};
+  aclopAttr* attr = aclopCreateAttr();
+  aclopSetAttrBool(attr, "transpose_x1", 0);
+  aclopSetAttrBool(attr, "transpose_x2", 0);
+  aclError r = aclopCompileAndExecute("MatMul", 3, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS,
+                                      ACL_COMPILE_SYS, NULL, s);
+  printf("ret %d\n", (int)r);
+  if (r == 0) {
+    aclrtSynchronizeStream(s);
+    aclrtMemcpy(y, sizeof y, dy, sizeof y, ACL_MEMCPY_DEVICE_TO_HOST);
+    for (int i = 0; i < 8; ++i) printf("%g ", y[i]);
+    printf("\n");
+  }
+  /* An omitted input before a given one cannot be expressed. */
+  const aclTensorDesc* middle[3] = {in[0], in[2], in[1]};
+  printf("middle %d\n", (int)aclopCompile("MatMul", 3, middle, 1, out, attr, ACL_ENGINE_SYS,
+                                          ACL_COMPILE_SYS, NULL));
+  return 0;
+}
+"""
+
+
+def test_compile_and_execute_with_an_omitted_optional_input(tmp_path):
+    (tmp_path / "main.c").write_text(COMPILE_APP)
+    exe = tmp_path / "app"
+    r = run(["gcc", str(tmp_path / "main.c"), "-o", str(exe), f"-I{SOURCE}/include",
+             f"-L{BUILD}/lib", "-lascendcl", "-lacl_op_compiler", f"-Wl,-rpath,{BUILD}/lib"])
+    assert r.returncode == 0, r.stderr
+    r = run([str(exe)], cwd=tmp_path)
+    assert r.returncode == 0 and "ret 0" in r.stdout, r.stdout + r.stderr
+    want = np.arange(1, 7, dtype=np.float32).reshape(2, 3) @ (
+        np.arange(12, dtype=np.float32) - 5).reshape(3, 4)
+    got = np.array([float(v) for v in r.stdout.split("\n")[1].split()]).reshape(2, 4)
+    np.testing.assert_allclose(got, want)
+    assert "middle 200006" in r.stdout  # ACL_ERROR_FEATURE_UNSUPPORTED
+
+
+def test_model_dir_passes_over_whole_models(acl_session, op_models, tmp_path):
+    import shutil
+    mixed = tmp_path / "mixed"
+    shutil.copytree(op_models / "op_models", mixed)
+    src = tmp_path / "relu.onnx"
+    import onnx
+    from onnx import TensorProto as T, helper
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", T.FLOAT, [2])],
+                          [helper.make_tensor_value_info("y", T.FLOAT, [2])])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), str(src))
+    r = atc(f"--model={src}", "--framework=5", f"--output={mixed / 'whole'}",
+            "--soc_version=Ascend910B3")
+    assert r.returncode == 0, r.stdout
+    assert acl_session.op.set_model_dir(str(mixed)) == 0
