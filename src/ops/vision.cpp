@@ -86,6 +86,43 @@ Status InferDetectionOutput(InferContext& c) {
   return Status::Ok();
 }
 
+// oc.YoloV3DetectionOutput (CANN's operator): three heads' coordinates [N, B*4, H, W],
+// objectness [N, B, H, W] and classes [N, B*C, H, W] (oc's Yolo layout), then img_info
+// [N, 4]; outputs box_out [N, 6*post_nms_topn] and box_out_num [N, 8] int32.
+Status InferYoloV3DetectionOutput(InferContext& c) {
+  const AttributeMap& a = c.attrs();
+  const int64_t boxes = a.GetInt("boxes", 3), classes = a.GetInt("classes", 80);
+  const int64_t post = a.GetInt("post_nms_topn", 1024);
+  if (boxes < 1 || boxes > 64 || classes < 1 || classes > 1024 || post < 1 || post > 1024)
+    return c.Error("boxes 1..64, classes 1..1024 and post_nms_topn 1..1024");
+  for (const char* k : {"biases_low", "biases_mid", "biases_high"})
+    if (a.GetFloats(k).size() != static_cast<size_t>(2 * boxes))
+      return c.Error(std::string(k) + " must hold 2 values per box");
+  int64_t n = -1;
+  for (int s = 0; s < 3; ++s) {
+    const ValueInfo &coords = c.in(s), &obj = c.in(3 + s), &cls = c.in(6 + s);
+    for (const ValueInfo* v : {&coords, &obj, &cls})
+      if (v->dtype != DataType::kFloat) return c.Error("the heads must be float32");
+    if (!coords.has_shape || !obj.has_shape || !cls.has_shape) continue;
+    const Shape &cs = coords.shape, &os = obj.shape, &ks = cls.shape;
+    if (cs.size() != 4 || os.size() != 4 || ks.size() != 4)
+      return c.Error("head " + std::to_string(s) + ": inputs must be [N, ., H, W]");
+    if ((cs[1] >= 0 && cs[1] != boxes * 4) || (os[1] >= 0 && os[1] != boxes) ||
+        (ks[1] >= 0 && ks[1] != boxes * classes))
+      return c.Error("head " + std::to_string(s) + ": coordinates, objectness and classes must " +
+                     "have " + std::to_string(boxes * 4) + ", " + std::to_string(boxes) + " and " +
+                     std::to_string(boxes * classes) + " channels");
+    n = cs[0];
+  }
+  const ValueInfo& info = c.in(9);
+  if (info.dtype != DataType::kFloat) return c.Error("img_info must be float32");
+  if (info.has_shape && (info.shape.size() != 2 || (info.shape[1] >= 0 && info.shape[1] != 4)))
+    return c.Error("img_info must be [N, 4]");
+  c.SetOutput(0, DataType::kFloat, {n, 6 * post});
+  c.SetOutput(1, DataType::kInt32, {n, 8});
+  return Status::Ok();
+}
+
 }  // namespace
 
 void RegisterVisionSchemas(OpRegistry& r) {
@@ -96,6 +133,7 @@ void RegisterVisionSchemas(OpRegistry& r) {
   r.Register({"DetectionOutput", kOcDomain, 3, 3, 1, 1, InferDetectionOutput});
   r.SetTraits(kOcDomain, "DetectionOutput", ValuesDecideOutputShapes());
   r.Register({"SSDDetectionOutput", kOcDomain, 3, 3, 2, 2, InferDetectionOutput});
+  r.Register({"YoloV3DetectionOutput", kOcDomain, 10, 10, 2, 2, InferYoloV3DetectionOutput});
 }
 
 }  // namespace oc

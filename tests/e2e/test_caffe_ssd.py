@@ -333,3 +333,88 @@ def test_detection_output_shapes_are_checked(tmp_path, pb):
             f"--output={tmp_path / 'bad'}", SOC)
     assert r.returncode != 0
     assert "priors" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+# --- CANN's YOLOv3 layers --------------------------------------------------------------------
+
+def yolo_reference(heads, info, biases, classes, softmax, obj_t, score_t, iou_t, pre, post):
+    """Darknet's YOLOv3 inference post-processing in numpy, for one image: heads [(raw head
+    [B*(5+C), H, W])], info (net H, net W, image H, image W); returns rows (x1, y1, x2, y2,
+    score, label) best first."""
+    net_h, net_w, img_h, img_w = info
+    if net_w / img_w < net_h / img_h:
+        new_w, new_h = net_w, img_h * net_w / img_w
+    else:
+        new_w, new_h = img_w * net_h / img_h, net_h
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    cand = {c: [] for c in range(classes)}
+    for head, bias in zip(heads, biases):
+        h, w = head.shape[1:]
+        boxes = len(bias) // 2
+        for b in range(boxes):
+            p = head[b * (5 + classes):(b + 1) * (5 + classes)].astype(np.float64)
+            cls = p[5:]
+            cls = np.exp(cls - cls.max(0)) / np.exp(cls - cls.max(0)).sum(0) if softmax else sig(cls)
+            for r in range(h):
+                for col in range(w):
+                    obj = sig(p[4, r, col])
+                    if obj <= obj_t:
+                        continue
+                    x = (col + sig(p[0, r, col])) / w
+                    y = (r + sig(p[1, r, col])) / h
+                    bw = np.exp(p[2, r, col]) * bias[2 * b] / net_w
+                    bh = np.exp(p[3, r, col]) * bias[2 * b + 1] / net_h
+                    x = (x - (net_w - new_w) / 2 / net_w) / (new_w / net_w)
+                    y = (y - (net_h - new_h) / 2 / net_h) / (new_h / net_h)
+                    bw, bh = bw * net_w / new_w, bh * net_h / new_h
+                    box = [(x - bw / 2) * img_w, (y - bh / 2) * img_h, (x + bw / 2) * img_w,
+                           (y + bh / 2) * img_h]
+                    for c in range(classes):
+                        if obj * cls[c, r, col] > score_t:
+                            cand[c].append(box + [obj * cls[c, r, col], c])
+    kept = []
+    for c in range(classes):
+        rows = sorted(cand[c], key=lambda v: -v[4])[:pre]
+        mine = []
+        for d in rows:
+            if all(iou(d[:4], k[:4]) <= iou_t for k in mine):
+                mine.append(d)
+        kept += mine
+    return np.array(sorted(kept, key=lambda v: -v[4])[:post]).reshape(-1, 6)
+
+
+def test_cann_yolov3_layers(acl_session, tmp_path, pb):
+    """CANN's Yolo and YoloV3DetectionOutput layers (its YOLOv3 samples' prototxt): three heads
+    decoded, letterboxed to the image size of img_info, per-class NMS; box_out holds x1, y1,
+    x2, y2, score, label of the K boxes back to back, box_out_num K first."""
+    torch.manual_seed(3)
+    C, B = 2, 3
+    convs = [nn.Conv2d(3, B * (5 + C), 1, stride=s) for s in (8, 4, 2)]
+    w = NetWriter(pb, "yolo", [1, 3, 32, 32])
+    layer = w.net.layer.add(name="img_info", type="Input", top=["img_info"])
+    layer.input_param.shape.add(dim=[1, 4])
+    biases = [[40, 50, 60, 70, 80, 90], [12, 16, 20, 24, 28, 32], [4, 5, 6, 7, 8, 9]]
+    for i, m in enumerate(convs, 1):
+        conv(w, f"head{i}", "data", f"head{i}", m)
+        w.layer(f"yolo{i}", "Yolo", [f"head{i}"], [f"yolo{i}_coords", f"yolo{i}_obj",
+                                                  f"yolo{i}_classes"],
+                yolo_param=dict(boxes=B, coords=4, classes=C, yolo_version="V3", softmax=True))
+    params = dict(boxes=B, classes=C, relative=True, obj_threshold=0.3, score_threshold=0.2,
+                  iou_threshold=0.45, pre_nms_topn=20, post_nms_topn=16,
+                  biases_high=biases[0], biases_mid=biases[1], biases_low=biases[2])
+    w.layer("detection_out3", "YoloV3DetectionOutput",
+            [f"yolo{i}_{k}" for k in ("coords", "obj", "classes") for i in (1, 2, 3)] +
+            ["img_info"], ["box_out", "box_out_num"], yolov3_detection_output_param=params)
+    x = np.random.RandomState(5).randn(1, 3, 32, 32).astype(np.float32)
+    info = np.array([[32, 32, 48, 64]], np.float32)  # net H, W; image H, W (letterboxed)
+    box_out, count = convert_and_run(tmp_path, w, [x, info])
+    assert box_out.shape == (1, 6 * 16) and count.shape == (1, 8) and count.dtype == np.int32
+    with torch.no_grad():
+        heads = [m(torch.from_numpy(x))[0].numpy() for m in convs]
+    want = yolo_reference(heads, info[0], biases, C, True, 0.3, 0.2, 0.45, 20, 16)
+    k = count[0, 0]
+    assert k == len(want) and 2 < k <= 16, (k, len(want))
+    got = box_out[0, :6 * k].reshape(6, k).T
+    np.testing.assert_array_equal(got[:, 5], want[:, 5])
+    np.testing.assert_allclose(got[:, :5], want[:, :5], rtol=1e-4, atol=1e-3)
+    assert not box_out[0, 6 * k:].any() and not count[0, 1:].any()

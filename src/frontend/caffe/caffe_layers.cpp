@@ -83,6 +83,8 @@ const frontend::ConverterTable<LayerConverter>& Converters() {
           {"Deconvolution", Deconvolution},
           {"DetectionOutput", DetectionOutput},
           {"SSDDetectionOutput", SsdDetectionOutput},
+          {"Yolo", Yolo},
+          {"YoloV3DetectionOutput", YoloV3DetectionOutput},
           {"Dropout", Dropout},
           {"Eltwise", Eltwise},
           {"ELU", ELU},

@@ -74,6 +74,9 @@ Status Tile(const LayerParameter& l, const Weights& w, Builder& b);
 Status PriorBox(const LayerParameter& l, const Weights& w, Builder& b);
 Status DetectionOutput(const LayerParameter& l, const Weights& w, Builder& b);
 Status SsdDetectionOutput(const LayerParameter& l, const Weights& w, Builder& b);
+// CANN's YOLO layers (caffe_layers_yolo.cpp).
+Status Yolo(const LayerParameter& l, const Weights& w, Builder& b);
+Status YoloV3DetectionOutput(const LayerParameter& l, const Weights& w, Builder& b);
 Status Normalize(const LayerParameter& l, const Weights& w, Builder& b);
 Status Interp(const LayerParameter& l, const Weights& w, Builder& b);
 Status Upsample(const LayerParameter& l, const Weights& w, Builder& b);

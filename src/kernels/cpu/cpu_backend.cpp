@@ -39,6 +39,7 @@ KernelTable MakeCpuKernels() {
   RegisterRecurrentKernels(t);
   RegisterVisionKernels(t);
   RegisterDetectionOutputKernels(t);
+  RegisterYoloKernels(t);
   RegisterTrainingKernels(t);
   RegisterSpectralKernels(t);
   RegisterControlFlowKernels(t);

@@ -30,6 +30,7 @@ void RegisterQuantizeKernels(KernelTable& r);
 void RegisterRecurrentKernels(KernelTable& r);
 void RegisterVisionKernels(KernelTable& r);
 void RegisterDetectionOutputKernels(KernelTable& r);
+void RegisterYoloKernels(KernelTable& r);
 void RegisterTrainingKernels(KernelTable& r);
 void RegisterSpectralKernels(KernelTable& r);
 void RegisterControlFlowKernels(KernelTable& r);
