@@ -47,6 +47,7 @@ class YoloV3DetectionOutputKernel : public Kernel {
     iou_threshold_ = a.GetFloat("iou_threshold", 0.45f);
     pre_ = a.GetInt("pre_nms_topn", 512);
     post_ = a.GetInt("post_nms_topn", 1024);
+    if (ctx.inputs[0].shape.size() != 4) return ctx.Error("head 0 does not have the Yolo layout");
     images_ = ctx.inputs[0].shape[0];
     for (int s = 0; s < 3; ++s) {
       const Shape &cs = ctx.inputs[s].shape, &os = ctx.inputs[3 + s].shape,
