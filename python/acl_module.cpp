@@ -128,6 +128,7 @@ void* RunReportThread(void* p) {
 }  // namespace
 
 void BindExtra(py::module_& m, py::module_& mdl);  // acl_module_extra.cpp
+void BindMedia(py::module_& m);                    // acl_media.cpp
 
 PYBIND11_MODULE(acl, m) {
   m.doc() = "OpenCANN pyACL: AscendCL for Python on the host CPU";
@@ -447,6 +448,7 @@ PYBIND11_MODULE(acl, m) {
 
   py::module_ mdl = m.def_submodule("mdl", "model loading and execution");
   BindExtra(m, mdl);
+  BindMedia(m);
   mdl.def(
       "load_from_file",
       [](const std::string& path) {

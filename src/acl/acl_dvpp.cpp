@@ -1,53 +1,120 @@
-// libacl_dvpp: DVPP's memory pair (include/acl/ops/acl_dvpp.h), on AscendCL's public API.
+// libacl_dvpp: DVPP (include/acl/ops/acl_dvpp.h) on AscendCL's public API. This file holds
+// DVPP memory and what the other acl_dvpp files share; acl_dvpp_desc.cpp the descriptions,
+// acl_dvpp_ops.cpp the VPC and JPEGD calls.
 #include "acl/ops/acl_dvpp.h"
 
 #include <cstdint>
+#include <map>
 #include <mutex>
-#include <set>
 
+#include "acl/acl_dvpp_objects.h"
+#include "acl/acl_internal_abi.h"
+
+namespace oc::acl_dvpp {
 namespace {
 
-std::mutex g_mutex;
-std::set<void*>& DvppBlocks() {
-  static std::set<void*> blocks;  // leaked on purpose: frees may run during static teardown
-  return blocks;
+std::map<const void*, Kind>& Handles() {
+  static auto* handles = new std::map<const void*, Kind>();  // outlives static teardown
+  return *handles;
+}
+
+std::mutex g_memory_mutex;
+std::map<const uint8_t*, size_t>& DvppBlocks() {
+  static auto* blocks = new std::map<const uint8_t*, size_t>();  // frees may run at teardown
+  return *blocks;
 }
 
 }  // namespace
 
+std::mutex& Mutex() {
+  static std::mutex m;
+  return m;
+}
+void Add(const void* handle, Kind kind) { Handles()[handle] = kind; }
+bool Remove(const void* handle, Kind kind) {
+  auto it = Handles().find(handle);
+  if (it == Handles().end() || it->second != kind) return false;
+  Handles().erase(it);
+  return true;
+}
+bool Live(const void* handle, Kind kind) {
+  auto it = Handles().find(handle);
+  return it != Handles().end() && it->second == kind;
+}
+
+aclError Fail(aclError code, const std::string& message) {
+  oc_internal_acl_fail(code, message.c_str());
+  return code;
+}
+
+aclError FailStatus(const Status& s, const char* fn) {
+  const aclError code = s.code() == StatusCode::kUnsupported ? ACL_ERROR_FEATURE_UNSUPPORTED
+                                                             : ACL_ERROR_INVALID_PARAM;
+  return Fail(code, std::string(fn) + ": " + s.message());
+}
+
+bool InDvppMemory(const void* p, size_t bytes) {
+  const auto* q = static_cast<const uint8_t*>(p);
+  std::lock_guard<std::mutex> lock(g_memory_mutex);
+  auto& blocks = DvppBlocks();
+  auto it = blocks.upper_bound(q);
+  if (it == blocks.begin()) return false;
+  --it;
+  return q >= it->first && bytes <= it->second &&
+         q - it->first <= static_cast<ptrdiff_t>(it->second - bytes);
+}
+
+dvpp::Chip CurrentChip() {
+  const char* soc = aclrtGetSocName();
+  return dvpp::ChipOf(soc ? soc : "");
+}
+
+aclError CheckBuffer(const void* p, size_t bytes, const char* fn, const char* what) {
+  if (!p) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + what + " is null");
+  if (InDvppMemory(p, bytes)) return ACL_SUCCESS;
+  const dvpp::Chip chip = CurrentChip();
+  if ((chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B) &&
+      oc_internal_host_range_mapped(p, bytes))
+    return ACL_SUCCESS;
+  return Fail(ACL_ERROR_INVALID_PARAM,
+              std::string(fn) + ": " + what + " (" + std::to_string(bytes) +
+                  " bytes) is not inside memory from acldvppMalloc; on " + dvpp::ChipName(chip) +
+                  " DVPP reads and writes only its reserved memory (give another --soc_version "
+                  "of the 910B or 310B families to take aclrtMalloc memory)");
+}
+
+}  // namespace oc::acl_dvpp
+
 extern "C" {
 
 aclError acldvppMalloc(void** devPtr, size_t size) {
-  if (!devPtr || size == 0) {
-    ACL_APP_LOG(ACL_ERROR, "acldvppMalloc: %s", !devPtr ? "devPtr is null" : "size is 0");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  using oc::acl_dvpp::Fail;
+  if (!devPtr || size == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string("acldvppMalloc: ") + (!devPtr ? "devPtr is null" : "size is 0"));
   // CANN's rounding: up to 32 bytes, plus 32 (the engines read past the end in 32-byte steps).
-  if (size > SIZE_MAX - 64) return ACL_ERROR_INVALID_PARAM;
+  if (size > SIZE_MAX - 64)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppMalloc: size " + std::to_string(size) + " cannot be allocated");
   const size_t rounded = ((size + 31) / 32) * 32 + 32;
   void* p = nullptr;
   const aclError ret = aclrtMalloc(&p, rounded, ACL_MEM_MALLOC_HUGE_FIRST);
   if (ret != ACL_SUCCESS) return ret;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  DvppBlocks().insert(p);
+  std::lock_guard<std::mutex> lock(oc::acl_dvpp::g_memory_mutex);
+  oc::acl_dvpp::DvppBlocks()[static_cast<const uint8_t*>(p)] = rounded;
   *devPtr = p;
   return ACL_SUCCESS;
 }
 
 aclError acldvppFree(void* devPtr) {
-  if (!devPtr) {
-    ACL_APP_LOG(ACL_ERROR, "acldvppFree: devPtr is null");
-    return ACL_ERROR_INVALID_PARAM;
-  }
+  using oc::acl_dvpp::Fail;
+  if (!devPtr) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppFree: devPtr is null");
   {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    if (DvppBlocks().erase(devPtr) == 0) {
-      ACL_APP_LOG(ACL_ERROR,
-                  "acldvppFree: %p was not returned by acldvppMalloc (aclrtMalloc "
-                  "memory is freed with aclrtFree)",
-                  devPtr);
-      return ACL_ERROR_INVALID_PARAM;
-    }
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::g_memory_mutex);
+    if (oc::acl_dvpp::DvppBlocks().erase(static_cast<const uint8_t*>(devPtr)) == 0)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "acldvppFree: the pointer was not returned by acldvppMalloc (aclrtMalloc "
+                  "memory is freed with aclrtFree)");
   }
   return aclrtFree(devPtr);
 }

@@ -597,6 +597,91 @@ static void TensorDescLimits(void) {
   aclDestroyTensorDesc(undefined);
 }
 
+/* ---- DVPP's descriptions and calls: null, stale and foreign handles, broken rules ---- */
+static void DvppMisuse(void) {
+  const uint8_t not_jpeg[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  uint32_t w = 0, h = 0, size = 0;
+  int32_t comps = 0;
+  acldvppJpegFormat jf;
+  EXPECT_CODE(acldvppJpegGetImageInfo(NULL, 10, &w, &h, &comps), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppJpegGetImageInfo(not_jpeg, 8, &w, &h, &comps), ACL_ERROR_UNSUPPORTED_JPEG);
+  EXPECT_CODE(acldvppJpegGetImageInfoV2(not_jpeg, 8, &w, &h, &comps, &jf),
+              ACL_ERROR_UNSUPPORTED_JPEG);
+  EXPECT_CODE(acldvppJpegPredictDecSize(not_jpeg, 8, PIXEL_FORMAT_YUV_SEMIPLANAR_420, NULL),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppJpegPredictDecSize(not_jpeg, 8, PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
+              ACL_ERROR_UNSUPPORTED_JPEG);
+  acldvppChannelDesc* ch = acldvppCreateChannelDesc();
+  EXPECT_TRUE(ch != NULL && acldvppGetChannelDescChannelId(NULL) == 0);
+  EXPECT_CODE(acldvppSetChannelDescMode(ch, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppSetChannelDescMode(ch, DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyChannel(ch), ACL_ERROR_INVALID_PARAM); /* not created */
+  EXPECT_CODE(acldvppCreateChannel(NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppCreateChannel(ch), ACL_SUCCESS);
+  EXPECT_CODE(acldvppCreateChannel(ch), ACL_ERROR_INVALID_PARAM); /* twice */
+  (void)acldvppGetChannelDescChannelId(ch);
+  acldvppPicDesc* in = acldvppCreatePicDesc();
+  acldvppPicDesc* out = acldvppCreatePicDesc();
+  void *src = NULL, *dst = NULL;
+  EXPECT_CODE(acldvppMalloc(&src, 64 * 48 * 3 / 2), ACL_SUCCESS);
+  EXPECT_CODE(acldvppMalloc(&dst, 32 * 24 * 3 / 2), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescData(NULL, src), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppSetPicDescData(in, src), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescSize(in, 64 * 48 * 3 / 2), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescFormat(in, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescWidth(in, 64), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescHeight(in, 48), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescWidthStride(in, 64), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescHeightStride(in, 48), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetPicDescRetCode(in, 0), ACL_SUCCESS);
+  EXPECT_TRUE(acldvppGetPicDescData(in) == src && acldvppGetPicDescSize(in) == 64 * 48 * 3 / 2);
+  EXPECT_TRUE(acldvppGetPicDescFormat(in) == PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  EXPECT_TRUE(acldvppGetPicDescWidth(in) == 64 && acldvppGetPicDescHeight(in) == 48);
+  EXPECT_TRUE(acldvppGetPicDescWidthStride(in) == 64 && acldvppGetPicDescHeightStride(in) == 48);
+  EXPECT_TRUE(acldvppGetPicDescRetCode(in) == 0 && acldvppGetPicDescWidth(NULL) == 0);
+  acldvppSetPicDescData(out, dst);
+  acldvppSetPicDescSize(out, 32 * 24 * 3 / 2);
+  acldvppSetPicDescFormat(out, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  acldvppSetPicDescWidth(out, 32);
+  acldvppSetPicDescHeight(out, 24);
+  acldvppSetPicDescWidthStride(out, 32);
+  acldvppSetPicDescHeightStride(out, 24);
+  acldvppResizeConfig* rc = acldvppCreateResizeConfig();
+  EXPECT_CODE(acldvppSetResizeConfigInterpolation(rc, 9), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppSetResizeConfigInterpolation(rc, 1), ACL_SUCCESS);
+  EXPECT_TRUE(acldvppGetResizeConfigInterpolation(rc) == 1);
+  acldvppRoiConfig* crop = acldvppCreateRoiConfig(0, 31, 0, 23);
+  acldvppRoiConfig* paste = acldvppCreateRoiConfig(0, 31, 0, 23);
+  EXPECT_CODE(acldvppSetRoiConfigLeft(crop, 0), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetRoiConfigRight(crop, 31), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetRoiConfigTop(crop, 0), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetRoiConfigBottom(crop, 23), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetRoiConfig(NULL, 0, 1, 0, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppVpcResizeAsync(ch, in, out, rc, NULL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppVpcResizeAsync(ch, in, out, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppVpcCropAsync(ch, in, out, crop, NULL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppVpcCropResizeAsync(ch, in, out, crop, rc, NULL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppVpcCropAndPasteAsync(ch, in, out, crop, paste, NULL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppVpcCropResizePasteAsync(ch, in, out, crop, paste, rc, NULL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppVpcConvertColorAsync(ch, in, out, NULL), ACL_ERROR_INVALID_PARAM); /* sizes */
+  EXPECT_CODE(acldvppVpcResizeAsync(ch, in, (acldvppPicDesc*)&w, rc, NULL),
+              ACL_ERROR_INVALID_PARAM); /* foreign */
+  EXPECT_CODE(acldvppJpegDecodeAsync(ch, src, 100, out, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_ERROR_INVALID_PARAM);                /* twice */
+  EXPECT_CODE(acldvppVpcCropAsync(ch, in, out, crop, NULL), ACL_ERROR_INVALID_PARAM); /* stale */
+  EXPECT_CODE(acldvppDestroyRoiConfig(paste), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyResizeConfig(rc), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyPicDesc(in), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyPicDesc(in), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppDestroyPicDesc(out), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyChannel(ch), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyChannelDesc(ch), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyChannelDesc(ch), ACL_ERROR_INVALID_PARAM);
+  acldvppFree(src);
+  acldvppFree(dst);
+}
+
 /* ---- synchronizing a stream whose blocking callback nobody has processed yet ---- */
 static atomic_int g_sync_done;
 static aclrtStream g_cb_stream;
@@ -899,6 +984,7 @@ int main(int argc, char** argv) {
   EXPECT_CODE(acldvppFree(NULL), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(acldvppFree(dvpp), ACL_SUCCESS);
   EXPECT_CODE(acldvppFree(dvpp), ACL_ERROR_INVALID_PARAM); /* twice */
+  DvppMisuse();
   /* Model load configurations: sizes, values and handles checked. */
   {
     aclmdlConfigHandle* cfg = aclmdlCreateConfigHandle();

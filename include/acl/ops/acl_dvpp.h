@@ -1,12 +1,14 @@
-/* AscendCL DVPP (OpenCANN): the media memory pair. DVPP's image and video engines read and
- * write a reserved part of device memory, which acldvppMalloc hands out (rounded up to 32
- * bytes, plus 32) and acldvppFree returns; on OpenCANN it is device memory like
- * aclrtMalloc's, kept apart so that freeing it with the wrong call is refused as on the NPU.
+/* AscendCL DVPP (OpenCANN): the media engines' API as CANN declares it. DVPP's engines read
+ * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
+ * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
+ * and JPEGD (JPEG decoding) compute on the CPU with the hardware's rules checked. JPEGE,
+ * PNGD, VDEC, VENC and the batch, border, LUT and histogram calls are not in OpenCANN yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
 #define OPENCANN_ACL_OPS_ACL_DVPP_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../acl.h"
 
@@ -14,8 +16,230 @@
 extern "C" {
 #endif
 
+/* What acldvppJpegGetImageInfo returns for a file JPEGD cannot decode (CANN's documented
+ * value; the constant's name is OpenCANN's). */
+static const int ACL_ERROR_UNSUPPORTED_JPEG = 148052;
+
+typedef struct acldvppPicDesc acldvppPicDesc;
+typedef struct acldvppBatchPicDesc acldvppBatchPicDesc;
+typedef struct acldvppRoiConfig acldvppRoiConfig;
+typedef struct acldvppResizeConfig acldvppResizeConfig;
+typedef struct acldvppBorderConfig acldvppBorderConfig;
+typedef struct acldvppLutMap acldvppLutMap;
+typedef struct acldvppHist acldvppHist;
+typedef struct acldvppChannelDesc acldvppChannelDesc;
+typedef struct acldvppJpegeConfig acldvppJpegeConfig;
+typedef struct acldvppStreamDesc acldvppStreamDesc;
+typedef struct aclvdecChannelDesc aclvdecChannelDesc;
+typedef struct aclvdecFrameConfig aclvdecFrameConfig;
+typedef struct aclvencChannelDesc aclvencChannelDesc;
+typedef struct aclvencFrameConfig aclvencFrameConfig;
+
+typedef void (*aclvdecCallback)(acldvppStreamDesc* input, acldvppPicDesc* output, void* userData);
+typedef void (*aclvencCallback)(acldvppPicDesc* input, acldvppStreamDesc* output, void* userdata);
+
+enum acldvppPixelFormat {
+  PIXEL_FORMAT_YUV_400 = 0,
+  PIXEL_FORMAT_YUV_SEMIPLANAR_420 = 1,
+  PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2,
+  PIXEL_FORMAT_YUV_SEMIPLANAR_422 = 3,
+  PIXEL_FORMAT_YVU_SEMIPLANAR_422 = 4,
+  PIXEL_FORMAT_YUV_SEMIPLANAR_444 = 5,
+  PIXEL_FORMAT_YVU_SEMIPLANAR_444 = 6,
+  PIXEL_FORMAT_YUYV_PACKED_422 = 7,
+  PIXEL_FORMAT_UYVY_PACKED_422 = 8,
+  PIXEL_FORMAT_YVYU_PACKED_422 = 9,
+  PIXEL_FORMAT_VYUY_PACKED_422 = 10,
+  PIXEL_FORMAT_YUV_PACKED_444 = 11,
+  PIXEL_FORMAT_RGB_888 = 12,
+  PIXEL_FORMAT_BGR_888 = 13,
+  PIXEL_FORMAT_ARGB_8888 = 14,
+  PIXEL_FORMAT_ABGR_8888 = 15,
+  PIXEL_FORMAT_RGBA_8888 = 16,
+  PIXEL_FORMAT_BGRA_8888 = 17,
+  PIXEL_FORMAT_YUV_SEMI_PLANNER_420_10BIT = 18,
+  PIXEL_FORMAT_YVU_SEMI_PLANNER_420_10BIT = 19,
+  PIXEL_FORMAT_YVU_PLANAR_420 = 20,
+  PIXEL_FORMAT_YVU_PLANAR_422 = 21,
+  PIXEL_FORMAT_YVU_PLANAR_444 = 22,
+  PIXEL_FORMAT_RGB_444 = 23,
+  PIXEL_FORMAT_BGR_444 = 24,
+  PIXEL_FORMAT_ARGB_4444 = 25,
+  PIXEL_FORMAT_ABGR_4444 = 26,
+  PIXEL_FORMAT_RGBA_4444 = 27,
+  PIXEL_FORMAT_BGRA_4444 = 28,
+  PIXEL_FORMAT_RGB_555 = 29,
+  PIXEL_FORMAT_BGR_555 = 30,
+  PIXEL_FORMAT_RGB_565 = 31,
+  PIXEL_FORMAT_BGR_565 = 32,
+  PIXEL_FORMAT_ARGB_1555 = 33,
+  PIXEL_FORMAT_ABGR_1555 = 34,
+  PIXEL_FORMAT_RGBA_1555 = 35,
+  PIXEL_FORMAT_BGRA_1555 = 36,
+  PIXEL_FORMAT_ARGB_8565 = 37,
+  PIXEL_FORMAT_ABGR_8565 = 38,
+  PIXEL_FORMAT_RGBA_8565 = 39,
+  PIXEL_FORMAT_BGRA_8565 = 40,
+  PIXEL_FORMAT_RGB_BAYER_8BPP = 50,
+  PIXEL_FORMAT_RGB_BAYER_10BPP = 51,
+  PIXEL_FORMAT_RGB_BAYER_12BPP = 52,
+  PIXEL_FORMAT_RGB_BAYER_14BPP = 53,
+  PIXEL_FORMAT_RGB_BAYER_16BPP = 54,
+  PIXEL_FORMAT_BGR_888_PLANAR = 70,
+  PIXEL_FORMAT_HSV_888_PACKAGE = 71,
+  PIXEL_FORMAT_HSV_888_PLANAR = 72,
+  PIXEL_FORMAT_LAB_888_PACKAGE = 73,
+  PIXEL_FORMAT_LAB_888_PLANAR = 74,
+  PIXEL_FORMAT_S8C1 = 75,
+  PIXEL_FORMAT_S8C2_PACKAGE = 76,
+  PIXEL_FORMAT_S8C2_PLANAR = 77,
+  PIXEL_FORMAT_S16C1 = 78,
+  PIXEL_FORMAT_U8C1 = 79,
+  PIXEL_FORMAT_U16C1 = 80,
+  PIXEL_FORMAT_S32C1 = 81,
+  PIXEL_FORMAT_U32C1 = 82,
+  PIXEL_FORMAT_U64C1 = 83,
+  PIXEL_FORMAT_S64C1 = 84,
+  PIXEL_FORMAT_YUV_SEMIPLANAR_440 = 1000,
+  PIXEL_FORMAT_YVU_SEMIPLANAR_440 = 1001,
+  PIXEL_FORMAT_FLOAT32 = 1002,
+  PIXEL_FORMAT_BUTT = 1003,
+  PIXEL_FORMAT_UNKNOWN = 10000
+};
+typedef enum acldvppPixelFormat acldvppPixelFormat;
+
+typedef enum acldvppStreamFormat {
+  H265_MAIN_LEVEL = 0,
+  H264_BASELINE_LEVEL = 1,
+  H264_MAIN_LEVEL = 2,
+  H264_HIGH_LEVEL = 3
+} acldvppStreamFormat;
+
+typedef enum acldvppChannelMode {
+  DVPP_CHNMODE_VPC = 1,
+  DVPP_CHNMODE_JPEGD = 2,
+  DVPP_CHNMODE_JPEGE = 4,
+  DVPP_CHNMODE_PNGD = 8
+} acldvppChannelMode;
+
+typedef enum acldvppBorderType {
+  BORDER_CONSTANT = 0,
+  BORDER_REPLICATE = 1,
+  BORDER_REFLECT = 2,
+  BORDER_REFLECT_101 = 3
+} acldvppBorderType;
+
+typedef enum acldvppJpegFormat {
+  ACL_JPEG_CSS_444 = 0,
+  ACL_JPEG_CSS_422 = 1,
+  ACL_JPEG_CSS_420 = 2,
+  ACL_JPEG_CSS_GRAY = 3,
+  ACL_JPEG_CSS_440 = 4,
+  ACL_JPEG_CSS_411 = 5,
+  ACL_JPEG_CSS_UNKNOWN = 1000
+} acldvppJpegFormat;
+
+typedef enum acldvppChannelDescParamType {
+  ACL_DVPP_CSC_MATRIX_UINT32 = 0,
+  ACL_DVPP_MODE_UINT32 = 1,
+  ACL_DVPP_CHANNEL_ID_UINT64 = 2,
+  ACL_DVPP_CHANNEL_HEIGHT_UINT32 = 3,
+  ACL_DVPP_CHANNEL_WIDTH_UINT32 = 4,
+  ACL_DVPP_JPEGD_PRECISION_MODE_ENUM = 5
+} acldvppChannelDescParamType;
+
+/* Memory */
 ACL_FUNC_VISIBILITY aclError acldvppMalloc(void** devPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError acldvppFree(void* devPtr);
+
+/* Channels */
+ACL_FUNC_VISIBILITY acldvppChannelDesc* acldvppCreateChannelDesc(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyChannelDesc(acldvppChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint64_t acldvppGetChannelDescChannelId(const acldvppChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError acldvppSetChannelDescMode(acldvppChannelDesc* channelDesc,
+                                                       uint32_t mode);
+ACL_FUNC_VISIBILITY aclError acldvppCreateChannel(acldvppChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyChannel(acldvppChannelDesc* channelDesc);
+
+/* Picture descriptions */
+ACL_FUNC_VISIBILITY acldvppPicDesc* acldvppCreatePicDesc(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyPicDesc(acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescData(acldvppPicDesc* picDesc, void* dataDev);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescSize(acldvppPicDesc* picDesc, uint32_t size);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescFormat(acldvppPicDesc* picDesc,
+                                                     acldvppPixelFormat format);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescWidth(acldvppPicDesc* picDesc, uint32_t width);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescHeight(acldvppPicDesc* picDesc, uint32_t height);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescWidthStride(acldvppPicDesc* picDesc,
+                                                          uint32_t widthStride);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescHeightStride(acldvppPicDesc* picDesc,
+                                                           uint32_t heightStride);
+ACL_FUNC_VISIBILITY aclError acldvppSetPicDescRetCode(acldvppPicDesc* picDesc, uint32_t retCode);
+ACL_FUNC_VISIBILITY void* acldvppGetPicDescData(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetPicDescSize(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY acldvppPixelFormat acldvppGetPicDescFormat(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetPicDescWidth(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetPicDescHeight(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetPicDescWidthStride(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetPicDescHeightStride(const acldvppPicDesc* picDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetPicDescRetCode(const acldvppPicDesc* picDesc);
+
+/* Regions and resize configuration */
+ACL_FUNC_VISIBILITY acldvppRoiConfig* acldvppCreateRoiConfig(uint32_t left, uint32_t right,
+                                                             uint32_t top, uint32_t bottom);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyRoiConfig(acldvppRoiConfig* roiConfig);
+ACL_FUNC_VISIBILITY aclError acldvppSetRoiConfigLeft(acldvppRoiConfig* config, uint32_t left);
+ACL_FUNC_VISIBILITY aclError acldvppSetRoiConfigRight(acldvppRoiConfig* config, uint32_t right);
+ACL_FUNC_VISIBILITY aclError acldvppSetRoiConfigTop(acldvppRoiConfig* config, uint32_t top);
+ACL_FUNC_VISIBILITY aclError acldvppSetRoiConfigBottom(acldvppRoiConfig* config, uint32_t bottom);
+ACL_FUNC_VISIBILITY aclError acldvppSetRoiConfig(acldvppRoiConfig* config, uint32_t left,
+                                                 uint32_t right, uint32_t top, uint32_t bottom);
+ACL_FUNC_VISIBILITY acldvppResizeConfig* acldvppCreateResizeConfig(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyResizeConfig(acldvppResizeConfig* resizeConfig);
+ACL_FUNC_VISIBILITY aclError acldvppSetResizeConfigInterpolation(acldvppResizeConfig* resizeConfig,
+                                                                 uint32_t interpolation);
+ACL_FUNC_VISIBILITY uint32_t
+acldvppGetResizeConfigInterpolation(const acldvppResizeConfig* resizeConfig);
+
+/* VPC: the work is queued on `stream` (it runs once what is queued before it has). */
+ACL_FUNC_VISIBILITY aclError acldvppVpcResizeAsync(acldvppChannelDesc* channelDesc,
+                                                   acldvppPicDesc* inputDesc,
+                                                   acldvppPicDesc* outputDesc,
+                                                   acldvppResizeConfig* resizeConfig,
+                                                   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropAsync(acldvppChannelDesc* channelDesc,
+                                                 acldvppPicDesc* inputDesc,
+                                                 acldvppPicDesc* outputDesc,
+                                                 acldvppRoiConfig* cropArea, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizeAsync(
+    acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
+    acldvppRoiConfig* cropArea, acldvppResizeConfig* resizeConfig, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropAndPasteAsync(
+    acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
+    acldvppRoiConfig* cropArea, acldvppRoiConfig* pasteArea, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCropResizePasteAsync(
+    acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
+    acldvppRoiConfig* cropArea, acldvppRoiConfig* pasteArea, acldvppResizeConfig* resizeConfig,
+    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* channelDesc,
+                                                         acldvppPicDesc* inputDesc,
+                                                         acldvppPicDesc* outputDesc,
+                                                         aclrtStream stream);
+
+/* JPEGD */
+ACL_FUNC_VISIBILITY aclError acldvppJpegGetImageInfo(const void* data, uint32_t size,
+                                                     uint32_t* width, uint32_t* height,
+                                                     int32_t* components);
+ACL_FUNC_VISIBILITY aclError acldvppJpegGetImageInfoV2(const void* data, uint32_t size,
+                                                       uint32_t* width, uint32_t* height,
+                                                       int32_t* components,
+                                                       acldvppJpegFormat* format);
+ACL_FUNC_VISIBILITY aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,
+                                                       acldvppPixelFormat outputPixelFormat,
+                                                       uint32_t* decSize);
+ACL_FUNC_VISIBILITY aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc,
+                                                    const void* data, uint32_t size,
+                                                    acldvppPicDesc* outputDesc, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,232 @@
+// pyACL's `acl.media`: DVPP as CANN's Python API names it (handles and pointers are ints, 0
+// for a failed create; calls return the error code, getters the value, and calls that
+// produce values a tuple ending in the code).
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+
+#include "acl/ops/acl_dvpp.h"
+
+namespace py = pybind11;
+
+namespace {
+
+template <typename T>
+T* H(uintptr_t v) {
+  return reinterpret_cast<T*>(v);
+}
+uintptr_t I(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+void BindPicDesc(py::module_& media) {
+  media.def("dvpp_create_pic_desc", [] { return I(acldvppCreatePicDesc()); });
+  media.def(
+      "dvpp_destroy_pic_desc",
+      [](uintptr_t p) { return acldvppDestroyPicDesc(H<acldvppPicDesc>(p)); }, py::arg("pic_desc"));
+  media.def(
+      "dvpp_set_pic_desc_data",
+      [](uintptr_t p, uintptr_t data) {
+        return acldvppSetPicDescData(H<acldvppPicDesc>(p), H<void>(data));
+      },
+      py::arg("pic_desc"), py::arg("data_dev"));
+  media.def(
+      "dvpp_set_pic_desc_format",
+      [](uintptr_t p, int format) {
+        return acldvppSetPicDescFormat(H<acldvppPicDesc>(p),
+                                       static_cast<acldvppPixelFormat>(format));
+      },
+      py::arg("pic_desc"), py::arg("format"));
+#define OC_SETTER(py_name, c_fn)                                                      \
+  media.def(                                                                          \
+      py_name, [](uintptr_t p, uint32_t v) { return c_fn(H<acldvppPicDesc>(p), v); }, \
+      py::arg("pic_desc"), py::arg("value"));
+  OC_SETTER("dvpp_set_pic_desc_size", acldvppSetPicDescSize)
+  OC_SETTER("dvpp_set_pic_desc_width", acldvppSetPicDescWidth)
+  OC_SETTER("dvpp_set_pic_desc_height", acldvppSetPicDescHeight)
+  OC_SETTER("dvpp_set_pic_desc_width_stride", acldvppSetPicDescWidthStride)
+  OC_SETTER("dvpp_set_pic_desc_height_stride", acldvppSetPicDescHeightStride)
+  OC_SETTER("dvpp_set_pic_desc_ret_code", acldvppSetPicDescRetCode)
+#undef OC_SETTER
+  media.def(
+      "dvpp_get_pic_desc_data",
+      [](uintptr_t p) { return I(acldvppGetPicDescData(H<acldvppPicDesc>(p))); },
+      py::arg("pic_desc"));
+  media.def(
+      "dvpp_get_pic_desc_format",
+      [](uintptr_t p) { return static_cast<int>(acldvppGetPicDescFormat(H<acldvppPicDesc>(p))); },
+      py::arg("pic_desc"));
+#define OC_GETTER(py_name, c_fn) \
+  media.def(                     \
+      py_name, [](uintptr_t p) { return c_fn(H<acldvppPicDesc>(p)); }, py::arg("pic_desc"));
+  OC_GETTER("dvpp_get_pic_desc_size", acldvppGetPicDescSize)
+  OC_GETTER("dvpp_get_pic_desc_width", acldvppGetPicDescWidth)
+  OC_GETTER("dvpp_get_pic_desc_height", acldvppGetPicDescHeight)
+  OC_GETTER("dvpp_get_pic_desc_width_stride", acldvppGetPicDescWidthStride)
+  OC_GETTER("dvpp_get_pic_desc_height_stride", acldvppGetPicDescHeightStride)
+  OC_GETTER("dvpp_get_pic_desc_ret_code", acldvppGetPicDescRetCode)
+#undef OC_GETTER
+}
+
+void BindConfigs(py::module_& media) {
+  media.def("dvpp_create_channel_desc", [] { return I(acldvppCreateChannelDesc()); });
+  media.def(
+      "dvpp_destroy_channel_desc",
+      [](uintptr_t d) { return acldvppDestroyChannelDesc(H<acldvppChannelDesc>(d)); },
+      py::arg("channel_desc"));
+  media.def(
+      "dvpp_create_channel",
+      [](uintptr_t d) { return acldvppCreateChannel(H<acldvppChannelDesc>(d)); },
+      py::arg("channel_desc"));
+  media.def(
+      "dvpp_destroy_channel",
+      [](uintptr_t d) { return acldvppDestroyChannel(H<acldvppChannelDesc>(d)); },
+      py::arg("channel_desc"));
+  media.def(
+      "dvpp_set_channel_desc_mode",
+      [](uintptr_t d, uint32_t mode) {
+        return acldvppSetChannelDescMode(H<acldvppChannelDesc>(d), mode);
+      },
+      py::arg("channel_desc"), py::arg("mode"));
+  media.def(
+      "dvpp_get_channel_desc_channel_id",
+      [](uintptr_t d) { return acldvppGetChannelDescChannelId(H<acldvppChannelDesc>(d)); },
+      py::arg("channel_desc"));
+  media.def(
+      "dvpp_create_roi_config",
+      [](uint32_t l, uint32_t r, uint32_t t, uint32_t b) {
+        return I(acldvppCreateRoiConfig(l, r, t, b));
+      },
+      py::arg("left"), py::arg("right"), py::arg("top"), py::arg("bottom"));
+  media.def(
+      "dvpp_destroy_roi_config",
+      [](uintptr_t c) { return acldvppDestroyRoiConfig(H<acldvppRoiConfig>(c)); },
+      py::arg("roi_config"));
+  media.def(
+      "dvpp_set_roi_config",
+      [](uintptr_t c, uint32_t l, uint32_t r, uint32_t t, uint32_t b) {
+        return acldvppSetRoiConfig(H<acldvppRoiConfig>(c), l, r, t, b);
+      },
+      py::arg("roi_config"), py::arg("left"), py::arg("right"), py::arg("top"), py::arg("bottom"));
+  media.def("dvpp_create_resize_config", [] { return I(acldvppCreateResizeConfig()); });
+  media.def(
+      "dvpp_destroy_resize_config",
+      [](uintptr_t c) { return acldvppDestroyResizeConfig(H<acldvppResizeConfig>(c)); },
+      py::arg("resize_config"));
+  media.def(
+      "dvpp_set_resize_config_interpolation",
+      [](uintptr_t c, uint32_t v) {
+        return acldvppSetResizeConfigInterpolation(H<acldvppResizeConfig>(c), v);
+      },
+      py::arg("resize_config"), py::arg("interpolation"));
+  media.def(
+      "dvpp_get_resize_config_interpolation",
+      [](uintptr_t c) { return acldvppGetResizeConfigInterpolation(H<acldvppResizeConfig>(c)); },
+      py::arg("resize_config"));
+}
+
+void BindWork(py::module_& media) {
+  media.def(
+      "dvpp_malloc",
+      [](size_t size) {
+        void* p = nullptr;
+        aclError ret = acldvppMalloc(&p, size);
+        return py::make_tuple(I(p), ret);
+      },
+      py::arg("size"));
+  media.def(
+      "dvpp_free", [](uintptr_t p) { return acldvppFree(H<void>(p)); }, py::arg("dev_ptr"));
+  media.def(
+      "dvpp_vpc_resize_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t rc, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppVpcResizeAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                     H<acldvppPicDesc>(out), H<acldvppResizeConfig>(rc),
+                                     H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"),
+      py::arg("resize_config"), py::arg("stream"));
+  media.def(
+      "dvpp_vpc_crop_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t crop, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppVpcCropAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                   H<acldvppPicDesc>(out), H<acldvppRoiConfig>(crop), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"), py::arg("crop_area"),
+      py::arg("stream"));
+  media.def(
+      "dvpp_vpc_crop_and_paste_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t crop, uintptr_t paste, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppVpcCropAndPasteAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                           H<acldvppPicDesc>(out), H<acldvppRoiConfig>(crop),
+                                           H<acldvppRoiConfig>(paste), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"), py::arg("crop_area"),
+      py::arg("paste_area"), py::arg("stream"));
+  media.def(
+      "dvpp_vpc_crop_resize_paste_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t crop, uintptr_t paste, uintptr_t rc,
+         uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppVpcCropResizePasteAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                              H<acldvppPicDesc>(out), H<acldvppRoiConfig>(crop),
+                                              H<acldvppRoiConfig>(paste),
+                                              H<acldvppResizeConfig>(rc), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"), py::arg("crop_area"),
+      py::arg("paste_area"), py::arg("resize_config"), py::arg("stream"));
+  media.def(
+      "dvpp_vpc_convert_color_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppVpcConvertColorAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                           H<acldvppPicDesc>(out), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"), py::arg("stream"));
+  media.def(
+      "dvpp_jpeg_get_image_info",
+      [](uintptr_t data, uint32_t size) {
+        uint32_t w = 0, h = 0;
+        int32_t c = 0;
+        aclError ret = acldvppJpegGetImageInfo(H<void>(data), size, &w, &h, &c);
+        return py::make_tuple(w, h, c, ret);
+      },
+      py::arg("data"), py::arg("size"));
+  media.def(
+      "dvpp_jpeg_get_image_info_v2",
+      [](uintptr_t data, uint32_t size) {
+        uint32_t w = 0, h = 0;
+        int32_t c = 0;
+        acldvppJpegFormat f = ACL_JPEG_CSS_UNKNOWN;
+        aclError ret = acldvppJpegGetImageInfoV2(H<void>(data), size, &w, &h, &c, &f);
+        return py::make_tuple(w, h, c, static_cast<int>(f), ret);
+      },
+      py::arg("data"), py::arg("size"));
+  media.def(
+      "dvpp_jpeg_predict_dec_size",
+      [](uintptr_t data, uint32_t size, int format) {
+        uint32_t out = 0;
+        aclError ret = acldvppJpegPredictDecSize(H<void>(data), size,
+                                                 static_cast<acldvppPixelFormat>(format), &out);
+        return py::make_tuple(out, ret);
+      },
+      py::arg("data"), py::arg("data_size"), py::arg("output_pixel_format"));
+  media.def(
+      "dvpp_jpeg_decode_async",
+      [](uintptr_t d, uintptr_t data, uint32_t size, uintptr_t out, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppJpegDecodeAsync(H<acldvppChannelDesc>(d), H<void>(data), size,
+                                      H<acldvppPicDesc>(out), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("data"), py::arg("size"), py::arg("output_desc"),
+      py::arg("stream"));
+}
+
+}  // namespace
+
+void BindMedia(py::module_& m) {
+  py::module_ media = m.def_submodule("media", "DVPP: VPC and JPEGD (acl/ops/acl_dvpp.h)");
+  BindPicDesc(media);
+  BindConfigs(media);
+  BindWork(media);
+}

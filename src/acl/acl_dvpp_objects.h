@@ -1,0 +1,54 @@
+// What libacl_dvpp's files share: its objects behind the opaque handles of acl_dvpp.h, the
+// registry that tells live handles from stale ones, DVPP memory, and error reporting through
+// AscendCL (aclGetRecentErrMsg, the plog).
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "acl/ops/acl_dvpp.h"
+#include "base/status.h"
+#include "dvpp/picture.h"
+#include "dvpp/vpc.h"
+
+struct acldvppPicDesc {
+  oc::dvpp::Picture picture;
+  uint32_t ret_code = 0;
+};
+struct acldvppRoiConfig {
+  oc::dvpp::Roi roi;
+};
+struct acldvppResizeConfig {
+  uint32_t interpolation = 0;
+};
+struct acldvppChannelDesc {
+  uint32_t mode = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
+  uint64_t channel_id = 0;
+  bool created = false;
+};
+
+namespace oc::acl_dvpp {
+
+enum class Kind { kPicDesc, kRoi, kResize, kChannelDesc };
+
+// Handle bookkeeping (the lock guards the objects' use too: calls are short).
+std::mutex& Mutex();
+void Add(const void* handle, Kind kind);
+bool Remove(const void* handle, Kind kind);
+bool Live(const void* handle, Kind kind);
+
+// Records the error for aclGetRecentErrMsg and the plog, and returns the code.
+aclError Fail(aclError code, const std::string& message);
+// A Status from the DVPP core as CANN's code: unsupported -> ACL_ERROR_FEATURE_UNSUPPORTED.
+aclError FailStatus(const Status& s, const char* fn);
+
+// Whether [p, p + bytes) lies in one acldvppMalloc block.
+bool InDvppMemory(const void* p, size_t bytes);
+// The chip whose rules apply (aclrtGetSocName).
+dvpp::Chip CurrentChip();
+// The memory rule: DVPP buffers come from acldvppMalloc on 310, 910 and 310P; 910B and 310B
+// take device memory from aclrtMalloc too.
+aclError CheckBuffer(const void* p, size_t bytes, const char* fn, const char* what);
+
+}  // namespace oc::acl_dvpp

@@ -1,0 +1,220 @@
+// DVPP's VPC and JPEGD calls. An *Async call waits for the work queued on its stream before it
+// (an input may come from a queued copy), checks everything the hardware checks, and does
+// the work before it returns: the result is there when the application synchronizes the
+// stream, as on the NPU, and the order with the stream's other work is kept.
+#include <cstring>
+
+#include "acl/acl_dvpp_objects.h"
+#include "dvpp/jpeg.h"
+
+using oc::acl_dvpp::Fail;
+using oc::acl_dvpp::FailStatus;
+using oc::acl_dvpp::Kind;
+using oc::dvpp::Picture;
+using oc::dvpp::Roi;
+
+namespace {
+
+struct VpcCall {
+  Picture in, out;
+  Roi crop, paste;
+  bool has_crop = false, has_paste = false;
+  uint32_t interpolation = 0;
+};
+
+// Copies what the call needs out of live handles (under the lock).
+aclError Gather(const char* fn, const acldvppChannelDesc* ch, const acldvppPicDesc* in,
+                const acldvppPicDesc* out, const acldvppRoiConfig* crop,
+                const acldvppRoiConfig* paste, const acldvppResizeConfig* resize, VpcCall* call) {
+  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+  using oc::acl_dvpp::Live;
+  if (!ch || !Live(ch, Kind::kChannelDesc))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": channelDesc is not a live handle");
+  if (!ch->created)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": the channel was not created (acldvppCreateChannel)");
+  if (!(ch->mode & DVPP_CHNMODE_VPC))
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_VPC");
+  if (!in || !Live(in, Kind::kPicDesc) || !out || !Live(out, Kind::kPicDesc))
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": inputDesc or outputDesc is not a live picture description");
+  if ((crop && !Live(crop, Kind::kRoi)) || (paste && !Live(paste, Kind::kRoi)))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": a region is not a live handle");
+  if (resize && !Live(resize, Kind::kResize))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": resizeConfig is not a live handle");
+  call->in = in->picture;
+  call->out = out->picture;
+  if (crop) call->crop = crop->roi, call->has_crop = true;
+  if (paste) call->paste = paste->roi, call->has_paste = true;
+  if (resize) call->interpolation = resize->interpolation;
+  return ACL_SUCCESS;
+}
+
+void SetRetCode(acldvppPicDesc* p, uint32_t code) {
+  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+  if (oc::acl_dvpp::Live(p, Kind::kPicDesc)) p->ret_code = code;
+}
+
+aclError RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
+                const acldvppRoiConfig* crop, const acldvppRoiConfig* paste,
+                const acldvppResizeConfig* resize, aclrtStream stream, bool same_size) {
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  VpcCall c;
+  if (aclError e = Gather(fn, ch, in, out, crop, paste, resize, &c)) return e;
+  const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
+  using oc::dvpp::Role;
+  oc::Status s = oc::dvpp::CheckVpcPicture(c.in, chip, Role::kVpcInput, "the input picture");
+  if (s.ok()) s = oc::dvpp::CheckVpcPicture(c.out, chip, Role::kVpcOutput, "the output picture");
+  if (!s.ok()) return FailStatus(s, fn);
+  if (aclError e = oc::acl_dvpp::CheckBuffer(c.in.data, c.in.size, fn, "the input picture's data"))
+    return e;
+  if (aclError e =
+          oc::acl_dvpp::CheckBuffer(c.out.data, c.out.size, fn, "the output picture's data"))
+    return e;
+  if (same_size && (c.in.width != c.out.width || c.in.height != c.out.height))
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": the output picture must have the input's size (" +
+                    std::to_string(c.in.width) + "x" + std::to_string(c.in.height) + ")");
+  if (c.has_crop) s = oc::dvpp::CheckRoi(c.crop, c.in, chip, false, "the crop region");
+  if (s.ok() && c.has_paste) s = oc::dvpp::CheckRoi(c.paste, c.out, chip, true, "the paste region");
+  if (s.ok()) s = oc::dvpp::CheckInterpolation(c.interpolation, chip);
+  if (!s.ok()) return FailStatus(s, fn);
+  const Roi crop_roi = c.has_crop ? c.crop : Roi{0, c.in.width - 1, 0, c.in.height - 1};
+  const Roi paste_roi = c.has_paste ? c.paste : Roi{0, c.out.width - 1, 0, c.out.height - 1};
+  s = oc::dvpp::CropResizePaste(c.in, crop_roi, c.out, paste_roi, c.interpolation, chip);
+  if (!s.ok()) return FailStatus(s, fn);
+  SetRetCode(out, 0);
+  return ACL_SUCCESS;
+}
+
+aclError JpegInfo(const void* data, uint32_t size, oc::dvpp::JpegInfo* info, const char* fn) {
+  if (!data || size == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": data is null or size is 0");
+  auto r = oc::dvpp::ReadJpegInfo(static_cast<const uint8_t*>(data), size);
+  if (!r.ok())
+    return Fail(ACL_ERROR_UNSUPPORTED_JPEG, std::string(fn) + ": " + r.status().message());
+  *info = r.value();
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError acldvppVpcResizeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
+                               acldvppResizeConfig* resize, aclrtStream stream) {
+  if (!resize) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcResizeAsync: resizeConfig is null");
+  return RunVpc(__func__, ch, in, out, nullptr, nullptr, resize, stream, false);
+}
+
+aclError acldvppVpcCropAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
+                             acldvppRoiConfig* crop, aclrtStream stream) {
+  if (!crop) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcCropAsync: cropArea is null");
+  return RunVpc(__func__, ch, in, out, crop, nullptr, nullptr, stream, false);
+}
+
+aclError acldvppVpcCropResizeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
+                                   acldvppRoiConfig* crop, acldvppResizeConfig* resize,
+                                   aclrtStream stream) {
+  if (!crop || !resize)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppVpcCropResizeAsync: cropArea or resizeConfig is null");
+  return RunVpc(__func__, ch, in, out, crop, nullptr, resize, stream, false);
+}
+
+aclError acldvppVpcCropAndPasteAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
+                                     acldvppPicDesc* out, acldvppRoiConfig* crop,
+                                     acldvppRoiConfig* paste, aclrtStream stream) {
+  if (!crop || !paste)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppVpcCropAndPasteAsync: cropArea or pasteArea is null");
+  return RunVpc(__func__, ch, in, out, crop, paste, nullptr, stream, false);
+}
+
+aclError acldvppVpcCropResizePasteAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
+                                        acldvppPicDesc* out, acldvppRoiConfig* crop,
+                                        acldvppRoiConfig* paste, acldvppResizeConfig* resize,
+                                        aclrtStream stream) {
+  if (!crop || !paste || !resize)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppVpcCropResizePasteAsync: cropArea, pasteArea or resizeConfig is null");
+  return RunVpc(__func__, ch, in, out, crop, paste, resize, stream, false);
+}
+
+aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
+                                     acldvppPicDesc* out, aclrtStream stream) {
+  return RunVpc(__func__, ch, in, out, nullptr, nullptr, nullptr, stream, true);
+}
+
+aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
+                                 int32_t* components) {
+  oc::dvpp::JpegInfo info;
+  if (aclError e = JpegInfo(data, size, &info, __func__)) return e;
+  if (width) *width = info.width;
+  if (height) *height = info.height;
+  if (components) *components = info.components;
+  return ACL_SUCCESS;
+}
+
+aclError acldvppJpegGetImageInfoV2(const void* data, uint32_t size, uint32_t* width,
+                                   uint32_t* height, int32_t* components,
+                                   acldvppJpegFormat* format) {
+  oc::dvpp::JpegInfo info;
+  if (aclError e = JpegInfo(data, size, &info, __func__)) return e;
+  if (width) *width = info.width;
+  if (height) *height = info.height;
+  if (components) *components = info.components;
+  if (format) *format = static_cast<acldvppJpegFormat>(info.sampling);
+  return ACL_SUCCESS;
+}
+
+aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,
+                                   acldvppPixelFormat outputPixelFormat, uint32_t* decSize) {
+  if (!decSize) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppJpegPredictDecSize: decSize is null");
+  oc::dvpp::JpegInfo info;
+  if (aclError e = JpegInfo(data, dataSize, &info, __func__)) return e;
+  auto bytes = oc::dvpp::JpegdOutputBytes(info, outputPixelFormat, oc::acl_dvpp::CurrentChip());
+  if (!bytes.ok()) return FailStatus(bytes.status(), __func__);
+  *decSize = bytes.value();
+  return ACL_SUCCESS;
+}
+
+aclError acldvppJpegDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_t size,
+                                acldvppPicDesc* out, aclrtStream stream) {
+  const char* fn = __func__;
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  Picture picture;
+  {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    using oc::acl_dvpp::Live;
+    if (!ch || !Live(ch, Kind::kChannelDesc) || !ch->created)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": channelDesc is not a live, created channel");
+    if (!(ch->mode & DVPP_CHNMODE_JPEGD))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_JPEGD");
+    if (!out || !Live(out, Kind::kPicDesc))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": outputDesc is not a live picture description");
+    picture = out->picture;
+  }
+  if (aclError e = oc::acl_dvpp::CheckBuffer(data, size, fn, "the JPEG data")) return e;
+  if (aclError e =
+          oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the output picture's data"))
+    return e;
+  const oc::Status s = oc::dvpp::DecodeJpeg(static_cast<const uint8_t*>(data), size, &picture,
+                                            oc::acl_dvpp::CurrentChip());
+  if (!s.ok()) return FailStatus(s, fn);
+  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+  if (oc::acl_dvpp::Live(out, Kind::kPicDesc)) {
+    // The decoder reports the picture it wrote.
+    out->picture.width = picture.width;
+    out->picture.height = picture.height;
+    out->picture.format = picture.format;
+    out->ret_code = 0;
+  }
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,215 @@
+// JPEGD on libjpeg-turbo's libjpeg API. libjpeg reports errors by longjmp: the decoding
+// functions below keep no object with a destructor alive across a setjmp, and everything
+// they allocate is libjpeg's or held by the caller.
+#include "dvpp/jpeg.h"
+
+#include <jpeglib.h>
+
+#include <csetjmp>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace oc::dvpp {
+namespace {
+
+struct ErrorManager {
+  jpeg_error_mgr base;
+  std::jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+};
+
+void OnError(j_common_ptr cinfo) {
+  auto* e = reinterpret_cast<ErrorManager*>(cinfo->err);
+  (*cinfo->err->format_message)(cinfo, e->message);
+  std::longjmp(e->jump, 1);
+}
+
+// Warnings (a truncated file) are counted, not printed.
+void OnMessage(j_common_ptr cinfo, int level) {
+  if (level < 0) ++cinfo->err->num_warnings;
+}
+
+int32_t SamplingOf(const jpeg_decompress_struct& c) {
+  if (c.num_components == 1) return kCssGray;
+  if (c.num_components != 3) return kCssUnknown;
+  const int h = c.comp_info[0].h_samp_factor, v = c.comp_info[0].v_samp_factor;
+  for (int k = 1; k < 3; ++k)
+    if (c.comp_info[k].h_samp_factor != 1 || c.comp_info[k].v_samp_factor != 1) return kCssUnknown;
+  if (h == 1 && v == 1) return kCss444;
+  if (h == 2 && v == 1) return kCss422;
+  if (h == 2 && v == 2) return kCss420;
+  if (h == 1 && v == 2) return kCss440;
+  if (h == 4 && v == 1) return kCss411;
+  return kCssUnknown;
+}
+
+// Reads the header into *info; false with *error set when libjpeg cannot.
+bool Header(const uint8_t* data, size_t size, JpegInfo* info, std::string* error) {
+  jpeg_decompress_struct c;
+  ErrorManager e;
+  c.err = jpeg_std_error(&e.base);
+  e.base.error_exit = OnError;
+  e.base.emit_message = OnMessage;
+  if (setjmp(e.jump)) {
+    *error = e.message;
+    jpeg_destroy_decompress(&c);
+    return false;
+  }
+  jpeg_create_decompress(&c);
+  jpeg_mem_src(&c, data, static_cast<unsigned long>(size));
+  jpeg_read_header(&c, TRUE);
+  info->width = c.image_width;
+  info->height = c.image_height;
+  info->components = c.num_components;
+  info->sampling = SamplingOf(c);
+  info->progressive = c.progressive_mode != 0;
+  info->arithmetic = c.arith_code != 0;
+  jpeg_destroy_decompress(&c);
+  return true;
+}
+
+// Decodes to full-resolution YCbCr (3 bytes a pixel) or grey (1) rows, chroma box-upsampled
+// so that averaging a 2x2 block gives back 4:2:0 samples exactly.
+bool DecodeRows(const uint8_t* data, size_t size, bool gray, std::vector<uint8_t>* pixels,
+                std::string* error) {
+  jpeg_decompress_struct c;
+  ErrorManager e;
+  c.err = jpeg_std_error(&e.base);
+  e.base.error_exit = OnError;
+  e.base.emit_message = OnMessage;
+  if (setjmp(e.jump)) {
+    *error = e.message;
+    jpeg_destroy_decompress(&c);
+    return false;
+  }
+  jpeg_create_decompress(&c);
+  jpeg_mem_src(&c, data, static_cast<unsigned long>(size));
+  jpeg_read_header(&c, TRUE);
+  c.out_color_space = gray ? JCS_GRAYSCALE : JCS_YCbCr;
+  c.do_fancy_upsampling = FALSE;
+  c.dct_method = JDCT_ISLOW;
+  jpeg_start_decompress(&c);
+  const size_t row = static_cast<size_t>(c.output_width) * c.output_components;
+  uint8_t* base = pixels->data();
+  while (c.output_scanline < c.output_height) {
+    JSAMPROW line = base + row * c.output_scanline;
+    jpeg_read_scanlines(&c, &line, 1);
+  }
+  jpeg_finish_decompress(&c);
+  // libjpeg pads a truncated or damaged stream and only warns; the hardware reports it.
+  const long warnings = e.base.num_warnings;
+  if (warnings > 0) (*c.err->format_message)(reinterpret_cast<j_common_ptr>(&c), e.message);
+  jpeg_destroy_decompress(&c);
+  if (warnings > 0) {
+    *error = std::string("the stream is damaged or truncated (") + e.message + ")";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<JpegInfo> ReadJpegInfo(const uint8_t* data, size_t size) {
+  if (!data || size < 4 || data[0] != 0xFF || data[1] != 0xD8)
+    return Status(StatusCode::kInvalidArgument, "the data is not a JPEG (no SOI marker)");
+  if (size > (size_t{1} << 31)) return InvalidArgument("the JPEG is larger than 2 GiB");
+  JpegInfo info;
+  std::string error;
+  if (!Header(data, size, &info, &error))
+    return Status(StatusCode::kInvalidArgument, "the JPEG header cannot be read: " + error);
+  return info;
+}
+
+Status CheckJpegd(const JpegInfo& info) {
+  if (info.progressive) return Unsupported("progressive JPEGs are not decoded by DVPP's JPEGD");
+  if (info.arithmetic) return Unsupported("arithmetic-coded JPEGs are not decoded by DVPP's JPEGD");
+  if (info.sampling == kCssUnknown)
+    return Unsupported(
+        "JPEGD decodes YUV 4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1 and grey JPEGs; "
+        "this one has " +
+        std::to_string(info.components) + " components of another sampling");
+  if (info.width < 32 || info.height < 32 || info.width > 8192 || info.height > 8192)
+    return InvalidArgument("JPEGD decodes 32x32 to 8192x8192 pictures; this one is " +
+                           std::to_string(info.width) + "x" + std::to_string(info.height));
+  return Status::Ok();
+}
+
+uint32_t JpegdWidthAlign(Chip chip) { return chip == Chip::k310 || chip == Chip::k910 ? 128 : 64; }
+
+Result<uint32_t> JpegdOutputBytes(const JpegInfo& info, int32_t format, Chip chip) {
+  OC_RETURN_IF_ERROR(CheckJpegd(info));
+  const uint64_t plane =
+      static_cast<uint64_t>(AlignUp(info.width, JpegdWidthAlign(chip))) * AlignUp(info.height, 16);
+  uint64_t bytes = 0;
+  if (format == kNv12 || format == kNv21)
+    bytes = plane * 3 / 2;
+  else if (format == kYuv400 && info.sampling == kCssGray)
+    bytes = plane;
+  else if (format == kUnknownFormat)
+    bytes = info.sampling == kCss444                                 ? plane * 3
+            : (info.sampling == kCss422 || info.sampling == kCss440) ? plane * 2
+                                                                     : plane * 3 / 2;
+  else
+    return Unsupported(std::string("JPEGD output ") + PixelFormatName(format) +
+                       ": OpenCANN decodes to YUV_SEMIPLANAR_420, YVU_SEMIPLANAR_420, or YUV_400 "
+                       "for grey JPEGs");
+  return static_cast<uint32_t>(bytes);
+}
+
+Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
+  OC_ASSIGN_OR_RETURN(JpegInfo info, ReadJpegInfo(data, size));
+  OC_RETURN_IF_ERROR(CheckJpegd(info));
+  int32_t format = out->format;
+  if (format == kUnknownFormat) format = info.sampling == kCssGray ? kYuv400 : kNv21;
+  if (format != kNv12 && format != kNv21 && !(format == kYuv400 && info.sampling == kCssGray))
+    return Unsupported(std::string("JPEGD output ") + PixelFormatName(out->format) +
+                       ": OpenCANN decodes to YUV_SEMIPLANAR_420, YVU_SEMIPLANAR_420, or YUV_400 "
+                       "for grey JPEGs");
+  const uint32_t w = info.width, h = info.height;
+  const uint32_t min_ws = AlignUp(w, JpegdWidthAlign(chip)), min_hs = AlignUp(h, 16);
+  const std::string what = "JPEGD output (" + std::to_string(w) + "x" + std::to_string(h) + ")";
+  if (out->width_stride < min_ws || out->width_stride % JpegdWidthAlign(chip) ||
+      out->height_stride < min_hs || out->height_stride % 16)
+    return InvalidArgument(what + ": the strides are " + std::to_string(out->width_stride) + "x" +
+                           std::to_string(out->height_stride) + "; JPEGD writes with strides " +
+                           "aligned to " + std::to_string(JpegdWidthAlign(chip)) + "x16 (" +
+                           std::to_string(min_ws) + "x" + std::to_string(min_hs) + " at least, " +
+                           ChipName(chip) + ")");
+  const uint64_t need = PictureBytes(format, out->width_stride, out->height_stride);
+  if (!out->data || out->size < need)
+    return InvalidArgument(what + ": the buffer holds " + std::to_string(out->size) + " bytes, " +
+                           std::to_string(need) + " are needed");
+  const bool gray = info.sampling == kCssGray;
+  std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * (gray ? 1 : 3));
+  std::string error;
+  if (!DecodeRows(data, size, gray, &pixels, &error))
+    return Status(StatusCode::kInvalidArgument, "the JPEG cannot be decoded: " + error);
+  const size_t ws = out->width_stride, c = gray ? 1 : 3;
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) out->data[y * ws + x] = pixels[(y * w + x) * c];
+  if (format != kYuv400) {
+    uint8_t* plane = out->data + ws * out->height_stride;
+    const bool swap = format == kNv21;
+    for (uint32_t y = 0; y < h; y += 2)
+      for (uint32_t x = 0; x < w; x += 2) {
+        int u = 0, v = 0, n = 0;
+        for (uint32_t dy = 0; dy < 2 && y + dy < h; ++dy)
+          for (uint32_t dx = 0; dx < 2 && x + dx < w; ++dx, ++n) {
+            const uint8_t* p = &pixels[((y + dy) * w + x + dx) * c];
+            u += gray ? 128 : p[1];
+            v += gray ? 128 : p[2];
+          }
+        uint8_t* q = plane + (y / 2) * ws + x;
+        q[swap ? 1 : 0] = static_cast<uint8_t>((u + n / 2) / n);
+        q[swap ? 0 : 1] = static_cast<uint8_t>((v + n / 2) / n);
+      }
+  }
+  out->format = format;
+  out->width = w;
+  out->height = h;
+  return Status::Ok();
+}
+
+}  // namespace oc::dvpp

@@ -1,0 +1,38 @@
+// VPC, DVPP's vision pre-processing core: crop, resize, paste and colour conversion of the
+// pictures in picture.h. One general operation serves every call of the API: a crop region
+// of the input, resized to a paste region of the output.
+#pragma once
+
+#include "dvpp/picture.h"
+
+namespace oc::dvpp {
+
+// Inclusive offsets, as CANN's acldvppRoiConfig holds them.
+struct Roi {
+  uint32_t left = 0, right = 0, top = 0, bottom = 0;
+  uint32_t width() const { return right - left + 1; }
+  uint32_t height() const { return bottom - top + 1; }
+};
+
+// CANN's interpolation numbers: 0 default, 1 bilinear, 2 nearest (OpenCV's), 3 bilinear and
+// 4 nearest (TensorFlow's, 310/910 only).
+enum Interpolation : uint32_t {
+  kDefault = 0,
+  kBilinear = 1,
+  kNearest = 2,
+  kTfBilinear = 3,
+  kTfNearest = 4
+};
+Status CheckInterpolation(uint32_t interpolation, Chip chip);
+
+// A region against the chip's rules: inside the picture, right >= left, the size limits,
+// the parity and alignment rules of crop and paste regions.
+Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const char* what);
+
+// The crop region of `in` resized to the paste region of `out` (other output pixels are
+// left as they are). Pictures and regions must have passed the checks above; the scale per
+// axis is checked here (1/32 to 16).
+Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, const Roi& paste,
+                       uint32_t interpolation, Chip chip);
+
+}  // namespace oc::dvpp

@@ -1,0 +1,329 @@
+"""DVPP through pyACL's acl.media as CANN's samples use it: JPEG decoding against Pillow's
+libjpeg, VPC resize / crop-and-paste against a numpy transcription of OpenCV's bilinear and
+nearest rules, and the chips' rules (strides, DVPP memory, regions, ratios) refused with
+CANN's codes. The runtime's chip is the default Ascend910B3; the 310/310P rules run in a child
+process with OCANN_SOC."""
+import io
+import json
+import os
+import subprocess
+import textwrap
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from conftest import BUILD, PY
+
+NV12, NV21, YUV400, RGB888, BGR888, UNKNOWN = 1, 2, 0, 12, 13, 10000
+INVALID, UNSUPPORTED, BAD_JPEG = 100000, 200006, 148052
+
+
+def jpeg_bytes(w, h, seed=0, mode="RGB", sharp=False, **kw):
+    rng = np.random.default_rng(seed)
+    # A smooth picture with edges: JPEG keeps it close, so the references are meaningful.
+    yy, xx = np.mgrid[0:h, 0:w]
+    base = np.stack([(xx * 255 // max(w - 1, 1)), (yy * 255 // max(h - 1, 1)),
+                     ((xx + yy) * 255 // (w + h))], -1).astype(np.uint8)
+    if sharp:
+        base[h // 3:h // 2, w // 4:w // 2] = rng.integers(0, 255, 3)
+    img = Image.fromarray(base if mode == "RGB" else base[..., 0], mode)
+    buf = io.BytesIO()
+    img.save(buf, "JPEG", quality=92, **kw)
+    return buf.getvalue()
+
+
+class Dvpp:
+    """A channel, device buffers from acldvppMalloc, pictures in and out."""
+
+    def __init__(self, acl):
+        self.acl, self.m = acl, acl.media
+        self.chan = self.m.dvpp_create_channel_desc()
+        assert self.m.dvpp_create_channel(self.chan) == 0
+        self.stream, ret = acl.rt.create_stream()
+        assert ret == 0
+        self.buffers, self.descs = [], []
+
+    def buffer(self, data=None, size=None):
+        size = size if size is not None else len(data)
+        ptr, ret = self.m.dvpp_malloc(size)
+        assert ret == 0
+        self.buffers.append(ptr)
+        if data is not None:
+            arr = np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data
+            assert self.acl.rt.memcpy(ptr, size, self.acl.util.numpy_to_ptr(arr), arr.nbytes, 1) == 0
+        return ptr
+
+    def pic(self, ptr, size, fmt, w, h, ws, hs):
+        p = self.m.dvpp_create_pic_desc()
+        self.descs.append(p)
+        for setter, v in (("data", ptr), ("size", size), ("format", fmt), ("width", w),
+                          ("height", h), ("width_stride", ws), ("height_stride", hs)):
+            assert getattr(self.m, "dvpp_set_pic_desc_" + setter)(p, v) == 0
+        return p
+
+    def read(self, ptr, size):
+        out = np.empty(size, np.uint8)
+        assert self.acl.rt.memcpy(self.acl.util.numpy_to_ptr(out), size, ptr, size, 2) == 0
+        return out
+
+    def close(self):
+        for p in self.descs:
+            self.m.dvpp_destroy_pic_desc(p)
+        for b in self.buffers:
+            self.m.dvpp_free(b)
+        self.m.dvpp_destroy_channel(self.chan)
+        self.m.dvpp_destroy_channel_desc(self.chan)
+        self.acl.rt.destroy_stream(self.stream)
+
+
+@pytest.fixture
+def dvpp(acl_session):
+    d = Dvpp(acl_session)
+    yield d
+    d.close()
+
+
+def nv12_planes(buf, w, h, ws, hs, swap=False):
+    y = buf[:ws * hs].reshape(hs, ws)[:h, :w]
+    uv = buf[ws * hs:ws * hs * 3 // 2].reshape(hs // 2, ws)[:(h + 1) // 2, :((w + 1) // 2) * 2]
+    u, v = uv[:, 0::2], uv[:, 1::2]
+    return (y, v, u) if swap else (y, u, v)
+
+
+def align(v, a):
+    return (v + a - 1) // a * a
+
+
+@pytest.mark.parametrize("w,h,subsampling", [(96, 64, 2), (101, 67, 2), (80, 48, 0)])
+def test_jpeg_decode_matches_libjpeg(dvpp, w, h, subsampling):
+    m = dvpp.m
+    data = jpeg_bytes(w, h, subsampling=subsampling)
+    src = dvpp.buffer(data)
+    iw, ih, comps, ret = m.dvpp_jpeg_get_image_info(src, len(data))
+    assert (iw, ih, comps, ret) == (w, h, 3, 0)
+    *_, fmt, ret = m.dvpp_jpeg_get_image_info_v2(src, len(data))
+    assert ret == 0 and fmt == {2: 2, 0: 0}[subsampling]  # ACL_JPEG_CSS_420 / 444
+    ws, hs = align(w, 64), align(h, 16)  # 910B: JPEGD writes 64x16-aligned strides
+    size, ret = m.dvpp_jpeg_predict_dec_size(src, len(data), NV12)
+    assert ret == 0 and size == ws * hs * 3 // 2
+    out = dvpp.buffer(size=size)
+    pic = dvpp.pic(out, size, NV12, w, h, ws, hs)
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, src, len(data), pic, dvpp.stream) == 0
+    assert dvpp.acl.rt.synchronize_stream(dvpp.stream) == 0
+    assert m.dvpp_get_pic_desc_ret_code(pic) == 0
+    assert (m.dvpp_get_pic_desc_width(pic), m.dvpp_get_pic_desc_height(pic)) == (w, h)
+    y, u, v = nv12_planes(dvpp.read(out, size), w, h, ws, hs)
+    img = Image.open(io.BytesIO(data))
+    img.draft("YCbCr", img.size)  # libjpeg's own YCbCr output: the luma is exact
+    ref = np.asarray(img).astype(np.int32)
+    np.testing.assert_array_equal(y, ref[..., 0])
+    # Chroma: 4:2:0 samples (libjpeg's smooth upsampling, averaged back, is within 3).
+    pad = np.pad(ref, ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+    blocks = pad.reshape(pad.shape[0] // 2, 2, pad.shape[1] // 2, 2, 3).mean((1, 3))
+    assert np.abs(u - blocks[..., 1]).max() <= 3 and np.abs(v - blocks[..., 2]).max() <= 3
+
+
+def test_bad_jpegs_are_errors(dvpp):
+    m = dvpp.m
+    good = jpeg_bytes(64, 48)
+    garbage = dvpp.buffer(b"\xff\xd8" + bytes(200))
+    assert m.dvpp_jpeg_get_image_info(garbage, 202)[-1] == BAD_JPEG
+    progressive = jpeg_bytes(64, 48, progressive=True)
+    p = dvpp.buffer(progressive)
+    assert m.dvpp_jpeg_predict_dec_size(p, len(progressive), NV12)[1] == UNSUPPORTED
+    out = dvpp.buffer(size=64 * 48 * 2)
+    pic = dvpp.pic(out, 64 * 48 * 2, NV12, 64, 48, 64, 48)
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, p, len(progressive), pic, dvpp.stream) == UNSUPPORTED
+    # Truncated: an error, never a picture made up of padding.
+    n = len(good) - 60  # inside the entropy-coded data
+    cut = dvpp.buffer(good[:n])
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, cut, n, pic, dvpp.stream) == INVALID
+    assert "truncated" in dvpp.acl.get_recent_err_msg()
+    head = dvpp.buffer(good[:40])  # inside the headers
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, head, 40, pic, dvpp.stream) == INVALID
+    small = jpeg_bytes(16, 16)
+    s = dvpp.buffer(small)
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, s, len(small), pic, dvpp.stream) == INVALID
+    assert "32x32 to 8192x8192" in dvpp.acl.get_recent_err_msg()
+
+
+def bilinear(src, dw, dh):
+    """OpenCV's INTER_LINEAR (half-pixel centres) in float64, one channel."""
+    sh, sw = src.shape
+    def taps(s, d):
+        x = (np.arange(d) + 0.5) * s / d - 0.5
+        x = np.maximum(x, 0)
+        i0 = np.floor(x).astype(int)
+        w = x - i0
+        last = i0 >= s - 1
+        i0[last], w[last] = s - 1, 0
+        return i0, np.minimum(i0 + 1, s - 1), w
+    x0, x1, wx = taps(sw, dw)
+    y0, y1, wy = taps(sh, dh)
+    s = src.astype(np.float64)
+    top = s[y0][:, x0] * (1 - wx) + s[y0][:, x1] * wx
+    bot = s[y1][:, x0] * (1 - wx) + s[y1][:, x1] * wx
+    return np.clip(np.round(top * (1 - wy)[:, None] + bot * wy[:, None]), 0, 255)
+
+
+def nearest(src, dw, dh):
+    sh, sw = src.shape
+    xs = np.minimum(np.floor(np.arange(dw) * sw / dw).astype(int), sw - 1)
+    ys = np.minimum(np.floor(np.arange(dh) * sh / dh).astype(int), sh - 1)
+    return src[ys][:, xs]
+
+
+def nv12_image(w, h, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 256, (h, w), dtype=np.uint8)
+    uv = rng.integers(0, 256, (h // 2, w), dtype=np.uint8)
+    return y, uv
+
+
+@pytest.mark.parametrize("interp", [1, 2])
+def test_resize_nv12_follows_opencv(dvpp, interp):
+    m = dvpp.m
+    w, h, ow, oh = 64, 48, 40, 30
+    y, uv = nv12_image(w, h, 1)
+    src = dvpp.buffer(np.concatenate([y.ravel(), uv.ravel()]))
+    out_size = ow * oh * 3 // 2
+    out = dvpp.buffer(size=out_size)
+    pin = dvpp.pic(src, w * h * 3 // 2, NV12, w, h, w, h)
+    pout = dvpp.pic(out, out_size, NV21, ow, oh, ow, oh)
+    rc = m.dvpp_create_resize_config()
+    assert m.dvpp_set_resize_config_interpolation(rc, interp) == 0
+    assert m.dvpp_vpc_resize_async(dvpp.chan, pin, pout, rc, dvpp.stream) == 0
+    assert dvpp.acl.rt.synchronize_stream(dvpp.stream) == 0
+    m.dvpp_destroy_resize_config(rc)
+    gy, gu, gv = nv12_planes(dvpp.read(out, out_size), ow, oh, ow, oh, swap=True)
+    ref = bilinear if interp == 1 else nearest
+    assert np.abs(gy.astype(int) - ref(y, ow, oh)).max() <= (1 if interp == 1 else 0)
+    for got, plane in ((gu, uv[:, 0::2]), (gv, uv[:, 1::2])):
+        assert np.abs(got.astype(int) - ref(plane, ow // 2, oh // 2)).max() <= (1 if interp == 1 else 0)
+
+
+def test_crop_and_paste_leaves_the_rest(dvpp):
+    m = dvpp.m
+    w, h = 64, 48
+    y, uv = nv12_image(w, h, 2)
+    src = dvpp.buffer(np.concatenate([y.ravel(), uv.ravel()]))
+    ow, oh = 96, 64
+    size = ow * oh * 3 // 2
+    canvas = np.full(size, 7, np.uint8)
+    out = dvpp.buffer(canvas)
+    pin = dvpp.pic(src, w * h * 3 // 2, NV12, w, h, w, h)
+    pout = dvpp.pic(out, size, NV12, ow, oh, ow, oh)
+    crop = m.dvpp_create_roi_config(8, 39, 4, 27)     # 32 x 24
+    paste = m.dvpp_create_roi_config(16, 47, 10, 33)  # 32 x 24 at (16, 10): no scaling
+    assert m.dvpp_vpc_crop_and_paste_async(dvpp.chan, pin, pout, crop, paste, dvpp.stream) == 0
+    assert dvpp.acl.rt.synchronize_stream(dvpp.stream) == 0
+    got_y, got_u, _ = nv12_planes(dvpp.read(out, size), ow, oh, ow, oh)
+    np.testing.assert_array_equal(got_y[10:34, 16:48], y[4:28, 8:40])
+    np.testing.assert_array_equal(got_u[5:17, 8:24], uv[2:14, 8:40][:, 0::2])
+    mask = np.ones_like(got_y, bool)
+    mask[10:34, 16:48] = False
+    assert (got_y[mask] == 7).all()
+    m.dvpp_destroy_roi_config(crop)
+    m.dvpp_destroy_roi_config(paste)
+
+
+def test_rgb_resize_and_conversion_to_yuv(dvpp):
+    m = dvpp.m
+    rgb = np.random.default_rng(3).integers(0, 256, (24, 32, 3), dtype=np.uint8)
+    src = dvpp.buffer(rgb.ravel())
+    pin = dvpp.pic(src, rgb.nbytes, RGB888, 32, 24, 96, 24)
+    out = dvpp.buffer(size=32 * 24 * 3)
+    pout = dvpp.pic(out, 32 * 24 * 3, BGR888, 32, 24, 96, 24)
+    assert m.dvpp_vpc_convert_color_async(dvpp.chan, pin, pout, dvpp.stream) == 0
+    np.testing.assert_array_equal(dvpp.read(out, rgb.nbytes).reshape(24, 32, 3), rgb[..., ::-1])
+    gray = dvpp.buffer(size=32 * 24 * 3 // 2)
+    pg = dvpp.pic(gray, 32 * 24 * 3 // 2, NV12, 32, 24, 32, 24)
+    assert m.dvpp_vpc_convert_color_async(dvpp.chan, pin, pg, dvpp.stream) == 0
+    y = dvpp.read(gray, 32 * 24)[:32 * 24].reshape(24, 32)
+    want = np.round(rgb @ np.array([0.299, 0.587, 0.114]))
+    assert np.abs(y - want).max() <= 1
+
+
+def test_rules_are_refused_with_the_rule_named(dvpp):
+    m, acl = dvpp.m, dvpp.acl
+    w, h = 64, 48
+    src = dvpp.buffer(size=w * h * 3 // 2)
+    out = dvpp.buffer(size=w * h * 3 // 2)
+    pin = dvpp.pic(src, w * h * 3 // 2, NV12, w, h, w, h)
+    rc = m.dvpp_create_resize_config()
+    # Odd height for 4:2:0.
+    bad = dvpp.pic(out, w * h * 3 // 2, NV12, w, 47, w, 48)
+    assert m.dvpp_vpc_resize_async(dvpp.chan, pin, bad, rc, dvpp.stream) == INVALID
+    assert "even width and height" in acl.get_recent_err_msg()
+    # A buffer smaller than the strides need.
+    small = dvpp.pic(out, 100, NV12, w, h, w, h)
+    assert m.dvpp_vpc_resize_async(dvpp.chan, pin, small, rc, dvpp.stream) == INVALID
+    assert "the strides need 4608" in acl.get_recent_err_msg()
+    # Scaling beyond 16x.
+    tiny = dvpp.buffer(size=32 * 6 * 3 // 2)
+    ptiny = dvpp.pic(tiny, 32 * 6 * 3 // 2, NV12, 10, 6, 32, 6)
+    big = dvpp.buffer(size=4096 * 96 * 3 // 2)
+    pbig = dvpp.pic(big, 4096 * 96 * 3 // 2, NV12, 4096, 96, 4096, 96)
+    assert m.dvpp_vpc_resize_async(dvpp.chan, ptiny, pbig, rc, dvpp.stream) == INVALID
+    assert "1/32 to 16" in acl.get_recent_err_msg()
+    # A crop outside the picture; a stale description.
+    crop = m.dvpp_create_roi_config(0, 63, 0, 63)
+    assert m.dvpp_vpc_crop_async(dvpp.chan, pin, bad, crop, dvpp.stream) == INVALID
+    m.dvpp_destroy_roi_config(crop)
+    assert m.dvpp_vpc_crop_async(dvpp.chan, pin, pin, crop, dvpp.stream) == INVALID
+    assert m.dvpp_set_resize_config_interpolation(rc, 3) == INVALID  # 910B: 0-2
+    m.dvpp_destroy_resize_config(rc)
+    # acldvppFree of aclrtMalloc memory.
+    p, _ = acl.rt.malloc(64, 0)
+    assert m.dvpp_free(p) == INVALID
+    acl.rt.free(p)
+
+
+OLD_CHIP_SCRIPT = textwrap.dedent("""
+    import json, sys, acl, numpy as np
+    acl.init(); acl.rt.set_device(0)
+    m, out = acl.media, {}
+    ch = m.dvpp_create_channel_desc(); m.dvpp_create_channel(ch)
+    def pic(ptr, size, fmt, w, h, ws, hs):
+        p = m.dvpp_create_pic_desc()
+        for k, v in (("data", ptr), ("size", size), ("format", fmt), ("width", w),
+                     ("height", h), ("width_stride", ws), ("height_stride", hs)):
+            getattr(m, "dvpp_set_pic_desc_" + k)(p, v)
+        return p
+    src, _ = m.dvpp_malloc(64 * 48 * 3 // 2)
+    dst, _ = m.dvpp_malloc(64 * 48 * 3)
+    rc = m.dvpp_create_resize_config()
+    pin = pic(src, 64 * 48 * 3 // 2, 1, 64, 48, 64, 48)
+    out["ok"] = m.dvpp_vpc_resize_async(ch, pin, pic(dst, 64 * 48 * 3 // 2, 1, 32, 24, 32, 24), rc, 0)
+    out["stride"] = m.dvpp_vpc_resize_async(ch, pin, pic(dst, 64 * 48 * 3 // 2, 1, 40, 24, 40, 24), rc, 0)
+    out["stride_msg"] = acl.get_recent_err_msg()
+    out["rgb_out"] = m.dvpp_vpc_resize_async(ch, pin, pic(dst, 64 * 48 * 3, 12, 32, 24, 96, 24), rc, 0)
+    host, _ = acl.rt.malloc(64 * 48 * 3 // 2, 0)
+    out["rt_memory"] = m.dvpp_vpc_resize_async(ch, pic(host, 64 * 48 * 3 // 2, 1, 64, 48, 64, 48),
+                                              pic(dst, 64 * 48 * 3 // 2, 1, 32, 24, 32, 24), rc, 0)
+    out["rt_memory_msg"] = acl.get_recent_err_msg()
+    crop = m.dvpp_create_roi_config(1, 32, 0, 23)
+    out["odd_left"] = m.dvpp_vpc_crop_async(ch, pin, pic(dst, 64 * 48 * 3 // 2, 1, 32, 24, 32, 24), crop, 0)
+    out["interp3"] = m.dvpp_set_resize_config_interpolation(rc, 3)
+    print(json.dumps(out))
+""")
+
+
+@pytest.mark.parametrize("soc", ["Ascend310", "Ascend310P3"])
+def test_older_chips_rules(soc, tmp_path):
+    script = tmp_path / "old.py"
+    script.write_text(OLD_CHIP_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"), OCANN_SOC=soc)
+    r = subprocess.run([PY, str(script)], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["ok"] == 0
+    assert out["stride"] == INVALID and "multiple of 16" in out["stride_msg"]
+    assert out["rt_memory"] == INVALID and "acldvppMalloc" in out["rt_memory_msg"]
+    if soc == "Ascend310":
+        assert out["rgb_out"] == INVALID  # VPC writes only NV12/NV21 there
+        assert out["odd_left"] == INVALID  # left/top even, right/bottom odd
+        assert out["interp3"] == 0
+    else:
+        assert out["rgb_out"] == 0 and out["interp3"] == INVALID
