@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "acl/acl_internal_abi.h"
 #include "acl/ops/acl_dvpp.h"
 
 namespace py = pybind11;
@@ -211,6 +212,44 @@ void BindWork(py::module_& media) {
         return py::make_tuple(out, ret);
       },
       py::arg("data"), py::arg("data_size"), py::arg("output_pixel_format"));
+  media.def("dvpp_create_jpege_config", [] { return I(acldvppCreateJpegeConfig()); });
+  media.def(
+      "dvpp_destroy_jpege_config",
+      [](uintptr_t c) { return acldvppDestroyJpegeConfig(H<acldvppJpegeConfig>(c)); },
+      py::arg("jpege_config"));
+  media.def(
+      "dvpp_set_jpege_config_level",
+      [](uintptr_t c, uint32_t level) {
+        return acldvppSetJpegeConfigLevel(H<acldvppJpegeConfig>(c), level);
+      },
+      py::arg("jpege_config"), py::arg("level"));
+  media.def(
+      "dvpp_get_jpege_config_level",
+      [](uintptr_t c) { return acldvppGetJpegeConfigLevel(H<acldvppJpegeConfig>(c)); },
+      py::arg("jpege_config"));
+  media.def(
+      "dvpp_jpeg_predict_enc_size",
+      [](uintptr_t in, uintptr_t c) {
+        uint32_t size = 0;
+        aclError ret =
+            acldvppJpegPredictEncSize(H<acldvppPicDesc>(in), H<acldvppJpegeConfig>(c), &size);
+        return py::make_tuple(size, ret);
+      },
+      py::arg("input_desc"), py::arg("config"));
+  // size_ptr: a host uint32 holding the buffer's capacity, overwritten with the file's
+  // length (CANN's samples pass acl.util.bytes_to_ptr or numpy_to_ptr of one).
+  media.def(
+      "dvpp_jpeg_encode_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t data, uintptr_t size_ptr, uintptr_t c, uintptr_t s) {
+        if (!size_ptr || !oc_internal_host_range_writable(H<void>(size_ptr), 4))
+          return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
+        py::gil_scoped_release release;
+        return acldvppJpegEncodeAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                      H<void>(data), H<uint32_t>(size_ptr),
+                                      H<acldvppJpegeConfig>(c), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("data"), py::arg("size"),
+      py::arg("config"), py::arg("stream"));
   media.def(
       "dvpp_jpeg_decode_async",
       [](uintptr_t d, uintptr_t data, uint32_t size, uintptr_t out, uintptr_t s) {

@@ -176,4 +176,20 @@ uint32_t acldvppGetResizeConfigInterpolation(const acldvppResizeConfig* r) {
   return Get<uint32_t>(r, Kind::kResize, 0, [](const auto& c) { return c.interpolation; });
 }
 
+acldvppJpegeConfig* acldvppCreateJpegeConfig(void) {
+  return Create<acldvppJpegeConfig>(Kind::kJpegeConfig);
+}
+aclError acldvppDestroyJpegeConfig(acldvppJpegeConfig* c) {
+  return Destroy(c, Kind::kJpegeConfig, __func__);
+}
+aclError acldvppSetJpegeConfigLevel(acldvppJpegeConfig* c, uint32_t level) {
+  if (level > 100)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppSetJpegeConfigLevel: level " + std::to_string(level) + " is not 0 to 100");
+  return Set(c, Kind::kJpegeConfig, __func__, [&](auto& j) { j.level = level; });
+}
+uint32_t acldvppGetJpegeConfigLevel(const acldvppJpegeConfig* c) {
+  return Get<uint32_t>(c, Kind::kJpegeConfig, 0, [](const auto& j) { return j.level; });
+}
+
 }  // extern "C"

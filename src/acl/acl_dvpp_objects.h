@@ -22,6 +22,9 @@ struct acldvppRoiConfig {
 struct acldvppResizeConfig {
   uint32_t interpolation = 0;
 };
+struct acldvppJpegeConfig {
+  uint32_t level = 100;
+};
 struct acldvppChannelDesc {
   uint32_t mode = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
   uint64_t channel_id = 0;
@@ -30,7 +33,7 @@ struct acldvppChannelDesc {
 
 namespace oc::acl_dvpp {
 
-enum class Kind { kPicDesc, kRoi, kResize, kChannelDesc };
+enum class Kind { kPicDesc, kRoi, kResize, kChannelDesc, kJpegeConfig };
 
 // Handle bookkeeping (the lock guards the objects' use too: calls are short).
 std::mutex& Mutex();

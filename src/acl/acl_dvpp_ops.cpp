@@ -217,4 +217,56 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32
   return ACL_SUCCESS;
 }
 
+aclError acldvppJpegPredictEncSize(const acldvppPicDesc* in, const acldvppJpegeConfig* config,
+                                   uint32_t* size) {
+  if (!size) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppJpegPredictEncSize: size is null");
+  Picture picture;
+  {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    if (!in || !oc::acl_dvpp::Live(in, Kind::kPicDesc) || !config ||
+        !oc::acl_dvpp::Live(config, Kind::kJpegeConfig))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "acldvppJpegPredictEncSize: inputDesc or config is not a live handle");
+    picture = in->picture;
+  }
+  const oc::Status s = oc::dvpp::CheckJpegeInput(picture);
+  if (!s.ok()) return FailStatus(s, __func__);
+  *size = oc::dvpp::JpegeOutputBound(picture);
+  return ACL_SUCCESS;
+}
+
+aclError acldvppJpegEncodeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, const void* data,
+                                uint32_t* size, acldvppJpegeConfig* config, aclrtStream stream) {
+  const char* fn = __func__;
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  if (!size) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": size is null");
+  Picture picture;
+  uint32_t level = 0;
+  {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    using oc::acl_dvpp::Live;
+    if (!ch || !Live(ch, Kind::kChannelDesc) || !ch->created)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": channelDesc is not a live, created channel");
+    if (!(ch->mode & DVPP_CHNMODE_JPEGE))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_JPEGE");
+    if (!in || !Live(in, Kind::kPicDesc) || !config || !Live(config, Kind::kJpegeConfig))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": inputDesc or config is not a live handle");
+    picture = in->picture;
+    level = config->level;
+  }
+  uint32_t capacity = *size;
+  if (aclError e =
+          oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the input picture's data"))
+    return e;
+  if (aclError e = oc::acl_dvpp::CheckBuffer(data, capacity, fn, "the output buffer")) return e;
+  const oc::Status s = oc::dvpp::EncodeJpeg(
+      picture, level, static_cast<uint8_t*>(const_cast<void*>(data)), &capacity);
+  if (!s.ok()) return FailStatus(s, fn);
+  *size = capacity;
+  return ACL_SUCCESS;
+}
+
 }  // extern "C"

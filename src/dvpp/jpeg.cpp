@@ -5,6 +5,7 @@
 
 #include <jpeglib.h>
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -209,6 +210,124 @@ Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
   out->format = format;
   out->width = w;
   out->height = h;
+  return Status::Ok();
+}
+
+Status CheckJpegeInput(const Picture& in) {
+  const std::string what = std::string("the JPEGE input (") + PixelFormatName(in.format) + ", " +
+                           std::to_string(in.width) + "x" + std::to_string(in.height) + ")";
+  if (in.format != kNv12 && in.format != kNv21)
+    return Unsupported(what +
+                       ": OpenCANN's JPEGE encodes YUV_SEMIPLANAR_420 and "
+                       "YVU_SEMIPLANAR_420 pictures");
+  if (!in.data) return InvalidArgument(what + ": the picture has no data");
+  if (in.width < 32 || in.height < 32 || in.width > 8192 || in.height > 8192 || in.width % 2 ||
+      in.height % 2)
+    return InvalidArgument(what + ": JPEGE takes even sizes of 32x32 to 8192x8192");
+  if (in.width_stride < in.width || in.width_stride % 16 || in.height_stride < in.height)
+    return InvalidArgument(what + ": the width stride must be a multiple of 16 at least the " +
+                           "width and the height stride at least the height (strides " +
+                           std::to_string(in.width_stride) + "x" +
+                           std::to_string(in.height_stride) + ")");
+  const uint64_t need = PictureBytes(in.format, in.width_stride, in.height_stride);
+  if (in.size < need)
+    return InvalidArgument(what + ": the buffer holds " + std::to_string(in.size) + " bytes, " +
+                           std::to_string(need) + " are needed");
+  return Status::Ok();
+}
+
+uint32_t JpegeOutputBound(const Picture& in) {
+  const uint64_t raw = PictureBytes(kNv12, in.width_stride, in.height_stride) + 640 + 128;
+  const uint64_t two_mib = uint64_t{2} << 20;
+  return static_cast<uint32_t>((raw + two_mib - 1) / two_mib * two_mib);
+}
+
+namespace {
+
+struct Destination {
+  jpeg_destination_mgr base;
+  uint8_t* out;
+  size_t capacity;
+  bool overflow;
+};
+
+void InitDestination(j_compress_ptr c) {
+  auto* d = reinterpret_cast<Destination*>(c->dest);
+  d->base.next_output_byte = d->out;
+  d->base.free_in_buffer = d->capacity;
+}
+boolean EmptyOutput(j_compress_ptr c) {
+  auto* d = reinterpret_cast<Destination*>(c->dest);
+  d->overflow = true;
+  std::longjmp(reinterpret_cast<ErrorManager*>(c->err)->jump, 1);
+}
+void TermDestination(j_compress_ptr) {}
+
+// Encodes full-resolution YCbCr rows (chroma repeated over each 2x2 block: libjpeg's 2x2
+// downsampling averages them back exactly).
+bool EncodeRows(const uint8_t* rows, uint32_t w, uint32_t h, int quality, uint8_t* out,
+                size_t capacity, size_t* written, std::string* error) {
+  jpeg_compress_struct c;
+  ErrorManager e;
+  Destination d{};
+  c.err = jpeg_std_error(&e.base);
+  e.base.error_exit = OnError;
+  e.base.emit_message = OnMessage;
+  if (setjmp(e.jump)) {
+    *error = d.overflow ? "the output buffer is too small" : e.message;
+    jpeg_destroy_compress(&c);
+    return false;
+  }
+  jpeg_create_compress(&c);
+  d.base.init_destination = InitDestination;
+  d.base.empty_output_buffer = EmptyOutput;
+  d.base.term_destination = TermDestination;
+  d.out = out;
+  d.capacity = capacity;
+  c.dest = &d.base;
+  c.image_width = w;
+  c.image_height = h;
+  c.input_components = 3;
+  c.in_color_space = JCS_YCbCr;
+  jpeg_set_defaults(&c);
+  jpeg_set_quality(&c, quality, TRUE);
+  c.comp_info[0].h_samp_factor = 2;
+  c.comp_info[0].v_samp_factor = 2;
+  jpeg_start_compress(&c, TRUE);
+  while (c.next_scanline < c.image_height) {
+    JSAMPROW line = const_cast<uint8_t*>(rows) + static_cast<size_t>(w) * 3 * c.next_scanline;
+    jpeg_write_scanlines(&c, &line, 1);
+  }
+  jpeg_finish_compress(&c);
+  *written = capacity - d.base.free_in_buffer;
+  jpeg_destroy_compress(&c);
+  return true;
+}
+
+}  // namespace
+
+Status EncodeJpeg(const Picture& in, uint32_t level, uint8_t* out, uint32_t* size) {
+  OC_RETURN_IF_ERROR(CheckJpegeInput(in));
+  if (level > 100) return InvalidArgument("the JPEGE level must be 0 to 100");
+  const uint32_t w = in.width, h = in.height;
+  const size_t ws = in.width_stride;
+  const uint8_t* uv = in.data + ws * in.height_stride;
+  const bool swap = in.format == kNv21;
+  std::vector<uint8_t> rows(static_cast<size_t>(w) * h * 3);
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      uint8_t* p = &rows[(static_cast<size_t>(y) * w + x) * 3];
+      const uint8_t* c = uv + (y / 2) * ws + (x / 2) * 2;
+      p[0] = in.data[y * ws + x];
+      p[1] = c[swap ? 1 : 0];
+      p[2] = c[swap ? 0 : 1];
+    }
+  size_t written = 0;
+  std::string error;
+  if (!EncodeRows(rows.data(), w, h, std::max<int>(1, static_cast<int>(level)), out, *size,
+                  &written, &error))
+    return InvalidArgument("JPEGE: " + error + " (" + std::to_string(*size) + " bytes)");
+  *size = static_cast<uint32_t>(written);
   return Status::Ok();
 }
 

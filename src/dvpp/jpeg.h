@@ -44,4 +44,13 @@ Result<uint32_t> JpegdOutputBytes(const JpegInfo& info, int32_t format, Chip chi
 // kUnknownFormat takes the source's own (NV21 for 4:2:0, YUV400 for grey).
 Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip);
 
+// JPEGE: a YUV420SP picture (NV12/NV21, even sizes, 32x32 to 8192x8192, width stride a
+// multiple of 16) encoded as a baseline 4:2:0 JPEG at `level` (0-100, libjpeg's quality)
+// into out[0, *size); *size is the capacity in and the file's length out.
+Status CheckJpegeInput(const Picture& in);
+// CANN's acldvppJpegPredictEncSize: an upper bound on the file (not confirmed from public
+// documentation: the picture's bytes plus the headers, rounded up to 2 MiB).
+uint32_t JpegeOutputBound(const Picture& in);
+Status EncodeJpeg(const Picture& in, uint32_t level, uint8_t* out, uint32_t* size);
+
 }  // namespace oc::dvpp

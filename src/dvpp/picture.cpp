@@ -118,7 +118,9 @@ Status CheckVpcPicture(const Picture& p, Chip chip, Role role, const char* what)
   if (p.width < 10 || p.height < 6 || p.width > (input ? 8192u : 4096u) || p.height > max_side)
     return bad(std::string(input ? "input" : "output") + " pictures are 10x6 to " +
                (input ? "8192x8192" : "4096x" + std::to_string(max_side)));
-  if ((f->even_width && p.width % 2) || (f->even_height && p.height % 2))
+  // Written pictures of subsampled formats have even sizes; a read one may be odd (the
+  // strides, aligned to 2, hold its last chroma row: CANN's samples resize 500x375 decodes).
+  if (!input && ((f->even_width && p.width % 2) || (f->even_height && p.height % 2)))
     return bad("this format needs an even width" +
                std::string(f->even_height ? " and height" : ""));
   // Row strides: aligned to 16 pixels on 310, 910 and 310P; at least the row on 910B/310B.

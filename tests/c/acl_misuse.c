@@ -667,6 +667,22 @@ static void DvppMisuse(void) {
   EXPECT_CODE(acldvppVpcResizeAsync(ch, in, (acldvppPicDesc*)&w, rc, NULL),
               ACL_ERROR_INVALID_PARAM); /* foreign */
   EXPECT_CODE(acldvppJpegDecodeAsync(ch, src, 100, out, NULL), ACL_ERROR_INVALID_PARAM);
+  {
+    acldvppJpegeConfig* jc = acldvppCreateJpegeConfig();
+    uint32_t enc = 0;
+    EXPECT_CODE(acldvppSetJpegeConfigLevel(jc, 101), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppSetJpegeConfigLevel(jc, 90), ACL_SUCCESS);
+    EXPECT_TRUE(acldvppGetJpegeConfigLevel(jc) == 90 && acldvppGetJpegeConfigLevel(NULL) == 0);
+    EXPECT_CODE(acldvppJpegPredictEncSize(in, jc, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppJpegPredictEncSize(in, jc, &enc), ACL_SUCCESS);
+    EXPECT_CODE(acldvppJpegPredictEncSize(in, NULL, &enc), ACL_ERROR_INVALID_PARAM);
+    enc = 64 * 48 * 3 / 2;
+    EXPECT_CODE(acldvppJpegEncodeAsync(ch, in, dst, NULL, jc, NULL), ACL_ERROR_INVALID_PARAM);
+    /* The channel's mode (VPC | JPEGD) has no JPEGE. */
+    EXPECT_CODE(acldvppJpegEncodeAsync(ch, in, dst, &enc, jc, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppDestroyJpegeConfig(jc), ACL_SUCCESS);
+    EXPECT_CODE(acldvppDestroyJpegeConfig(jc), ACL_ERROR_INVALID_PARAM);
+  }
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_SUCCESS);
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_ERROR_INVALID_PARAM);                /* twice */
   EXPECT_CODE(acldvppVpcCropAsync(ch, in, out, crop, NULL), ACL_ERROR_INVALID_PARAM); /* stale */

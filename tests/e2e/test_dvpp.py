@@ -327,3 +327,41 @@ def test_older_chips_rules(soc, tmp_path):
         assert out["interp3"] == 0
     else:
         assert out["rgb_out"] == 0 and out["interp3"] == INVALID
+
+
+def test_jpeg_encode_round_trip(dvpp):
+    """JPEGE of a decoded picture, read back by Pillow: the luma survives at level 100, and
+    the size comes back through the uint32 CANN's samples pass (bytes_to_ptr or numpy)."""
+    m, acl = dvpp.m, dvpp.acl
+    w, h = 96, 64
+    data = jpeg_bytes(w, h)
+    src = dvpp.buffer(data)
+    ws, hs = align(w, 64), align(h, 16)
+    size = ws * hs * 3 // 2
+    yuv = dvpp.buffer(size=size)
+    pic = dvpp.pic(yuv, size, NV12, w, h, ws, hs)
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, src, len(data), pic, dvpp.stream) == 0
+    cfg = m.dvpp_create_jpege_config()
+    assert m.dvpp_set_jpege_config_level(cfg, 100) == 0
+    assert m.dvpp_get_jpege_config_level(cfg) == 100
+    assert m.dvpp_set_jpege_config_level(cfg, 101) == INVALID
+    bound, ret = m.dvpp_jpeg_predict_enc_size(pic, cfg)
+    assert ret == 0 and bound >= size
+    out = dvpp.buffer(size=bound)
+    size_bytes = np.array([bound], np.uint32).tobytes()
+    assert m.dvpp_jpeg_encode_async(dvpp.chan, pic, out, acl.util.bytes_to_ptr(size_bytes), cfg,
+                                    dvpp.stream) == 0
+    assert acl.rt.synchronize_stream(dvpp.stream) == 0
+    n = int(np.frombuffer(size_bytes, np.uint32)[0])
+    assert 100 < n < bound
+    encoded = Image.open(io.BytesIO(dvpp.read(out, n).tobytes()))
+    assert encoded.size == (w, h)
+    encoded.draft("YCbCr", encoded.size)
+    y_back = np.asarray(encoded)[..., 0].astype(int)
+    y, _, _ = nv12_planes(dvpp.read(yuv, size), w, h, ws, hs)
+    assert np.abs(y_back - y).max() <= 3
+    # A buffer too small is an error, not a cut file.
+    small = np.array([64], np.uint32)
+    assert m.dvpp_jpeg_encode_async(dvpp.chan, pic, out, acl.util.numpy_to_ptr(small), cfg,
+                                    dvpp.stream) == INVALID
+    m.dvpp_destroy_jpege_config(cfg)

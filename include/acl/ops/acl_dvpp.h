@@ -1,8 +1,8 @@
 /* AscendCL DVPP (OpenCANN): the media engines' API as CANN declares it. DVPP's engines read
  * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
  * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
- * and JPEGD (JPEG decoding) compute on the CPU with the hardware's rules checked. JPEGE,
- * PNGD, VDEC, VENC and the batch, border, LUT and histogram calls are not in OpenCANN yet.
+ * JPEGD and JPEGE compute on the CPU with the hardware's rules checked. PNGD, VDEC, VENC
+ * and the batch, border, LUT and histogram calls are not in OpenCANN yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
 #define OPENCANN_ACL_OPS_ACL_DVPP_H_
@@ -240,6 +240,21 @@ ACL_FUNC_VISIBILITY aclError acldvppJpegPredictDecSize(const void* data, uint32_
 ACL_FUNC_VISIBILITY aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc,
                                                     const void* data, uint32_t size,
                                                     acldvppPicDesc* outputDesc, aclrtStream stream);
+
+/* JPEGE: a YUV420SP picture to a baseline JPEG; *size is the buffer's capacity in and the
+ * file's length out. */
+ACL_FUNC_VISIBILITY acldvppJpegeConfig* acldvppCreateJpegeConfig(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyJpegeConfig(acldvppJpegeConfig* jpegeConfig);
+ACL_FUNC_VISIBILITY aclError acldvppSetJpegeConfigLevel(acldvppJpegeConfig* jpegeConfig,
+                                                        uint32_t level);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetJpegeConfigLevel(const acldvppJpegeConfig* jpegeConfig);
+ACL_FUNC_VISIBILITY aclError acldvppJpegPredictEncSize(const acldvppPicDesc* inputDesc,
+                                                       const acldvppJpegeConfig* config,
+                                                       uint32_t* size);
+ACL_FUNC_VISIBILITY aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc,
+                                                    acldvppPicDesc* inputDesc, const void* data,
+                                                    uint32_t* size, acldvppJpegeConfig* config,
+                                                    aclrtStream stream);
 
 #ifdef __cplusplus
 }
