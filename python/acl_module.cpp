@@ -27,21 +27,39 @@ T* Ptr(uintptr_t v) {
 }
 uintptr_t Int(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
-// The objects acl.util.bytes_to_ptr handed out (address -> size; the latest 64): a copy that
-// fails reading past one is named as the application's over-read, which the runtime, seeing
-// only an unreadable range, cannot say.
+// The objects acl.util.bytes_to_ptr handed out (address -> size), and references to them:
+// the pointer stays valid while the caller has dropped its own reference, as CANN's samples
+// need (acllite's AclLiteImage.data() returns the pointer of a temporary bytes object). The
+// latest 64 objects, at most 256 MiB, are kept. A copy that fails reading past one is named
+// as the application's over-read, which the runtime, seeing only an unreadable range, cannot
+// say.
+struct KeptBytes {
+  uintptr_t ptr;
+  size_t size;
+  PyObject* object;  // a strong reference (released under the GIL, never at exit)
+};
 std::mutex g_bytes_mutex;
 std::map<uintptr_t, size_t> g_bytes_sizes;
-std::vector<uintptr_t> g_bytes_order;
+std::vector<KeptBytes>& KeptObjects() {
+  static auto* kept = new std::vector<KeptBytes>();  // never destroyed: no decref after exit
+  return *kept;
+}
 
-void RememberBytes(uintptr_t p, size_t size) {
+// Called with the GIL held.
+void RememberBytes(uintptr_t p, size_t size, PyObject* object) {
   std::lock_guard<std::mutex> lock(g_bytes_mutex);
-  if (g_bytes_order.size() >= 64) {
-    g_bytes_sizes.erase(g_bytes_order.front());
-    g_bytes_order.erase(g_bytes_order.begin());
+  auto& kept = KeptObjects();
+  size_t total = size;
+  for (const auto& k : kept) total += k.size;
+  while (!kept.empty() && (kept.size() >= 64 || total > (size_t{256} << 20))) {
+    total -= kept.front().size;
+    g_bytes_sizes.erase(kept.front().ptr);
+    Py_DECREF(kept.front().object);
+    kept.erase(kept.begin());
   }
+  Py_INCREF(object);
+  kept.push_back({p, size, object});
   g_bytes_sizes[p] = size;
-  g_bytes_order.push_back(p);
 }
 
 void ExplainOverRead(aclError ret, uintptr_t src, size_t count, const char* fn) {
@@ -979,7 +997,7 @@ PYBIND11_MODULE(acl, m) {
         char* data = nullptr;
         Py_ssize_t len = 0;
         PyBytes_AsStringAndSize(b.ptr(), &data, &len);
-        RememberBytes(Int(data), static_cast<size_t>(len));
+        RememberBytes(Int(data), static_cast<size_t>(len), b.ptr());
         return Int(data);
       },
       py::arg("data"), "bytes_to_ptr(data) -> ptr");

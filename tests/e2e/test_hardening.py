@@ -436,3 +436,21 @@ def test_a_copy_past_a_bytes_object_is_named_as_such(acl_session, capfd):
     if acl.rt.memcpy(dev, 1 << 22, ptr, 1 << 22, 1) != 0:
         assert "1000-byte object from acl.util.bytes_to_ptr" in capfd.readouterr().err
     acl.rt.free(dev)
+
+
+def test_bytes_to_ptr_outlives_its_temporary(acl_session):
+    """acllite's AclLiteImage.data() returns bytes_to_ptr of a temporary bytes object and
+    copies from it afterwards; the pointer must stay valid (a large object is unmapped as
+    soon as Python frees it)."""
+    import gc
+    acl = acl_session
+    n = 8 << 20
+    ptr = acl.util.bytes_to_ptr(bytes(range(256)) * (n // 256))
+    gc.collect()
+    dev, ret = acl.rt.malloc(n, 0)
+    assert ret == 0
+    assert acl.rt.memcpy(dev, n, ptr, n, 1) == 0
+    back = np.empty(n, np.uint8)
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(back), n, dev, n, 2) == 0
+    assert (back[:512] == np.tile(np.arange(256, dtype=np.uint8), 2)).all()
+    acl.rt.free(dev)
