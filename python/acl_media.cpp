@@ -4,6 +4,9 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "acl/acl_internal_abi.h"
 #include "acl/ops/acl_dvpp.h"
@@ -261,6 +264,151 @@ void BindWork(py::module_& media) {
       py::arg("stream"));
 }
 
+// VDEC's callbacks: the Python callable set on a channel description, called on the report
+// thread (which holds no GIL in acl.rt.process_report) with the send's handles and data.
+std::mutex g_vdec_mutex;
+std::map<uintptr_t, py::object>& VdecCallables() {
+  static auto* m = new std::map<uintptr_t, py::object>();  // never destroyed: no decref at exit
+  return *m;
+}
+struct VdecSend {
+  py::object fn, user;
+};
+void VdecTrampoline(acldvppStreamDesc* in, acldvppPicDesc* out, void* data) {
+  py::gil_scoped_acquire gil;
+  std::unique_ptr<VdecSend> send(static_cast<VdecSend*>(data));
+  try {
+    send->fn(I(in), I(out), send->user);
+  } catch (py::error_already_set& e) {
+    e.discard_as_unraisable("acl.media VDEC callback");
+  }
+}
+
+void BindVideo(py::module_& media) {
+  media.def("dvpp_create_stream_desc", [] { return I(acldvppCreateStreamDesc()); });
+  media.def(
+      "dvpp_destroy_stream_desc",
+      [](uintptr_t s) { return acldvppDestroyStreamDesc(H<acldvppStreamDesc>(s)); },
+      py::arg("stream_desc"));
+  media.def(
+      "dvpp_set_stream_desc_data",
+      [](uintptr_t s, uintptr_t d) {
+        return acldvppSetStreamDescData(H<acldvppStreamDesc>(s), H<void>(d));
+      },
+      py::arg("stream_desc"), py::arg("data_dev"));
+  media.def(
+      "dvpp_set_stream_desc_size",
+      [](uintptr_t s, uint32_t v) { return acldvppSetStreamDescSize(H<acldvppStreamDesc>(s), v); },
+      py::arg("stream_desc"), py::arg("size"));
+  media.def(
+      "dvpp_set_stream_desc_format",
+      [](uintptr_t s, int v) {
+        return acldvppSetStreamDescFormat(H<acldvppStreamDesc>(s),
+                                          static_cast<acldvppStreamFormat>(v));
+      },
+      py::arg("stream_desc"), py::arg("format"));
+  media.def(
+      "dvpp_set_stream_desc_timestamp",
+      [](uintptr_t s, uint64_t v) {
+        return acldvppSetStreamDescTimestamp(H<acldvppStreamDesc>(s), v);
+      },
+      py::arg("stream_desc"), py::arg("timestamp"));
+  media.def(
+      "dvpp_set_stream_desc_eos",
+      [](uintptr_t s, int v) {
+        return acldvppSetStreamDescEos(H<acldvppStreamDesc>(s), static_cast<uint8_t>(v));
+      },
+      py::arg("stream_desc"), py::arg("eos"));
+  media.def(
+      "dvpp_get_stream_desc_data",
+      [](uintptr_t s) { return I(acldvppGetStreamDescData(H<acldvppStreamDesc>(s))); },
+      py::arg("stream_desc"));
+  media.def(
+      "dvpp_get_stream_desc_size",
+      [](uintptr_t s) { return acldvppGetStreamDescSize(H<acldvppStreamDesc>(s)); },
+      py::arg("stream_desc"));
+  media.def(
+      "dvpp_get_stream_desc_ret_code",
+      [](uintptr_t s) { return acldvppGetStreamDescRetCode(H<acldvppStreamDesc>(s)); },
+      py::arg("stream_desc"));
+  media.def("vdec_create_channel_desc", [] { return I(aclvdecCreateChannelDesc()); });
+  media.def(
+      "vdec_destroy_channel_desc",
+      [](uintptr_t v) {
+        aclError ret = aclvdecDestroyChannelDesc(H<aclvdecChannelDesc>(v));
+        if (ret == ACL_SUCCESS) {
+          std::lock_guard<std::mutex> lock(g_vdec_mutex);
+          VdecCallables().erase(v);
+        }
+        return ret;
+      },
+      py::arg("channel_desc"));
+#define OC_VDEC_SET(py_name, c_fn, T, cast)                                              \
+  media.def(                                                                             \
+      py_name, [](uintptr_t v, T x) { return c_fn(H<aclvdecChannelDesc>(v), cast(x)); }, \
+      py::arg("channel_desc"), py::arg("value"));
+  OC_VDEC_SET("vdec_set_channel_desc_channel_id", aclvdecSetChannelDescChannelId, uint32_t, )
+  OC_VDEC_SET("vdec_set_channel_desc_thread_id", aclvdecSetChannelDescThreadId, uint64_t, )
+  OC_VDEC_SET("vdec_set_channel_desc_entype", aclvdecSetChannelDescEnType, int,
+              static_cast<acldvppStreamFormat>)
+  OC_VDEC_SET("vdec_set_channel_desc_out_pic_format", aclvdecSetChannelDescOutPicFormat, int,
+              static_cast<acldvppPixelFormat>)
+  OC_VDEC_SET("vdec_set_channel_desc_out_pic_width", aclvdecSetChannelDescOutPicWidth, uint32_t, )
+  OC_VDEC_SET("vdec_set_channel_desc_out_pic_height", aclvdecSetChannelDescOutPicHeight, uint32_t, )
+  OC_VDEC_SET("vdec_set_channel_desc_ref_frame_num", aclvdecSetChannelDescRefFrameNum, uint32_t, )
+  OC_VDEC_SET("vdec_set_channel_desc_out_mode", aclvdecSetChannelDescOutMode, uint32_t, )
+#undef OC_VDEC_SET
+  media.def(
+      "vdec_get_channel_desc_out_mode",
+      [](uintptr_t v) { return aclvdecGetChannelDescOutMode(H<aclvdecChannelDesc>(v)); },
+      py::arg("channel_desc"));
+  media.def(
+      "vdec_set_channel_desc_callback",
+      [](uintptr_t v, py::object fn) {
+        aclError ret = aclvdecSetChannelDescCallback(H<aclvdecChannelDesc>(v), VdecTrampoline);
+        if (ret == ACL_SUCCESS) {
+          std::lock_guard<std::mutex> lock(g_vdec_mutex);
+          VdecCallables()[v] = fn;
+        }
+        return ret;
+      },
+      py::arg("channel_desc"), py::arg("callback"));
+  media.def(
+      "vdec_create_channel",
+      [](uintptr_t v) { return aclvdecCreateChannel(H<aclvdecChannelDesc>(v)); },
+      py::arg("channel_desc"));
+  media.def(
+      "vdec_destroy_channel",
+      [](uintptr_t v) {
+        py::gil_scoped_release release;  // waits for the report thread's callbacks
+        return aclvdecDestroyChannel(H<aclvdecChannelDesc>(v));
+      },
+      py::arg("channel_desc"));
+  media.def("vdec_create_frame_config", [] { return I(aclvdecCreateFrameConfig()); });
+  media.def(
+      "vdec_destroy_frame_config",
+      [](uintptr_t c) { return aclvdecDestroyFrameConfig(H<aclvdecFrameConfig>(c)); },
+      py::arg("frame_config"));
+  media.def(
+      "vdec_send_frame",
+      [](uintptr_t v, uintptr_t in, uintptr_t out, uintptr_t cfg, py::object user) {
+        py::object fn;
+        {
+          std::lock_guard<std::mutex> lock(g_vdec_mutex);
+          auto it = VdecCallables().find(v);
+          if (it != VdecCallables().end()) fn = it->second;
+        }
+        auto* send = new VdecSend{fn, user};
+        aclError ret = aclvdecSendFrame(H<aclvdecChannelDesc>(v), H<acldvppStreamDesc>(in),
+                                        H<acldvppPicDesc>(out), H<aclvdecFrameConfig>(cfg), send);
+        // On an error no callback comes for this send (nor for an end-of-stream send).
+        if (ret != ACL_SUCCESS || acldvppGetStreamDescEos(H<acldvppStreamDesc>(in))) delete send;
+        return ret;
+      },
+      py::arg("channel_desc"), py::arg("input"), py::arg("output"), py::arg("config"),
+      py::arg("user_data"));
+}
+
 }  // namespace
 
 void BindMedia(py::module_& m) {
@@ -268,4 +416,5 @@ void BindMedia(py::module_& m) {
   BindPicDesc(media);
   BindConfigs(media);
   BindWork(media);
+  BindVideo(media);
 }

@@ -25,6 +25,17 @@ struct acldvppResizeConfig {
 struct acldvppJpegeConfig {
   uint32_t level = 100;
 };
+struct acldvppStreamDesc {
+  void* data = nullptr;
+  uint32_t size = 0;
+  int32_t format = 0;
+  uint64_t timestamp = 0;
+  uint32_t ret_code = 0;
+  uint8_t eos = 0;
+};
+struct aclvdecFrameConfig {
+  int unused = 0;
+};
 struct acldvppChannelDesc {
   uint32_t mode = DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD | DVPP_CHNMODE_JPEGE;
   uint64_t channel_id = 0;
@@ -33,7 +44,16 @@ struct acldvppChannelDesc {
 
 namespace oc::acl_dvpp {
 
-enum class Kind { kPicDesc, kRoi, kResize, kChannelDesc, kJpegeConfig };
+enum class Kind {
+  kPicDesc,
+  kRoi,
+  kResize,
+  kChannelDesc,
+  kJpegeConfig,
+  kStreamDesc,
+  kVdecChannel,
+  kVdecFrameConfig
+};
 
 // Handle bookkeeping (the lock guards the objects' use too: calls are short).
 std::mutex& Mutex();

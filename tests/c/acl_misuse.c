@@ -698,6 +698,51 @@ static void DvppMisuse(void) {
   acldvppFree(dst);
 }
 
+/* ---- DVPP's stream descriptions and VDEC: handles, ranges, a channel without a callback ---- */
+static void VdecMisuse(void) {
+  acldvppStreamDesc* sd = acldvppCreateStreamDesc();
+  EXPECT_CODE(acldvppSetStreamDescData(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppSetStreamDescData(sd, NULL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetStreamDescSize(sd, 0), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetStreamDescFormat(sd, H264_MAIN_LEVEL), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetStreamDescTimestamp(sd, 7), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetStreamDescRetCode(sd, 0), ACL_SUCCESS);
+  EXPECT_CODE(acldvppSetStreamDescEos(sd, 0), ACL_SUCCESS);
+  EXPECT_TRUE(acldvppGetStreamDescData(sd) == NULL && acldvppGetStreamDescSize(sd) == 0);
+  EXPECT_TRUE(acldvppGetStreamDescFormat(sd) == H264_MAIN_LEVEL);
+  EXPECT_TRUE(acldvppGetStreamDescTimestamp(sd) == 7 && acldvppGetStreamDescRetCode(sd) == 0);
+  EXPECT_TRUE(acldvppGetStreamDescEos(sd) == 0 && acldvppGetStreamDescSize(NULL) == 0);
+  aclvdecChannelDesc* v = aclvdecCreateChannelDesc();
+  EXPECT_CODE(aclvdecSetChannelDescChannelId(v, 100000), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvdecSetChannelDescChannelId(v, 1), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecSetChannelDescThreadId(v, 1), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecSetChannelDescCallback(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvdecSetChannelDescEnType(v, (acldvppStreamFormat)9), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvdecSetChannelDescEnType(v, H265_MAIN_LEVEL), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecSetChannelDescOutPicFormat(v, PIXEL_FORMAT_RGB_888),
+              ACL_ERROR_FEATURE_UNSUPPORTED);
+  EXPECT_CODE(aclvdecSetChannelDescOutPicWidth(v, 64), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecSetChannelDescOutPicHeight(v, 48), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecSetChannelDescRefFrameNum(v, 4), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecSetChannelDescOutMode(v, 5), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(aclvdecGetChannelDescChannelId(v) == 1 && aclvdecGetChannelDescThreadId(v) == 1);
+  EXPECT_TRUE(aclvdecGetChannelDescCallback(v) == NULL);
+  EXPECT_TRUE(aclvdecGetChannelDescEnType(v) == H265_MAIN_LEVEL);
+  EXPECT_TRUE(aclvdecGetChannelDescOutPicFormat(v) == PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  EXPECT_TRUE(aclvdecGetChannelDescOutMode(v) == 0);
+  EXPECT_CODE(aclvdecCreateChannel(v), ACL_ERROR_INVALID_PARAM); /* no callback */
+  EXPECT_CODE(aclvdecDestroyChannel(v), ACL_ERROR_INVALID_PARAM);
+  aclvdecFrameConfig* fc = aclvdecCreateFrameConfig();
+  EXPECT_CODE(aclvdecSendFrame(v, sd, NULL, fc, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvdecSendSkippedFrame(v, sd, fc, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvdecDestroyFrameConfig(fc), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecDestroyFrameConfig(fc), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvdecDestroyChannelDesc(v), ACL_SUCCESS);
+  EXPECT_CODE(aclvdecDestroyChannelDesc(v), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppDestroyStreamDesc(sd), ACL_SUCCESS);
+  EXPECT_CODE(acldvppDestroyStreamDesc(sd), ACL_ERROR_INVALID_PARAM);
+}
+
 /* ---- synchronizing a stream whose blocking callback nobody has processed yet ---- */
 static atomic_int g_sync_done;
 static aclrtStream g_cb_stream;
@@ -1001,6 +1046,7 @@ int main(int argc, char** argv) {
   EXPECT_CODE(acldvppFree(dvpp), ACL_SUCCESS);
   EXPECT_CODE(acldvppFree(dvpp), ACL_ERROR_INVALID_PARAM); /* twice */
   DvppMisuse();
+  VdecMisuse();
   /* Model load configurations: sizes, values and handles checked. */
   {
     aclmdlConfigHandle* cfg = aclmdlCreateConfigHandle();

@@ -1,8 +1,9 @@
 /* AscendCL DVPP (OpenCANN): the media engines' API as CANN declares it. DVPP's engines read
  * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
  * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
- * JPEGD and JPEGE compute on the CPU with the hardware's rules checked. PNGD, VDEC, VENC
- * and the batch, border, LUT and histogram calls are not in OpenCANN yet.
+ * JPEGD, JPEGE and VDEC (H.264/H.265 on FFmpeg) compute on the CPU with the hardware's rules
+ * checked. PNGD, VENC and the batch, border, LUT and histogram calls are not in OpenCANN
+ * yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
 #define OPENCANN_ACL_OPS_ACL_DVPP_H_
@@ -255,6 +256,68 @@ ACL_FUNC_VISIBILITY aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelD
                                                     acldvppPicDesc* inputDesc, const void* data,
                                                     uint32_t* size, acldvppJpegeConfig* config,
                                                     aclrtStream stream);
+
+/* Stream descriptions: one access unit of an H.264/H.265 stream for VDEC. */
+ACL_FUNC_VISIBILITY acldvppStreamDesc* acldvppCreateStreamDesc(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyStreamDesc(acldvppStreamDesc* streamDesc);
+ACL_FUNC_VISIBILITY aclError acldvppSetStreamDescData(acldvppStreamDesc* streamDesc, void* dataDev);
+ACL_FUNC_VISIBILITY aclError acldvppSetStreamDescSize(acldvppStreamDesc* streamDesc, uint32_t size);
+ACL_FUNC_VISIBILITY aclError acldvppSetStreamDescFormat(acldvppStreamDesc* streamDesc,
+                                                        acldvppStreamFormat format);
+ACL_FUNC_VISIBILITY aclError acldvppSetStreamDescTimestamp(acldvppStreamDesc* streamDesc,
+                                                           uint64_t timestamp);
+ACL_FUNC_VISIBILITY aclError acldvppSetStreamDescRetCode(acldvppStreamDesc* streamDesc,
+                                                         uint32_t retCode);
+ACL_FUNC_VISIBILITY aclError acldvppSetStreamDescEos(acldvppStreamDesc* streamDesc, uint8_t eos);
+ACL_FUNC_VISIBILITY void* acldvppGetStreamDescData(const acldvppStreamDesc* streamDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetStreamDescSize(const acldvppStreamDesc* streamDesc);
+ACL_FUNC_VISIBILITY acldvppStreamFormat
+acldvppGetStreamDescFormat(const acldvppStreamDesc* streamDesc);
+ACL_FUNC_VISIBILITY uint64_t acldvppGetStreamDescTimestamp(const acldvppStreamDesc* streamDesc);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetStreamDescRetCode(const acldvppStreamDesc* streamDesc);
+ACL_FUNC_VISIBILITY uint8_t acldvppGetStreamDescEos(const acldvppStreamDesc* streamDesc);
+
+/* VDEC: frames are decoded as they are sent; each send's callback runs on the thread given
+ * with aclvdecSetChannelDescThreadId when it calls aclrtProcessReport. */
+ACL_FUNC_VISIBILITY aclvdecChannelDesc* aclvdecCreateChannelDesc(void);
+ACL_FUNC_VISIBILITY aclError aclvdecDestroyChannelDesc(aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescChannelId(aclvdecChannelDesc* channelDesc,
+                                                            uint32_t channelId);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescThreadId(aclvdecChannelDesc* channelDesc,
+                                                           uint64_t threadId);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescCallback(aclvdecChannelDesc* channelDesc,
+                                                           aclvdecCallback callback);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescEnType(aclvdecChannelDesc* channelDesc,
+                                                         acldvppStreamFormat enType);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc* channelDesc,
+                                                               acldvppPixelFormat outPicFormat);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescOutPicWidth(aclvdecChannelDesc* channelDesc,
+                                                              uint32_t outPicWidth);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescOutPicHeight(aclvdecChannelDesc* channelDesc,
+                                                               uint32_t outPicHeight);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescRefFrameNum(aclvdecChannelDesc* channelDesc,
+                                                              uint32_t refFrameNum);
+ACL_FUNC_VISIBILITY aclError aclvdecSetChannelDescOutMode(aclvdecChannelDesc* channelDesc,
+                                                          uint32_t outMode);
+ACL_FUNC_VISIBILITY uint32_t aclvdecGetChannelDescChannelId(const aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint64_t aclvdecGetChannelDescThreadId(const aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclvdecCallback
+aclvdecGetChannelDescCallback(const aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY acldvppStreamFormat
+aclvdecGetChannelDescEnType(const aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY acldvppPixelFormat
+aclvdecGetChannelDescOutPicFormat(const aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t aclvdecGetChannelDescOutMode(const aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError aclvdecCreateChannel(aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError aclvdecDestroyChannel(aclvdecChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclvdecFrameConfig* aclvdecCreateFrameConfig(void);
+ACL_FUNC_VISIBILITY aclError aclvdecDestroyFrameConfig(aclvdecFrameConfig* vdecFrameConfig);
+ACL_FUNC_VISIBILITY aclError aclvdecSendFrame(aclvdecChannelDesc* channelDesc,
+                                              acldvppStreamDesc* input, acldvppPicDesc* output,
+                                              aclvdecFrameConfig* config, void* userData);
+ACL_FUNC_VISIBILITY aclError aclvdecSendSkippedFrame(aclvdecChannelDesc* channelDesc,
+                                                     acldvppStreamDesc* input,
+                                                     aclvdecFrameConfig* config, void* userData);
 
 #ifdef __cplusplus
 }

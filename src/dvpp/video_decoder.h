@@ -1,0 +1,41 @@
+// VDEC's decoder: H.264 and H.265 Annex-B streams on FFmpeg's libavcodec, one access unit
+// per send, frames out as 8-bit 4:2:0 planes in decoding's output order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/status.h"
+#include "dvpp/picture.h"
+
+namespace oc::dvpp {
+
+struct DecodedFrame {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> y, uv;  // y: width*height; uv: interleaved U,V at half resolution
+};
+
+class VideoDecoder {
+ public:
+  // stream_format: CANN's acldvppStreamFormat (0 H.265 main, 1-3 H.264 profiles).
+  static Result<std::unique_ptr<VideoDecoder>> Create(int32_t stream_format);
+  ~VideoDecoder();
+  VideoDecoder(const VideoDecoder&) = delete;
+  VideoDecoder& operator=(const VideoDecoder&) = delete;
+
+  // Decodes one access unit (empty: the end of the stream, which drains the decoder);
+  // frames that became ready are appended. A damaged unit is an error; the decoder carries on.
+  Status Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames);
+
+ private:
+  VideoDecoder() = default;
+  struct Impl;
+  Impl* impl_ = nullptr;
+};
+
+// Writes a decoded frame into a YUV420SP picture (NV12 or NV21), resizing when the picture's
+// size differs from the frame's.
+Status WriteFrame(const DecodedFrame& frame, const Picture& out, Chip chip);
+
+}  // namespace oc::dvpp

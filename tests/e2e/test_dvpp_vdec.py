@@ -1,0 +1,153 @@
+"""VDEC as CANN's video samples drive it: an H.264 / H.265 Annex-B stream sent one access unit
+at a time, each send's callback on a report thread looping acl.rt.process_report, NV12 frames
+out; checked against FFmpeg's own decoding of the file (the `ffmpeg` command). A damaged
+access unit fails its own callback and decoding carries on."""
+import shutil
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+from test_dvpp import NV12, align
+
+pytestmark = pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs the ffmpeg command")
+
+H265, H264_MAIN = 0, 2
+
+
+def encode(tmp_path, codec, w, h, frames):
+    path = tmp_path / f"clip.{codec}"
+    params = ["-x264-params", "aud=1:bframes=0"] if codec == "h264" else \
+        ["-x265-params", "aud=1:bframes=0:log-level=error"]
+    r = subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                        f"testsrc=size={w}x{h}:rate=10", "-frames:v", str(frames),
+                        "-pix_fmt", "yuv420p", "-c:v", "libx264" if codec == "h264" else "libx265",
+                        *params, "-f", "h264" if codec == "h264" else "hevc", str(path)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip(f"ffmpeg cannot encode {codec}: {r.stderr[-300:]}")
+    data = path.read_bytes()
+    ref = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo",
+                          "-pix_fmt", "yuv420p", "-"], capture_output=True, check=True).stdout
+    return data, np.frombuffer(ref, np.uint8).reshape(frames, h * w * 3 // 2)
+
+
+def access_units(data, codec):
+    """Splits an Annex-B stream before each access unit delimiter (H.264 type 9, H.265 35)."""
+    starts = []
+    i = 0
+    while True:
+        i = data.find(b"\x00\x00\x01", i)
+        if i < 0:
+            break
+        nal = data[i + 3]
+        kind = nal & 0x1F if codec == "h264" else (nal >> 1) & 0x3F
+        if kind == (9 if codec == "h264" else 35):
+            starts.append(i - 1 if i > 0 and data[i - 1] == 0 else i)
+        i += 3
+    starts.append(len(data))
+    return [data[a:b] for a, b in zip(starts, starts[1:]) if b > a]
+
+
+class Reporter:
+    """The report thread CANN's samples start: it sets the context and processes reports."""
+
+    def __init__(self, acl):
+        self.acl, self.stop, self.tid = acl, False, None
+        context, _ = acl.rt.get_context()
+        ready = threading.Event()
+
+        def loop():
+            acl.rt.set_context(context)
+            self.tid = threading.get_ident()
+            ready.set()
+            while not self.stop:
+                acl.rt.process_report(20)
+        self.thread = threading.Thread(target=loop)
+        self.thread.start()
+        ready.wait()
+
+    def close(self):
+        self.stop = True
+        self.thread.join()
+
+
+@pytest.mark.parametrize("codec", ["h264", "h265"])
+def test_vdec_decodes_like_ffmpeg(acl_session, tmp_path, codec):
+    acl = acl_session
+    m = acl.media
+    w, h, n = 64, 48, 6
+    data, ref = encode(tmp_path, codec, w, h, n)
+    units = access_units(data, codec)
+    assert len(units) == n
+    reporter = Reporter(acl)
+    done = []
+
+    def callback(stream_desc, pic_desc, user):
+        done.append((user, m.dvpp_get_pic_desc_ret_code(pic_desc), pic_desc))
+
+    v = m.vdec_create_channel_desc()
+    assert m.vdec_set_channel_desc_channel_id(v, 3) == 0
+    assert m.vdec_set_channel_desc_thread_id(v, reporter.tid) == 0
+    assert m.vdec_set_channel_desc_callback(v, callback) == 0
+    assert m.vdec_set_channel_desc_entype(v, H264_MAIN if codec == "h264" else H265) == 0
+    assert m.vdec_set_channel_desc_out_pic_format(v, NV12) == 0
+    assert m.vdec_create_channel(v) == 0
+    ws, hs = align(w, 16), align(h, 2)
+    size = ws * hs * 3 // 2
+    outs, ins, keep = [], [], []
+    for k, unit in enumerate(units):
+        if k == 3:  # a damaged unit: only its first bytes
+            unit = unit[:12]
+        buf, ret = m.dvpp_malloc(len(unit))
+        arr = np.frombuffer(unit, np.uint8)
+        acl.rt.memcpy(buf, len(unit), acl.util.numpy_to_ptr(arr), len(unit), 1)
+        sd = m.dvpp_create_stream_desc()
+        m.dvpp_set_stream_desc_data(sd, buf)
+        m.dvpp_set_stream_desc_size(sd, len(unit))
+        out, _ = m.dvpp_malloc(size)
+        pd = m.dvpp_create_pic_desc()
+        for key, val in (("data", out), ("size", size), ("format", NV12), ("width", w),
+                         ("height", h), ("width_stride", ws), ("height_stride", hs)):
+            getattr(m, "dvpp_set_pic_desc_" + key)(pd, val)
+        assert m.vdec_send_frame(v, sd, pd, 0, k) == 0
+        outs.append((out, pd))
+        ins.append((buf, sd))
+    assert m.vdec_destroy_channel(v) == 0  # drains; the callbacks have run when it returns
+    reporter.close()
+    assert sorted(u for u, _, _ in done) == list(range(n))
+    codes = {u: c for u, c, _ in done}
+    assert codes[3] != 0  # the damaged unit
+    for k, (out, pd) in enumerate(outs):
+        if codes[k] != 0:
+            continue
+        got = np.empty(size, np.uint8)
+        acl.rt.memcpy(acl.util.numpy_to_ptr(got), size, out, size, 2)
+        y = got[:ws * hs].reshape(hs, ws)[:h, :w]
+        uv = got[ws * hs:].reshape(hs // 2, ws)[:h // 2, :w]
+        want = ref[k]
+        # Frames before the damage are FFmpeg's exactly; after it, concealment may differ.
+        if k < 3:
+            np.testing.assert_array_equal(y, want[:w * h].reshape(h, w))
+            u = want[w * h:w * h + w * h // 4].reshape(h // 2, w // 2)
+            np.testing.assert_array_equal(uv[:, 0::2], u)
+    assert sum(1 for c in codes.values() if c == 0) >= 3
+    for (out, pd), (buf, sd) in zip(outs, ins):
+        m.dvpp_destroy_pic_desc(pd)
+        m.dvpp_free(out)
+        m.dvpp_destroy_stream_desc(sd)
+        m.dvpp_free(buf)
+    assert m.vdec_destroy_channel_desc(v) == 0
+
+
+def test_vdec_refuses_what_it_cannot(acl_session):
+    m = acl_session.media
+    v = m.vdec_create_channel_desc()
+    assert m.vdec_set_channel_desc_channel_id(v, 999) == 100000  # 256 channels at most
+    assert m.vdec_set_channel_desc_out_pic_format(v, 12) == 200006  # RGB out: not in OpenCANN
+    assert m.vdec_set_channel_desc_out_mode(v, 2) == 100000
+    assert m.vdec_create_channel(v) == 100000  # no callback
+    assert m.vdec_destroy_channel(v) == 100000  # never created
+    assert m.vdec_destroy_channel_desc(v) == 0
+    assert m.vdec_destroy_channel_desc(v) == 100000
