@@ -286,7 +286,7 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc* d) {
       return Fail(ACL_ERROR_INVALID_PARAM,
                   std::string(fn) + ": no callback (aclvdecSetChannelDescCallback)");
   }
-  auto decoder = oc::dvpp::VideoDecoder::Create(d->en_type);
+  auto decoder = oc::dvpp::CreateVideoDecoder(d->en_type);
   if (!decoder.ok()) return FailStatus(decoder.status(), fn);
   aclrtStream stream = nullptr;
   if (aclError e = aclrtCreateStream(&stream)) return e;

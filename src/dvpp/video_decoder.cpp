@@ -3,8 +3,6 @@
 #include <cstring>
 #include <string>
 
-#include "dvpp/vpc.h"
-
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavutil/error.h>
@@ -15,14 +13,24 @@ extern "C" {
 
 namespace oc::dvpp {
 
-struct VideoDecoder::Impl {
-  AVCodecContext* ctx = nullptr;
-  AVPacket* packet = nullptr;
-  AVFrame* frame = nullptr;
-  bool drained = false;
-};
-
 namespace {
+
+class FfmpegDecoder final : public VideoDecoder {
+ public:
+  ~FfmpegDecoder() override {
+    av_frame_free(&frame_);
+    av_packet_free(&packet_);
+    avcodec_free_context(&ctx_);
+  }
+  Status Open(int32_t stream_format);
+  Status Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames) override;
+
+ private:
+  AVCodecContext* ctx_ = nullptr;
+  AVPacket* packet_ = nullptr;
+  AVFrame* frame_ = nullptr;
+  bool drained_ = false;
+};
 
 std::string AvError(int err) {
   char text[AV_ERROR_MAX_STRING_SIZE] = {0};
@@ -30,9 +38,7 @@ std::string AvError(int err) {
   return text;
 }
 
-Status Collect(VideoDecoder* self, AVCodecContext* ctx, AVFrame* frame,
-               std::vector<DecodedFrame>* frames) {
-  (void)self;
+Status Collect(AVCodecContext* ctx, AVFrame* frame, std::vector<DecodedFrame>* frames) {
   while (true) {
     const int r = avcodec_receive_frame(ctx, frame);
     if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return Status::Ok();
@@ -66,7 +72,7 @@ Status Collect(VideoDecoder* self, AVCodecContext* ctx, AVFrame* frame,
 
 }  // namespace
 
-Result<std::unique_ptr<VideoDecoder>> VideoDecoder::Create(int32_t stream_format) {
+Status FfmpegDecoder::Open(int32_t stream_format) {
   if (stream_format < 0 || stream_format > 3)
     return InvalidArgument("VDEC: stream format " + std::to_string(stream_format) +
                            " is not one of H265_MAIN_LEVEL (0) or H264_*_LEVEL (1-3)");
@@ -74,67 +80,45 @@ Result<std::unique_ptr<VideoDecoder>> VideoDecoder::Create(int32_t stream_format
   const AVCodec* codec =
       avcodec_find_decoder(stream_format == 0 ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
   if (!codec) return Unsupported("VDEC: this FFmpeg build has no H.264/H.265 decoder");
-  std::unique_ptr<VideoDecoder> d(new VideoDecoder());
-  d->impl_ = new Impl();
-  d->impl_->ctx = avcodec_alloc_context3(codec);
-  d->impl_->packet = av_packet_alloc();
-  d->impl_->frame = av_frame_alloc();
-  if (!d->impl_->ctx || !d->impl_->packet || !d->impl_->frame)
-    return Status(StatusCode::kInternal, "VDEC: out of memory");
-  d->impl_->ctx->thread_count = 1;  // decoding runs on the caller's thread, in order
-  const int r = avcodec_open2(d->impl_->ctx, codec, nullptr);
+  ctx_ = avcodec_alloc_context3(codec);
+  packet_ = av_packet_alloc();
+  frame_ = av_frame_alloc();
+  if (!ctx_ || !packet_ || !frame_) return Status(StatusCode::kInternal, "VDEC: out of memory");
+  ctx_->thread_count = 1;  // decoding runs on the caller's thread, in order
+  const int r = avcodec_open2(ctx_, codec, nullptr);
   if (r < 0) return Status(StatusCode::kInternal, "VDEC: the decoder does not open: " + AvError(r));
-  return d;
+  return Status::Ok();
 }
 
-VideoDecoder::~VideoDecoder() {
-  if (!impl_) return;
-  av_frame_free(&impl_->frame);
-  av_packet_free(&impl_->packet);
-  avcodec_free_context(&impl_->ctx);
-  delete impl_;
-}
-
-Status VideoDecoder::Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames) {
-  if (impl_->drained) return InvalidArgument("VDEC: the stream has ended (EOS was sent)");
+Status FfmpegDecoder::Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames) {
+  if (drained_) return InvalidArgument("VDEC: the stream has ended (EOS was sent)");
   if (size > static_cast<size_t>(INT32_MAX)) return InvalidArgument("VDEC: the frame is too large");
   int r = 0;
   if (size == 0) {
-    impl_->drained = true;
-    r = avcodec_send_packet(impl_->ctx, nullptr);
+    drained_ = true;
+    r = avcodec_send_packet(ctx_, nullptr);
   } else {
     // libavcodec reads up to AV_INPUT_BUFFER_PADDING_SIZE bytes past the data: a padded copy.
-    if (av_new_packet(impl_->packet, static_cast<int>(size)) < 0)
+    if (av_new_packet(packet_, static_cast<int>(size)) < 0)
       return Status(StatusCode::kInternal, "VDEC: out of memory");
-    std::memcpy(impl_->packet->data, data, size);
-    r = avcodec_send_packet(impl_->ctx, impl_->packet);
-    av_packet_unref(impl_->packet);
+    std::memcpy(packet_->data, data, size);
+    r = avcodec_send_packet(ctx_, packet_);
+    av_packet_unref(packet_);
   }
-  Status collected = Collect(this, impl_->ctx, impl_->frame, frames);
+  Status collected = Collect(ctx_, frame_, frames);
   if (r < 0 && r != AVERROR_EOF)
     return InvalidArgument("VDEC: the frame cannot be decoded: " + AvError(r));
   return collected;
 }
 
-Status WriteFrame(const DecodedFrame& frame, const Picture& out, Chip chip) {
-  if (out.format != kNv12 && out.format != kNv21)
-    return Unsupported(std::string("VDEC output ") + PixelFormatName(out.format) +
-                       ": OpenCANN writes YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
-  // The frame as an NV12 picture, then VPC's geometry writes it (resizing if asked).
-  const uint32_t ws = AlignUp(frame.width, 2), hs = AlignUp(frame.height, 2);
-  std::vector<uint8_t> nv12(static_cast<size_t>(ws) * hs * 3 / 2);
-  for (uint32_t r = 0; r < frame.height; ++r)
-    std::memcpy(&nv12[static_cast<size_t>(r) * ws], &frame.y[static_cast<size_t>(r) * frame.width],
-                frame.width);
-  const uint32_t cw = (frame.width + 1) / 2, ch = (frame.height + 1) / 2;
-  for (uint32_t r = 0; r < ch; ++r)
-    std::memcpy(&nv12[static_cast<size_t>(ws) * hs + static_cast<size_t>(r) * ws],
-                &frame.uv[static_cast<size_t>(r) * cw * 2], cw * 2);
-  Picture in{nv12.data(), static_cast<uint32_t>(nv12.size()), kNv12, frame.width, frame.height, ws,
-             hs};
-  const Roi all_in{0, frame.width - 1, 0, frame.height - 1};
-  const Roi all_out{0, out.width - 1, 0, out.height - 1};
-  return CropResizePaste(in, all_in, out, all_out, kBilinear, chip);
-}
-
 }  // namespace oc::dvpp
+
+extern "C" __attribute__((visibility("default"))) void oc_dvpp_create_video_decoder(
+    int32_t stream_format, oc::Result<std::unique_ptr<oc::dvpp::VideoDecoder>>* out) {
+  auto decoder = std::make_unique<oc::dvpp::FfmpegDecoder>();
+  oc::Status s = decoder->Open(stream_format);
+  if (!s.ok())
+    *out = s;
+  else
+    *out = std::unique_ptr<oc::dvpp::VideoDecoder>(std::move(decoder));
+}

@@ -16,23 +16,25 @@ struct DecodedFrame {
   std::vector<uint8_t> y, uv;  // y: width*height; uv: interleaved U,V at half resolution
 };
 
+// The decoder lives in libacl_dvpp_video, which links FFmpeg and is loaded on first use:
+// libavcodec brings libgomp along, and a process must not initialize libgomp before
+// OpenCANN's wait policy is in place (base/omp_wait_policy.cpp), nor load FFmpeg to run no
+// video.
 class VideoDecoder {
  public:
-  // stream_format: CANN's acldvppStreamFormat (0 H.265 main, 1-3 H.264 profiles).
-  static Result<std::unique_ptr<VideoDecoder>> Create(int32_t stream_format);
-  ~VideoDecoder();
-  VideoDecoder(const VideoDecoder&) = delete;
-  VideoDecoder& operator=(const VideoDecoder&) = delete;
-
+  virtual ~VideoDecoder() = default;
   // Decodes one access unit (empty: the end of the stream, which drains the decoder);
   // frames that became ready are appended. A damaged unit is an error; the decoder carries on.
-  Status Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames);
-
- private:
-  VideoDecoder() = default;
-  struct Impl;
-  Impl* impl_ = nullptr;
+  virtual Status Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames) = 0;
 };
+
+// stream_format: CANN's acldvppStreamFormat (0 H.265 main, 1-3 H.264 profiles).
+Result<std::unique_ptr<VideoDecoder>> CreateVideoDecoder(int32_t stream_format);
+
+// What libacl_dvpp_video exports (dlsym'd by CreateVideoDecoder).
+using VideoDecoderFactory = void (*)(int32_t stream_format,
+                                     Result<std::unique_ptr<VideoDecoder>>* out);
+inline constexpr const char* kVideoDecoderFactory = "oc_dvpp_create_video_decoder";
 
 // Writes a decoded frame into a YUV420SP picture (NV12 or NV21), resizing when the picture's
 // size differs from the frame's.
