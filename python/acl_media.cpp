@@ -215,6 +215,33 @@ void BindWork(py::module_& media) {
         return py::make_tuple(out, ret);
       },
       py::arg("data"), py::arg("data_size"), py::arg("output_pixel_format"));
+  media.def(
+      "dvpp_png_get_image_info",
+      [](uintptr_t data, uint32_t size) {
+        uint32_t w = 0, h = 0;
+        int32_t c = 0;
+        aclError ret = acldvppPngGetImageInfo(H<void>(data), size, &w, &h, &c);
+        return py::make_tuple(w, h, c, ret);
+      },
+      py::arg("data"), py::arg("size"));
+  media.def(
+      "dvpp_png_predict_dec_size",
+      [](uintptr_t data, uint32_t size, int format) {
+        uint32_t out = 0;
+        aclError ret = acldvppPngPredictDecSize(H<void>(data), size,
+                                                static_cast<acldvppPixelFormat>(format), &out);
+        return py::make_tuple(out, ret);
+      },
+      py::arg("data"), py::arg("data_size"), py::arg("output_pixel_format"));
+  media.def(
+      "dvpp_png_decode_async",
+      [](uintptr_t d, uintptr_t data, uint32_t size, uintptr_t out, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppPngDecodeAsync(H<acldvppChannelDesc>(d), H<void>(data), size,
+                                     H<acldvppPicDesc>(out), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("data"), py::arg("size"), py::arg("output_desc"),
+      py::arg("stream"));
   media.def("dvpp_create_jpege_config", [] { return I(acldvppCreateJpegeConfig()); });
   media.def(
       "dvpp_destroy_jpege_config",

@@ -11,7 +11,7 @@ PACKAGES=(
   python3-torch python3-torchvision python3-onnx python3-sklearn
   libgtest-dev libonnx-testdata
   patch python3-pil chromium fonts-dejavu-core
-  libjpeg62-turbo-dev libavcodec-dev libavutil-dev ffmpeg
+  libjpeg62-turbo-dev libpng-dev libavcodec-dev libavutil-dev ffmpeg
 )
 # Extra packages a target needs beyond these (make fuzz: clang).
 PACKAGES+=("$@")

@@ -113,8 +113,8 @@ aclError acldvppSetPicDescData(acldvppPicDesc* p, void* data) {
              [&](auto& d) { d.picture.data = static_cast<uint8_t*>(data); });
 }
 aclError acldvppSetPicDescFormat(acldvppPicDesc* p, acldvppPixelFormat format) {
-  return Set(p, Kind::kPicDesc, __func__,
-             [&](auto& d) { d.picture.format = static_cast<int32_t>(format); });
+  const int32_t value = oc::acl_dvpp::EnumBits(format);
+  return Set(p, Kind::kPicDesc, __func__, [&](auto& d) { d.picture.format = value; });
 }
 
 void* acldvppGetPicDescData(const acldvppPicDesc* p) {

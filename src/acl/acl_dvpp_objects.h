@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -43,6 +44,15 @@ struct acldvppChannelDesc {
 };
 
 namespace oc::acl_dvpp {
+
+// An enum argument's value read as its bytes: a C caller may pass a number outside the
+// enumerators, which a C++ load of the enum type may not hold.
+template <typename E>
+int32_t EnumBits(const E& e) {
+  int32_t v = 0;
+  std::memcpy(&v, &e, sizeof v < sizeof e ? sizeof v : sizeof e);
+  return v;
+}
 
 enum class Kind {
   kPicDesc,

@@ -6,6 +6,7 @@
 
 #include "acl/acl_dvpp_objects.h"
 #include "dvpp/jpeg.h"
+#include "dvpp/png.h"
 
 using oc::acl_dvpp::Fail;
 using oc::acl_dvpp::FailStatus;
@@ -174,7 +175,8 @@ aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,
   if (!decSize) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppJpegPredictDecSize: decSize is null");
   oc::dvpp::JpegInfo info;
   if (aclError e = JpegInfo(data, dataSize, &info, __func__)) return e;
-  auto bytes = oc::dvpp::JpegdOutputBytes(info, outputPixelFormat, oc::acl_dvpp::CurrentChip());
+  auto bytes = oc::dvpp::JpegdOutputBytes(info, oc::acl_dvpp::EnumBits(outputPixelFormat),
+                                          oc::acl_dvpp::CurrentChip());
   if (!bytes.ok()) return FailStatus(bytes.status(), __func__);
   *decSize = bytes.value();
   return ACL_SUCCESS;
@@ -266,6 +268,65 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, cons
       picture, level, static_cast<uint8_t*>(const_cast<void*>(data)), &capacity);
   if (!s.ok()) return FailStatus(s, fn);
   *size = capacity;
+  return ACL_SUCCESS;
+}
+
+aclError acldvppPngGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
+                                int32_t* components) {
+  if (!data || size == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM, "acldvppPngGetImageInfo: data is null or size is 0");
+  auto info = oc::dvpp::ReadPngInfo(static_cast<const uint8_t*>(data), size);
+  if (!info.ok()) return FailStatus(info.status(), __func__);
+  if (info->palette)
+    return Fail(ACL_ERROR_FORMAT_NOT_MATCH,
+                "acldvppPngGetImageInfo: palette PNGs are not decoded by DVPP's PNGD");
+  if (width) *width = info->width;
+  if (height) *height = info->height;
+  if (components) *components = info->components;
+  return ACL_SUCCESS;
+}
+
+aclError acldvppPngPredictDecSize(const void* data, uint32_t size, acldvppPixelFormat format,
+                                  uint32_t* decSize) {
+  if (!data || size == 0 || !decSize)
+    return Fail(ACL_ERROR_INVALID_PARAM, "acldvppPngPredictDecSize: a pointer is null or size 0");
+  auto info = oc::dvpp::ReadPngInfo(static_cast<const uint8_t*>(data), size);
+  if (!info.ok()) return FailStatus(info.status(), __func__);
+  auto bytes = oc::dvpp::PngdOutputBytes(info.value(), oc::acl_dvpp::EnumBits(format));
+  if (!bytes.ok()) return FailStatus(bytes.status(), __func__);
+  *decSize = bytes.value();
+  return ACL_SUCCESS;
+}
+
+aclError acldvppPngDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_t size,
+                               acldvppPicDesc* out, aclrtStream stream) {
+  const char* fn = __func__;
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  Picture picture;
+  {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    using oc::acl_dvpp::Live;
+    if (!ch || !Live(ch, Kind::kChannelDesc) || !ch->created)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": channelDesc is not a live, created channel");
+    if (!out || !Live(out, Kind::kPicDesc))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": outputDesc is not a live picture description");
+    picture = out->picture;
+  }
+  if (aclError e = oc::acl_dvpp::CheckBuffer(data, size, fn, "the PNG data")) return e;
+  if (aclError e =
+          oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the output picture's data"))
+    return e;
+  const oc::Status s = oc::dvpp::DecodePng(static_cast<const uint8_t*>(data), size, &picture);
+  if (!s.ok()) return FailStatus(s, fn);
+  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+  if (oc::acl_dvpp::Live(out, Kind::kPicDesc)) {
+    out->picture.width = picture.width;
+    out->picture.height = picture.height;
+    out->picture.format = picture.format;
+    out->ret_code = 0;
+  }
   return ACL_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 // callback is launched per send as its frame is ready (in decoding order; a send whose frame
 // never comes, or fails, reports its output picture's ret code as 1). End of stream (a send
 // with eos set, or destroying the channel) drains the decoder.
+#include <cstring>
 #include <deque>
 #include <memory>
 
@@ -158,7 +159,8 @@ aclError acldvppSetStreamDescSize(acldvppStreamDesc* s, uint32_t size) {
   return SetStream(s, __func__, [&](auto& d) { d.size = size; });
 }
 aclError acldvppSetStreamDescFormat(acldvppStreamDesc* s, acldvppStreamFormat format) {
-  return SetStream(s, __func__, [&](auto& d) { d.format = format; });
+  const int32_t value = oc::acl_dvpp::EnumBits(format);
+  return SetStream(s, __func__, [&](auto& d) { d.format = value; });
 }
 aclError acldvppSetStreamDescTimestamp(acldvppStreamDesc* s, uint64_t timestamp) {
   return SetStream(s, __func__, [&](auto& d) { d.timestamp = timestamp; });
@@ -225,11 +227,14 @@ aclError aclvdecSetChannelDescCallback(aclvdecChannelDesc* d, aclvdecCallback cb
   return SetVdec(d, __func__, [&](auto& c) { c.callback = cb; });
 }
 aclError aclvdecSetChannelDescEnType(aclvdecChannelDesc* d, acldvppStreamFormat type) {
-  if (type < H265_MAIN_LEVEL || type > H264_HIGH_LEVEL)
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclvdecSetChannelDescEnType: not an acldvppStreamFormat");
-  return SetVdec(d, __func__, [&](auto& c) { c.en_type = type; });
+  const int32_t value = oc::acl_dvpp::EnumBits(type);  // C callers may pass any int
+  if (value < H265_MAIN_LEVEL || value > H264_HIGH_LEVEL)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclvdecSetChannelDescEnType: " + std::to_string(value) +
+                                             " is not an acldvppStreamFormat");
+  return SetVdec(d, __func__, [&](auto& c) { c.en_type = value; });
 }
-aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc* d, acldvppPixelFormat format) {
+aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc* d, acldvppPixelFormat pixel) {
+  const int32_t format = oc::acl_dvpp::EnumBits(pixel);
   if (format != PIXEL_FORMAT_YUV_SEMIPLANAR_420 && format != PIXEL_FORMAT_YVU_SEMIPLANAR_420)
     return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                 "aclvdecSetChannelDescOutPicFormat: OpenCANN's VDEC writes YUV_SEMIPLANAR_420 or "

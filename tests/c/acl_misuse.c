@@ -611,6 +611,11 @@ static void DvppMisuse(void) {
               ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(acldvppJpegPredictDecSize(not_jpeg, 8, PIXEL_FORMAT_YUV_SEMIPLANAR_420, &size),
               ACL_ERROR_UNSUPPORTED_JPEG);
+  EXPECT_CODE(acldvppPngGetImageInfo(NULL, 40, &w, &h, &comps), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppPngGetImageInfo(not_jpeg, 8, &w, &h, &comps), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppPngPredictDecSize(not_jpeg, 8, PIXEL_FORMAT_RGB_888, NULL),
+              ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(acldvppPngDecodeAsync(NULL, not_jpeg, 8, NULL, NULL), ACL_ERROR_INVALID_PARAM);
   acldvppChannelDesc* ch = acldvppCreateChannelDesc();
   EXPECT_TRUE(ch != NULL && acldvppGetChannelDescChannelId(NULL) == 0);
   EXPECT_CODE(acldvppSetChannelDescMode(ch, 0), ACL_ERROR_INVALID_PARAM);

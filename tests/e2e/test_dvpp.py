@@ -365,3 +365,44 @@ def test_jpeg_encode_round_trip(dvpp):
     assert m.dvpp_jpeg_encode_async(dvpp.chan, pic, out, acl.util.numpy_to_ptr(small), cfg,
                                     dvpp.stream) == INVALID
     m.dvpp_destroy_jpege_config(cfg)
+
+
+@pytest.mark.parametrize("mode,fmt,want_fmt", [("RGB", UNKNOWN, RGB888), ("RGBA", UNKNOWN, 16),
+                                               ("L", RGB888, RGB888), ("RGBA", RGB888, RGB888)])
+def test_png_decode_matches_pillow(dvpp, mode, fmt, want_fmt):
+    m = dvpp.m
+    w, h = 50, 40
+    rgba = np.random.default_rng(9).integers(0, 256, (h, w, 4), dtype=np.uint8)
+    img = Image.fromarray(rgba, "RGBA").convert(mode)
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    data = buf.getvalue()
+    src = dvpp.buffer(data)
+    iw, ih, comps, ret = m.dvpp_png_get_image_info(src, len(data))
+    assert (iw, ih, comps, ret) == (w, h, {"RGB": 3, "RGBA": 4, "L": 1}[mode], 0)
+    size, ret = m.dvpp_png_predict_dec_size(src, len(data), fmt)
+    bpp = 3 if want_fmt == RGB888 else 4
+    ws, hs = align(w, 128) * bpp, align(h, 16)
+    assert ret == 0 and size == ws * hs
+    out = dvpp.buffer(size=size)
+    pic = dvpp.pic(out, size, fmt, w, h, ws, hs)
+    assert m.dvpp_png_decode_async(dvpp.chan, src, len(data), pic, dvpp.stream) == 0
+    assert m.dvpp_get_pic_desc_format(pic) == want_fmt
+    got = dvpp.read(out, size).reshape(hs, ws)[:h, :w * bpp].reshape(h, w, bpp)
+    want = np.asarray(img.convert("RGB" if bpp == 3 else "RGBA"))  # RGB drops the alpha
+    np.testing.assert_array_equal(got, want)
+
+
+def test_bad_pngs_are_errors(dvpp):
+    m = dvpp.m
+    pal = io.BytesIO()
+    Image.new("P", (40, 40)).save(pal, "PNG")
+    p = dvpp.buffer(pal.getvalue())
+    assert m.dvpp_png_get_image_info(p, len(pal.getvalue()))[-1] == 100027  # FORMAT_NOT_MATCH
+    good = io.BytesIO()
+    Image.new("RGB", (40, 40), (1, 2, 3)).save(good, "PNG")
+    data = good.getvalue()
+    cut = dvpp.buffer(data[:len(data) - 20])
+    out = dvpp.buffer(size=128 * 3 * 48)
+    pic = dvpp.pic(out, 128 * 3 * 48, RGB888, 40, 40, 128 * 3, 48)
+    assert m.dvpp_png_decode_async(dvpp.chan, cut, len(data) - 20, pic, dvpp.stream) == INVALID

@@ -1,8 +1,8 @@
 /* AscendCL DVPP (OpenCANN): the media engines' API as CANN declares it. DVPP's engines read
  * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
  * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
- * JPEGD, JPEGE and VDEC (H.264/H.265 on FFmpeg) compute on the CPU with the hardware's rules
- * checked. PNGD, VENC and the batch, border, LUT and histogram calls are not in OpenCANN
+ * JPEGD, JPEGE, PNGD and VDEC (H.264/H.265 on FFmpeg) compute on the CPU with the hardware's
+ * rules checked. VENC and the batch, border, LUT and histogram calls are not in OpenCANN
  * yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
@@ -256,6 +256,17 @@ ACL_FUNC_VISIBILITY aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelD
                                                     acldvppPicDesc* inputDesc, const void* data,
                                                     uint32_t* size, acldvppJpegeConfig* config,
                                                     aclrtStream stream);
+
+/* PNGD: RGB, grey, RGBA and grey+alpha PNGs to RGB_888 / RGBA_8888. */
+ACL_FUNC_VISIBILITY aclError acldvppPngGetImageInfo(const void* data, uint32_t dataSize,
+                                                    uint32_t* width, uint32_t* height,
+                                                    int32_t* components);
+ACL_FUNC_VISIBILITY aclError acldvppPngPredictDecSize(const void* data, uint32_t dataSize,
+                                                      acldvppPixelFormat outputPixelFormat,
+                                                      uint32_t* decSize);
+ACL_FUNC_VISIBILITY aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc,
+                                                   const void* data, uint32_t size,
+                                                   acldvppPicDesc* outputDesc, aclrtStream stream);
 
 /* Stream descriptions: one access unit of an H.264/H.265 stream for VDEC. */
 ACL_FUNC_VISIBILITY acldvppStreamDesc* acldvppCreateStreamDesc(void);
