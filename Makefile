@@ -44,7 +44,7 @@ tutorials: setup
 # libFuzzer harnesses (fuzz/), ASan+UBSan, SECONDS each; findings land in fuzz/findings/.
 FUZZ_BUILD ?= build-fuzz
 SECONDS ?= 60
-FUZZERS = onnx_import_fuzzer caffe_import_fuzzer tf_import_fuzzer air_import_fuzzer om_load_fuzzer atc_flags_fuzzer python_tokenizer_fuzzer op_json_fuzzer
+FUZZERS = onnx_import_fuzzer caffe_import_fuzzer tf_import_fuzzer air_import_fuzzer om_load_fuzzer atc_flags_fuzzer python_tokenizer_fuzzer op_json_fuzzer dvpp_media_fuzzer
 fuzz:
 	bash scripts/setup.sh clang
 	@test -f $(FUZZ_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) \

@@ -235,16 +235,44 @@ def air_seeds(out_dir):
         fh.write(m.SerializeToString())
 
 
+def media_seeds(out_dir):
+    """dvpp_media: a selector byte (0 JPEG, 1 PNG, 2 H.264, 3 H.265) and the file."""
+    import io
+    import shutil
+    import tempfile
+    from PIL import Image
+    rng = np.random.default_rng(0)
+    img = Image.fromarray(rng.integers(0, 256, (40, 48, 3), dtype=np.uint8))
+    for name, sel, kw in (("jpeg420", 0, dict(format="JPEG", quality=80)),
+                          ("jpeg444", 4, dict(format="JPEG", subsampling=0)),
+                          ("png_rgb", 1, dict(format="PNG"))):
+        buf = io.BytesIO()
+        img.save(buf, **kw)
+        with open(os.path.join(out_dir, name), "wb") as fh:
+            fh.write(bytes([sel]) + buf.getvalue())
+    if shutil.which("ffmpeg"):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, sel, codec, fmt in (("h264", 2, "libx264", "h264"), ("h265", 3, "libx265", "hevc")):
+                path = os.path.join(tmp, name)
+                r = subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                                    "testsrc=size=32x32:rate=5", "-frames:v", "3", "-pix_fmt",
+                                    "yuv420p", "-c:v", codec, "-f", fmt, path])
+                if r.returncode == 0:
+                    with open(path, "rb") as src, open(os.path.join(out_dir, name), "wb") as fh:
+                        fh.write(bytes([sel]) + src.read())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
     a = ap.parse_args()
     out = {n: os.path.join(HERE, "corpus", n) for n in
            ("onnx_import", "caffe_import", "tf_import", "air_import", "om_load", "atc_flags", "op_json", "python_tokenizer",
-            "notebook")}
+            "notebook", "dvpp_media")}
     for d in out.values():
         os.makedirs(d, exist_ok=True)
     caffe_seeds(out["caffe_import"])
+    media_seeds(out["dvpp_media"])
     tf_seeds(out["tf_import"])
     air_seeds(out["air_import"])
     atc = os.path.join(a.build, "bin", "atc")

@@ -16,7 +16,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export OMP_NUM_THREADS=1
 status=0
 printf '%-26s %12s %10s %s\n' fuzzer executions seconds result
-for f in onnx_import caffe_import tf_import air_import om_load atc_flags python_tokenizer op_json; do
+for f in onnx_import caffe_import tf_import air_import om_load atc_flags python_tokenizer op_json dvpp_media; do
   exe=$BIN/${f}_fuzzer
   [[ -x $exe ]] || { echo "missing $exe" >&2; status=1; continue; }
   mkdir -p "$SCRATCH/$f"
