@@ -20,8 +20,13 @@ void Jpeg(const uint8_t* data, size_t size, Chip chip) {
   auto bytes = JpegdOutputBytes(info.value(), kNv12, chip);
   if (!bytes.ok() || bytes.value() > (64u << 20)) return;
   std::vector<uint8_t> out(bytes.value());
-  Picture p{out.data(), bytes.value(), kNv12, 0, 0,
-            AlignUp(info->width, JpegdWidthAlign(chip)), AlignUp(info->height, 16)};
+  Picture p{out.data(),
+            bytes.value(),
+            kNv12,
+            0,
+            0,
+            AlignUp(info->width, JpegdWidthAlign(chip)),
+            AlignUp(info->height, 16)};
   (void)DecodeJpeg(data, size, &p, chip);
 }
 
@@ -32,7 +37,11 @@ void Png(const uint8_t* data, size_t size) {
   if (!bytes.ok()) return;
   auto format = PngdOutputFormat(info.value(), kUnknownFormat);
   std::vector<uint8_t> out(bytes.value());
-  Picture p{out.data(), bytes.value(), kUnknownFormat, 0, 0,
+  Picture p{out.data(),
+            bytes.value(),
+            kUnknownFormat,
+            0,
+            0,
             AlignUp(info->width, 128) * (format.value() == kRgb888 ? 3 : 4),
             AlignUp(info->height, 16)};
   (void)DecodePng(data, size, &p);

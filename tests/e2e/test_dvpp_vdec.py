@@ -151,3 +151,14 @@ def test_vdec_refuses_what_it_cannot(acl_session):
     assert m.vdec_destroy_channel(v) == 100000  # never created
     assert m.vdec_destroy_channel_desc(v) == 0
     assert m.vdec_destroy_channel_desc(v) == 100000
+
+
+def test_video_analysis_example():
+    """examples/video_analysis: VDEC -> VPC -> a trained digits classifier, frame by frame."""
+    import os
+    from conftest import BUILD, PY, SOURCE
+    r = subprocess.run([PY, os.path.join(SOURCE, "examples", "video_analysis", "analyze.py"),
+                        "--build", BUILD, "--frames", "40"], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "frames: 40, classified: 40" in r.stdout and "frames/s" in r.stdout
