@@ -436,6 +436,116 @@ void BindVideo(py::module_& media) {
       py::arg("user_data"));
 }
 
+// VENC's callbacks, as VDEC's: the channel's Python callable travels with each send.
+std::map<uintptr_t, py::object>& VencCallables() {
+  static auto* m = new std::map<uintptr_t, py::object>();  // never destroyed: no decref at exit
+  return *m;
+}
+void VencTrampoline(acldvppPicDesc* in, acldvppStreamDesc* out, void* data) {
+  if (!data) return;  // a unit the encoder gave at the end with no send left to own it
+  py::gil_scoped_acquire gil;
+  std::unique_ptr<VdecSend> send(static_cast<VdecSend*>(data));
+  try {
+    send->fn(I(in), I(out), send->user);
+  } catch (py::error_already_set& e) {
+    e.discard_as_unraisable("acl.media VENC callback");
+  }
+}
+
+void BindVenc(py::module_& media) {
+  media.def("venc_create_channel_desc", [] { return I(aclvencCreateChannelDesc()); });
+  media.def(
+      "venc_destroy_channel_desc",
+      [](uintptr_t v) {
+        aclError ret = aclvencDestroyChannelDesc(H<aclvencChannelDesc>(v));
+        if (ret == ACL_SUCCESS) {
+          std::lock_guard<std::mutex> lock(g_vdec_mutex);
+          VencCallables().erase(v);
+        }
+        return ret;
+      },
+      py::arg("channel_desc"));
+#define OC_VENC_SET(py_name, c_fn, T, cast)                                              \
+  media.def(                                                                             \
+      py_name, [](uintptr_t v, T x) { return c_fn(H<aclvencChannelDesc>(v), cast(x)); }, \
+      py::arg("channel_desc"), py::arg("value"));
+  OC_VENC_SET("venc_set_channel_desc_thread_id", aclvencSetChannelDescThreadId, uint64_t, )
+  OC_VENC_SET("venc_set_channel_desc_entype", aclvencSetChannelDescEnType, int,
+              static_cast<acldvppStreamFormat>)
+  OC_VENC_SET("venc_set_channel_desc_pic_format", aclvencSetChannelDescPicFormat, int,
+              static_cast<acldvppPixelFormat>)
+  OC_VENC_SET("venc_set_channel_desc_pic_width", aclvencSetChannelDescPicWidth, uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_pic_height", aclvencSetChannelDescPicHeight, uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_key_frame_interval", aclvencSetChannelDescKeyFrameInterval,
+              uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_buf_size", aclvencSetChannelDescBufSize, uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_rc_mode", aclvencSetChannelDescRcMode, uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_src_rate", aclvencSetChannelDescSrcRate, uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_max_bit_rate", aclvencSetChannelDescMaxBitRate, uint32_t, )
+#undef OC_VENC_SET
+  media.def(
+      "venc_set_channel_desc_callback",
+      [](uintptr_t v, py::object fn) {
+        aclError ret = aclvencSetChannelDescCallback(H<aclvencChannelDesc>(v), VencTrampoline);
+        if (ret == ACL_SUCCESS) {
+          std::lock_guard<std::mutex> lock(g_vdec_mutex);
+          VencCallables()[v] = fn;
+        }
+        return ret;
+      },
+      py::arg("channel_desc"), py::arg("callback"));
+  media.def(
+      "venc_get_channel_desc_channel_id",
+      [](uintptr_t v) { return aclvencGetChannelDescChannelId(H<aclvencChannelDesc>(v)); },
+      py::arg("channel_desc"));
+  media.def("venc_create_frame_config", [] { return I(aclvencCreateFrameConfig()); });
+  media.def(
+      "venc_destroy_frame_config",
+      [](uintptr_t c) { return aclvencDestroyFrameConfig(H<aclvencFrameConfig>(c)); },
+      py::arg("frame_config"));
+  media.def(
+      "venc_set_frame_config_force_i_frame",
+      [](uintptr_t c, int v) {
+        return aclvencSetFrameConfigForceIFrame(H<aclvencFrameConfig>(c), static_cast<uint8_t>(v));
+      },
+      py::arg("frame_config"), py::arg("force_i_frame"));
+  media.def(
+      "venc_set_frame_config_eos",
+      [](uintptr_t c, int v) {
+        return aclvencSetFrameConfigEos(H<aclvencFrameConfig>(c), static_cast<uint8_t>(v));
+      },
+      py::arg("frame_config"), py::arg("eos"));
+  media.def(
+      "venc_create_channel",
+      [](uintptr_t v) { return aclvencCreateChannel(H<aclvencChannelDesc>(v)); },
+      py::arg("channel_desc"));
+  media.def(
+      "venc_destroy_channel",
+      [](uintptr_t v) {
+        py::gil_scoped_release release;  // waits for the report thread's callbacks
+        return aclvencDestroyChannel(H<aclvencChannelDesc>(v));
+      },
+      py::arg("channel_desc"));
+  media.def(
+      "venc_send_frame",
+      [](uintptr_t v, uintptr_t in, uintptr_t reserve, uintptr_t cfg, py::object user) {
+        py::object fn;
+        {
+          std::lock_guard<std::mutex> lock(g_vdec_mutex);
+          auto it = VencCallables().find(v);
+          if (it != VencCallables().end()) fn = it->second;
+        }
+        const bool eos = cfg && aclvencGetFrameConfigEos(H<aclvencFrameConfig>(cfg));
+        auto* send = eos ? nullptr : new VdecSend{fn, user};
+        aclError ret = aclvencSendFrame(H<aclvencChannelDesc>(v), H<acldvppPicDesc>(in),
+                                        H<void>(reserve), H<aclvencFrameConfig>(cfg), send);
+        if (ret != ACL_SUCCESS) delete send;
+        return ret;
+      },
+      py::arg("channel_desc"), py::arg("input"), py::arg("reserve"), py::arg("config"),
+      py::arg("user_data"));
+}
+
 }  // namespace
 
 void BindMedia(py::module_& m) {
@@ -444,4 +554,5 @@ void BindMedia(py::module_& m) {
   BindConfigs(media);
   BindWork(media);
   BindVideo(media);
+  BindVenc(media);
 }

@@ -62,7 +62,9 @@ enum class Kind {
   kJpegeConfig,
   kStreamDesc,
   kVdecChannel,
-  kVdecFrameConfig
+  kVdecFrameConfig,
+  kVencChannel,
+  kVencFrameConfig
 };
 
 // Handle bookkeeping (the lock guards the objects' use too: calls are short).

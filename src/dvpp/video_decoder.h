@@ -36,6 +36,26 @@ using VideoDecoderFactory = void (*)(int32_t stream_format,
                                      Result<std::unique_ptr<VideoDecoder>>* out);
 inline constexpr const char* kVideoDecoderFactory = "oc_dvpp_create_video_decoder";
 
+// VENC's encoder (also in libacl_dvpp_video): 4:2:0 frames to an H.264 (libx264) or H.265
+// (libx265) Annex-B stream, one access unit per frame (no B-frames: the NPU's encoder makes
+// none), in send order.
+struct EncoderOptions {
+  int32_t stream_format = 2;  // acldvppStreamFormat
+  uint32_t width = 0, height = 0;
+  uint32_t key_frame_interval = 30, src_rate = 30, max_bit_rate_kbps = 0, rc_mode = 0;
+};
+class VideoEncoder {
+ public:
+  virtual ~VideoEncoder() = default;
+  // frame null: the end of the stream (drains). force_key: this frame is an IDR.
+  virtual Status Send(const DecodedFrame* frame, bool force_key,
+                      std::vector<std::vector<uint8_t>>* units) = 0;
+};
+Result<std::unique_ptr<VideoEncoder>> CreateVideoEncoder(const EncoderOptions& options);
+using VideoEncoderFactory = void (*)(const EncoderOptions& options,
+                                     Result<std::unique_ptr<VideoEncoder>>* out);
+inline constexpr const char* kVideoEncoderFactory = "oc_dvpp_create_video_encoder";
+
 // Writes a decoded frame into a YUV420SP picture (NV12 or NV21), resizing when the picture's
 // size differs from the frame's.
 Status WriteFrame(const DecodedFrame& frame, const Picture& out, Chip chip);

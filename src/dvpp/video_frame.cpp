@@ -9,26 +9,48 @@
 
 namespace oc::dvpp {
 
-Result<std::unique_ptr<VideoDecoder>> CreateVideoDecoder(int32_t stream_format) {
-  static VideoDecoderFactory factory = [] {
-    // Beside this library (libacl_dvpp), else by the loader's search.
+namespace {
+
+// libacl_dvpp_video: beside this library (libacl_dvpp), else by the loader's search.
+void* VideoLibrary() {
+  static void* lib = [] {
     std::string path = "libacl_dvpp_video.so.0";
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&CreateVideoDecoder), &info) && info.dli_fname) {
+    if (dladdr(reinterpret_cast<void*>(&VideoLibrary), &info) && info.dli_fname) {
       std::string self = info.dli_fname;
       const size_t slash = self.rfind('/');
       if (slash != std::string::npos) path = self.substr(0, slash + 1) + path;
     }
-    void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libacl_dvpp_video.so.0", RTLD_NOW | RTLD_LOCAL);
-    return lib ? reinterpret_cast<VideoDecoderFactory>(dlsym(lib, kVideoDecoderFactory)) : nullptr;
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) handle = dlopen("libacl_dvpp_video.so.0", RTLD_NOW | RTLD_LOCAL);
+    return handle;
   }();
-  if (!factory)
-    return Status(StatusCode::kInternal,
-                  "VDEC: libacl_dvpp_video (OpenCANN's FFmpeg decoder) cannot be loaded: install "
-                  "it beside libacl_dvpp");
+  return lib;
+}
+
+const Status kNoLibrary(StatusCode::kInternal,
+                        "libacl_dvpp_video (OpenCANN's FFmpeg codecs) cannot be loaded: install it "
+                        "beside libacl_dvpp");
+
+}  // namespace
+
+Result<std::unique_ptr<VideoDecoder>> CreateVideoDecoder(int32_t stream_format) {
+  void* lib = VideoLibrary();
+  auto factory =
+      lib ? reinterpret_cast<VideoDecoderFactory>(dlsym(lib, kVideoDecoderFactory)) : nullptr;
+  if (!factory) return kNoLibrary;
   Result<std::unique_ptr<VideoDecoder>> out = Status(StatusCode::kInternal, "VDEC: no decoder");
   factory(stream_format, &out);
+  return out;
+}
+
+Result<std::unique_ptr<VideoEncoder>> CreateVideoEncoder(const EncoderOptions& options) {
+  void* lib = VideoLibrary();
+  auto factory =
+      lib ? reinterpret_cast<VideoEncoderFactory>(dlsym(lib, kVideoEncoderFactory)) : nullptr;
+  if (!factory) return kNoLibrary;
+  Result<std::unique_ptr<VideoEncoder>> out = Status(StatusCode::kInternal, "VENC: no encoder");
+  factory(options, &out);
   return out;
 }
 

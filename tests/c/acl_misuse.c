@@ -748,6 +748,47 @@ static void VdecMisuse(void) {
   EXPECT_CODE(acldvppDestroyStreamDesc(sd), ACL_ERROR_INVALID_PARAM);
 }
 
+/* ---- VENC: descriptions, ranges, and the chip without an encoder (the default 910B) ---- */
+static void VencMisuse(void) {
+  aclvencChannelDesc* v = aclvencCreateChannelDesc();
+  EXPECT_CODE(aclvencSetChannelDescThreadId(NULL, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencSetChannelDescThreadId(v, 1), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescCallback(v, NULL), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescEnType(v, (acldvppStreamFormat)7), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencSetChannelDescEnType(v, H264_HIGH_LEVEL), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescPicFormat(v, PIXEL_FORMAT_RGB_888), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencSetChannelDescPicFormat(v, PIXEL_FORMAT_YUV_SEMIPLANAR_420), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescPicWidth(v, 160), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescPicHeight(v, 128), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescKeyFrameInterval(v, 10), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescBufAddr(v, NULL), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescBufSize(v, 0), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescRcMode(v, 3), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencSetChannelDescRcMode(v, 2), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescSrcRate(v, 25), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetChannelDescMaxBitRate(v, 2000), ACL_SUCCESS);
+  (void)aclvencGetChannelDescChannelId(v);
+  EXPECT_TRUE(aclvencGetChannelDescThreadId(v) == 1 && aclvencGetChannelDescCallback(v) == NULL);
+  EXPECT_TRUE(aclvencGetChannelDescEnType(v) == H264_HIGH_LEVEL);
+  EXPECT_TRUE(aclvencGetChannelDescPicFormat(v) == PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  EXPECT_TRUE(aclvencGetChannelDescPicWidth(v) == 160 && aclvencGetChannelDescPicHeight(v) == 128);
+  EXPECT_TRUE(aclvencGetChannelDescKeyFrameInterval(v) == 10 &&
+              aclvencGetChannelDescRcMode(v) == 2);
+  EXPECT_TRUE(aclvencGetChannelDescSrcRate(v) == 25 && aclvencGetChannelDescMaxBitRate(v) == 2000);
+  EXPECT_CODE(aclvencCreateChannel(v), ACL_ERROR_INVALID_PARAM); /* no callback */
+  EXPECT_CODE(aclvencDestroyChannel(v), ACL_ERROR_INVALID_PARAM);
+  aclvencFrameConfig* fc = aclvencCreateFrameConfig();
+  EXPECT_CODE(aclvencSetFrameConfigForceIFrame(fc, 1), ACL_SUCCESS);
+  EXPECT_CODE(aclvencSetFrameConfigEos(NULL, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencSetFrameConfigEos(fc, 0), ACL_SUCCESS);
+  EXPECT_TRUE(aclvencGetFrameConfigForceIFrame(fc) == 1 && aclvencGetFrameConfigEos(fc) == 0);
+  EXPECT_CODE(aclvencSendFrame(v, NULL, NULL, fc, NULL), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencDestroyFrameConfig(fc), ACL_SUCCESS);
+  EXPECT_CODE(aclvencDestroyFrameConfig(fc), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclvencDestroyChannelDesc(v), ACL_SUCCESS);
+  EXPECT_CODE(aclvencDestroyChannelDesc(v), ACL_ERROR_INVALID_PARAM);
+}
+
 /* ---- synchronizing a stream whose blocking callback nobody has processed yet ---- */
 static atomic_int g_sync_done;
 static aclrtStream g_cb_stream;
@@ -1052,6 +1093,7 @@ int main(int argc, char** argv) {
   EXPECT_CODE(acldvppFree(dvpp), ACL_ERROR_INVALID_PARAM); /* twice */
   DvppMisuse();
   VdecMisuse();
+  VencMisuse();
   /* Model load configurations: sizes, values and handles checked. */
   {
     aclmdlConfigHandle* cfg = aclmdlCreateConfigHandle();

@@ -1,8 +1,8 @@
 /* AscendCL DVPP (OpenCANN): the media engines' API as CANN declares it. DVPP's engines read
  * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
  * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
- * JPEGD, JPEGE, PNGD and VDEC (H.264/H.265 on FFmpeg) compute on the CPU with the hardware's
- * rules checked. VENC and the batch, border, LUT and histogram calls are not in OpenCANN
+ * JPEGD, JPEGE, PNGD, VDEC and VENC (H.264/H.265 on FFmpeg) compute on the CPU with the
+ * hardware's rules checked. The batch, border, LUT and histogram calls are not in OpenCANN
  * yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
@@ -329,6 +329,63 @@ ACL_FUNC_VISIBILITY aclError aclvdecSendFrame(aclvdecChannelDesc* channelDesc,
 ACL_FUNC_VISIBILITY aclError aclvdecSendSkippedFrame(aclvdecChannelDesc* channelDesc,
                                                      acldvppStreamDesc* input,
                                                      aclvdecFrameConfig* config, void* userData);
+
+/* VENC: YUV420SP pictures to H.264/H.265; each encoded frame reaches the callback (on the
+ * thread set with aclvencSetChannelDescThreadId, looping aclrtProcessReport) as a stream
+ * description whose data is valid during the callback. Not on Ascend 910/910B, as there. */
+ACL_FUNC_VISIBILITY aclvencChannelDesc* aclvencCreateChannelDesc(void);
+ACL_FUNC_VISIBILITY aclError aclvencDestroyChannelDesc(aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescThreadId(aclvencChannelDesc* channelDesc,
+                                                           uint64_t threadId);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescCallback(aclvencChannelDesc* channelDesc,
+                                                           aclvencCallback callback);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescEnType(aclvencChannelDesc* channelDesc,
+                                                         acldvppStreamFormat enType);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescPicFormat(aclvencChannelDesc* channelDesc,
+                                                            acldvppPixelFormat picFormat);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescPicWidth(aclvencChannelDesc* channelDesc,
+                                                           uint32_t picWidth);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescPicHeight(aclvencChannelDesc* channelDesc,
+                                                            uint32_t picHeight);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescKeyFrameInterval(aclvencChannelDesc* channelDesc,
+                                                                   uint32_t keyFrameInterval);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescBufAddr(aclvencChannelDesc* channelDesc,
+                                                          void* bufAddr);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescBufSize(aclvencChannelDesc* channelDesc,
+                                                          uint32_t bufSize);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescRcMode(aclvencChannelDesc* channelDesc,
+                                                         uint32_t rcMode);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescSrcRate(aclvencChannelDesc* channelDesc,
+                                                          uint32_t srcRate);
+ACL_FUNC_VISIBILITY aclError aclvencSetChannelDescMaxBitRate(aclvencChannelDesc* channelDesc,
+                                                             uint32_t maxBitRate);
+ACL_FUNC_VISIBILITY uint32_t aclvencGetChannelDescChannelId(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint64_t aclvencGetChannelDescThreadId(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclvencCallback
+aclvencGetChannelDescCallback(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY acldvppStreamFormat
+aclvencGetChannelDescEnType(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY acldvppPixelFormat
+aclvencGetChannelDescPicFormat(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t aclvencGetChannelDescPicWidth(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t aclvencGetChannelDescPicHeight(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t
+aclvencGetChannelDescKeyFrameInterval(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t aclvencGetChannelDescRcMode(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t aclvencGetChannelDescSrcRate(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY uint32_t aclvencGetChannelDescMaxBitRate(const aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclvencFrameConfig* aclvencCreateFrameConfig(void);
+ACL_FUNC_VISIBILITY aclError aclvencDestroyFrameConfig(aclvencFrameConfig* config);
+ACL_FUNC_VISIBILITY aclError aclvencSetFrameConfigForceIFrame(aclvencFrameConfig* config,
+                                                              uint8_t forceIFrame);
+ACL_FUNC_VISIBILITY aclError aclvencSetFrameConfigEos(aclvencFrameConfig* config, uint8_t eos);
+ACL_FUNC_VISIBILITY uint8_t aclvencGetFrameConfigForceIFrame(const aclvencFrameConfig* config);
+ACL_FUNC_VISIBILITY uint8_t aclvencGetFrameConfigEos(const aclvencFrameConfig* config);
+ACL_FUNC_VISIBILITY aclError aclvencCreateChannel(aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError aclvencDestroyChannel(aclvencChannelDesc* channelDesc);
+ACL_FUNC_VISIBILITY aclError aclvencSendFrame(aclvencChannelDesc* channelDesc,
+                                              acldvppPicDesc* input, void* reserve,
+                                              aclvencFrameConfig* config, void* userdata);
 
 #ifdef __cplusplus
 }
