@@ -2,11 +2,13 @@
 // for a failed create; calls return the error code, getters the value, and calls that
 // produce values a tuple ending in the code).
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "acl/acl_internal_abi.h"
 #include "acl/ops/acl_dvpp.h"
@@ -452,6 +454,67 @@ void VencTrampoline(acldvppPicDesc* in, acldvppStreamDesc* out, void* data) {
   }
 }
 
+std::vector<acldvppRoiConfig*> Rois(const std::vector<uintptr_t>& handles) {
+  std::vector<acldvppRoiConfig*> out;
+  for (uintptr_t h : handles) out.push_back(H<acldvppRoiConfig>(h));
+  return out;
+}
+
+void BindBatch(py::module_& media) {
+  media.def(
+      "dvpp_create_batch_pic_desc", [](uint32_t n) { return I(acldvppCreateBatchPicDesc(n)); },
+      py::arg("batch_size"));
+  media.def(
+      "dvpp_get_pic_desc",
+      [](uintptr_t b, uint32_t i) { return I(acldvppGetPicDesc(H<acldvppBatchPicDesc>(b), i)); },
+      py::arg("batch_pic_desc"), py::arg("index"));
+  media.def(
+      "dvpp_destroy_batch_pic_desc",
+      [](uintptr_t b) { return acldvppDestroyBatchPicDesc(H<acldvppBatchPicDesc>(b)); },
+      py::arg("batch_pic_desc"));
+  // roi_nums and the region lists are Python lists (of counts and of handles), as pyACL's.
+  media.def(
+      "dvpp_vpc_batch_crop_async",
+      [](uintptr_t d, uintptr_t src, std::vector<uint32_t> nums, uint32_t size, uintptr_t dst,
+         std::vector<uintptr_t> crops, uintptr_t s) {
+        if (nums.size() < size) return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
+        auto c = Rois(crops);
+        py::gil_scoped_release release;
+        return acldvppVpcBatchCropAsync(H<acldvppChannelDesc>(d), H<acldvppBatchPicDesc>(src),
+                                        nums.data(), size, H<acldvppBatchPicDesc>(dst), c.data(),
+                                        H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("src_batch_desc"), py::arg("roi_nums"), py::arg("size"),
+      py::arg("dst_batch_desc"), py::arg("crop_area"), py::arg("stream"));
+  media.def(
+      "dvpp_vpc_batch_crop_resize_async",
+      [](uintptr_t d, uintptr_t src, std::vector<uint32_t> nums, uint32_t size, uintptr_t dst,
+         std::vector<uintptr_t> crops, uintptr_t rc, uintptr_t s) {
+        if (nums.size() < size) return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
+        auto c = Rois(crops);
+        py::gil_scoped_release release;
+        return acldvppVpcBatchCropResizeAsync(H<acldvppChannelDesc>(d), H<acldvppBatchPicDesc>(src),
+                                              nums.data(), size, H<acldvppBatchPicDesc>(dst),
+                                              c.data(), H<acldvppResizeConfig>(rc), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("src_batch_desc"), py::arg("roi_nums"), py::arg("size"),
+      py::arg("dst_batch_desc"), py::arg("crop_area"), py::arg("resize_config"), py::arg("stream"));
+  media.def(
+      "dvpp_vpc_batch_crop_and_paste_async",
+      [](uintptr_t d, uintptr_t src, std::vector<uint32_t> nums, uint32_t size, uintptr_t dst,
+         std::vector<uintptr_t> crops, std::vector<uintptr_t> pastes, uintptr_t s) {
+        if (nums.size() < size || pastes.size() < crops.size())
+          return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
+        auto c = Rois(crops), p = Rois(pastes);
+        py::gil_scoped_release release;
+        return acldvppVpcBatchCropAndPasteAsync(
+            H<acldvppChannelDesc>(d), H<acldvppBatchPicDesc>(src), nums.data(), size,
+            H<acldvppBatchPicDesc>(dst), c.data(), p.data(), H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("src_batch_desc"), py::arg("roi_nums"), py::arg("size"),
+      py::arg("dst_batch_desc"), py::arg("crop_area"), py::arg("paste_area"), py::arg("stream"));
+}
+
 void BindVenc(py::module_& media) {
   media.def("venc_create_channel_desc", [] { return I(aclvencCreateChannelDesc()); });
   media.def(
@@ -555,4 +618,5 @@ void BindMedia(py::module_& m) {
   BindWork(media);
   BindVideo(media);
   BindVenc(media);
+  BindBatch(media);
 }

@@ -55,6 +55,7 @@ int32_t EnumBits(const E& e) {
 }
 
 enum class Kind {
+  kBatchPicDesc,
   kPicDesc,
   kRoi,
   kResize,
@@ -85,5 +86,12 @@ dvpp::Chip CurrentChip();
 // The memory rule: DVPP buffers come from acldvppMalloc on 310, 910 and 310P; 910B and 310B
 // take device memory from aclrtMalloc too.
 aclError CheckBuffer(const void* p, size_t bytes, const char* fn, const char* what);
+
+// One VPC operation (acl_dvpp_ops.cpp): waits for the stream's earlier work, checks the
+// pictures, regions and configuration against the chip's rules, and writes the output.
+// same_size: the output must have the input's size (colour conversion).
+aclError RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
+                const acldvppRoiConfig* crop, const acldvppRoiConfig* paste,
+                const acldvppResizeConfig* resize, aclrtStream stream, bool same_size);
 
 }  // namespace oc::acl_dvpp

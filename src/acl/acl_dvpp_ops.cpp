@@ -57,9 +57,12 @@ void SetRetCode(acldvppPicDesc* p, uint32_t code) {
   if (oc::acl_dvpp::Live(p, Kind::kPicDesc)) p->ret_code = code;
 }
 
-aclError RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
-                const acldvppRoiConfig* crop, const acldvppRoiConfig* paste,
-                const acldvppResizeConfig* resize, aclrtStream stream, bool same_size) {
+}  // namespace
+
+aclError oc::acl_dvpp::RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in,
+                              acldvppPicDesc* out, const acldvppRoiConfig* crop,
+                              const acldvppRoiConfig* paste, const acldvppResizeConfig* resize,
+                              aclrtStream stream, bool same_size) {
   if (aclError e = aclrtSynchronizeStream(stream)) return e;
   VpcCall c;
   if (aclError e = Gather(fn, ch, in, out, crop, paste, resize, &c)) return e;
@@ -89,6 +92,8 @@ aclError RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in, acld
   return ACL_SUCCESS;
 }
 
+namespace {
+
 aclError JpegInfo(const void* data, uint32_t size, oc::dvpp::JpegInfo* info, const char* fn) {
   if (!data || size == 0)
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": data is null or size is 0");
@@ -106,13 +111,13 @@ extern "C" {
 aclError acldvppVpcResizeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
                                acldvppResizeConfig* resize, aclrtStream stream) {
   if (!resize) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcResizeAsync: resizeConfig is null");
-  return RunVpc(__func__, ch, in, out, nullptr, nullptr, resize, stream, false);
+  return oc::acl_dvpp::RunVpc(__func__, ch, in, out, nullptr, nullptr, resize, stream, false);
 }
 
 aclError acldvppVpcCropAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
                              acldvppRoiConfig* crop, aclrtStream stream) {
   if (!crop) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcCropAsync: cropArea is null");
-  return RunVpc(__func__, ch, in, out, crop, nullptr, nullptr, stream, false);
+  return oc::acl_dvpp::RunVpc(__func__, ch, in, out, crop, nullptr, nullptr, stream, false);
 }
 
 aclError acldvppVpcCropResizeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
@@ -121,7 +126,7 @@ aclError acldvppVpcCropResizeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, a
   if (!crop || !resize)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "acldvppVpcCropResizeAsync: cropArea or resizeConfig is null");
-  return RunVpc(__func__, ch, in, out, crop, nullptr, resize, stream, false);
+  return oc::acl_dvpp::RunVpc(__func__, ch, in, out, crop, nullptr, resize, stream, false);
 }
 
 aclError acldvppVpcCropAndPasteAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
@@ -130,7 +135,7 @@ aclError acldvppVpcCropAndPasteAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
   if (!crop || !paste)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "acldvppVpcCropAndPasteAsync: cropArea or pasteArea is null");
-  return RunVpc(__func__, ch, in, out, crop, paste, nullptr, stream, false);
+  return oc::acl_dvpp::RunVpc(__func__, ch, in, out, crop, paste, nullptr, stream, false);
 }
 
 aclError acldvppVpcCropResizePasteAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
@@ -140,12 +145,12 @@ aclError acldvppVpcCropResizePasteAsync(acldvppChannelDesc* ch, acldvppPicDesc* 
   if (!crop || !paste || !resize)
     return Fail(ACL_ERROR_INVALID_PARAM,
                 "acldvppVpcCropResizePasteAsync: cropArea, pasteArea or resizeConfig is null");
-  return RunVpc(__func__, ch, in, out, crop, paste, resize, stream, false);
+  return oc::acl_dvpp::RunVpc(__func__, ch, in, out, crop, paste, resize, stream, false);
 }
 
 aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
                                      acldvppPicDesc* out, aclrtStream stream) {
-  return RunVpc(__func__, ch, in, out, nullptr, nullptr, nullptr, stream, true);
+  return oc::acl_dvpp::RunVpc(__func__, ch, in, out, nullptr, nullptr, nullptr, stream, true);
 }
 
 aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,

@@ -688,6 +688,28 @@ static void DvppMisuse(void) {
     EXPECT_CODE(acldvppDestroyJpegeConfig(jc), ACL_SUCCESS);
     EXPECT_CODE(acldvppDestroyJpegeConfig(jc), ACL_ERROR_INVALID_PARAM);
   }
+  {
+    acldvppBatchPicDesc* bsrc = acldvppCreateBatchPicDesc(1);
+    acldvppBatchPicDesc* bdst = acldvppCreateBatchPicDesc(1);
+    uint32_t nums[1] = {1};
+    acldvppRoiConfig* crops[1] = {crop};
+    acldvppRoiConfig* pastes[1] = {paste};
+    EXPECT_TRUE(acldvppCreateBatchPicDesc(0) == NULL && acldvppGetPicDesc(bsrc, 1) == NULL);
+    EXPECT_TRUE(acldvppGetPicDesc(bsrc, 0) != NULL);
+    /* The batch's pictures are not filled in: refused as a picture without data. */
+    EXPECT_CODE(acldvppVpcBatchCropAsync(ch, bsrc, nums, 1, bdst, crops, NULL),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcBatchCropResizeAsync(ch, bsrc, nums, 1, bdst, crops, NULL, NULL),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcBatchCropAndPasteAsync(ch, bsrc, nums, 2, bdst, crops, pastes, NULL),
+                ACL_ERROR_INVALID_PARAM); /* size beyond the batch */
+    EXPECT_CODE(
+        acldvppVpcBatchCropResizePasteAsync(ch, bsrc, NULL, 1, bdst, crops, pastes, rc, NULL),
+        ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppDestroyBatchPicDesc(bsrc), ACL_SUCCESS);
+    EXPECT_CODE(acldvppDestroyBatchPicDesc(bsrc), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppDestroyBatchPicDesc(bdst), ACL_SUCCESS);
+  }
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_SUCCESS);
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_ERROR_INVALID_PARAM);                /* twice */
   EXPECT_CODE(acldvppVpcCropAsync(ch, in, out, crop, NULL), ACL_ERROR_INVALID_PARAM); /* stale */

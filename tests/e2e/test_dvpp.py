@@ -406,3 +406,46 @@ def test_bad_pngs_are_errors(dvpp):
     out = dvpp.buffer(size=128 * 3 * 48)
     pic = dvpp.pic(out, 128 * 3 * 48, RGB888, 40, 40, 128 * 3, 48)
     assert m.dvpp_png_decode_async(dvpp.chan, cut, len(data) - 20, pic, dvpp.stream) == INVALID
+
+
+def test_batch_crop_into_a_batch(dvpp):
+    """Two source pictures, 2 + 1 regions, into three destination pictures: each one the
+    region resized (nearest) as the single-picture call gives it."""
+    m = dvpp.m
+    w, h = 64, 48
+    src = m.dvpp_create_batch_pic_desc(2)
+    dst = m.dvpp_create_batch_pic_desc(3)
+    planes = []
+    for i in range(2):
+        y, uv = nv12_image(w, h, 10 + i)
+        planes.append(y)
+        buf = dvpp.buffer(np.concatenate([y.ravel(), uv.ravel()]))
+        p = m.dvpp_get_pic_desc(src, i)
+        for key, val in (("data", buf), ("size", w * h * 3 // 2), ("format", NV12), ("width", w),
+                         ("height", h), ("width_stride", w), ("height_stride", h)):
+            assert getattr(m, "dvpp_set_pic_desc_" + key)(p, val) == 0
+    outs = []
+    for k in range(3):
+        buf = dvpp.buffer(size=32 * 24 * 3 // 2)
+        outs.append(buf)
+        p = m.dvpp_get_pic_desc(dst, k)
+        for key, val in (("data", buf), ("size", 32 * 24 * 3 // 2), ("format", NV12),
+                         ("width", 32), ("height", 24), ("width_stride", 32), ("height_stride", 24)):
+            getattr(m, "dvpp_set_pic_desc_" + key)(p, val)
+    regions = [(0, 31, 0, 23), (32, 63, 24, 47), (16, 47, 12, 35)]
+    crops = [m.dvpp_create_roi_config(*r) for r in regions]
+    rc = m.dvpp_create_resize_config()
+    m.dvpp_set_resize_config_interpolation(rc, 2)
+    assert m.dvpp_vpc_batch_crop_resize_async(dvpp.chan, src, [2, 1], 2, dst, crops, rc,
+                                              dvpp.stream) == 0
+    for k, (r, source) in enumerate(zip(regions, [0, 0, 1])):
+        l, rr, t, b = r
+        got = dvpp.read(outs[k], 32 * 24)[:32 * 24].reshape(24, 32)
+        np.testing.assert_array_equal(got, planes[source][t:b + 1, l:rr + 1])
+    assert m.dvpp_get_pic_desc(src, 5) == 0
+    assert m.dvpp_vpc_batch_crop_async(dvpp.chan, src, [2, 2], 2, dst, crops, dvpp.stream) == INVALID
+    for c in crops:
+        m.dvpp_destroy_roi_config(c)
+    m.dvpp_destroy_resize_config(rc)
+    assert m.dvpp_destroy_batch_pic_desc(src) == 0 and m.dvpp_destroy_batch_pic_desc(dst) == 0
+    assert m.dvpp_destroy_batch_pic_desc(src) == INVALID

@@ -2,8 +2,8 @@
  * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
  * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
  * JPEGD, JPEGE, PNGD, VDEC and VENC (H.264/H.265 on FFmpeg) compute on the CPU with the
- * hardware's rules checked. The batch, border, LUT and histogram calls are not in OpenCANN
- * yet.
+ * hardware's rules checked. The border, pyramid, LUT and histogram calls are not in
+ * OpenCANN yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
 #define OPENCANN_ACL_OPS_ACL_DVPP_H_
@@ -226,6 +226,32 @@ ACL_FUNC_VISIBILITY aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* cha
                                                          acldvppPicDesc* inputDesc,
                                                          acldvppPicDesc* outputDesc,
                                                          aclrtStream stream);
+
+/* Batches: acldvppGetPicDesc(batch, i) gives the i-th picture description to fill. The batch
+ * calls crop roiNums[i] regions from source picture i (i < size), in order, each into the next
+ * destination picture; at most 256 regions a call. */
+ACL_FUNC_VISIBILITY acldvppBatchPicDesc* acldvppCreateBatchPicDesc(uint32_t batchSize);
+ACL_FUNC_VISIBILITY acldvppPicDesc* acldvppGetPicDesc(acldvppBatchPicDesc* batchPicDesc,
+                                                      uint32_t index);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyBatchPicDesc(acldvppBatchPicDesc* batchPicDesc);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropAsync(acldvppChannelDesc* channelDesc,
+                                                      acldvppBatchPicDesc* srcBatchPicDescs,
+                                                      uint32_t* roiNums, uint32_t size,
+                                                      acldvppBatchPicDesc* dstBatchPicDescs,
+                                                      acldvppRoiConfig* cropAreas[],
+                                                      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizeAsync(
+    acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+    uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
+    acldvppResizeConfig* resizeConfig, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropAndPasteAsync(
+    acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+    uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
+    acldvppRoiConfig* pasteAreas[], aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizePasteAsync(
+    acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+    uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
+    acldvppRoiConfig* pasteAreas[], acldvppResizeConfig* resizeConfig, aclrtStream stream);
 
 /* JPEGD */
 ACL_FUNC_VISIBILITY aclError acldvppJpegGetImageInfo(const void* data, uint32_t size,
