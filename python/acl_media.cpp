@@ -460,6 +460,46 @@ std::vector<acldvppRoiConfig*> Rois(const std::vector<uintptr_t>& handles) {
   return out;
 }
 
+void BindBorder(py::module_& media) {
+  media.def("dvpp_create_border_config", [] { return I(acldvppCreateBorderConfig()); });
+  media.def(
+      "dvpp_destroy_border_config",
+      [](uintptr_t c) { return acldvppDestroyBorderConfig(H<acldvppBorderConfig>(c)); },
+      py::arg("border_config"));
+  media.def(
+      "dvpp_set_border_config_value",
+      [](uintptr_t c, uint32_t i, double v) {
+        return acldvppSetBorderConfigValue(H<acldvppBorderConfig>(c), i, v);
+      },
+      py::arg("border_config"), py::arg("index"), py::arg("value"));
+  media.def(
+      "dvpp_set_border_config_border_type",
+      [](uintptr_t c, int t) {
+        return acldvppSetBorderConfigBorderType(H<acldvppBorderConfig>(c),
+                                                static_cast<acldvppBorderType>(t));
+      },
+      py::arg("border_config"), py::arg("border_type"));
+#define OC_BORDER_SET(py_name, c_fn)                                                       \
+  media.def(                                                                               \
+      py_name, [](uintptr_t c, uint32_t v) { return c_fn(H<acldvppBorderConfig>(c), v); }, \
+      py::arg("border_config"), py::arg("value"));
+  OC_BORDER_SET("dvpp_set_border_config_top", acldvppSetBorderConfigTop)
+  OC_BORDER_SET("dvpp_set_border_config_bottom", acldvppSetBorderConfigBottom)
+  OC_BORDER_SET("dvpp_set_border_config_left", acldvppSetBorderConfigLeft)
+  OC_BORDER_SET("dvpp_set_border_config_right", acldvppSetBorderConfigRight)
+#undef OC_BORDER_SET
+  media.def(
+      "dvpp_vpc_make_border_async",
+      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t c, uintptr_t s) {
+        py::gil_scoped_release release;
+        return acldvppVpcMakeBorderAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
+                                         H<acldvppPicDesc>(out), H<acldvppBorderConfig>(c),
+                                         H<void>(s));
+      },
+      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"),
+      py::arg("border_config"), py::arg("stream"));
+}
+
 void BindBatch(py::module_& media) {
   media.def(
       "dvpp_create_batch_pic_desc", [](uint32_t n) { return I(acldvppCreateBatchPicDesc(n)); },
@@ -619,4 +659,5 @@ void BindMedia(py::module_& m) {
   BindVideo(media);
   BindVenc(media);
   BindBatch(media);
+  BindBorder(media);
 }

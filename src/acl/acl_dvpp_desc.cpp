@@ -176,6 +176,60 @@ uint32_t acldvppGetResizeConfigInterpolation(const acldvppResizeConfig* r) {
   return Get<uint32_t>(r, Kind::kResize, 0, [](const auto& c) { return c.interpolation; });
 }
 
+acldvppBorderConfig* acldvppCreateBorderConfig(void) {
+  return Create<acldvppBorderConfig>(Kind::kBorderConfig);
+}
+aclError acldvppDestroyBorderConfig(acldvppBorderConfig* c) {
+  return Destroy(c, Kind::kBorderConfig, __func__);
+}
+aclError acldvppSetBorderConfigValue(acldvppBorderConfig* c, uint32_t index, double value) {
+  if (index > 3)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppSetBorderConfigValue: index " + std::to_string(index) + " is not 0 to 3");
+  return Set(c, Kind::kBorderConfig, __func__, [&](auto& b) { b.value[index] = value; });
+}
+aclError acldvppSetBorderConfigBorderType(acldvppBorderConfig* c, acldvppBorderType type) {
+  const int32_t value = oc::acl_dvpp::EnumBits(type);
+  if (value < BORDER_CONSTANT || value > BORDER_REFLECT_101)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "acldvppSetBorderConfigBorderType: " + std::to_string(value) +
+                    " is not an acldvppBorderType");
+  return Set(c, Kind::kBorderConfig, __func__, [&](auto& b) { b.type = value; });
+}
+aclError acldvppSetBorderConfigTop(acldvppBorderConfig* c, uint32_t v) {
+  return Set(c, Kind::kBorderConfig, __func__, [&](auto& b) { b.top = v; });
+}
+aclError acldvppSetBorderConfigBottom(acldvppBorderConfig* c, uint32_t v) {
+  return Set(c, Kind::kBorderConfig, __func__, [&](auto& b) { b.bottom = v; });
+}
+aclError acldvppSetBorderConfigLeft(acldvppBorderConfig* c, uint32_t v) {
+  return Set(c, Kind::kBorderConfig, __func__, [&](auto& b) { b.left = v; });
+}
+aclError acldvppSetBorderConfigRight(acldvppBorderConfig* c, uint32_t v) {
+  return Set(c, Kind::kBorderConfig, __func__, [&](auto& b) { b.right = v; });
+}
+double acldvppGetBorderConfigValue(const acldvppBorderConfig* c, uint32_t index) {
+  if (index > 3) return 0;
+  return Get<double>(c, Kind::kBorderConfig, 0.0, [&](const auto& b) { return b.value[index]; });
+}
+acldvppBorderType acldvppGetBorderConfigBorderType(const acldvppBorderConfig* c) {
+  return Get<acldvppBorderType>(c, Kind::kBorderConfig, BORDER_CONSTANT, [](const auto& b) {
+    return static_cast<acldvppBorderType>(b.type);
+  });
+}
+uint32_t acldvppGetBorderConfigTop(const acldvppBorderConfig* c) {
+  return Get<uint32_t>(c, Kind::kBorderConfig, 0, [](const auto& b) { return b.top; });
+}
+uint32_t acldvppGetBorderConfigBottom(const acldvppBorderConfig* c) {
+  return Get<uint32_t>(c, Kind::kBorderConfig, 0, [](const auto& b) { return b.bottom; });
+}
+uint32_t acldvppGetBorderConfigLeft(const acldvppBorderConfig* c) {
+  return Get<uint32_t>(c, Kind::kBorderConfig, 0, [](const auto& b) { return b.left; });
+}
+uint32_t acldvppGetBorderConfigRight(const acldvppBorderConfig* c) {
+  return Get<uint32_t>(c, Kind::kBorderConfig, 0, [](const auto& b) { return b.right; });
+}
+
 acldvppJpegeConfig* acldvppCreateJpegeConfig(void) {
   return Create<acldvppJpegeConfig>(Kind::kJpegeConfig);
 }

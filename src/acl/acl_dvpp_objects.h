@@ -23,6 +23,11 @@ struct acldvppRoiConfig {
 struct acldvppResizeConfig {
   uint32_t interpolation = 0;
 };
+struct acldvppBorderConfig {
+  double value[4] = {0, 0, 0, 0};
+  int32_t type = BORDER_CONSTANT;
+  uint32_t top = 0, bottom = 0, left = 0, right = 0;
+};
 struct acldvppJpegeConfig {
   uint32_t level = 100;
 };
@@ -56,6 +61,7 @@ int32_t EnumBits(const E& e) {
 
 enum class Kind {
   kBatchPicDesc,
+  kBorderConfig,
   kPicDesc,
   kRoi,
   kResize,

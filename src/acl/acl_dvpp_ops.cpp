@@ -153,6 +153,35 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
   return oc::acl_dvpp::RunVpc(__func__, ch, in, out, nullptr, nullptr, nullptr, stream, true);
 }
 
+aclError acldvppVpcMakeBorderAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
+                                   const acldvppBorderConfig* border, aclrtStream stream) {
+  const char* fn = __func__;
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  VpcCall c;
+  if (aclError e = Gather(fn, ch, in, out, nullptr, nullptr, nullptr, &c)) return e;
+  acldvppBorderConfig b;
+  {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    if (!border || !oc::acl_dvpp::Live(border, Kind::kBorderConfig))
+      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": borderConfig is not a live handle");
+    b = *border;
+  }
+  const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
+  using oc::dvpp::Role;
+  oc::Status s = oc::dvpp::CheckVpcPicture(c.in, chip, Role::kVpcInput, "the input picture");
+  if (s.ok()) s = oc::dvpp::CheckVpcPicture(c.out, chip, Role::kVpcOutput, "the output picture");
+  if (!s.ok()) return FailStatus(s, fn);
+  if (aclError e = oc::acl_dvpp::CheckBuffer(c.in.data, c.in.size, fn, "the input picture's data"))
+    return e;
+  if (aclError e =
+          oc::acl_dvpp::CheckBuffer(c.out.data, c.out.size, fn, "the output picture's data"))
+    return e;
+  s = oc::dvpp::MakeBorder(c.in, c.out, b.top, b.bottom, b.left, b.right, b.type, b.value);
+  if (!s.ok()) return FailStatus(s, fn);
+  SetRetCode(out, 0);
+  return ACL_SUCCESS;
+}
+
 aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
                                  int32_t* components) {
   oc::dvpp::JpegInfo info;

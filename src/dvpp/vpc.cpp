@@ -243,4 +243,80 @@ Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, c
   return Status::Ok();
 }
 
+namespace {
+
+// OpenCV's borderInterpolate: the source index an out-of-range index reads (-1: constant).
+int64_t BorderIndex(int64_t p, int64_t len, int type) {
+  if (p >= 0 && p < len) return p;
+  if (type == 0) return -1;
+  if (len == 1) return 0;
+  if (type == 1) return p < 0 ? 0 : len - 1;
+  const int64_t delta = type == 3 ? 1 : 0;  // reflect-101 does not repeat the edge
+  while (p < 0 || p >= len) {
+    if (p < 0)
+      p = -p - 1 + delta;
+    else
+      p = len - (p - len) - 1 - delta;
+  }
+  return p;
+}
+
+// One interleaved plane of `channels` bytes per pixel, bordered.
+void BorderPlane(const uint8_t* src, size_t sstride, int64_t sw, int64_t sh, int channels,
+                 uint8_t* dst, size_t dstride, int64_t top, int64_t left, int64_t dw, int64_t dh,
+                 int type, const uint8_t* fill) {
+  for (int64_t y = 0; y < dh; ++y) {
+    const int64_t sy = BorderIndex(y - top, sh, type);
+    for (int64_t x = 0; x < dw; ++x) {
+      const int64_t sx = BorderIndex(x - left, sw, type);
+      uint8_t* o = dst + y * dstride + x * channels;
+      if (sy < 0 || sx < 0)
+        std::copy_n(fill, channels, o);
+      else
+        std::copy_n(src + sy * sstride + sx * channels, channels, o);
+    }
+  }
+}
+
+}  // namespace
+
+Status MakeBorder(const Picture& in, const Picture& out, uint32_t top, uint32_t bottom,
+                  uint32_t left, uint32_t right, int border_type, const double value[4]) {
+  if (border_type < 0 || border_type > 3)
+    return InvalidArgument("border type " + std::to_string(border_type) +
+                           " is not BORDER_CONSTANT, _REPLICATE, _REFLECT or _REFLECT_101");
+  if (out.format != in.format)
+    return InvalidArgument(std::string("MakeBorder writes the input's format (") +
+                           PixelFormatName(in.format) + ")");
+  if (out.width != in.width + left + right || out.height != in.height + top + bottom)
+    return InvalidArgument("the output must be " + std::to_string(in.width + left + right) + "x" +
+                           std::to_string(in.height + top + bottom) +
+                           " (the input with its borders)");
+  const bool yuv420 = in.format == kNv12 || in.format == kNv21;
+  if (yuv420 && (top % 2 || bottom % 2 || left % 2 || right % 2 || in.width % 2 || in.height % 2))
+    return InvalidArgument("YUV420SP borders and sizes must be even");
+  auto byte = [&](int i) {
+    return static_cast<uint8_t>(std::clamp(std::lround(value[i]), 0L, 255L));
+  };
+  if (in.format == kRgb888 || in.format == kBgr888) {
+    uint8_t fill[3] = {byte(0), byte(1), byte(2)};
+    if (in.format == kBgr888) std::swap(fill[0], fill[2]);  // values are R, G, B
+    BorderPlane(in.data, in.width_stride, in.width, in.height, 3, out.data, out.width_stride, top,
+                left, out.width, out.height, border_type, fill);
+    return Status::Ok();
+  }
+  const uint8_t y_fill = byte(0);
+  BorderPlane(in.data, in.width_stride, in.width, in.height, 1, out.data, out.width_stride, top,
+              left, out.width, out.height, border_type, &y_fill);
+  if (!yuv420) return Status::Ok();
+  uint8_t uv_fill[2] = {byte(1), byte(2)};
+  if (in.format == kNv21) std::swap(uv_fill[0], uv_fill[1]);
+  BorderPlane(in.data + static_cast<size_t>(in.width_stride) * in.height_stride, in.width_stride,
+              in.width / 2, in.height / 2, 2,
+              out.data + static_cast<size_t>(out.width_stride) * out.height_stride,
+              out.width_stride, top / 2, left / 2, out.width / 2, out.height / 2, border_type,
+              uv_fill);
+  return Status::Ok();
+}
+
 }  // namespace oc::dvpp

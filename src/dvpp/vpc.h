@@ -35,4 +35,10 @@ Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const c
 Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, const Roi& paste,
                        uint32_t interpolation, Chip chip);
 
+// MakeBorder: `out` is `in` with borders added (OpenCV's copyMakeBorder rules: 0 constant
+// (value per channel: Y/U/V or R/G/B), 1 replicate, 2 reflect, 3 reflect-101); the output has
+// the input's format and its size plus the borders (even borders for YUV420SP).
+Status MakeBorder(const Picture& in, const Picture& out, uint32_t top, uint32_t bottom,
+                  uint32_t left, uint32_t right, int border_type, const double value[4]);
+
 }  // namespace oc::dvpp

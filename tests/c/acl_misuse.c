@@ -710,6 +710,27 @@ static void DvppMisuse(void) {
     EXPECT_CODE(acldvppDestroyBatchPicDesc(bsrc), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(acldvppDestroyBatchPicDesc(bdst), ACL_SUCCESS);
   }
+  {
+    acldvppBorderConfig* bc = acldvppCreateBorderConfig();
+    EXPECT_CODE(acldvppSetBorderConfigValue(bc, 4, 1.0), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppSetBorderConfigValue(bc, 0, 16.0), ACL_SUCCESS);
+    EXPECT_CODE(acldvppSetBorderConfigBorderType(bc, (acldvppBorderType)9),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppSetBorderConfigBorderType(bc, BORDER_REFLECT_101), ACL_SUCCESS);
+    EXPECT_CODE(acldvppSetBorderConfigTop(bc, 2), ACL_SUCCESS);
+    EXPECT_CODE(acldvppSetBorderConfigBottom(bc, 2), ACL_SUCCESS);
+    EXPECT_CODE(acldvppSetBorderConfigLeft(bc, 4), ACL_SUCCESS);
+    EXPECT_CODE(acldvppSetBorderConfigRight(NULL, 4), ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(acldvppGetBorderConfigValue(bc, 0) == 16.0 &&
+                acldvppGetBorderConfigBorderType(bc) == BORDER_REFLECT_101);
+    EXPECT_TRUE(acldvppGetBorderConfigTop(bc) == 2 && acldvppGetBorderConfigBottom(bc) == 2);
+    EXPECT_TRUE(acldvppGetBorderConfigLeft(bc) == 4 && acldvppGetBorderConfigRight(bc) == 0);
+    /* 64x48 plus borders is not the 32x24 output. */
+    EXPECT_CODE(acldvppVpcMakeBorderAsync(ch, in, out, bc, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcMakeBorderAsync(ch, in, out, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppDestroyBorderConfig(bc), ACL_SUCCESS);
+    EXPECT_CODE(acldvppDestroyBorderConfig(bc), ACL_ERROR_INVALID_PARAM);
+  }
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_SUCCESS);
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_ERROR_INVALID_PARAM);                /* twice */
   EXPECT_CODE(acldvppVpcCropAsync(ch, in, out, crop, NULL), ACL_ERROR_INVALID_PARAM); /* stale */

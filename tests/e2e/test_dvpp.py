@@ -449,3 +449,33 @@ def test_batch_crop_into_a_batch(dvpp):
     m.dvpp_destroy_resize_config(rc)
     assert m.dvpp_destroy_batch_pic_desc(src) == 0 and m.dvpp_destroy_batch_pic_desc(dst) == 0
     assert m.dvpp_destroy_batch_pic_desc(src) == INVALID
+
+
+@pytest.mark.parametrize("kind,np_mode", [(0, "constant"), (1, "edge"), (2, "symmetric"),
+                                          (3, "reflect")])
+def test_make_border_follows_opencv(dvpp, kind, np_mode):
+    """BORDER_CONSTANT, REPLICATE, REFLECT and REFLECT_101 are numpy's constant, edge,
+    symmetric and reflect paddings (OpenCV's copyMakeBorder rules), on both NV12 planes."""
+    m = dvpp.m
+    w, h, top, bottom, left, right = 32, 24, 2, 4, 6, 10
+    y, uv = nv12_image(w, h, 20)
+    src = dvpp.buffer(np.concatenate([y.ravel(), uv.ravel()]))
+    pin = dvpp.pic(src, w * h * 3 // 2, NV12, w, h, w, h)
+    ow, oh = w + left + right, h + top + bottom
+    ows = align(ow, 16)
+    out = dvpp.buffer(size=ows * oh * 3 // 2)
+    pout = dvpp.pic(out, ows * oh * 3 // 2, NV12, ow, oh, ows, oh)
+    cfg = m.dvpp_create_border_config()
+    for setter, v in (("top", top), ("bottom", bottom), ("left", left), ("right", right)):
+        assert getattr(m, "dvpp_set_border_config_" + setter)(cfg, v) == 0
+    assert m.dvpp_set_border_config_border_type(cfg, kind) == 0
+    for i, v in enumerate((16, 100, 200)):
+        assert m.dvpp_set_border_config_value(cfg, i, v) == 0
+    assert m.dvpp_vpc_make_border_async(dvpp.chan, pin, pout, cfg, dvpp.stream) == 0
+    got_y, got_u, got_v = nv12_planes(dvpp.read(out, ows * oh * 3 // 2), ow, oh, ows, oh)
+    kw = {"constant_values": 16} if np_mode == "constant" else {}
+    np.testing.assert_array_equal(got_y, np.pad(y, ((top, bottom), (left, right)), np_mode, **kw))
+    kw = {"constant_values": 100} if np_mode == "constant" else {}
+    np.testing.assert_array_equal(
+        got_u, np.pad(uv[:, 0::2], ((top // 2, bottom // 2), (left // 2, right // 2)), np_mode, **kw))
+    m.dvpp_destroy_border_config(cfg)

@@ -2,8 +2,7 @@
  * and write a reserved part of device memory, handed out by acldvppMalloc (rounded up to 32
  * bytes, plus 32) and returned by acldvppFree; VPC (crop, resize, paste, colour conversion)
  * JPEGD, JPEGE, PNGD, VDEC and VENC (H.264/H.265 on FFmpeg) compute on the CPU with the
- * hardware's rules checked. The border, pyramid, LUT and histogram calls are not in
- * OpenCANN yet.
+ * hardware's rules checked. The pyramid, LUT and histogram calls are not in OpenCANN yet.
  * Link with -lacl_dvpp. */
 #ifndef OPENCANN_ACL_OPS_ACL_DVPP_H_
 #define OPENCANN_ACL_OPS_ACL_DVPP_H_
@@ -226,6 +225,36 @@ ACL_FUNC_VISIBILITY aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* cha
                                                          acldvppPicDesc* inputDesc,
                                                          acldvppPicDesc* outputDesc,
                                                          aclrtStream stream);
+
+/* Borders: MakeBorder adds them (OpenCV's copyMakeBorder rules; value i is channel i: Y, U, V
+ * or R, G, B). */
+ACL_FUNC_VISIBILITY acldvppBorderConfig* acldvppCreateBorderConfig(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyBorderConfig(acldvppBorderConfig* borderConfig);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigValue(acldvppBorderConfig* borderConfig,
+                                                         uint32_t index, double value);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigBorderType(acldvppBorderConfig* borderConfig,
+                                                              acldvppBorderType borderType);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigTop(acldvppBorderConfig* borderConfig,
+                                                       uint32_t top);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigBottom(acldvppBorderConfig* borderConfig,
+                                                          uint32_t bottom);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigLeft(acldvppBorderConfig* borderConfig,
+                                                        uint32_t left);
+ACL_FUNC_VISIBILITY aclError acldvppSetBorderConfigRight(acldvppBorderConfig* borderConfig,
+                                                         uint32_t right);
+ACL_FUNC_VISIBILITY double acldvppGetBorderConfigValue(const acldvppBorderConfig* borderConfig,
+                                                       uint32_t index);
+ACL_FUNC_VISIBILITY acldvppBorderType
+acldvppGetBorderConfigBorderType(const acldvppBorderConfig* borderConfig);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetBorderConfigTop(const acldvppBorderConfig* borderConfig);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetBorderConfigBottom(const acldvppBorderConfig* borderConfig);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetBorderConfigLeft(const acldvppBorderConfig* borderConfig);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetBorderConfigRight(const acldvppBorderConfig* borderConfig);
+ACL_FUNC_VISIBILITY aclError acldvppVpcMakeBorderAsync(acldvppChannelDesc* channelDesc,
+                                                       acldvppPicDesc* inputDesc,
+                                                       acldvppPicDesc* outputDesc,
+                                                       const acldvppBorderConfig* borderConfig,
+                                                       aclrtStream stream);
 
 /* Batches: acldvppGetPicDesc(batch, i) gives the i-th picture description to fill. The batch
  * calls crop roiNums[i] regions from source picture i (i < size), in order, each into the next
