@@ -73,14 +73,35 @@ aclError CheckBuffer(const void* p, size_t bytes, const char* fn, const char* wh
   if (!p) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + what + " is null");
   if (InDvppMemory(p, bytes)) return ACL_SUCCESS;
   const dvpp::Chip chip = CurrentChip();
-  if ((chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B) &&
-      oc_internal_host_range_mapped(p, bytes))
-    return ACL_SUCCESS;
+  const bool any_device = chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B;
+  if (any_device && oc_internal_device_range(p, bytes)) return ACL_SUCCESS;
   return Fail(ACL_ERROR_INVALID_PARAM,
-              std::string(fn) + ": " + what + " (" + std::to_string(bytes) +
-                  " bytes) is not inside memory from acldvppMalloc; on " + dvpp::ChipName(chip) +
-                  " DVPP reads and writes only its reserved memory (give another --soc_version "
-                  "of the 910B or 310B families to take aclrtMalloc memory)");
+              std::string(fn) + ": " + what + " (" + std::to_string(bytes) + " bytes) is not " +
+                  (any_device ? "inside device memory (acldvppMalloc or aclrtMalloc): on "
+                              : "inside memory from acldvppMalloc: on ") +
+                  dvpp::ChipName(chip) +
+                  (any_device ? " DVPP reads and writes device memory, not host memory"
+                              : " DVPP reads and writes only its reserved memory (the 910B and "
+                                "310B families take aclrtMalloc memory too)"));
+}
+
+aclError OpenReportStream(uint64_t thread, const char* fn, aclrtStream* stream) {
+  if (aclError e = aclrtCreateStream(stream)) return e;
+  if (aclError e = aclrtSubscribeReport(thread, *stream)) {
+    aclrtDestroyStream(*stream);
+    *stream = nullptr;
+    return Fail(e, std::string(fn) +
+                       ": the report thread (SetChannelDescThreadId) cannot be "
+                       "subscribed");
+  }
+  return ACL_SUCCESS;
+}
+
+aclError CloseReportStream(uint64_t thread, aclrtStream stream) {
+  const aclError e = aclrtSynchronizeStream(stream);
+  aclrtUnSubscribeReport(thread, stream);
+  aclrtDestroyStream(stream);
+  return e;
 }
 
 }  // namespace oc::acl_dvpp

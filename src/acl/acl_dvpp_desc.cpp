@@ -30,21 +30,13 @@ aclError Destroy(T* t, Kind kind, const char* fn) {
   return ACL_SUCCESS;
 }
 
-// Runs `set` on a live description under the lock.
 template <typename T, typename F>
 aclError Set(T* t, Kind kind, const char* fn, F set) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!t || !oc::acl_dvpp::Live(t, kind))
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live handle");
-  set(*t);
-  return ACL_SUCCESS;
+  return oc::acl_dvpp::SetLive(t, kind, fn, set);
 }
-
 template <typename R, typename T, typename F>
 R Get(const T* t, Kind kind, R fallback, F get) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!t || !oc::acl_dvpp::Live(t, kind)) return fallback;
-  return get(*t);
+  return oc::acl_dvpp::GetLive<R>(t, kind, fallback, get);
 }
 
 std::atomic<uint64_t> g_next_channel{0};

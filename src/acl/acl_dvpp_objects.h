@@ -93,6 +93,45 @@ dvpp::Chip CurrentChip();
 // take device memory from aclrtMalloc too.
 aclError CheckBuffer(const void* p, size_t bytes, const char* fn, const char* what);
 
+// Runs `set` on a live handle of `kind` under the lock; a stale or foreign handle is
+// ACL_ERROR_INVALID_PARAM naming the call.
+template <typename T, typename F>
+aclError SetLive(T* t, Kind kind, const char* fn, F set) {
+  std::lock_guard<std::mutex> lock(Mutex());
+  if (!t || !Live(t, kind))
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live handle");
+  set(*t);
+  return ACL_SUCCESS;
+}
+
+// The same for a VDEC/VENC channel description, which is fixed once its channel exists.
+template <typename T, typename F>
+aclError SetUncreated(T* t, Kind kind, const char* fn, F set) {
+  bool created = false;
+  const aclError e = SetLive(t, kind, fn, [&](T& c) {
+    created = c.created;
+    if (!created) set(c);
+  });
+  if (e == ACL_SUCCESS && created)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(fn) + ": the channel is created; set the description before");
+  return e;
+}
+
+// A getter's value from a live handle, or CANN's default for a stale one.
+template <typename R, typename T, typename F>
+R GetLive(const T* t, Kind kind, R fallback, F get) {
+  std::lock_guard<std::mutex> lock(Mutex());
+  if (!t || !Live(t, kind)) return fallback;
+  return get(*t);
+}
+
+// VDEC's and VENC's callbacks reach the application through a stream of the channel's own,
+// subscribed to its report thread (aclrtProcessReport there runs them). Close waits until the
+// thread has run every callback, as CANN's channel destroy does.
+aclError OpenReportStream(uint64_t thread, const char* fn, aclrtStream* stream);
+aclError CloseReportStream(uint64_t thread, aclrtStream stream);
+
 // One VPC operation (acl_dvpp_ops.cpp): waits for the stream's earlier work, checks the
 // pictures, regions and configuration against the chip's rules, and writes the output.
 // same_size: the output must have the input's size (colour conversion).

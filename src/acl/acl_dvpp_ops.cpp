@@ -104,6 +104,43 @@ aclError JpegInfo(const void* data, uint32_t size, oc::dvpp::JpegInfo* info, con
   return ACL_SUCCESS;
 }
 
+// JPEGD and PNGD: the file (DVPP memory) decoded into the output picture, which then reports
+// the picture written (its size and format) and ret code 0.
+template <typename Decode>
+aclError DecodeInto(const char* fn, acldvppChannelDesc* ch, uint32_t mode, const void* data,
+                    uint32_t size, acldvppPicDesc* out, aclrtStream stream, Decode decode) {
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  Picture picture;
+  {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    using oc::acl_dvpp::Live;
+    if (!ch || !Live(ch, Kind::kChannelDesc) || !ch->created)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": channelDesc is not a live, created channel");
+    if (mode && !(ch->mode & mode))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_JPEGD");
+    if (!out || !Live(out, Kind::kPicDesc))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": outputDesc is not a live picture description");
+    picture = out->picture;
+  }
+  if (aclError e = oc::acl_dvpp::CheckBuffer(data, size, fn, "the input file")) return e;
+  if (aclError e =
+          oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the output picture's data"))
+    return e;
+  const oc::Status s = decode(static_cast<const uint8_t*>(data), size, &picture);
+  if (!s.ok()) return FailStatus(s, fn);
+  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+  if (oc::acl_dvpp::Live(out, Kind::kPicDesc)) {
+    out->picture.width = picture.width;
+    out->picture.height = picture.height;
+    out->picture.format = picture.format;
+    out->ret_code = 0;
+  }
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -216,43 +253,6 @@ aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,
   return ACL_SUCCESS;
 }
 
-aclError acldvppJpegDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_t size,
-                                acldvppPicDesc* out, aclrtStream stream) {
-  const char* fn = __func__;
-  if (aclError e = aclrtSynchronizeStream(stream)) return e;
-  Picture picture;
-  {
-    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-    using oc::acl_dvpp::Live;
-    if (!ch || !Live(ch, Kind::kChannelDesc) || !ch->created)
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  std::string(fn) + ": channelDesc is not a live, created channel");
-    if (!(ch->mode & DVPP_CHNMODE_JPEGD))
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_JPEGD");
-    if (!out || !Live(out, Kind::kPicDesc))
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  std::string(fn) + ": outputDesc is not a live picture description");
-    picture = out->picture;
-  }
-  if (aclError e = oc::acl_dvpp::CheckBuffer(data, size, fn, "the JPEG data")) return e;
-  if (aclError e =
-          oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the output picture's data"))
-    return e;
-  const oc::Status s = oc::dvpp::DecodeJpeg(static_cast<const uint8_t*>(data), size, &picture,
-                                            oc::acl_dvpp::CurrentChip());
-  if (!s.ok()) return FailStatus(s, fn);
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (oc::acl_dvpp::Live(out, Kind::kPicDesc)) {
-    // The decoder reports the picture it wrote.
-    out->picture.width = picture.width;
-    out->picture.height = picture.height;
-    out->picture.format = picture.format;
-    out->ret_code = 0;
-  }
-  return ACL_SUCCESS;
-}
-
 aclError acldvppJpegPredictEncSize(const acldvppPicDesc* in, const acldvppJpegeConfig* config,
                                    uint32_t* size) {
   if (!size) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppJpegPredictEncSize: size is null");
@@ -269,6 +269,24 @@ aclError acldvppJpegPredictEncSize(const acldvppPicDesc* in, const acldvppJpegeC
   if (!s.ok()) return FailStatus(s, __func__);
   *size = oc::dvpp::JpegeOutputBound(picture);
   return ACL_SUCCESS;
+}
+
+aclError acldvppJpegDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_t size,
+                                acldvppPicDesc* out, aclrtStream stream) {
+  const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
+  return DecodeInto(__func__, ch, DVPP_CHNMODE_JPEGD, data, size, out, stream,
+                    [chip](const uint8_t* d, uint32_t n, Picture* p) {
+                      return oc::dvpp::DecodeJpeg(d, n, p, chip);
+                    });
+}
+
+aclError acldvppPngDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_t size,
+                               acldvppPicDesc* out, aclrtStream stream) {
+  // The channel mode is not checked for PNGD: CANN's default channel (VPC | JPEGD | JPEGE)
+  // is the one samples decode PNGs on.
+  return DecodeInto(
+      __func__, ch, 0, data, size, out, stream,
+      [](const uint8_t* d, uint32_t n, Picture* p) { return oc::dvpp::DecodePng(d, n, p); });
 }
 
 aclError acldvppJpegEncodeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, const void* data,
@@ -329,38 +347,6 @@ aclError acldvppPngPredictDecSize(const void* data, uint32_t size, acldvppPixelF
   auto bytes = oc::dvpp::PngdOutputBytes(info.value(), oc::acl_dvpp::EnumBits(format));
   if (!bytes.ok()) return FailStatus(bytes.status(), __func__);
   *decSize = bytes.value();
-  return ACL_SUCCESS;
-}
-
-aclError acldvppPngDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_t size,
-                               acldvppPicDesc* out, aclrtStream stream) {
-  const char* fn = __func__;
-  if (aclError e = aclrtSynchronizeStream(stream)) return e;
-  Picture picture;
-  {
-    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-    using oc::acl_dvpp::Live;
-    if (!ch || !Live(ch, Kind::kChannelDesc) || !ch->created)
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  std::string(fn) + ": channelDesc is not a live, created channel");
-    if (!out || !Live(out, Kind::kPicDesc))
-      return Fail(ACL_ERROR_INVALID_PARAM,
-                  std::string(fn) + ": outputDesc is not a live picture description");
-    picture = out->picture;
-  }
-  if (aclError e = oc::acl_dvpp::CheckBuffer(data, size, fn, "the PNG data")) return e;
-  if (aclError e =
-          oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the output picture's data"))
-    return e;
-  const oc::Status s = oc::dvpp::DecodePng(static_cast<const uint8_t*>(data), size, &picture);
-  if (!s.ok()) return FailStatus(s, fn);
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (oc::acl_dvpp::Live(out, Kind::kPicDesc)) {
-    out->picture.width = picture.width;
-    out->picture.height = picture.height;
-    out->picture.format = picture.format;
-    out->ret_code = 0;
-  }
   return ACL_SUCCESS;
 }
 

@@ -99,37 +99,19 @@ aclError Drain(aclvdecChannelDesc* d) {
 
 template <typename F>
 aclError SetVdec(aclvdecChannelDesc* d, const char* fn, F set) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!d || !oc::acl_dvpp::Live(d, Kind::kVdecChannel))
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live channel description");
-  if (d->created)
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(fn) + ": the channel is created; set the description before");
-  set(*d);
-  return ACL_SUCCESS;
+  return oc::acl_dvpp::SetUncreated(d, Kind::kVdecChannel, fn, set);
 }
-
 template <typename R, typename F>
 R GetVdec(const aclvdecChannelDesc* d, R fallback, F get) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!d || !oc::acl_dvpp::Live(d, Kind::kVdecChannel)) return fallback;
-  return get(*d);
+  return oc::acl_dvpp::GetLive<R>(d, Kind::kVdecChannel, fallback, get);
 }
-
 template <typename F>
 aclError SetStream(acldvppStreamDesc* s, const char* fn, F set) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!s || !oc::acl_dvpp::Live(s, Kind::kStreamDesc))
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live stream description");
-  set(*s);
-  return ACL_SUCCESS;
+  return oc::acl_dvpp::SetLive(s, Kind::kStreamDesc, fn, set);
 }
-
 template <typename R, typename F>
 R GetStream(const acldvppStreamDesc* s, R fallback, F get) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!s || !oc::acl_dvpp::Live(s, Kind::kStreamDesc)) return fallback;
-  return get(*s);
+  return oc::acl_dvpp::GetLive<R>(s, Kind::kStreamDesc, fallback, get);
 }
 
 }  // namespace
@@ -294,13 +276,7 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc* d) {
   auto decoder = oc::dvpp::CreateVideoDecoder(d->en_type);
   if (!decoder.ok()) return FailStatus(decoder.status(), fn);
   aclrtStream stream = nullptr;
-  if (aclError e = aclrtCreateStream(&stream)) return e;
-  if (aclError e = aclrtSubscribeReport(d->thread_id, stream)) {
-    aclrtDestroyStream(stream);
-    return Fail(e, std::string(fn) +
-                       ": the report thread (aclvdecSetChannelDescThreadId) cannot "
-                       "be subscribed");
-  }
+  if (aclError e = oc::acl_dvpp::OpenReportStream(d->thread_id, fn, &stream)) return e;
   d->decoder = std::move(decoder).value();
   d->stream = stream;
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -316,9 +292,7 @@ aclError aclvdecDestroyChannel(aclvdecChannelDesc* d) {
   }
   aclError e = Drain(d);
   // Waits until the report thread has run every callback, as CANN's does.
-  const aclError s = aclrtSynchronizeStream(d->stream);
-  aclrtUnSubscribeReport(d->thread_id, d->stream);
-  aclrtDestroyStream(d->stream);
+  const aclError s = oc::acl_dvpp::CloseReportStream(d->thread_id, d->stream);
   d->stream = nullptr;
   d->decoder.reset();
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -365,10 +339,11 @@ static aclError Send(const char* fn, aclvdecChannelDesc* d, acldvppStreamDesc* i
   if (unit.size == 0)
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the stream description is empty");
   // VDEC reads device memory, DVPP's or aclrtMalloc's (both allowed for its input).
-  if (!unit.data || !oc_internal_host_range_mapped(unit.data, unit.size))
+  if (!unit.data || !oc_internal_device_range(unit.data, unit.size))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the stream data (" +
                                              std::to_string(unit.size) +
-                                             " bytes) is not readable memory");
+                                             " bytes) is not inside device memory (acldvppMalloc "
+                                             "or aclrtMalloc)");
   // A skipped send waits for its frame too (its callback gets no picture).
   d->pending.push_back({in, skipped ? nullptr : out, user});
   std::vector<oc::dvpp::DecodedFrame> frames;

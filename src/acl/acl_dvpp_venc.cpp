@@ -90,30 +90,15 @@ aclError Deliver(aclvencChannelDesc* d, const std::vector<std::vector<uint8_t>>&
 
 template <typename F>
 aclError SetVenc(aclvencChannelDesc* d, const char* fn, F set) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!d || !oc::acl_dvpp::Live(d, Kind::kVencChannel))
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live channel description");
-  if (d->created)
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(fn) + ": the channel is created; set the description before");
-  set(*d);
-  return ACL_SUCCESS;
+  return oc::acl_dvpp::SetUncreated(d, Kind::kVencChannel, fn, set);
 }
-
 template <typename R, typename F>
 R GetVenc(const aclvencChannelDesc* d, R fallback, F get) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!d || !oc::acl_dvpp::Live(d, Kind::kVencChannel)) return fallback;
-  return get(*d);
+  return oc::acl_dvpp::GetLive<R>(d, Kind::kVencChannel, fallback, get);
 }
-
 template <typename F>
 aclError SetFrame(aclvencFrameConfig* c, const char* fn, F set) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (!c || !oc::acl_dvpp::Live(c, Kind::kVencFrameConfig))
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live frame configuration");
-  set(*c);
-  return ACL_SUCCESS;
+  return oc::acl_dvpp::SetLive(c, Kind::kVencFrameConfig, fn, set);
 }
 
 }  // namespace
@@ -283,13 +268,7 @@ aclError aclvencCreateChannel(aclvencChannelDesc* d) {
   auto encoder = oc::dvpp::CreateVideoEncoder(o);
   if (!encoder.ok()) return FailStatus(encoder.status(), fn);
   aclrtStream stream = nullptr;
-  if (aclError e = aclrtCreateStream(&stream)) return e;
-  if (aclError e = aclrtSubscribeReport(d->thread_id, stream)) {
-    aclrtDestroyStream(stream);
-    return Fail(e, std::string(fn) +
-                       ": the report thread (aclvencSetChannelDescThreadId) cannot "
-                       "be subscribed");
-  }
+  if (aclError e = oc::acl_dvpp::OpenReportStream(d->thread_id, fn, &stream)) return e;
   d->encoder = std::move(encoder).value();
   d->stream = stream;
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -310,9 +289,7 @@ aclError aclvencDestroyChannel(aclvencChannelDesc* d) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclvencDestroyChannel: not a created channel");
   }
   aclError e = Drain(d);
-  const aclError s = aclrtSynchronizeStream(d->stream);  // the report thread ran them all
-  aclrtUnSubscribeReport(d->thread_id, d->stream);
-  aclrtDestroyStream(d->stream);
+  const aclError s = oc::acl_dvpp::CloseReportStream(d->thread_id, d->stream);
   d->stream = nullptr;
   d->encoder.reset();
   d->pending.clear();

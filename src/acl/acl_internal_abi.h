@@ -23,6 +23,9 @@ __attribute__((visibility("default"))) const char* oc_internal_config_atc(void);
 // application gives it, so a made-up one is an error rather than a segfault).
 __attribute__((visibility("default"))) int oc_internal_host_range_mapped(const void* p,
                                                                          size_t bytes);
+// Whether [p, p + bytes) lies inside one device allocation (aclrtMalloc, which acldvppMalloc
+// uses too): libacl_dvpp's rule that its engines read and write device memory.
+__attribute__((visibility("default"))) int oc_internal_device_range(const void* p, size_t bytes);
 // Whether every byte of [p, p + bytes) takes a write without a fault (base/memory_probe.h).
 __attribute__((visibility("default"))) int oc_internal_host_range_writable(void* p, size_t bytes);
 

@@ -253,6 +253,10 @@ int oc_internal_host_range_mapped(const void* p, size_t bytes) {
   return oc::HostRangeMapped(p, bytes) ? 1 : 0;
 }
 
+int oc_internal_device_range(const void* p, size_t bytes) {
+  return bytes > 0 && State::Get().IsDevice(p, bytes) ? 1 : 0;
+}
+
 int oc_internal_host_range_writable(void* p, size_t bytes) {
   return oc::HostRangeWritable(p, bytes) ? 1 : 0;
 }

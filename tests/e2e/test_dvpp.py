@@ -274,6 +274,17 @@ def test_rules_are_refused_with_the_rule_named(dvpp):
     assert m.dvpp_vpc_crop_async(dvpp.chan, pin, pin, crop, dvpp.stream) == INVALID
     assert m.dvpp_set_resize_config_interpolation(rc, 3) == INVALID  # 910B: 0-2
     m.dvpp_destroy_resize_config(rc)
+    # Host memory is not device memory, even on 910B where aclrtMalloc's is taken.
+    rc = m.dvpp_create_resize_config()
+    host = np.zeros(w * h * 3 // 2, np.uint8)
+    phost = dvpp.pic(acl.util.numpy_to_ptr(host), host.nbytes, NV12, w, h, w, h)
+    assert m.dvpp_vpc_resize_async(dvpp.chan, phost, pin, rc, dvpp.stream) == INVALID
+    assert "not inside device memory" in acl.get_recent_err_msg()
+    dev, _ = acl.rt.malloc(w * h * 3 // 2, 0)
+    pdev = dvpp.pic(dev, w * h * 3 // 2, NV12, w, h, w, h)
+    assert m.dvpp_vpc_resize_async(dvpp.chan, pdev, pin, rc, dvpp.stream) == 0
+    acl.rt.free(dev)
+    m.dvpp_destroy_resize_config(rc)
     # acldvppFree of aclrtMalloc memory.
     p, _ = acl.rt.malloc(64, 0)
     assert m.dvpp_free(p) == INVALID
