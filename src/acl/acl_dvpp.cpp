@@ -53,6 +53,11 @@ aclError FailStatus(const Status& s, const char* fn) {
   return Fail(code, std::string(fn) + ": " + s.message());
 }
 
+aclError Unavailable(const char* fn, dvpp::Chip chip) {
+  return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+              std::string(fn) + ": " + dvpp::ChipName(chip) + "'s DVPP has no such operation");
+}
+
 bool InDvppMemory(const void* p, size_t bytes) {
   const auto* q = static_cast<const uint8_t*>(p);
   std::lock_guard<std::mutex> lock(g_memory_mutex);

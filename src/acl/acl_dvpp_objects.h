@@ -71,8 +71,13 @@ enum class Kind {
   kVdecChannel,
   kVdecFrameConfig,
   kVencChannel,
-  kVencFrameConfig
+  kVencFrameConfig,
+  kLutMap,
+  kHist
 };
+
+// A call the chip's DVPP does not have: ACL_ERROR_FEATURE_UNSUPPORTED naming it and the chip.
+aclError Unavailable(const char* fn, dvpp::Chip chip);
 
 // Handle bookkeeping (the lock guards the objects' use too: calls are short).
 std::mutex& Mutex();
@@ -132,7 +137,16 @@ R GetLive(const T* t, Kind kind, R fallback, F get) {
 aclError OpenReportStream(uint64_t thread, const char* fn, aclrtStream* stream);
 aclError CloseReportStream(uint64_t thread, aclrtStream stream);
 
-// One VPC operation (acl_dvpp_ops.cpp): waits for the stream's earlier work, checks the
+// The start of every single-picture VPC call (acl_dvpp_ops.cpp): waits for the stream's
+// earlier work, copies the pictures out of live handles (no output when out_pic is null) and
+// checks them against the chip's VPC rules and the DVPP memory rule.
+aclError BeginVpc(const char* fn, const acldvppChannelDesc* ch, const acldvppPicDesc* in,
+                  const acldvppPicDesc* out, aclrtStream stream, dvpp::Picture* in_pic,
+                  dvpp::Picture* out_pic);
+// A written picture's ret code, if its description is still live.
+void SetPicRetCode(acldvppPicDesc* p, uint32_t code);
+
+// One VPC operation: waits for the stream's earlier work, checks the
 // pictures, regions and configuration against the chip's rules, and writes the output.
 // same_size: the output must have the input's size (colour conversion).
 aclError RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,

@@ -8,87 +8,98 @@
 #include "dvpp/jpeg.h"
 #include "dvpp/png.h"
 
+using oc::Status;
 using oc::acl_dvpp::Fail;
 using oc::acl_dvpp::FailStatus;
 using oc::acl_dvpp::Kind;
+namespace dvpp = oc::dvpp;
 using oc::dvpp::Picture;
 using oc::dvpp::Roi;
 
 namespace {
 
-struct VpcCall {
-  Picture in, out;
+// The regions and configuration of a VPC call, copied out of live handles.
+struct VpcConfig {
   Roi crop, paste;
   bool has_crop = false, has_paste = false;
   uint32_t interpolation = 0;
 };
 
-// Copies what the call needs out of live handles (under the lock).
-aclError Gather(const char* fn, const acldvppChannelDesc* ch, const acldvppPicDesc* in,
-                const acldvppPicDesc* out, const acldvppRoiConfig* crop,
-                const acldvppRoiConfig* paste, const acldvppResizeConfig* resize, VpcCall* call) {
+aclError GatherConfig(const char* fn, const acldvppRoiConfig* crop, const acldvppRoiConfig* paste,
+                      const acldvppResizeConfig* resize, VpcConfig* config) {
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
   using oc::acl_dvpp::Live;
-  if (!ch || !Live(ch, Kind::kChannelDesc))
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": channelDesc is not a live handle");
-  if (!ch->created)
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(fn) + ": the channel was not created (acldvppCreateChannel)");
-  if (!(ch->mode & DVPP_CHNMODE_VPC))
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_VPC");
-  if (!in || !Live(in, Kind::kPicDesc) || !out || !Live(out, Kind::kPicDesc))
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                std::string(fn) + ": inputDesc or outputDesc is not a live picture description");
   if ((crop && !Live(crop, Kind::kRoi)) || (paste && !Live(paste, Kind::kRoi)))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": a region is not a live handle");
   if (resize && !Live(resize, Kind::kResize))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": resizeConfig is not a live handle");
-  call->in = in->picture;
-  call->out = out->picture;
-  if (crop) call->crop = crop->roi, call->has_crop = true;
-  if (paste) call->paste = paste->roi, call->has_paste = true;
-  if (resize) call->interpolation = resize->interpolation;
+  if (crop) config->crop = crop->roi, config->has_crop = true;
+  if (paste) config->paste = paste->roi, config->has_paste = true;
+  if (resize) config->interpolation = resize->interpolation;
   return ACL_SUCCESS;
 }
 
-void SetRetCode(acldvppPicDesc* p, uint32_t code) {
-  std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-  if (oc::acl_dvpp::Live(p, Kind::kPicDesc)) p->ret_code = code;
+}  // namespace
+
+aclError oc::acl_dvpp::BeginVpc(const char* fn, const acldvppChannelDesc* ch,
+                                const acldvppPicDesc* in, const acldvppPicDesc* out,
+                                aclrtStream stream, Picture* in_pic, Picture* out_pic) {
+  if (aclError e = aclrtSynchronizeStream(stream)) return e;
+  {
+    std::lock_guard<std::mutex> lock(Mutex());
+    if (!ch || !Live(ch, Kind::kChannelDesc))
+      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": channelDesc is not a live handle");
+    if (!ch->created)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": the channel was not created (acldvppCreateChannel)");
+    if (!(ch->mode & DVPP_CHNMODE_VPC))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": the channel's mode has no DVPP_CHNMODE_VPC");
+    if (!in || !Live(in, Kind::kPicDesc) || (out_pic && (!out || !Live(out, Kind::kPicDesc))))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": a picture description is not a live handle");
+    *in_pic = in->picture;
+    if (out_pic) *out_pic = out->picture;
+  }
+  const dvpp::Chip chip = CurrentChip();
+  Status s = dvpp::CheckVpcPicture(*in_pic, chip, dvpp::Role::kVpcInput, "the input picture");
+  if (s.ok() && out_pic)
+    s = dvpp::CheckVpcPicture(*out_pic, chip, dvpp::Role::kVpcOutput, "the output picture");
+  if (!s.ok()) return FailStatus(s, fn);
+  if (aclError e = CheckBuffer(in_pic->data, in_pic->size, fn, "the input picture's data"))
+    return e;
+  return out_pic ? CheckBuffer(out_pic->data, out_pic->size, fn, "the output picture's data")
+                 : ACL_SUCCESS;
 }
 
-}  // namespace
+void oc::acl_dvpp::SetPicRetCode(acldvppPicDesc* p, uint32_t code) {
+  std::lock_guard<std::mutex> lock(Mutex());
+  if (Live(p, Kind::kPicDesc)) p->ret_code = code;
+}
 
 aclError oc::acl_dvpp::RunVpc(const char* fn, acldvppChannelDesc* ch, acldvppPicDesc* in,
                               acldvppPicDesc* out, const acldvppRoiConfig* crop,
                               const acldvppRoiConfig* paste, const acldvppResizeConfig* resize,
                               aclrtStream stream, bool same_size) {
-  if (aclError e = aclrtSynchronizeStream(stream)) return e;
-  VpcCall c;
-  if (aclError e = Gather(fn, ch, in, out, crop, paste, resize, &c)) return e;
-  const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
-  using oc::dvpp::Role;
-  oc::Status s = oc::dvpp::CheckVpcPicture(c.in, chip, Role::kVpcInput, "the input picture");
-  if (s.ok()) s = oc::dvpp::CheckVpcPicture(c.out, chip, Role::kVpcOutput, "the output picture");
-  if (!s.ok()) return FailStatus(s, fn);
-  if (aclError e = oc::acl_dvpp::CheckBuffer(c.in.data, c.in.size, fn, "the input picture's data"))
-    return e;
-  if (aclError e =
-          oc::acl_dvpp::CheckBuffer(c.out.data, c.out.size, fn, "the output picture's data"))
-    return e;
-  if (same_size && (c.in.width != c.out.width || c.in.height != c.out.height))
+  Picture pin, pout;
+  if (aclError e = BeginVpc(fn, ch, in, out, stream, &pin, &pout)) return e;
+  VpcConfig c;
+  if (aclError e = GatherConfig(fn, crop, paste, resize, &c)) return e;
+  const dvpp::Chip chip = CurrentChip();
+  if (same_size && (pin.width != pout.width || pin.height != pout.height))
     return Fail(ACL_ERROR_INVALID_PARAM,
                 std::string(fn) + ": the output picture must have the input's size (" +
-                    std::to_string(c.in.width) + "x" + std::to_string(c.in.height) + ")");
-  if (c.has_crop) s = oc::dvpp::CheckRoi(c.crop, c.in, chip, false, "the crop region");
-  if (s.ok() && c.has_paste) s = oc::dvpp::CheckRoi(c.paste, c.out, chip, true, "the paste region");
-  if (s.ok()) s = oc::dvpp::CheckInterpolation(c.interpolation, chip);
+                    std::to_string(pin.width) + "x" + std::to_string(pin.height) + ")");
+  Status s;
+  if (c.has_crop) s = dvpp::CheckRoi(c.crop, pin, chip, false, "the crop region");
+  if (s.ok() && c.has_paste) s = dvpp::CheckRoi(c.paste, pout, chip, true, "the paste region");
+  if (s.ok()) s = dvpp::CheckInterpolation(c.interpolation, chip);
   if (!s.ok()) return FailStatus(s, fn);
-  const Roi crop_roi = c.has_crop ? c.crop : Roi{0, c.in.width - 1, 0, c.in.height - 1};
-  const Roi paste_roi = c.has_paste ? c.paste : Roi{0, c.out.width - 1, 0, c.out.height - 1};
-  s = oc::dvpp::CropResizePaste(c.in, crop_roi, c.out, paste_roi, c.interpolation, chip);
+  const Roi crop_roi = c.has_crop ? c.crop : Roi{0, pin.width - 1, 0, pin.height - 1};
+  const Roi paste_roi = c.has_paste ? c.paste : Roi{0, pout.width - 1, 0, pout.height - 1};
+  s = dvpp::CropResizePaste(pin, crop_roi, pout, paste_roi, c.interpolation, chip);
   if (!s.ok()) return FailStatus(s, fn);
-  SetRetCode(out, 0);
+  SetPicRetCode(out, 0);
   return ACL_SUCCESS;
 }
 
@@ -101,6 +112,17 @@ aclError JpegInfo(const void* data, uint32_t size, oc::dvpp::JpegInfo* info, con
   if (!r.ok())
     return Fail(ACL_ERROR_UNSUPPORTED_JPEG, std::string(fn) + ": " + r.status().message());
   *info = r.value();
+  return ACL_SUCCESS;
+}
+
+aclError JpegImageInfo(const char* fn, const void* data, uint32_t size, uint32_t* width,
+                       uint32_t* height, int32_t* components, acldvppJpegFormat* format) {
+  oc::dvpp::JpegInfo info;
+  if (aclError e = JpegInfo(data, size, &info, fn)) return e;
+  if (width) *width = info.width;
+  if (height) *height = info.height;
+  if (components) *components = info.components;
+  if (format) *format = static_cast<acldvppJpegFormat>(info.sampling);
   return ACL_SUCCESS;
 }
 
@@ -193,9 +215,8 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* ch, acldvppPicDesc* in,
 aclError acldvppVpcMakeBorderAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, acldvppPicDesc* out,
                                    const acldvppBorderConfig* border, aclrtStream stream) {
   const char* fn = __func__;
-  if (aclError e = aclrtSynchronizeStream(stream)) return e;
-  VpcCall c;
-  if (aclError e = Gather(fn, ch, in, out, nullptr, nullptr, nullptr, &c)) return e;
+  Picture pin, pout;
+  if (aclError e = oc::acl_dvpp::BeginVpc(fn, ch, in, out, stream, &pin, &pout)) return e;
   acldvppBorderConfig b;
   {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -203,42 +224,22 @@ aclError acldvppVpcMakeBorderAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, a
       return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": borderConfig is not a live handle");
     b = *border;
   }
-  const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
-  using oc::dvpp::Role;
-  oc::Status s = oc::dvpp::CheckVpcPicture(c.in, chip, Role::kVpcInput, "the input picture");
-  if (s.ok()) s = oc::dvpp::CheckVpcPicture(c.out, chip, Role::kVpcOutput, "the output picture");
+  const oc::Status s =
+      oc::dvpp::MakeBorder(pin, pout, b.top, b.bottom, b.left, b.right, b.type, b.value);
   if (!s.ok()) return FailStatus(s, fn);
-  if (aclError e = oc::acl_dvpp::CheckBuffer(c.in.data, c.in.size, fn, "the input picture's data"))
-    return e;
-  if (aclError e =
-          oc::acl_dvpp::CheckBuffer(c.out.data, c.out.size, fn, "the output picture's data"))
-    return e;
-  s = oc::dvpp::MakeBorder(c.in, c.out, b.top, b.bottom, b.left, b.right, b.type, b.value);
-  if (!s.ok()) return FailStatus(s, fn);
-  SetRetCode(out, 0);
+  oc::acl_dvpp::SetPicRetCode(out, 0);
   return ACL_SUCCESS;
 }
 
 aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
                                  int32_t* components) {
-  oc::dvpp::JpegInfo info;
-  if (aclError e = JpegInfo(data, size, &info, __func__)) return e;
-  if (width) *width = info.width;
-  if (height) *height = info.height;
-  if (components) *components = info.components;
-  return ACL_SUCCESS;
+  return JpegImageInfo(__func__, data, size, width, height, components, nullptr);
 }
 
 aclError acldvppJpegGetImageInfoV2(const void* data, uint32_t size, uint32_t* width,
                                    uint32_t* height, int32_t* components,
                                    acldvppJpegFormat* format) {
-  oc::dvpp::JpegInfo info;
-  if (aclError e = JpegInfo(data, size, &info, __func__)) return e;
-  if (width) *width = info.width;
-  if (height) *height = info.height;
-  if (components) *components = info.components;
-  if (format) *format = static_cast<acldvppJpegFormat>(info.sampling);
-  return ACL_SUCCESS;
+  return JpegImageInfo(__func__, data, size, width, height, components, format);
 }
 
 aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,

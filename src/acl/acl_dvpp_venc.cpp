@@ -74,10 +74,19 @@ aclError Deliver(aclvencChannelDesc* d, const std::vector<std::vector<uint8_t>>&
       return e;
     }
     acldvppStreamDesc* out = acldvppCreateStreamDesc();
+    if (!out) {
+      acldvppFree(data);
+      return Fail(ACL_ERROR_BAD_ALLOC, "aclvencSendFrame: no memory for the output description");
+    }
     acldvppSetStreamDescData(out, data);
     acldvppSetStreamDescSize(out, static_cast<uint32_t>(unit.size()));
     acldvppSetStreamDescFormat(out, static_cast<acldvppStreamFormat>(d->en_type));
-    auto* task = new EncodedTask{d->callback, p.input, p.user, data, out};
+    auto* task = new (std::nothrow) EncodedTask{d->callback, p.input, p.user, data, out};
+    if (!task) {
+      acldvppDestroyStreamDesc(out);
+      acldvppFree(data);
+      return Fail(ACL_ERROR_BAD_ALLOC, "aclvencSendFrame: no memory for the callback");
+    }
     if (aclError e = aclrtLaunchCallback(RunEncoded, task, ACL_CALLBACK_BLOCK, d->stream)) {
       acldvppDestroyStreamDesc(out);
       acldvppFree(data);
