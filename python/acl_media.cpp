@@ -12,16 +12,14 @@
 
 #include "acl/acl_internal_abi.h"
 #include "acl/ops/acl_dvpp.h"
+#include "acl_media_handles.h"
 
 namespace py = pybind11;
 
 namespace {
 
-template <typename T>
-T* H(uintptr_t v) {
-  return reinterpret_cast<T*>(v);
-}
-uintptr_t I(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+using oc_media::H;
+using oc_media::I;
 
 void BindPicDesc(py::module_& media) {
   media.def("dvpp_create_pic_desc", [] { return I(acldvppCreatePicDesc()); });
@@ -454,107 +452,6 @@ void VencTrampoline(acldvppPicDesc* in, acldvppStreamDesc* out, void* data) {
   }
 }
 
-std::vector<acldvppRoiConfig*> Rois(const std::vector<uintptr_t>& handles) {
-  std::vector<acldvppRoiConfig*> out;
-  for (uintptr_t h : handles) out.push_back(H<acldvppRoiConfig>(h));
-  return out;
-}
-
-void BindBorder(py::module_& media) {
-  media.def("dvpp_create_border_config", [] { return I(acldvppCreateBorderConfig()); });
-  media.def(
-      "dvpp_destroy_border_config",
-      [](uintptr_t c) { return acldvppDestroyBorderConfig(H<acldvppBorderConfig>(c)); },
-      py::arg("border_config"));
-  media.def(
-      "dvpp_set_border_config_value",
-      [](uintptr_t c, uint32_t i, double v) {
-        return acldvppSetBorderConfigValue(H<acldvppBorderConfig>(c), i, v);
-      },
-      py::arg("border_config"), py::arg("index"), py::arg("value"));
-  media.def(
-      "dvpp_set_border_config_border_type",
-      [](uintptr_t c, int t) {
-        return acldvppSetBorderConfigBorderType(H<acldvppBorderConfig>(c),
-                                                static_cast<acldvppBorderType>(t));
-      },
-      py::arg("border_config"), py::arg("border_type"));
-#define OC_BORDER_SET(py_name, c_fn)                                                       \
-  media.def(                                                                               \
-      py_name, [](uintptr_t c, uint32_t v) { return c_fn(H<acldvppBorderConfig>(c), v); }, \
-      py::arg("border_config"), py::arg("value"));
-  OC_BORDER_SET("dvpp_set_border_config_top", acldvppSetBorderConfigTop)
-  OC_BORDER_SET("dvpp_set_border_config_bottom", acldvppSetBorderConfigBottom)
-  OC_BORDER_SET("dvpp_set_border_config_left", acldvppSetBorderConfigLeft)
-  OC_BORDER_SET("dvpp_set_border_config_right", acldvppSetBorderConfigRight)
-#undef OC_BORDER_SET
-  media.def(
-      "dvpp_vpc_make_border_async",
-      [](uintptr_t d, uintptr_t in, uintptr_t out, uintptr_t c, uintptr_t s) {
-        py::gil_scoped_release release;
-        return acldvppVpcMakeBorderAsync(H<acldvppChannelDesc>(d), H<acldvppPicDesc>(in),
-                                         H<acldvppPicDesc>(out), H<acldvppBorderConfig>(c),
-                                         H<void>(s));
-      },
-      py::arg("channel_desc"), py::arg("input_desc"), py::arg("output_desc"),
-      py::arg("border_config"), py::arg("stream"));
-}
-
-void BindBatch(py::module_& media) {
-  media.def(
-      "dvpp_create_batch_pic_desc", [](uint32_t n) { return I(acldvppCreateBatchPicDesc(n)); },
-      py::arg("batch_size"));
-  media.def(
-      "dvpp_get_pic_desc",
-      [](uintptr_t b, uint32_t i) { return I(acldvppGetPicDesc(H<acldvppBatchPicDesc>(b), i)); },
-      py::arg("batch_pic_desc"), py::arg("index"));
-  media.def(
-      "dvpp_destroy_batch_pic_desc",
-      [](uintptr_t b) { return acldvppDestroyBatchPicDesc(H<acldvppBatchPicDesc>(b)); },
-      py::arg("batch_pic_desc"));
-  // roi_nums and the region lists are Python lists (of counts and of handles), as pyACL's.
-  media.def(
-      "dvpp_vpc_batch_crop_async",
-      [](uintptr_t d, uintptr_t src, std::vector<uint32_t> nums, uint32_t size, uintptr_t dst,
-         std::vector<uintptr_t> crops, uintptr_t s) {
-        if (nums.size() < size) return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
-        auto c = Rois(crops);
-        py::gil_scoped_release release;
-        return acldvppVpcBatchCropAsync(H<acldvppChannelDesc>(d), H<acldvppBatchPicDesc>(src),
-                                        nums.data(), size, H<acldvppBatchPicDesc>(dst), c.data(),
-                                        H<void>(s));
-      },
-      py::arg("channel_desc"), py::arg("src_batch_desc"), py::arg("roi_nums"), py::arg("size"),
-      py::arg("dst_batch_desc"), py::arg("crop_area"), py::arg("stream"));
-  media.def(
-      "dvpp_vpc_batch_crop_resize_async",
-      [](uintptr_t d, uintptr_t src, std::vector<uint32_t> nums, uint32_t size, uintptr_t dst,
-         std::vector<uintptr_t> crops, uintptr_t rc, uintptr_t s) {
-        if (nums.size() < size) return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
-        auto c = Rois(crops);
-        py::gil_scoped_release release;
-        return acldvppVpcBatchCropResizeAsync(H<acldvppChannelDesc>(d), H<acldvppBatchPicDesc>(src),
-                                              nums.data(), size, H<acldvppBatchPicDesc>(dst),
-                                              c.data(), H<acldvppResizeConfig>(rc), H<void>(s));
-      },
-      py::arg("channel_desc"), py::arg("src_batch_desc"), py::arg("roi_nums"), py::arg("size"),
-      py::arg("dst_batch_desc"), py::arg("crop_area"), py::arg("resize_config"), py::arg("stream"));
-  media.def(
-      "dvpp_vpc_batch_crop_and_paste_async",
-      [](uintptr_t d, uintptr_t src, std::vector<uint32_t> nums, uint32_t size, uintptr_t dst,
-         std::vector<uintptr_t> crops, std::vector<uintptr_t> pastes, uintptr_t s) {
-        if (nums.size() < size || pastes.size() < crops.size())
-          return static_cast<aclError>(ACL_ERROR_INVALID_PARAM);
-        auto c = Rois(crops), p = Rois(pastes);
-        py::gil_scoped_release release;
-        return acldvppVpcBatchCropAndPasteAsync(
-            H<acldvppChannelDesc>(d), H<acldvppBatchPicDesc>(src), nums.data(), size,
-            H<acldvppBatchPicDesc>(dst), c.data(), p.data(), H<void>(s));
-      },
-      py::arg("channel_desc"), py::arg("src_batch_desc"), py::arg("roi_nums"), py::arg("size"),
-      py::arg("dst_batch_desc"), py::arg("crop_area"), py::arg("paste_area"), py::arg("stream"));
-}
-
 void BindVenc(py::module_& media) {
   media.def("venc_create_channel_desc", [] { return I(aclvencCreateChannelDesc()); });
   media.def(
@@ -651,6 +548,8 @@ void BindVenc(py::module_& media) {
 
 }  // namespace
 
+void BindMediaVpc(py::module_& media);  // acl_media_vpc.cpp
+
 void BindMedia(py::module_& m) {
   py::module_ media = m.def_submodule("media", "DVPP: VPC and JPEGD (acl/ops/acl_dvpp.h)");
   BindPicDesc(media);
@@ -658,6 +557,5 @@ void BindMedia(py::module_& m) {
   BindWork(media);
   BindVideo(media);
   BindVenc(media);
-  BindBatch(media);
-  BindBorder(media);
+  BindMediaVpc(media);
 }

@@ -15,10 +15,11 @@ struct acldvppBatchPicDesc {
 
 namespace {
 
-aclError Batch(const char* fn, acldvppChannelDesc* ch, acldvppBatchPicDesc* src,
-               const uint32_t* roi_nums, uint32_t size, acldvppBatchPicDesc* dst,
-               acldvppRoiConfig* const crops[], acldvppRoiConfig* const pastes[],
-               acldvppResizeConfig* resize, aclrtStream stream, bool need_pastes) {
+// The batch rules, then run(source picture, destination picture, region index) per region.
+template <typename Run>
+aclError ForEachRegion(const char* fn, acldvppBatchPicDesc* src, const uint32_t* roi_nums,
+                       uint32_t size, acldvppBatchPicDesc* dst, acldvppRoiConfig* const crops[],
+                       bool has_second, const void* second, Run run) {
   std::vector<acldvppPicDesc*> in, out;
   {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -48,19 +49,28 @@ aclError Batch(const char* fn, acldvppChannelDesc* ch, acldvppBatchPicDesc* src,
                 std::string(fn) + ": " + std::to_string(total) +
                     " regions; a call takes at most 256 and the destination batch holds " +
                     std::to_string(out.size()));
+  // second: the paste or border array that goes with the crops, if the call takes one.
   if (!crops || !oc_internal_host_range_mapped(crops, total * sizeof(void*)) ||
-      (need_pastes && (!pastes || !oc_internal_host_range_mapped(pastes, total * sizeof(void*)))))
+      (has_second && (!second || !oc_internal_host_range_mapped(second, total * sizeof(void*)))))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the region arrays do not hold " +
                                              std::to_string(total) + " regions");
   uint32_t k = 0;
   for (uint32_t i = 0; i < size; ++i)
-    for (uint32_t j = 0; j < roi_nums[i]; ++j, ++k) {
-      const aclError e =
-          oc::acl_dvpp::RunVpc(fn, ch, in[i], out[k], crops[k], need_pastes ? pastes[k] : nullptr,
-                               resize, stream, false);
-      if (e != ACL_SUCCESS) return e;
-    }
+    for (uint32_t j = 0; j < roi_nums[i]; ++j, ++k)
+      if (aclError e = run(in[i], out[k], k)) return e;
   return ACL_SUCCESS;
+}
+
+aclError Batch(const char* fn, acldvppChannelDesc* ch, acldvppBatchPicDesc* src,
+               const uint32_t* roi_nums, uint32_t size, acldvppBatchPicDesc* dst,
+               acldvppRoiConfig* const crops[], acldvppRoiConfig* const pastes[],
+               acldvppResizeConfig* resize, aclrtStream stream, bool need_pastes) {
+  return ForEachRegion(fn, src, roi_nums, size, dst, crops, need_pastes, pastes,
+                       [&](acldvppPicDesc* in, acldvppPicDesc* out, uint32_t k) {
+                         return oc::acl_dvpp::RunVpc(fn, ch, in, out, crops[k],
+                                                     need_pastes ? pastes[k] : nullptr, resize,
+                                                     stream, false);
+                       });
 }
 
 }  // namespace
@@ -134,6 +144,50 @@ aclError acldvppVpcBatchCropResizePasteAsync(acldvppChannelDesc* ch, acldvppBatc
   if (!resize)
     return Fail(ACL_ERROR_INVALID_PARAM, "acldvppVpcBatchCropResizePasteAsync: no resizeConfig");
   return Batch(__func__, ch, src, roiNums, size, dst, cropAreas, pasteAreas, resize, stream, true);
+}
+
+aclError acldvppVpcBatchCropResizeMakeBorderAsync(acldvppChannelDesc* ch, acldvppBatchPicDesc* src,
+                                                  uint32_t* roiNums, uint32_t size,
+                                                  acldvppBatchPicDesc* dst,
+                                                  acldvppRoiConfig* cropAreas[],
+                                                  acldvppBorderConfig* borderCfgs[],
+                                                  acldvppResizeConfig* resize, aclrtStream stream) {
+  const char* fn = __func__;
+  const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
+  if (chip == oc::dvpp::Chip::k310 || chip == oc::dvpp::Chip::k910)
+    return oc::acl_dvpp::Unavailable(fn, chip);
+  if (!resize) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": no resizeConfig");
+  return ForEachRegion(
+      fn, src, roiNums, size, dst, cropAreas, true, borderCfgs,
+      [&](acldvppPicDesc* in, acldvppPicDesc* out, uint32_t k) -> aclError {
+        oc::dvpp::Picture pin, pout;
+        if (aclError e = oc::acl_dvpp::BeginVpc(fn, ch, in, out, stream, &pin, &pout)) return e;
+        oc::dvpp::Roi crop;
+        acldvppBorderConfig border;
+        uint32_t interpolation = 0;
+        {
+          std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+          using oc::acl_dvpp::Live;
+          if (!cropAreas[k] || !Live(cropAreas[k], Kind::kRoi) || !borderCfgs[k] ||
+              !Live(borderCfgs[k], Kind::kBorderConfig) || !Live(resize, Kind::kResize))
+            return Fail(ACL_ERROR_INVALID_PARAM,
+                        std::string(fn) + ": region " + std::to_string(k) +
+                            "'s crop, border configuration or the resizeConfig is not a live "
+                            "handle");
+          crop = cropAreas[k]->roi;
+          border = *borderCfgs[k];
+          interpolation = resize->interpolation;
+        }
+        oc::Status s = oc::dvpp::CheckRoi(crop, pin, chip, false, "the crop region");
+        if (s.ok()) s = oc::dvpp::CheckInterpolation(interpolation, chip);
+        if (s.ok())
+          s = oc::dvpp::CropResizeMakeBorder(pin, crop, pout, border.top, border.bottom,
+                                             border.left, border.right, border.type, border.value,
+                                             interpolation, chip);
+        if (!s.ok()) return oc::acl_dvpp::FailStatus(s, fn);
+        oc::acl_dvpp::SetPicRetCode(out, 0);
+        return ACL_SUCCESS;
+      });
 }
 
 }  // extern "C"

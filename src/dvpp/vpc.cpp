@@ -319,4 +319,33 @@ Status MakeBorder(const Picture& in, const Picture& out, uint32_t top, uint32_t 
   return Status::Ok();
 }
 
+Status CropResizeMakeBorder(const Picture& in, const Roi& crop, const Picture& out, uint32_t top,
+                            uint32_t bottom, uint32_t left, uint32_t right, int border_type,
+                            const double value[4], uint32_t interpolation, Chip chip) {
+  if (border_type != 0 && border_type != 1)
+    return InvalidArgument("border type " + std::to_string(border_type) +
+                           ": crop-resize-make-border takes BORDER_CONSTANT or BORDER_REPLICATE");
+  const uint64_t bordered_w = uint64_t{left} + right, bordered_h = uint64_t{top} + bottom;
+  if (bordered_w + 1 > out.width || bordered_h + 1 > out.height)
+    return InvalidArgument("borders of " + std::to_string(bordered_w) + "x" +
+                           std::to_string(bordered_h) + " leave nothing of the " +
+                           std::to_string(out.width) + "x" + std::to_string(out.height) +
+                           " output picture");
+  // The resized crop in a picture of the output's format, which MakeBorder then borders.
+  Picture inner;
+  inner.format = out.format;
+  inner.width = out.width - static_cast<uint32_t>(bordered_w);
+  inner.height = out.height - static_cast<uint32_t>(bordered_h);
+  const bool rgb = out.format == kRgb888 || out.format == kBgr888;
+  inner.width_stride = rgb ? inner.width * 3 : AlignUp(inner.width, 2);
+  inner.height_stride = AlignUp(inner.height, 2);
+  std::vector<uint8_t> buffer(PictureBytes(inner.format, inner.width_stride, inner.height_stride));
+  if (buffer.empty()) return Unsupported(std::string(PixelFormatName(out.format)) + " output");
+  inner.data = buffer.data();
+  inner.size = static_cast<uint32_t>(buffer.size());
+  const Roi whole{0, inner.width - 1, 0, inner.height - 1};
+  if (Status s = CropResizePaste(in, crop, inner, whole, interpolation, chip); !s.ok()) return s;
+  return MakeBorder(inner, out, top, bottom, left, right, border_type, value);
+}
+
 }  // namespace oc::dvpp

@@ -41,4 +41,10 @@ Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, c
 Status MakeBorder(const Picture& in, const Picture& out, uint32_t top, uint32_t bottom,
                   uint32_t left, uint32_t right, int border_type, const double value[4]);
 
+// The crop region of `in` resized to `out` less its borders, then bordered as MakeBorder does
+// (acldvppVpcBatchCropResizeMakeBorderAsync: BORDER_CONSTANT or BORDER_REPLICATE only).
+Status CropResizeMakeBorder(const Picture& in, const Roi& crop, const Picture& out, uint32_t top,
+                            uint32_t bottom, uint32_t left, uint32_t right, int border_type,
+                            const double value[4], uint32_t interpolation, Chip chip);
+
 }  // namespace oc::dvpp

@@ -731,6 +731,58 @@ static void DvppMisuse(void) {
     EXPECT_CODE(acldvppDestroyBorderConfig(bc), ACL_SUCCESS);
     EXPECT_CODE(acldvppDestroyBorderConfig(bc), ACL_ERROR_INVALID_PARAM);
   }
+  {
+    /* Histograms and remapping tables: dims, null outputs, stale handles. */
+    acldvppHist* hist = acldvppCreateHist();
+    acldvppLutMap* lut = acldvppCreateLutMap();
+    uint32_t* counts = NULL;
+    uint8_t* map = NULL;
+    uint16_t hist_len = 0;
+    uint32_t map_len = 0;
+    EXPECT_TRUE(acldvppGetHistDims(hist) == 3 && acldvppGetLutMapDims(lut) == 3);
+    EXPECT_CODE(acldvppGetHistData(hist, 3, &counts, &hist_len), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppGetHistData(hist, 0, NULL, &hist_len), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppGetLutMapData(lut, 0, &map, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppGetLutMapData(lut, 2, &map, &map_len), ACL_SUCCESS);
+    EXPECT_TRUE(map_len == 256 && map[200] == 200); /* the identity until written */
+    EXPECT_CODE(acldvppVpcCalcHistAsync(ch, in, hist, NULL, NULL), ACL_SUCCESS);
+    EXPECT_CODE(acldvppGetHistData(hist, 0, &counts, &hist_len), ACL_SUCCESS);
+    EXPECT_TRUE(hist_len == 256 && acldvppGetHistRetCode(hist) == 0);
+    EXPECT_CODE(acldvppVpcCalcHistAsync(ch, NULL, hist, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcCalcHistAsync(ch, in, (acldvppHist*)lut, NULL, NULL),
+                ACL_ERROR_INVALID_PARAM); /* foreign */
+    /* 64x48 in, 32x24 out: the remapping keeps the size; the pyramid is 310P's only. */
+    EXPECT_CODE(acldvppVpcEqualizeHistAsync(ch, in, out, lut, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcEqualizeHistAsync(ch, in, in, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcPyrDownAsync(ch, in, out, NULL, NULL), ACL_ERROR_FEATURE_UNSUPPORTED);
+    EXPECT_CODE(acldvppDestroyHist(hist), ACL_SUCCESS);
+    EXPECT_CODE(acldvppDestroyHist(hist), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppClearHist(hist), ACL_ERROR_INVALID_PARAM);
+    EXPECT_TRUE(acldvppGetHistDims(hist) == 0 && acldvppGetHistRetCode(hist) != 0);
+    EXPECT_CODE(acldvppDestroyLutMap(lut), ACL_SUCCESS);
+    EXPECT_CODE(acldvppGetLutMapData(lut, 0, &map, &map_len), ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(acldvppVpcEqualizeHistAsync(ch, in, in, lut, NULL), ACL_ERROR_INVALID_PARAM);
+  }
+  {
+    acldvppBatchPicDesc* bsrc = acldvppCreateBatchPicDesc(1);
+    acldvppBatchPicDesc* bdst = acldvppCreateBatchPicDesc(1);
+    acldvppBorderConfig* bc = acldvppCreateBorderConfig();
+    uint32_t nums[1] = {1};
+    acldvppRoiConfig* crops[1] = {crop};
+    acldvppBorderConfig* borders[1] = {bc};
+    EXPECT_CODE(
+        acldvppVpcBatchCropResizeMakeBorderAsync(ch, bsrc, nums, 1, bdst, crops, NULL, rc, NULL),
+        ACL_ERROR_INVALID_PARAM); /* no border array */
+    EXPECT_CODE(acldvppVpcBatchCropResizeMakeBorderAsync(ch, bsrc, nums, 1, bdst, crops, borders,
+                                                         NULL, NULL),
+                ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(
+        acldvppVpcBatchCropResizeMakeBorderAsync(ch, bsrc, nums, 1, bdst, crops, borders, rc, NULL),
+        ACL_ERROR_INVALID_PARAM); /* pictures without data */
+    acldvppDestroyBorderConfig(bc);
+    acldvppDestroyBatchPicDesc(bsrc);
+    acldvppDestroyBatchPicDesc(bdst);
+  }
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_SUCCESS);
   EXPECT_CODE(acldvppDestroyRoiConfig(crop), ACL_ERROR_INVALID_PARAM);                /* twice */
   EXPECT_CODE(acldvppVpcCropAsync(ch, in, out, crop, NULL), ACL_ERROR_INVALID_PARAM); /* stale */

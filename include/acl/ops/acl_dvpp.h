@@ -281,6 +281,42 @@ ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizePasteAsync(
     acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
     uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
     acldvppRoiConfig* pasteAreas[], acldvppResizeConfig* resizeConfig, aclrtStream stream);
+/* Each crop resized to its destination less its border configuration's borders, then bordered
+ * (BORDER_CONSTANT or BORDER_REPLICATE). */
+ACL_FUNC_VISIBILITY aclError acldvppVpcBatchCropResizeMakeBorderAsync(
+    acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+    uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
+    acldvppBorderConfig* borderCfgs[], acldvppResizeConfig* resizeConfig, aclrtStream stream);
+
+/* Histograms and colour remapping (not on Ascend 310/910): three components of 256 entries,
+ * Y, U, V or R, G, B. CalcHist adds to the histogram until acldvppClearHist; EqualizeHist maps
+ * every component value through the table the application wrote (acldvppGetLutMapData). */
+ACL_FUNC_VISIBILITY acldvppLutMap* acldvppCreateLutMap(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyLutMap(acldvppLutMap* lutMap);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetLutMapDims(const acldvppLutMap* lutMap);
+ACL_FUNC_VISIBILITY aclError acldvppGetLutMapData(const acldvppLutMap* lutMap, uint32_t dim,
+                                                  uint8_t** data, uint32_t* len);
+ACL_FUNC_VISIBILITY acldvppHist* acldvppCreateHist(void);
+ACL_FUNC_VISIBILITY aclError acldvppDestroyHist(acldvppHist* hist);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetHistDims(acldvppHist* hist);
+ACL_FUNC_VISIBILITY aclError acldvppGetHistData(acldvppHist* hist, uint32_t dim, uint32_t** data,
+                                                uint16_t* len);
+ACL_FUNC_VISIBILITY uint32_t acldvppGetHistRetCode(acldvppHist* hist);
+ACL_FUNC_VISIBILITY aclError acldvppClearHist(acldvppHist* hist);
+ACL_FUNC_VISIBILITY aclError acldvppVpcCalcHistAsync(acldvppChannelDesc* channelDesc,
+                                                     acldvppPicDesc* srcPicDesc, acldvppHist* hist,
+                                                     void* reserve, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError acldvppVpcEqualizeHistAsync(const acldvppChannelDesc* channelDesc,
+                                                         const acldvppPicDesc* inputDesc,
+                                                         acldvppPicDesc* outputDesc,
+                                                         const acldvppLutMap* lutMap,
+                                                         aclrtStream stream);
+/* Pyramid step (Ascend 310P only): YUV400 20x12 to 2048x2048 to half its size (OpenCV's
+ * pyrDown). */
+ACL_FUNC_VISIBILITY aclError acldvppVpcPyrDownAsync(acldvppChannelDesc* channelDesc,
+                                                    acldvppPicDesc* inputDesc,
+                                                    acldvppPicDesc* outputDesc, void* reserve,
+                                                    aclrtStream stream);
 
 /* JPEGD */
 ACL_FUNC_VISIBILITY aclError acldvppJpegGetImageInfo(const void* data, uint32_t size,
