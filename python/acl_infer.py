@@ -23,8 +23,10 @@ import acl
 _ACL_TO_NUMPY = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 6: np.int16,
                  7: np.uint16, 8: np.uint32, 9: np.int64, 10: np.uint64, 11: np.float64, 12: np.bool_,
                  27: np.uint16}
+_ACL_BF16 = 27
 _H2D, _D2H = 1, 2
-_initialised = 0
+_initialised = 0  # live sessions
+_we_initialised = False  # this module called aclInit (and so calls aclFinalize)
 _DYNAMIC_NAME = "ascend_mbatch_shape_data"
 _FORMAT_NHWC = 1
 
@@ -40,9 +42,18 @@ def _check(ret, what):
         raise AclError(what, ret)
 
 
+def _to_bfloat16_bits(arr):
+    """float arrays as bfloat16 bit patterns (round to nearest even, NaN kept a NaN)."""
+    f = np.ascontiguousarray(arr, dtype=np.float32)
+    u = f.view(np.uint32).astype(np.uint64)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    return np.where(np.isnan(f), np.uint16(0x7FC0), rounded)
+
+
 class TensorInfo:
-    def __init__(self, name, shape, dtype, size):
+    def __init__(self, name, shape, dtype, size, acl_dtype=None):
         self.name, self.shape, self.dtype, self.size = name, shape, dtype, size
+        self.acl_dtype = acl_dtype
 
     def __repr__(self):
         return f"TensorInfo(name={self.name!r}, shape={self.shape}, dtype={self.dtype.__name__})"
@@ -57,7 +68,7 @@ class InferSession:
 
     def __init__(self, device_id, model_path, acl_json_path=None, debug=False, loop=1,
                  dynamic_output_bytes=64 << 20):
-        global _initialised
+        global _initialised, _we_initialised
         if not isinstance(dynamic_output_bytes, int) or dynamic_output_bytes < 1:
             raise ValueError(f"dynamic_output_bytes must be a positive int, "
                              f"not {dynamic_output_bytes!r}")
@@ -71,6 +82,7 @@ class InferSession:
                               f"{acl_json_path} is not applied", stacklevel=2)
             if ret not in (0, 100002):  # already initialised by the application is fine
                 _check(ret, f"aclInit({acl_json_path or ''})")
+            _we_initialised = ret == 0
         elif acl_json_path:
             warnings.warn(f"pyACL is initialised already: {acl_json_path} is not applied",
                           stacklevel=2)
@@ -96,14 +108,19 @@ class InferSession:
         self._outputs = [self._info(i, False) for i in range(acl.mdl.get_num_outputs(self.desc))]
         self._in_size = [t.size for t in all_inputs]
         self._in_dev = [self._malloc(t.size) for t in all_inputs]
-        self._out_dev = [self._malloc(t.size or dynamic_output_bytes) for t in self._outputs]
+        self._out_size = [t.size or dynamic_output_bytes for t in self._outputs]
+        self._out_dev = [self._malloc(n) for n in self._out_size]
         self._in_ds, self._out_ds = acl.mdl.create_dataset(), acl.mdl.create_dataset()
         for ptr, t in zip(self._in_dev, all_inputs):
             acl.mdl.add_dataset_buffer(self._in_ds, acl.create_data_buffer(ptr, t.size))
         for ptr, t in zip(self._out_dev, self._outputs):
             acl.mdl.add_dataset_buffer(self._out_ds, acl.create_data_buffer(ptr, t.size or dynamic_output_bytes))
         self._times_ms, self._h2d_ms, self._d2h_ms = [], [], []
-        self._closed = False
+        self._closed = self._finalized = False
+        if self.debug:
+            print(f"[DEBUG] {model_path}: model id {self.model_id}, inputs {self._inputs}, "
+                  f"outputs {self._outputs}" + (f", gears by {self._gear_mode}"
+                                                if self._gear_mode else ""))
 
     def _info(self, i, is_input):
         get_dims = acl.mdl.get_input_dims if is_input else acl.mdl.get_output_dims
@@ -111,7 +128,7 @@ class InferSession:
         _check(ret, "get dims")
         dtype = (acl.mdl.get_input_data_type if is_input else acl.mdl.get_output_data_type)(self.desc, i)
         size = (acl.mdl.get_input_size_by_index if is_input else acl.mdl.get_output_size_by_index)(self.desc, i)
-        return TensorInfo(dims["name"], list(dims["dims"]), _ACL_TO_NUMPY[dtype], size)
+        return TensorInfo(dims["name"], list(dims["dims"]), _ACL_TO_NUMPY[dtype], size, dtype)
 
     @staticmethod
     def _malloc(size):
@@ -244,17 +261,30 @@ class InferSession:
             raise ValueError("out_array=False (device tensors) is not supported by OpenCANN's "
                              "InferSession: outputs come back as numpy arrays")
         self._check_mode(mode)
+        if custom_sizes is not None:
+            self._size_outputs(custom_sizes)
         results = self._infer_once(feeds)
         for _ in range(self.loop - 1):
             results = self._infer_once(feeds)
-        if custom_sizes is not None:
-            sizes = custom_sizes if isinstance(custom_sizes, (list, tuple)) else \
-                [custom_sizes] * len(results)
-            for k, (arr, limit) in enumerate(zip(results, sizes)):
-                if any(d < 0 for d in self._outputs[k].shape) and arr.nbytes > int(limit):
-                    raise ValueError(f"output {k} ({self._outputs[k].name!r}) has {arr.nbytes} "
-                                     f"bytes, more than the {int(limit)} custom_sizes gives")
         return results
+
+    def _size_outputs(self, custom_sizes):
+        """ais_bench's custom_sizes: the bytes each output of unknown size may take (an int
+        for all, or a list per output); their device buffers are made that size."""
+        sizes = list(custom_sizes) if isinstance(custom_sizes, (list, tuple)) else \
+            [custom_sizes] * len(self._outputs)
+        if len(sizes) < len(self._outputs) or any(
+                not isinstance(n, int) or n < 1 for n in sizes[:len(self._outputs)]):
+            raise ValueError(f"custom_sizes {custom_sizes!r}: a positive int, or one per output "
+                             f"({len(self._outputs)})")
+        for k, (info, n) in enumerate(zip(self._outputs, sizes)):
+            if info.size or n == self._out_size[k]:
+                continue  # known-size outputs keep their buffers
+            acl.rt.free(self._out_dev[k])
+            self._out_dev[k] = self._malloc(n)
+            self._out_size[k] = n
+            _check(acl.update_data_buffer(acl.mdl.get_dataset_buffer(self._out_ds, k),
+                                          self._out_dev[k], n), "aclUpdateDataBuffer")
 
     def _infer_once(self, feeds):
         if self._closed:
@@ -264,6 +294,15 @@ class InferSession:
         arrays = []
         for arr, info in zip(feeds, self._inputs):
             arr = np.asarray(arr)
+            if info.acl_dtype == _ACL_BF16:  # float values become bfloat16 bit patterns
+                if np.issubdtype(arr.dtype, np.floating):
+                    arrays.append(_to_bfloat16_bits(arr))
+                    continue
+                if arr.dtype not in (np.uint16, np.int16):
+                    raise ValueError(f"input {info.name!r} is bfloat16: pass floats or their "
+                                     f"16-bit patterns as uint16/int16, not {arr.dtype}")
+                arrays.append(np.ascontiguousarray(arr).view(np.uint16))
+                continue
             if arr.dtype != info.dtype and not np.can_cast(arr.dtype, info.dtype, "safe"):
                 warnings.warn(f"input {info.name!r}: {arr.dtype} converted to {np.dtype(info.dtype)} "
                               f"(values may change)", stacklevel=2)
@@ -294,6 +333,9 @@ class InferSession:
                 _check(acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, ptr, host.nbytes, _D2H), "memcpy")
             results.append(host)
         self._d2h_ms.append((time.perf_counter() - copy_start) * 1000)
+        if self.debug:
+            print(f"[DEBUG] infer: inputs {[a.shape for a in arrays]}, outputs "
+                  f"{[r.shape for r in results]}, execute {self._times_ms[-1]:.3f} ms")
         return results
 
     def run(self, feeds, out_array=True):
@@ -322,6 +364,21 @@ class InferSession:
             acl.rt.free(ptr)
         acl.mdl.destroy_desc(self.desc)
         acl.mdl.unload(self.model_id)
+
+    def finalize(self):
+        """ais_bench's finalize: frees the session, releases its device and, with the last
+        session of a process that this module initialised, finalizes pyACL (which writes the
+        profiler's files)."""
+        global _initialised, _we_initialised
+        self.free_resource()
+        if self._finalized:
+            return
+        self._finalized = True
+        acl.rt.reset_device(self.device_id)
+        _initialised -= 1
+        if _initialised == 0 and _we_initialised:
+            _we_initialised = False
+            acl.finalize()
 
     def __enter__(self):
         return self

@@ -116,9 +116,15 @@ def _range_shapes(text):
         name, _, dims = part.rpartition(":")
         choices = []
         for d in dims.split(","):
-            if "~" in d:
-                lo, hi = (int(x) for x in d.split("~"))
-                choices.append(list(range(lo, hi + 1)))
+            if "~" in d:  # a~b or a~b~step
+                try:
+                    lo, hi, *step = (int(x) for x in d.split("~"))
+                except ValueError:
+                    raise Refused(f"--dymShape_range [{text}]: [{d}] is not a~b or a~b~step") \
+                        from None
+                if len(step) > 1 or (step and step[0] < 1):
+                    raise Refused(f"--dymShape_range [{text}]: [{d}] is not a~b or a~b~step")
+                choices.append(list(range(lo, hi + 1, step[0] if step else 1)))
             elif "-" in d[1:]:
                 choices.append([int(x) for x in d.split("-")])
             else:
@@ -194,8 +200,16 @@ def _feeds(session, args, shapes, files, index):
         out = []
         for t, s in zip(infos, shapes):
             s = [1 if d < 0 else d for d in s]
-            out.append(rng.random(s).astype(t.dtype) if args.pure_data_type == "random"
-                       else np.zeros(s, t.dtype))
+            if args.pure_data_type != "random":
+                out.append(np.zeros(s, t.dtype))
+            elif np.issubdtype(t.dtype, np.floating):
+                out.append(rng.random(s).astype(t.dtype))
+            elif t.dtype == np.bool_:
+                out.append(rng.integers(0, 2, s).astype(np.bool_))
+            else:  # integers: values the type holds, at most 0..255 (ais_bench's byte range)
+                info = np.iinfo(t.dtype)
+                out.append(rng.integers(max(info.min, 0), min(info.max, 255), s,
+                                        endpoint=True).astype(t.dtype))
         return out
     return [_load(f[index], t.dtype, s) for f, t, s in zip(files, infos, shapes)]
 
@@ -236,6 +250,17 @@ def _refuse_unsupported(args):
     if args.aipp_config or args.threads != 1 or args.pipeline or args.divide_input:
         raise Refused("--aipp_config, --threads, --pipeline and --divide_input are not "
                       "supported by OpenCANN's acl_infer")
+    if args.dump_npy:
+        raise Refused("--dump_npy: OpenCANN's dump writes CANN's dump files (read them with "
+                      "ocann-dump); converting them to .npy here is not supported")
+    if args.output_batchsize_axis != 0:
+        raise Refused(f"--output_batchsize_axis {args.output_batchsize_axis}: acl_infer does not "
+                      f"split or merge outputs by batch (--batchsize only labels throughput)")
+    if (args.auto_set_dymshape_mode or args.auto_set_dymdims_mode) and (
+            not args.input or any(not f.endswith(".npy") for lst in _input_files(args.input)
+                                  for f in lst)):
+        raise Refused("--auto_set_dymshape_mode / --auto_set_dymdims_mode take the shapes from "
+                      ".npy inputs: give --input with .npy files (as ais_bench requires)")
     if args.profiler and args.dump:
         raise Refused("--profiler and --dump cannot be used together (as in ais_bench)")
     if sum(bool(x) for x in (args.dymBatch, args.dymHW, args.dymDims, args.dymShape,
@@ -295,84 +320,112 @@ def _run(args, argv):
             raise Refused(f"--input gives {len(files)} inputs, the model has "
                           f"{len(session.get_inputs())} "
                           f"{[t.name for t in session.get_inputs()]}")
-        if args.dymShape_range:
-            runs = [(dict(combo), None) for combo in _range_shapes(args.dymShape_range)]
-        else:
-            count = len(files[0]) if files else 1
-            runs = [(None, i) for i in range(count)]
         folder = None
         if out_root:
             folder = os.path.join(out_root, args.output_dirname or
                                   time.strftime("%Y_%m_%d-%H_%M_%S"))
             os.makedirs(folder, exist_ok=True)
-        filesinfo = {}
-        session._times_ms.clear()
-        for n, (shape_override, index) in enumerate(runs):
-            shapes = _run_shapes(session, args)
-            if shape_override:
-                shapes = [shape_override.get(t.name, s)
-                          for t, s in zip(session.get_inputs(), shapes)]
-            feeds = _feeds(session, args, shapes, files, index if index is not None else 0)
-            if files is None or args.dymShape_range:
-                feeds = [np.zeros([max(d, 1) for d in s], t.dtype) if files is None else f
-                         for f, t, s in zip(feeds, session.get_inputs(), shapes)]
-            if n == 0:
-                for _ in range(args.warmup_count):
-                    session.infer(feeds)
-                session._times_ms.clear()
-                session._h2d_ms.clear()
-                session._d2h_ms.clear()
-            for _ in range(args.loop):
-                outputs = session.infer(feeds)
-            if output_size:
-                for k, o in enumerate(outputs):
-                    limit = output_size[min(k, len(output_size) - 1)]
-                    if o.nbytes > limit:
-                        raise Refused(f"output {k} has {o.nbytes} bytes, more than --outputSize "
-                                      f"gives ({limit})")
-            stem = ("pure_infer_data" if files is None else
-                    os.path.splitext(os.path.basename(files[0][index]))[0])
-            if shape_override:
-                stem = "_".join(f"{k}-" + "_".join(map(str, v))
-                                for k, v in shape_override.items())
-            outs = _save(outputs, folder, stem, args.outfmt) if folder else []
-            filesinfo[n] = {"infiles": [f[index] for f in files] if files and index is not None
-                            else [], "outfiles": outs}
-        compute = _stats(session._times_ms)
-        batch = args.batchsize or (session.default_shapes()[0][0]
-                                   if session.get_inputs() and session.default_shapes()[0] else 1)
-        if args.dymBatch:
-            batch = args.batchsize or args.dymBatch
-        throughput = 1000.0 * batch / compute["mean"] if compute["mean"] > 0 else 0.0
-        print("[INFO] -----------------Performance Summary------------------")
-        if args.display_all_summary:
-            h2d = _stats(session._h2d_ms)
-            print(f"[INFO] H2D_latency (ms): min = {h2d['min']}, max = {h2d['max']}, mean = "
-                  f"{h2d['mean']}, median = {h2d['median']}, percentile(99%) = "
-                  f"{h2d['percentile(99%)']}")
-        print(f"[INFO] NPU_compute_time (ms): min = {compute['min']}, max = {compute['max']}, "
-              f"mean = {compute['mean']}, median = {compute['median']}, percentile(99%) = "
-              f"{compute['percentile(99%)']}")
-        if args.display_all_summary:
-            d2h = _stats(session._d2h_ms)
-            print(f"[INFO] D2H_latency (ms): min = {d2h['min']}, max = {d2h['max']}, mean = "
-                  f"{d2h['mean']}, median = {d2h['median']}, percentile(99%) = "
-                  f"{d2h['percentile(99%)']}")
-        print(f"[INFO] throughput 1000*batchsize.mean({batch})/NPU_compute_time.mean"
-              f"({compute['mean']}): {throughput}")
+        if not args.dymShape_range:
+            summary = _bench(session, args, files, folder, output_size, None)
+            if folder:
+                summary["args"] = list(argv)
+                with open(folder.rstrip("/") + "_summary.json", "w") as f:
+                    json.dump(summary, f, indent=2)
+            return 0
+        # As ais_bench: each shape is a run of its own (warm-up, loop, summary), then the
+        # shapes ranked by throughput.
+        results = []
+        for combo in _range_shapes(args.dymShape_range):
+            text = ";".join(f"{k}:{','.join(map(str, v))}" for k, v in combo.items())
+            print(f"[INFO] dymShape: {text}")
+            try:
+                summary = _bench(session, args, files, folder, output_size, combo)
+                results.append({"dymshape": text, "result": "OK",
+                                "throughput": summary["throughput"]})
+            except (AclError, ValueError, Refused) as e:
+                print(f"[ERROR] dymShape {text}: {e}", file=sys.stderr)
+                results.append({"dymshape": text, "result": "FAILED", "throughput": 0.0})
+        ok = [r["throughput"] for r in results if r["result"] == "OK"]
+        print("[INFO] -----------------dyshape_range Performance Summary------------------")
+        print(f"[INFO] run_count:{len(results)} success_count:{len(ok)} "
+              f"avg_throughput:{float(np.mean(ok)) if ok else 0.0}")
+        for i, r in enumerate(sorted(results, key=lambda r: r["throughput"], reverse=True)):
+            print(f"[INFO] {i} dymshape:{r['dymshape']}  result:{r['result']} "
+                  f"throughput:{r['throughput']}")
         print("[INFO] ------------------------------------------------------")
-        print("[INFO] (OpenCANN: times are of the CPU emulation, not of an NPU)")
         if folder:
-            summary = {"filesinfo": filesinfo, "args": list(argv), "NPU_compute_time": compute,
-                       "H2D_latency": _stats(session._h2d_ms),
-                       "D2H_latency": _stats(session._d2h_ms),
-                       "npu_compute_time_list": list(session._times_ms),
-                       "throughput": throughput, "pid": os.getpid()}
             with open(folder.rstrip("/") + "_summary.json", "w") as f:
-                json.dump(summary, f, indent=2)
+                json.dump({"args": list(argv), "dymShape_range": results}, f, indent=2)
+        return 0 if ok else 1
     finally:
         session.free_resource()
-    return 0
+        session.finalize()
+
+
+def _batch_for_throughput(session, args, shape_override):
+    """ais_bench's get_batchsize: --dymBatch, else the first input's dim 0 in --dymDims /
+    --dymShape (or this range shape), else the model's; --batchsize overrides."""
+    if args.batchsize:
+        return args.batchsize
+    if args.dymBatch:
+        return args.dymBatch
+    infos = session.get_inputs()
+    if not infos:
+        return 1
+    given = shape_override or _shape_map(args.dymDims or args.dymShape or "", "dymShape")
+    dims = given.get(infos[0].name) or infos[0].shape
+    return dims[0] if dims and dims[0] > 0 else 1
+
+
+def _bench(session, args, files, folder, output_size, shape_override):
+    """One run: warm-up, every input file (or one pure-data inference) --loop times, the
+    outputs saved, the performance summary printed; returns the summary."""
+    count = len(files[0]) if files else 1
+    filesinfo = {}
+    shapes = _run_shapes(session, args)
+    if shape_override:
+        shapes = [shape_override.get(t.name, s) for t, s in zip(session.get_inputs(), shapes)]
+    for n in range(count):
+        feeds = _feeds(session, args, shapes, files, n)
+        if n == 0:
+            for _ in range(args.warmup_count):
+                session.infer(feeds)
+            session._times_ms.clear()
+            session._h2d_ms.clear()
+            session._d2h_ms.clear()
+        for _ in range(args.loop):
+            outputs = session.infer(feeds)
+        if output_size:
+            for k, o in enumerate(outputs):
+                limit = output_size[min(k, len(output_size) - 1)]
+                if o.nbytes > limit:
+                    raise Refused(f"output {k} has {o.nbytes} bytes, more than --outputSize "
+                                  f"gives ({limit})")
+        stem = "pure_infer_data" if files is None else \
+            os.path.splitext(os.path.basename(files[0][n]))[0]
+        if shape_override:
+            stem = "_".join(f"{k}-" + "_".join(map(str, v)) for k, v in shape_override.items())
+        outs = _save(outputs, folder, stem, args.outfmt) if folder else []
+        filesinfo[n] = {"infiles": [f[n] for f in files] if files else [], "outfiles": outs}
+    compute = _stats(session._times_ms)
+    batch = _batch_for_throughput(session, args, shape_override)
+    throughput = 1000.0 * batch / compute["mean"] if compute["mean"] > 0 else 0.0
+    print("[INFO] -----------------Performance Summary------------------")
+    lines = [("H2D_latency", _stats(session._h2d_ms))] if args.display_all_summary else []
+    lines.append(("NPU_compute_time", compute))
+    if args.display_all_summary:
+        lines.append(("D2H_latency", _stats(session._d2h_ms)))
+    for name, st in lines:
+        print(f"[INFO] {name} (ms): min = {st['min']}, max = {st['max']}, mean = {st['mean']}, "
+              f"median = {st['median']}, percentile(99%) = {st['percentile(99%)']}")
+    print(f"[INFO] throughput 1000*batchsize.mean({batch})/NPU_compute_time.mean"
+          f"({compute['mean']}): {throughput}")
+    print("[INFO] ------------------------------------------------------")
+    print("[INFO] (OpenCANN: times are of the CPU emulation, not of an NPU)")
+    return {"filesinfo": filesinfo, "NPU_compute_time": compute,
+            "H2D_latency": _stats(session._h2d_ms), "D2H_latency": _stats(session._d2h_ms),
+            "npu_compute_time_list": list(session._times_ms), "throughput": throughput,
+            "pid": os.getpid()}
 
 
 if __name__ == "__main__":

@@ -345,6 +345,15 @@ def test_infer_session_with_gears_and_dynamic_models(net, tmp_path):
             (y,) = s.infer([x])
             assert y.shape == (shape[0], 5)
             np.testing.assert_allclose(y, reference(m, x), rtol=1e-4, atol=1e-5)
+    # ais_bench's custom_sizes sizes the buffers of outputs known only at run time.
+    x = rng.standard_normal((3, 3, 5, 7)).astype(np.float32)
+    with InferSession(0, full, dynamic_output_bytes=8) as s:
+        with pytest.raises(Exception, match="buffer"):
+            s.infer([x], mode="dymshape")
+        (y,) = s.infer([x], mode="dymshape", custom_sizes=3 * 5 * 4)
+        np.testing.assert_allclose(y, reference(m, x), rtol=1e-4, atol=1e-5)
+        with pytest.raises(ValueError, match="custom_sizes"):
+            s.infer([x], mode="dymshape", custom_sizes=[0])
     r = run(["/usr/bin/python3", "-m", "acl_infer", "--model", gears, "--loop", "5"],
             env=dict(os.environ, PYTHONPATH=os.path.dirname(tool("atc")) + "/../python"))
     assert r.returncode == 0 and "throughput" in r.stdout, r.stdout + r.stderr

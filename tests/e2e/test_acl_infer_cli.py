@@ -74,3 +74,44 @@ def test_what_opencann_cannot_do_is_refused(net, tmp_path):
                          (["--input", "missing.bin"], "neither a file nor a folder")):
         r = cli("--model", om, *flags, cwd=tmp_path)
         assert r.returncode == 1 and words in r.stderr, (flags, r.stderr)
+    for flags, words in ((["--dump_npy", "1"], "dump_npy"),
+                         (["--output_batchsize_axis", "1"], "output_batchsize_axis"),
+                         (["--auto_set_dymshape_mode", "1"], ".npy inputs")):
+        r = cli("--model", om, *flags, cwd=tmp_path)
+        assert r.returncode == 1 and words in r.stderr, (flags, r.stderr)
+
+
+def test_pure_data_profiler_and_range_steps(net, tmp_path):
+    """--pure_data_type random feeds random data (the outputs differ from zero data's);
+    --profiler's files are all written (the session finalizes pyACL); --dymShape_range takes
+    a~b~step and runs each shape on its own, ranked as ais_bench ranks them; the throughput
+    batch of --dymShape is its first input's dim 0."""
+    m, src = net
+    om = convert(src, str(tmp_path / "s"), "--input_shape=x:1,3,16,16")
+    outs = {}
+    for kind in ("zero", "random"):
+        r = cli("--model", om, "--pure_data_type", kind, "--output", "out", "--output_dirname",
+                kind, "--outfmt", "NPY", cwd=tmp_path)
+        assert r.returncode == 0, r.stdout + r.stderr
+        outs[kind] = np.load(tmp_path / "out" / kind / "pure_infer_data_0.npy")
+    np.testing.assert_allclose(outs["zero"], reference(m, np.zeros((1, 3, 16, 16), np.float32)),
+                               rtol=1e-5, atol=1e-5)
+    assert not np.allclose(outs["zero"], outs["random"])
+    r = cli("--model", om, "--output", "prof", "--profiler", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    written = [f for _, _, fs in os.walk(tmp_path / "prof" / "profiler") for f in fs]
+    for prefix in ("op_summary_", "op_statistic_", "trace_"):
+        assert any(f.startswith(prefix) for f in written), (prefix, written)
+
+    dyn = convert(src, str(tmp_path / "dyn"), "--input_shape=x:1~5,3,16,16")
+    r = cli("--model", dyn, "--dymShape_range", "x:1~5~2,3,16,16", "--outputSize", "100000",
+            cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "run_count:3 success_count:3" in r.stdout
+    assert sorted(ln.split("dymshape:")[1].split()[0] for ln in r.stdout.splitlines()
+                  if " dymshape:" in ln) == ["x:1,3,16,16", "x:3,3,16,16", "x:5,3,16,16"]
+    assert "batchsize.mean(5)" in r.stdout and "batchsize.mean(3)" in r.stdout
+    r = cli("--model", dyn, "--dymShape", "x:4,3,16,16", "--outputSize", "100000", cwd=tmp_path)
+    assert r.returncode == 0 and "batchsize.mean(4)" in r.stdout, r.stdout + r.stderr
+    r = cli("--model", dyn, "--dymShape_range", "x:1~5~0,3,16,16", cwd=tmp_path)
+    assert r.returncode == 1 and "a~b~step" in r.stderr

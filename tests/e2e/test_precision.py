@@ -5,6 +5,7 @@ import json
 import os
 
 import numpy as np
+import pytest
 import torch
 
 from acl_helpers import OmModel
@@ -458,6 +459,11 @@ def test_model_stored_in_bfloat16_runs_as_the_npu_computes_it(acl_session, tmp_p
     with InferSession(0, str(tmp_path / "bf16.om")) as s:
         assert s.get_inputs()[0].dtype == np.uint16  # bfloat16 bits: numpy has no bfloat16
         (y,) = s.infer([x.view(torch.int16).numpy().view(np.uint16)])
+        # float32 values are rounded to bfloat16 as torch rounds them (not cast to integers)
+        (y_from_floats,) = s.infer([x.float().numpy()])
+        with pytest.raises(ValueError, match="bfloat16"):
+            s.infer([np.zeros((4, 8), np.int32)])
+    np.testing.assert_array_equal(y_from_floats, y)
     got = torch.from_numpy(y.view(np.int16)).view(torch.bfloat16).float()
 
     def b(a):
