@@ -29,6 +29,11 @@ __attribute__((visibility("default"))) int oc_internal_device_range(const void* 
 // Whether every byte of [p, p + bytes) takes a write without a fault (base/memory_probe.h).
 __attribute__((visibility("default"))) int oc_internal_host_range_writable(void* p, size_t bytes);
 
+// CANN's omitted optional inputs (ACL_DT_UNDEFINED descriptions without dims): *nin loses the
+// trailing ones; one before a given input is ACL_ERROR_FEATURE_UNSUPPORTED (recorded).
+__attribute__((visibility("default"))) aclError oc_internal_given_inputs(
+    const char* fn, int* nin, const aclTensorDesc* const in[]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,7 @@ struct aclopAttr {
 
 struct aclopHandle {
   std::shared_ptr<oc::Model> model;
+  int described_inputs;  // the count given to aclopCreateHandle, omitted inputs included
 };
 
 namespace {
@@ -88,14 +89,22 @@ bool Matches(const oc::Model& m, int nin, const aclTensorDesc* const in[], int n
 }
 
 // CANN marks an omitted optional input with aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, nullptr,
-// ACL_FORMAT_UNDEFINED) (and a null or empty buffer): trailing ones are inputs not given.
-int GivenInputs(int nin, const aclTensorDesc* const in[]) {
-  if (nin <= 0 || !in) return nin;
+// ACL_FORMAT_UNDEFINED) (and a null or empty buffer). Trailing ones are inputs not given; one
+// before a given input cannot be expressed by OpenCANN's single-op models.
+aclError GivenInputs(const char* fn, int* nin, const aclTensorDesc* const in[]) {
+  if (*nin <= 0 || !in) return ACL_SUCCESS;
   auto read = oc::acl::ReadHandles();
-  while (nin > 0 && in[nin - 1] && oc::acl::HandleKindOf(in[nin - 1]) &&
-         in[nin - 1]->dtype == ACL_DT_UNDEFINED && in[nin - 1]->dims.empty())
-    --nin;
-  return nin;
+  auto omitted = [&](const aclTensorDesc* d) {
+    return d && oc::acl::HandleKindOf(d) && d->dtype == ACL_DT_UNDEFINED && d->dims.empty();
+  };
+  while (*nin > 0 && omitted(in[*nin - 1])) --*nin;
+  for (int k = 0; k < *nin; ++k)
+    if (omitted(in[k]))
+      return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
+                  std::string(fn) + ": input " + std::to_string(k) +
+                      " is marked omitted (ACL_DT_UNDEFINED) but a later input is given; "
+                      "OpenCANN's single operators take omitted inputs only at the end");
+  return ACL_SUCCESS;
 }
 
 aclError Find(const char* fn, const char* opType, int nin, const aclTensorDesc* const in[],
@@ -386,7 +395,7 @@ aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputD
                         aclDataBuffer* outputs[], aclopAttr* attr, aclrtStream stream) {
   OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> m;
-  numInputs = GivenInputs(numInputs, inputDesc);
+  if (aclError e = GivenInputs(__func__, &numInputs, inputDesc)) return e;
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &m))
     return e;
   return Run(__func__, m, numInputs, inputDesc, inputs, numOutputs, outputs, stream);
@@ -398,7 +407,7 @@ aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* co
                       const aclopAttr* attr, aclrtStream stream) {
   OC_ACL_REQUIRE_CONTEXT();
   std::shared_ptr<oc::Model> m;
-  numInputs = GivenInputs(numInputs, inputDesc);
+  if (aclError e = GivenInputs(__func__, &numInputs, inputDesc)) return e;
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &m))
     return e;
   return Run(__func__, m, numInputs, inputDesc, inputs, numOutputs, outputs, stream);
@@ -411,10 +420,11 @@ aclError aclopCreateHandle(const char* opType, int numInputs,
   OC_ACL_REQUIRE_INIT();
   OC_ACL_CHECK_NULL(handle);
   std::shared_ptr<oc::Model> m;
-  numInputs = GivenInputs(numInputs, inputDesc);
+  const int described = numInputs;
+  if (aclError e = GivenInputs(__func__, &numInputs, inputDesc)) return e;
   if (aclError e = Find(__func__, opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr, &m))
     return e;
-  auto* h = new aclopHandle{m};
+  auto* h = new aclopHandle{m, described};
   oc::acl::AddHandle(h, "aclopHandle");
   *handle = h;
   return ACL_SUCCESS;
@@ -439,6 +449,10 @@ aclError aclopExecWithHandle(aclopHandle* handle, int numInputs,
     if (!oc::acl::IsHandleKind(handle, "aclopHandle"))
       return Fail(ACL_ERROR_INVALID_PARAM, "aclopExecWithHandle: handle is not a live aclopHandle");
     model = handle->model;  // the model outlives a destroy of the handle meanwhile
+    // The application passes as many buffers as it described inputs; those of trailing
+    // omitted inputs are not the model's.
+    if (numInputs == handle->described_inputs)
+      numInputs = std::min<int>(numInputs, static_cast<int>(model->inputs().size()));
   }
   return Run(__func__, model, numInputs, nullptr, inputs, numOutputs, outputs, stream);
 }
@@ -474,3 +488,8 @@ aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
 }
 
 }  // extern "C"
+
+extern "C" aclError oc_internal_given_inputs(const char* fn, int* nin,
+                                             const aclTensorDesc* const in[]) {
+  return GivenInputs(fn, nin, in);
+}

@@ -203,18 +203,8 @@ aclError Describe(const char* fn, const char* opType, int nin, const aclTensorDe
   if (nin < 0 || nout <= 0 || (nin && !in) || !out)
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": bad tensor description arrays");
   (*op)["op"] = opType;
-  // Trailing optional inputs marked omitted, as CANN marks them (a description of
-  // ACL_DT_UNDEFINED with no dims), are not given; one in the middle cannot be expressed.
-  auto omitted = [](const aclTensorDesc* d) {
-    return d && aclGetTensorDescType(d) == ACL_DT_UNDEFINED && aclGetTensorDescNumDims(d) == 0;
-  };
-  while (nin > 0 && omitted(in[nin - 1])) --nin;
-  for (int k = 0; k < nin; ++k)
-    if (omitted(in[k]))
-      return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
-                  std::string(fn) + ": input " + std::to_string(k) +
-                      " is marked omitted (ACL_DT_UNDEFINED) but a later input is given; "
-                      "OpenCANN's single operators take omitted inputs only at the end");
+  // Trailing optional inputs marked omitted are not given (the runtime's rule, shared).
+  if (aclError e = oc_internal_given_inputs(fn, &nin, in)) return e;
   for (int k = 0; k < nin + nout; ++k) {
     const aclTensorDesc* d = k < nin ? in[k] : out[k - nin];
     const aclDataType dt = aclGetTensorDescType(d);

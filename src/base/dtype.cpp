@@ -134,6 +134,11 @@ DataType DataTypeFromCannName(std::string_view name) {
     if (r.cann_name && name == r.cann_name) return r.ours;
   return DataType::kUndefined;
 }
+DataType DataTypeFromGeName(std::string_view name) {
+  for (const auto& r : kRows)
+    if (r.cann_name && name == r.ge_name) return r.ours;
+  return DataType::kUndefined;
+}
 const char* CannDataTypeName(DataType t) {
   for (const auto& r : kRows)
     if (r.ours == t) return r.cann_name;

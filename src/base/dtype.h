@@ -45,6 +45,8 @@ DataType FromAclDataType(int32_t acl);
 // attribute values): "float" (or "float32"), "float16", "double", "bfloat16", ... Any other
 // name (string, float64) is kUndefined: single ops take no other types.
 DataType DataTypeFromCannName(std::string_view name);
+// GE's names ("DT_FLOAT16", "DT_BF16") of the types single ops take; kUndefined otherwise.
+DataType DataTypeFromGeName(std::string_view name);
 // t's CANN name ("float", "double"); nullptr for a type without one (string, undefined).
 const char* CannDataTypeName(DataType t);
 

@@ -62,12 +62,8 @@ const std::vector<std::string> kAttrTypes = {
 DataType AttrDataType(const json& v) {
   if (!v.is_string())
     return v.is_number_integer() ? FromAclDataType(v.get<int>()) : DataType::kUndefined;
-  std::string name = v.get<std::string>();
-  if (name.rfind("DT_", 0) == 0) {
-    name = name.substr(3);
-    for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  }
-  return DataTypeFromCannName(name);
+  const std::string name = v.get<std::string>();
+  return name.rfind("DT_", 0) == 0 ? DataTypeFromGeName(name) : DataTypeFromCannName(name);
 }
 
 Status SetAttr(ge::proto::AttrDef* a, const SingleOpAttr& at) {

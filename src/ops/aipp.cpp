@@ -20,7 +20,7 @@ void RegisterAippSchemas(OpRegistry& r) {
                   if (c.num_inputs() != 2 || c.in(1).dtype != DataType::kUint8)
                     return c.Error("dynamic AIPP takes the image and its uint8 parameters");
                   const int64_t params_batch = c.attrs().GetInt("params_batch", batch);
-                  if (params_batch < batch || AippDynamicDataSize(params_batch) == 0)
+                  if (batch < 1 || params_batch < batch || AippDynamicDataSize(params_batch) == 0)
                     return c.Error("dynamic AIPP batch must be 1.." +
                                    std::to_string(kAippMaxBatch));
                   c.SetOutput(0, DataType::kFloat, {batch, chw[0], chw[1], chw[2]});

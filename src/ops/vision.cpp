@@ -92,9 +92,10 @@ Status InferDetectionOutput(InferContext& c) {
 Status InferYoloV3DetectionOutput(InferContext& c) {
   const AttributeMap& a = c.attrs();
   const int64_t boxes = a.GetInt("boxes", 3), classes = a.GetInt("classes", 80);
-  const int64_t post = a.GetInt("post_nms_topn", 1024);
-  if (boxes < 1 || boxes > 64 || classes < 1 || classes > 1024 || post < 1 || post > 1024)
-    return c.Error("boxes 1..64, classes 1..1024 and post_nms_topn 1..1024");
+  const int64_t post = a.GetInt("post_nms_topn", 1024), pre = a.GetInt("pre_nms_topn", 512);
+  if (boxes < 1 || boxes > 64 || classes < 1 || classes > 1024 || post < 1 || post > 1024 ||
+      pre < 1 || pre > 1024)
+    return c.Error("boxes 1..64, classes 1..1024, pre_nms_topn and post_nms_topn 1..1024");
   for (const char* k : {"biases_low", "biases_mid", "biases_high"})
     if (a.GetFloats(k).size() != static_cast<size_t>(2 * boxes))
       return c.Error(std::string(k) + " must hold 2 values per box");

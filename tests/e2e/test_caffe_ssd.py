@@ -418,3 +418,10 @@ def test_cann_yolov3_layers(acl_session, tmp_path, pb):
     np.testing.assert_array_equal(got[:, 5], want[:, 5])
     np.testing.assert_allclose(got[:, :5], want[:, :5], rtol=1e-4, atol=1e-3)
     assert not box_out[0, 6 * k:].any() and not count[0, 1:].any()
+    # pre_nms_topn outside 1..1024 is refused at conversion, not run with a huge buffer.
+    layer = next(lyr for lyr in w.net.layer if lyr.name == "detection_out3")
+    layer.yolov3_detection_output_param.pre_nms_topn = -1
+    proto, weights = w.save(str(tmp_path / "bad_topn"))
+    r = atc(f"--model={proto}", f"--weight={weights}", "--framework=0",
+            f"--output={tmp_path / 'bad_topn'}", SOC)
+    assert r.returncode != 0 and "pre_nms_topn" in r.stdout + r.stderr, r.stdout + r.stderr

@@ -266,6 +266,14 @@ def test_argmax_v2_with_its_dimension_given_at_execution(acl_session, tmp_path):
                            {"format": "ND", "shape": [1], "type": "int32"}],
             "output_desc": [{"format": "ND", "shape": [3], "type": "int32"}],
             "attr": [{"name": "dtype", "type": "data_type", "value": "DT_INT32"}]}]
+    # GE's names are read as GE spells them, DT_BF16 included.
+    cast = [{"op": "Cast", "input_desc": [{"format": "ND", "shape": [4], "type": "float"}],
+             "output_desc": [{"format": "ND", "shape": [4], "type": "bfloat16"}],
+             "attr": [{"name": "dst_type", "type": "data_type", "value": "DT_BF16"}]}]
+    (tmp_path / "cast.json").write_text(json.dumps(cast))
+    r = atc(f"--singleop={tmp_path / 'cast.json'}", f"--output={tmp_path / 'cast'}",
+            "--soc_version=Ascend910B3")
+    assert r.returncode == 0, r.stdout + r.stderr
     (tmp_path / "argmax.json").write_text(json.dumps(ops))
     r = atc(f"--singleop={tmp_path / 'argmax.json'}", f"--output={tmp_path / 'ops'}",
             "--soc_version=Ascend310P3")
@@ -336,6 +344,17 @@ int main(int argc, char** argv) {
   const aclTensorDesc* middle[3] = {in[0], in[2], in[1]};
   printf("middle %d\n", (int)aclopCompile("MatMul", 3, middle, 1, out, attr, ACL_ENGINE_SYS,
                                           ACL_COMPILE_SYS, NULL));
+  const aclDataBuffer* middle_buf[3] = {ib[0], ib[2], ib[1]};
+  printf("exec_middle %d\n", (int)aclopExecute("MatMul", 3, middle, middle_buf, 1, out, ob,
+                                               attr, s));
+  /* A handle made with the omitted description runs with the buffers the app described. */
+  aclopHandle* h = NULL;
+  aclError hr = aclopCreateHandle("MatMul", 3, in, 1, out, attr, &h);
+  aclrtMemset(dy, sizeof y, 0, sizeof y);
+  if (hr == 0) hr = aclopExecWithHandle(h, 3, ib, 1, ob, s);
+  aclrtSynchronizeStream(s);
+  aclrtMemcpy(y, sizeof y, dy, sizeof y, ACL_MEMCPY_DEVICE_TO_HOST);
+  printf("handle %d %g\n", (int)hr, y[7]);
   return 0;
 }
 """
@@ -354,6 +373,8 @@ def test_compile_and_execute_with_an_omitted_optional_input(tmp_path):
     got = np.array([float(v) for v in r.stdout.split("\n")[1].split()]).reshape(2, 4)
     np.testing.assert_allclose(got, want)
     assert "middle 200006" in r.stdout  # ACL_ERROR_FEATURE_UNSUPPORTED
+    assert "exec_middle 200006" in r.stdout  # the same rule when executing
+    assert f"handle 0 {want[1, 3]:g}" in r.stdout, r.stdout
 
 
 def test_model_dir_passes_over_whole_models(acl_session, op_models, tmp_path):

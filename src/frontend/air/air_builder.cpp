@@ -31,6 +31,14 @@ int64_t Int(const OpDef& op, const std::string& key, int64_t def) {
   return a && a->value_case() == AttrDef::kI ? a->i() : def;
 }
 
+DataType TypeAttr(const OpDef& op, const std::string& key, DataType def) {
+  const AttrDef* a = Find(op, key);
+  if (!a) return def;
+  if (a->value_case() == AttrDef::kDt) return FromGeDataType(a->dt());
+  if (a->value_case() == AttrDef::kI) return FromGeDataType(static_cast<int32_t>(a->i()));
+  return DataType::kUndefined;
+}
+
 Result<int64_t> RequiredInt(const OpDef& op, const std::string& key) {
   const AttrDef* a = Find(op, key);
   if (!a) return OpError(op, "the required attribute [" + key + "] is missing");

@@ -28,6 +28,9 @@ Result<std::vector<int64_t>> Ints(const OpDef& op, const std::string& key, bool 
                                   std::vector<int64_t> def = {});
 int64_t Int(const OpDef& op, const std::string& key, int64_t def);
 Result<int64_t> RequiredInt(const OpDef& op, const std::string& key);
+// A type attribute GE stores as a data type (single ops' "data_type") or as its number
+// ("int"); def when absent, kUndefined when it names no type.
+DataType TypeAttr(const OpDef& op, const std::string& key, DataType def);
 float Float(const OpDef& op, const std::string& key, float def);
 bool Bool(const OpDef& op, const std::string& key, bool def);
 std::string Str(const OpDef& op, const std::string& key, const std::string& def);

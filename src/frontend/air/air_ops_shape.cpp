@@ -65,8 +65,7 @@ Status ReduceMax(const OpDef& op, AirBuilder& a) { return Reduce(op, a, "ReduceM
 Status ArgMaxMin(const OpDef& op, AirBuilder& a) {
   OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
   const bool is_max = op.type().rfind("ArgMax", 0) == 0;
-  const DataType index_type =
-      FromGeDataType(static_cast<int32_t>(Int(op, "dtype", ToGeDataType(DataType::kInt32))));
+  const DataType index_type = TypeAttr(op, "dtype", DataType::kInt32);
   if (index_type != DataType::kInt32 && index_type != DataType::kInt64)
     return OpError(op, "[dtype] must be DT_INT32 or DT_INT64");
   std::string y;
@@ -99,7 +98,7 @@ Status ArgMaxMin(const OpDef& op, AirBuilder& a) {
 
 Status Cast(const OpDef& op, AirBuilder& a) {
   OC_ASSIGN_OR_RETURN(std::string x, a.In(op, 0));
-  const DataType to = FromGeDataType(static_cast<int32_t>(Int(op, "dst_type", -1)));
+  const DataType to = TypeAttr(op, "dst_type", DataType::kUndefined);
   if (to == DataType::kUndefined) return OpError(op, "[dst_type] is missing or unknown");
   AttributeMap at;
   at.Set("to", int64_t{static_cast<int64_t>(to)});

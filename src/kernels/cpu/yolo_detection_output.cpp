@@ -47,6 +47,13 @@ class YoloV3DetectionOutputKernel : public Kernel {
     iou_threshold_ = a.GetFloat("iou_threshold", 0.45f);
     pre_ = a.GetInt("pre_nms_topn", 512);
     post_ = a.GetInt("post_nms_topn", 1024);
+    // The schema checks these too; an .om's attributes are checked again where they are used.
+    if (boxes_ < 1 || boxes_ > 64 || classes_ < 1 || classes_ > 1024 || pre_ < 1 || pre_ > 1024 ||
+        post_ < 1 || post_ > 1024)
+      return ctx.Error("boxes 1..64, classes 1..1024, pre_nms_topn and post_nms_topn 1..1024");
+    for (const char* k : {"biases_low", "biases_mid", "biases_high"})
+      if (a.GetFloats(k).size() != static_cast<size_t>(2 * boxes_))
+        return ctx.Error(std::string(k) + " must hold 2 values per box");
     if (ctx.inputs[0].shape.size() != 4) return ctx.Error("head 0 does not have the Yolo layout");
     images_ = ctx.inputs[0].shape[0];
     for (int s = 0; s < 3; ++s) {
