@@ -48,8 +48,10 @@ aclError Fail(aclError code, const std::string& message) {
 }
 
 aclError FailStatus(const Status& s, const char* fn) {
-  const aclError code = s.code() == StatusCode::kUnsupported ? ACL_ERROR_FEATURE_UNSUPPORTED
-                                                             : ACL_ERROR_INVALID_PARAM;
+  aclError code = ACL_ERROR_INVALID_PARAM;
+  if (s.code() == StatusCode::kUnsupported) code = ACL_ERROR_FEATURE_UNSUPPORTED;
+  if (s.code() == StatusCode::kOutOfMemory) code = ACL_ERROR_BAD_ALLOC;
+  if (s.code() == StatusCode::kInternal) code = ACL_ERROR_INTERNAL_ERROR;
   return Fail(code, std::string(fn) + ": " + s.message());
 }
 

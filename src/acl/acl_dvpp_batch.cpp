@@ -54,6 +54,12 @@ aclError ForEachRegion(const char* fn, acldvppBatchPicDesc* src, const uint32_t*
       (has_second && (!second || !oc_internal_host_range_mapped(second, total * sizeof(void*)))))
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": the region arrays do not hold " +
                                              std::to_string(total) + " regions");
+  // A null region would read as "the whole picture" in a single-picture call: refused here.
+  const auto* seconds = static_cast<const void* const*>(second);
+  for (uint64_t k = 0; k < total; ++k)
+    if (!crops[k] || (has_second && !seconds[k]))
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": region " + std::to_string(k) + " of the arrays is null");
   uint32_t k = 0;
   for (uint32_t i = 0; i < size; ++i)
     for (uint32_t j = 0; j < roi_nums[i]; ++j, ++k)

@@ -131,6 +131,52 @@ R GetLive(const T* t, Kind kind, R fallback, F get) {
   return get(*t);
 }
 
+// VDEC/VENC channels: their calls (create, send, destroy) run one at a time under the
+// channel's own lock, and the description stays alive while one is in progress
+// (aclvdecDestroyChannelDesc refuses meanwhile).
+struct ChannelGate {
+  std::mutex work;
+  uint32_t calls = 0;  // calls in progress (under Mutex())
+};
+
+// One call on a channel whose description T has `ChannelGate gate` and `bool created`.
+template <typename T>
+class ChannelCall {
+ public:
+  explicit ChannelCall(T* t) : t_(t) {}
+  ChannelCall(const ChannelCall&) = delete;
+  ChannelCall& operator=(const ChannelCall&) = delete;
+  ~ChannelCall() {
+    if (!counted_) return;
+    if (work_.owns_lock()) work_.unlock();
+    std::lock_guard<std::mutex> lock(Mutex());
+    --t_->gate.calls;
+  }
+  // The description live (kind) and, once the channel's lock is held, created or not as the
+  // call needs; ACL_ERROR_INVALID_PARAM naming the call otherwise.
+  aclError Enter(Kind kind, const char* fn, bool want_created) {
+    {
+      std::lock_guard<std::mutex> lock(Mutex());
+      if (!t_ || !Live(t_, kind))
+        return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live channel description");
+      ++t_->gate.calls;
+      counted_ = true;
+    }
+    work_ = std::unique_lock<std::mutex>(t_->gate.work);
+    std::lock_guard<std::mutex> lock(Mutex());
+    if (t_->created != want_created)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + (want_created ? ": the channel is not created"
+                                                  : ": the channel is created already"));
+    return ACL_SUCCESS;
+  }
+
+ private:
+  T* t_;
+  bool counted_ = false;
+  std::unique_lock<std::mutex> work_;
+};
+
 // VDEC's and VENC's callbacks reach the application through a stream of the channel's own,
 // subscribed to its report thread (aclrtProcessReport there runs them). Close waits until the
 // thread has run every callback, as CANN's channel destroy does.

@@ -126,8 +126,21 @@ aclError JpegImageInfo(const char* fn, const void* data, uint32_t size, uint32_t
   return ACL_SUCCESS;
 }
 
-// JPEGD and PNGD: the file (DVPP memory) decoded into the output picture, which then reports
-// the picture written (its size and format) and ret code 0.
+// A PNG's header; palette PNGs are refused as CANN refuses them (ACL_ERROR_FORMAT_NOT_MATCH).
+aclError PngInfo(const char* fn, const void* data, uint32_t size, oc::dvpp::PngInfo* info) {
+  if (!data || size == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": data is null or size is 0");
+  auto r = oc::dvpp::ReadPngInfo(static_cast<const uint8_t*>(data), size);
+  if (!r.ok()) return FailStatus(r.status(), fn);
+  if (r->palette)
+    return Fail(ACL_ERROR_FORMAT_NOT_MATCH,
+                std::string(fn) + ": palette PNGs are not decoded by DVPP's PNGD");
+  *info = r.value();
+  return ACL_SUCCESS;
+}
+
+// JPEGD and PNGD: the file (DVPP memory) decoded into the output picture by `decode` (which
+// returns the call's error code), and the picture written (size, format, ret code 0) reported.
 template <typename Decode>
 aclError DecodeInto(const char* fn, acldvppChannelDesc* ch, uint32_t mode, const void* data,
                     uint32_t size, acldvppPicDesc* out, aclrtStream stream, Decode decode) {
@@ -151,8 +164,7 @@ aclError DecodeInto(const char* fn, acldvppChannelDesc* ch, uint32_t mode, const
   if (aclError e =
           oc::acl_dvpp::CheckBuffer(picture.data, picture.size, fn, "the output picture's data"))
     return e;
-  const oc::Status s = decode(static_cast<const uint8_t*>(data), size, &picture);
-  if (!s.ok()) return FailStatus(s, fn);
+  if (aclError e = decode(static_cast<const uint8_t*>(data), size, &picture)) return e;
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
   if (oc::acl_dvpp::Live(out, Kind::kPicDesc)) {
     out->picture.width = picture.width;
@@ -277,7 +289,8 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32
   const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
   return DecodeInto(__func__, ch, DVPP_CHNMODE_JPEGD, data, size, out, stream,
                     [chip](const uint8_t* d, uint32_t n, Picture* p) {
-                      return oc::dvpp::DecodeJpeg(d, n, p, chip);
+                      const Status s = oc::dvpp::DecodeJpeg(d, n, p, chip);
+                      return s.ok() ? ACL_SUCCESS : FailStatus(s, "acldvppJpegDecodeAsync");
                     });
 }
 
@@ -285,9 +298,14 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* ch, const void* data, uint32_
                                acldvppPicDesc* out, aclrtStream stream) {
   // The channel mode is not checked for PNGD: CANN's default channel (VPC | JPEGD | JPEGE)
   // is the one samples decode PNGs on.
-  return DecodeInto(
-      __func__, ch, 0, data, size, out, stream,
-      [](const uint8_t* d, uint32_t n, Picture* p) { return oc::dvpp::DecodePng(d, n, p); });
+  const char* fn = __func__;
+  return DecodeInto(fn, ch, 0, data, size, out, stream,
+                    [fn](const uint8_t* d, uint32_t n, Picture* p) {
+                      oc::dvpp::PngInfo info;
+                      if (aclError e = PngInfo(fn, d, n, &info)) return e;
+                      const Status s = oc::dvpp::DecodePng(d, n, p);
+                      return s.ok() ? ACL_SUCCESS : FailStatus(s, fn);
+                    });
 }
 
 aclError acldvppJpegEncodeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, const void* data,
@@ -326,26 +344,20 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* ch, acldvppPicDesc* in, cons
 
 aclError acldvppPngGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
                                 int32_t* components) {
-  if (!data || size == 0)
-    return Fail(ACL_ERROR_INVALID_PARAM, "acldvppPngGetImageInfo: data is null or size is 0");
-  auto info = oc::dvpp::ReadPngInfo(static_cast<const uint8_t*>(data), size);
-  if (!info.ok()) return FailStatus(info.status(), __func__);
-  if (info->palette)
-    return Fail(ACL_ERROR_FORMAT_NOT_MATCH,
-                "acldvppPngGetImageInfo: palette PNGs are not decoded by DVPP's PNGD");
-  if (width) *width = info->width;
-  if (height) *height = info->height;
-  if (components) *components = info->components;
+  oc::dvpp::PngInfo info;
+  if (aclError e = PngInfo(__func__, data, size, &info)) return e;
+  if (width) *width = info.width;
+  if (height) *height = info.height;
+  if (components) *components = info.components;
   return ACL_SUCCESS;
 }
 
 aclError acldvppPngPredictDecSize(const void* data, uint32_t size, acldvppPixelFormat format,
                                   uint32_t* decSize) {
-  if (!data || size == 0 || !decSize)
-    return Fail(ACL_ERROR_INVALID_PARAM, "acldvppPngPredictDecSize: a pointer is null or size 0");
-  auto info = oc::dvpp::ReadPngInfo(static_cast<const uint8_t*>(data), size);
-  if (!info.ok()) return FailStatus(info.status(), __func__);
-  auto bytes = oc::dvpp::PngdOutputBytes(info.value(), oc::acl_dvpp::EnumBits(format));
+  if (!decSize) return Fail(ACL_ERROR_INVALID_PARAM, "acldvppPngPredictDecSize: decSize is null");
+  oc::dvpp::PngInfo info;
+  if (aclError e = PngInfo(__func__, data, size, &info)) return e;
+  auto bytes = oc::dvpp::PngdOutputBytes(info, oc::acl_dvpp::EnumBits(format));
   if (!bytes.ok()) return FailStatus(bytes.status(), __func__);
   *decSize = bytes.value();
   return ACL_SUCCESS;

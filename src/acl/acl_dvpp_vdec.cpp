@@ -24,6 +24,7 @@ struct aclvdecChannelDesc {
   int32_t out_format = PIXEL_FORMAT_YUV_SEMIPLANAR_420;
   uint32_t out_width = 0, out_height = 0, ref_frames = 0, out_mode = 0;
   // While the channel exists:
+  oc::acl_dvpp::ChannelGate gate;
   bool created = false;
   aclrtStream stream = nullptr;
   std::unique_ptr<oc::dvpp::VideoDecoder> decoder;
@@ -69,8 +70,21 @@ aclError Hand(aclvdecChannelDesc* d, const std::vector<oc::dvpp::DecodedFrame>& 
     d->pending.pop_front();
     oc::dvpp::Picture out;
     {
+      // CANN's applications often give the output picture only its data, size and format:
+      // VDEC fills in the size (the channel's OutPicWidth/Height, else the frame's) and the
+      // strides it writes with (16 and 2 aligned), as the hardware reports them.
       std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-      if (p.output && oc::acl_dvpp::Live(p.output, Kind::kPicDesc)) out = p.output->picture;
+      if (p.output && oc::acl_dvpp::Live(p.output, Kind::kPicDesc)) {
+        oc::dvpp::Picture& pic = p.output->picture;
+        if (pic.width == 0 || pic.height == 0) {
+          pic.width = d->out_width ? d->out_width : f.width;
+          pic.height = d->out_height ? d->out_height : f.height;
+        }
+        if (pic.width_stride == 0)
+          pic.width_stride = std::max(32u, oc::dvpp::AlignUp(pic.width, 16));
+        if (pic.height_stride == 0) pic.height_stride = oc::dvpp::AlignUp(pic.height, 2);
+        out = pic;
+      }
     }
     uint32_t code = p.output ? 1 : 0;  // a skipped send's frame is dropped
     if (p.output && out.data &&
@@ -185,9 +199,10 @@ aclError aclvdecDestroyChannelDesc(aclvdecChannelDesc* d) {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
     if (!d || !oc::acl_dvpp::Live(d, Kind::kVdecChannel))
       return Fail(ACL_ERROR_INVALID_PARAM, "aclvdecDestroyChannelDesc: not a live handle");
-    if (d->created)
+    if (d->created || d->gate.calls)
       return Fail(ACL_ERROR_INVALID_PARAM,
-                  "aclvdecDestroyChannelDesc: destroy the channel first (aclvdecDestroyChannel)");
+                  "aclvdecDestroyChannelDesc: the channel is in use; destroy it first "
+                  "(aclvdecDestroyChannel) and let its calls return");
     oc::acl_dvpp::Remove(d, Kind::kVdecChannel);
   }
   delete d;
@@ -264,19 +279,22 @@ uint32_t aclvdecGetChannelDescOutMode(const aclvdecChannelDesc* d) {
 
 aclError aclvdecCreateChannel(aclvdecChannelDesc* d) {
   const char* fn = __func__;
+  oc::acl_dvpp::ChannelCall<aclvdecChannelDesc> call(d);
+  if (aclError e = call.Enter(Kind::kVdecChannel, fn, false)) return e;
+  int32_t en_type = 0;
+  uint64_t thread = 0;
   {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-    if (!d || !oc::acl_dvpp::Live(d, Kind::kVdecChannel))
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live channel description");
-    if (d->created) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": created already");
     if (!d->callback)
       return Fail(ACL_ERROR_INVALID_PARAM,
                   std::string(fn) + ": no callback (aclvdecSetChannelDescCallback)");
+    en_type = d->en_type;
+    thread = d->thread_id;
   }
-  auto decoder = oc::dvpp::CreateVideoDecoder(d->en_type);
+  auto decoder = oc::dvpp::CreateVideoDecoder(en_type);
   if (!decoder.ok()) return FailStatus(decoder.status(), fn);
   aclrtStream stream = nullptr;
-  if (aclError e = oc::acl_dvpp::OpenReportStream(d->thread_id, fn, &stream)) return e;
+  if (aclError e = oc::acl_dvpp::OpenReportStream(thread, fn, &stream)) return e;
   d->decoder = std::move(decoder).value();
   d->stream = stream;
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -285,11 +303,8 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc* d) {
 }
 
 aclError aclvdecDestroyChannel(aclvdecChannelDesc* d) {
-  {
-    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-    if (!d || !oc::acl_dvpp::Live(d, Kind::kVdecChannel) || !d->created)
-      return Fail(ACL_ERROR_INVALID_PARAM, "aclvdecDestroyChannel: not a created channel");
-  }
+  oc::acl_dvpp::ChannelCall<aclvdecChannelDesc> call(d);
+  if (aclError e = call.Enter(Kind::kVdecChannel, __func__, true)) return e;
   aclError e = Drain(d);
   // Waits until the report thread has run every callback, as CANN's does.
   const aclError s = oc::acl_dvpp::CloseReportStream(d->thread_id, d->stream);
@@ -319,12 +334,12 @@ aclError aclvdecDestroyFrameConfig(aclvdecFrameConfig* c) {
 
 static aclError Send(const char* fn, aclvdecChannelDesc* d, acldvppStreamDesc* in,
                      acldvppPicDesc* out, bool skipped, void* user) {
+  oc::acl_dvpp::ChannelCall<aclvdecChannelDesc> call(d);
+  if (aclError e = call.Enter(Kind::kVdecChannel, fn, true)) return e;
   acldvppStreamDesc unit;
   {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
     using oc::acl_dvpp::Live;
-    if (!d || !Live(d, Kind::kVdecChannel) || !d->created)
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a created channel");
     if (!in || !Live(in, Kind::kStreamDesc))
       return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) +
                                                ": input is not a live stream "
@@ -348,7 +363,15 @@ static aclError Send(const char* fn, aclvdecChannelDesc* d, acldvppStreamDesc* i
   d->pending.push_back({in, skipped ? nullptr : out, user});
   std::vector<oc::dvpp::DecodedFrame> frames;
   const oc::Status s = d->decoder->Send(static_cast<const uint8_t*>(unit.data), unit.size, &frames);
-  if (aclError e = Hand(d, frames)) return e;
+  if (aclError e = Hand(d, frames)) {
+    // A failed call keeps no send of its own: its callback will not come.
+    for (auto it = d->pending.begin(); it != d->pending.end(); ++it)
+      if (it->input == in && it->user == user) {
+        d->pending.erase(it);
+        break;
+      }
+    return e;
+  }
   if (!s.ok()) {
     SetStream(in, fn, [](auto& x) { x.ret_code = 1; });
     // The send that produced nothing is reported as failed right away.

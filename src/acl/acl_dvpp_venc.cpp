@@ -30,6 +30,7 @@ struct aclvencChannelDesc {
   uint32_t width = 0, height = 0, key_frame_interval = 30, buf_size = 0, rc_mode = 0;
   uint32_t src_rate = 30, max_bit_rate = 0;
   void* buf_addr = nullptr;
+  oc::acl_dvpp::ChannelGate gate;
   bool created = false;
   aclrtStream stream = nullptr;
   std::unique_ptr<oc::dvpp::VideoEncoder> encoder;
@@ -127,9 +128,10 @@ aclError aclvencDestroyChannelDesc(aclvencChannelDesc* d) {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
     if (!d || !oc::acl_dvpp::Live(d, Kind::kVencChannel))
       return Fail(ACL_ERROR_INVALID_PARAM, "aclvencDestroyChannelDesc: not a live handle");
-    if (d->created)
+    if (d->created || d->gate.calls)
       return Fail(ACL_ERROR_INVALID_PARAM,
-                  "aclvencDestroyChannelDesc: destroy the channel first (aclvencDestroyChannel)");
+                  "aclvencDestroyChannelDesc: the channel is in use; destroy it first "
+                  "(aclvencDestroyChannel) and let its calls return");
     oc::acl_dvpp::Remove(d, Kind::kVencChannel);
   }
   delete d;
@@ -246,11 +248,12 @@ uint8_t aclvencGetFrameConfigEos(const aclvencFrameConfig* c) {
 aclError aclvencCreateChannel(aclvencChannelDesc* d) {
   const char* fn = __func__;
   oc::dvpp::EncoderOptions o;
+  oc::acl_dvpp::ChannelCall<aclvencChannelDesc> call(d);
+  if (aclError e = call.Enter(Kind::kVencChannel, fn, false)) return e;
+  uint64_t thread = 0;
   {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-    if (!d || !oc::acl_dvpp::Live(d, Kind::kVencChannel))
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a live channel description");
-    if (d->created) return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": created already");
+    thread = d->thread_id;
     if (!d->callback)
       return Fail(ACL_ERROR_INVALID_PARAM,
                   std::string(fn) + ": no callback (aclvencSetChannelDescCallback)");
@@ -277,7 +280,7 @@ aclError aclvencCreateChannel(aclvencChannelDesc* d) {
   auto encoder = oc::dvpp::CreateVideoEncoder(o);
   if (!encoder.ok()) return FailStatus(encoder.status(), fn);
   aclrtStream stream = nullptr;
-  if (aclError e = oc::acl_dvpp::OpenReportStream(d->thread_id, fn, &stream)) return e;
+  if (aclError e = oc::acl_dvpp::OpenReportStream(thread, fn, &stream)) return e;
   d->encoder = std::move(encoder).value();
   d->stream = stream;
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -292,11 +295,8 @@ static aclError Drain(aclvencChannelDesc* d) {
 }
 
 aclError aclvencDestroyChannel(aclvencChannelDesc* d) {
-  {
-    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
-    if (!d || !oc::acl_dvpp::Live(d, Kind::kVencChannel) || !d->created)
-      return Fail(ACL_ERROR_INVALID_PARAM, "aclvencDestroyChannel: not a created channel");
-  }
+  oc::acl_dvpp::ChannelCall<aclvencChannelDesc> call(d);
+  if (aclError e = call.Enter(Kind::kVencChannel, __func__, true)) return e;
   aclError e = Drain(d);
   const aclError s = oc::acl_dvpp::CloseReportStream(d->thread_id, d->stream);
   d->stream = nullptr;
@@ -310,13 +310,13 @@ aclError aclvencDestroyChannel(aclvencChannelDesc* d) {
 aclError aclvencSendFrame(aclvencChannelDesc* d, acldvppPicDesc* in, void*,
                           aclvencFrameConfig* config, void* user) {
   const char* fn = __func__;
+  oc::acl_dvpp::ChannelCall<aclvencChannelDesc> call(d);
+  if (aclError e = call.Enter(Kind::kVencChannel, fn, true)) return e;
   oc::dvpp::Picture picture;
   bool eos = false, force = false;
   {
     std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
     using oc::acl_dvpp::Live;
-    if (!d || !Live(d, Kind::kVencChannel) || !d->created)
-      return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": not a created channel");
     if (config && !Live(config, Kind::kVencFrameConfig))
       return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": config is not a live handle");
     eos = config && config->eos;
@@ -365,7 +365,14 @@ aclError aclvencSendFrame(aclvencChannelDesc* d, acldvppPicDesc* in, void*,
     d->pending.pop_back();
     return FailStatus(s, fn);
   }
-  return Deliver(d, units);
+  const aclError e = Deliver(d, units);
+  if (e != ACL_SUCCESS)  // a failed call keeps no send of its own: its callback will not come
+    for (auto it = d->pending.begin(); it != d->pending.end(); ++it)
+      if (it->input == in && it->user == user) {
+        d->pending.erase(it);
+        break;
+      }
+  return e;
 }
 
 }  // extern "C"

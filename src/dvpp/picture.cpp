@@ -126,7 +126,9 @@ Status CheckVpcPicture(const Picture& p, Chip chip, Role role, const char* what)
   // Row strides: aligned to 16 pixels on 310, 910 and 310P; at least the row on 910B/310B.
   const uint32_t bpp = f->bytes_per_pixel;
   const bool aligned = chip == Chip::k310 || chip == Chip::k910 || chip == Chip::k310P;
-  const uint64_t min_ws = static_cast<uint64_t>(bpp) * (aligned ? AlignUp(p.width, 16) : p.width);
+  // A subsampled row of odd width still stores its last chroma pair: the row is even.
+  const uint32_t row = f->even_width ? AlignUp(p.width, 2) : p.width;
+  const uint64_t min_ws = static_cast<uint64_t>(bpp) * (aligned ? AlignUp(p.width, 16) : row);
   if (p.width_stride < min_ws || (aligned && p.width_stride % 16))
     return bad("the width stride must be " +
                std::string(aligned ? "a multiple of 16 and at least " : "at least ") +

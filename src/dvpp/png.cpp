@@ -92,9 +92,9 @@ Status DecodePng(const uint8_t* data, size_t size, Picture* out) {
   image.version = PNG_IMAGE_VERSION;
   if (!png_image_begin_read_from_memory(&image, data, size))
     return InvalidArgument(std::string("the PNG cannot be read: ") + image.message);
-  // A source with alpha written as RGB_888 loses its alpha, as the engine drops it (libpng
-  // would compose it onto a background in linear light instead).
-  const bool drop_alpha = bpp == 3 && info.components % 2 == 0;
+  // A source with alpha (an alpha channel or a tRNS chunk) written as RGB_888 loses its
+  // alpha, as the engine drops it (libpng would compose it onto the buffer's old bytes).
+  const bool drop_alpha = bpp == 3 && (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
   image.format = bpp == 3 && !drop_alpha ? PNG_FORMAT_RGB : PNG_FORMAT_RGBA;
   std::vector<uint8_t> rgba;
   if (drop_alpha) rgba.resize(static_cast<size_t>(info.width) * info.height * 4);

@@ -251,14 +251,13 @@ int64_t BorderIndex(int64_t p, int64_t len, int type) {
   if (type == 0) return -1;
   if (len == 1) return 0;
   if (type == 1) return p < 0 ? 0 : len - 1;
-  const int64_t delta = type == 3 ? 1 : 0;  // reflect-101 does not repeat the edge
-  while (p < 0 || p >= len) {
-    if (p < 0)
-      p = -p - 1 + delta;
-    else
-      p = len - (p - len) - 1 - delta;
-  }
-  return p;
+  // Reflection is periodic: REFLECT (edge repeated) has period 2*len, REFLECT_101 2*len - 2.
+  const bool repeat_edge = type == 2;
+  const int64_t period = repeat_edge ? 2 * len : 2 * len - 2;
+  int64_t m = p % period;
+  if (m < 0) m += period;
+  if (m < len) return m;
+  return repeat_edge ? period - 1 - m : period - m;
 }
 
 // One interleaved plane of `channels` bytes per pixel, bordered.
@@ -288,10 +287,12 @@ Status MakeBorder(const Picture& in, const Picture& out, uint32_t top, uint32_t 
   if (out.format != in.format)
     return InvalidArgument(std::string("MakeBorder writes the input's format (") +
                            PixelFormatName(in.format) + ")");
-  if (out.width != in.width + left + right || out.height != in.height + top + bottom)
-    return InvalidArgument("the output must be " + std::to_string(in.width + left + right) + "x" +
-                           std::to_string(in.height + top + bottom) +
-                           " (the input with its borders)");
+  // In 64 bits: borders near 2^32 must not wrap around to the output's size.
+  const uint64_t want_w = uint64_t{in.width} + left + right;
+  const uint64_t want_h = uint64_t{in.height} + top + bottom;
+  if (out.width != want_w || out.height != want_h)
+    return InvalidArgument("the output must be " + std::to_string(want_w) + "x" +
+                           std::to_string(want_h) + " (the input with its borders)");
   const bool yuv420 = in.format == kNv12 || in.format == kNv21;
   if (yuv420 && (top % 2 || bottom % 2 || left % 2 || right % 2 || in.width % 2 || in.height % 2))
     return InvalidArgument("YUV420SP borders and sizes must be even");

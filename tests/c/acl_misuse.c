@@ -728,6 +728,12 @@ static void DvppMisuse(void) {
     /* 64x48 plus borders is not the 32x24 output. */
     EXPECT_CODE(acldvppVpcMakeBorderAsync(ch, in, out, bc, NULL), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(acldvppVpcMakeBorderAsync(ch, in, out, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+    /* Borders whose sum wraps a uint32 to the output's width are refused, not looped over. */
+    acldvppSetBorderConfigTop(bc, 0);
+    acldvppSetBorderConfigBottom(bc, 0);
+    acldvppSetBorderConfigLeft(bc, 0xFFFFFFFFu);
+    acldvppSetBorderConfigRight(bc, 1);
+    EXPECT_CODE(acldvppVpcMakeBorderAsync(ch, in, in, bc, NULL), ACL_ERROR_INVALID_PARAM);
     EXPECT_CODE(acldvppDestroyBorderConfig(bc), ACL_SUCCESS);
     EXPECT_CODE(acldvppDestroyBorderConfig(bc), ACL_ERROR_INVALID_PARAM);
   }
@@ -779,6 +785,39 @@ static void DvppMisuse(void) {
     EXPECT_CODE(
         acldvppVpcBatchCropResizeMakeBorderAsync(ch, bsrc, nums, 1, bdst, crops, borders, rc, NULL),
         ACL_ERROR_INVALID_PARAM); /* pictures without data */
+    {
+      /* A null region is refused, not read as the whole picture. */
+      acldvppBatchPicDesc* one = acldvppCreateBatchPicDesc(1);
+      acldvppBatchPicDesc* into = acldvppCreateBatchPicDesc(1);
+      acldvppPicDesc* p = acldvppGetPicDesc(one, 0);
+      acldvppPicDesc* q = acldvppGetPicDesc(into, 0);
+      acldvppRoiConfig* none[1] = {NULL};
+      acldvppSetPicDescData(p, src);
+      acldvppSetPicDescSize(p, 64 * 48 * 3 / 2);
+      acldvppSetPicDescFormat(p, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+      acldvppSetPicDescWidth(p, 64);
+      acldvppSetPicDescHeight(p, 48);
+      acldvppSetPicDescWidthStride(p, 64);
+      acldvppSetPicDescHeightStride(p, 48);
+      acldvppSetPicDescData(q, dst);
+      acldvppSetPicDescSize(q, 32 * 24 * 3 / 2);
+      acldvppSetPicDescFormat(q, PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+      acldvppSetPicDescWidth(q, 32);
+      acldvppSetPicDescHeight(q, 24);
+      acldvppSetPicDescWidthStride(q, 32);
+      acldvppSetPicDescHeightStride(q, 24);
+      EXPECT_CODE(acldvppVpcBatchCropResizeAsync(ch, one, nums, 1, into, crops, rc, NULL),
+                  ACL_SUCCESS);
+      EXPECT_CODE(acldvppVpcBatchCropResizeAsync(ch, one, nums, 1, into, none, rc, NULL),
+                  ACL_ERROR_INVALID_PARAM);
+      /* An odd-width NV12 row stores its last chroma pair: the stride must be even. */
+      acldvppSetPicDescWidth(p, 33);
+      acldvppSetPicDescWidthStride(p, 33);
+      EXPECT_CODE(acldvppVpcBatchCropResizeAsync(ch, one, nums, 1, into, crops, rc, NULL),
+                  ACL_ERROR_INVALID_PARAM);
+      acldvppDestroyBatchPicDesc(one);
+      acldvppDestroyBatchPicDesc(into);
+    }
     acldvppDestroyBorderConfig(bc);
     acldvppDestroyBatchPicDesc(bsrc);
     acldvppDestroyBatchPicDesc(bdst);

@@ -417,6 +417,20 @@ def test_bad_pngs_are_errors(dvpp):
     out = dvpp.buffer(size=128 * 3 * 48)
     pic = dvpp.pic(out, 128 * 3 * 48, RGB888, 40, 40, 128 * 3, 48)
     assert m.dvpp_png_decode_async(dvpp.chan, cut, len(data) - 20, pic, dvpp.stream) == INVALID
+    # Palette PNGs are FORMAT_NOT_MATCH for every PNG call, not only GetImageInfo.
+    assert m.dvpp_png_predict_dec_size(p, len(pal.getvalue()), RGB888)[-1] == 100027
+    assert m.dvpp_png_decode_async(dvpp.chan, p, len(pal.getvalue()), pic, dvpp.stream) == 100027
+    # An RGB PNG with a transparent colour (tRNS) written as RGB_888: its colours, whatever
+    # the buffer held before (libpng would compose onto those bytes).
+    img = Image.new("RGB", (40, 40), (9, 8, 7))
+    img.putpixel((3, 4), (200, 100, 50))
+    trns = io.BytesIO()
+    img.save(trns, "PNG", transparency=(9, 8, 7))
+    t = dvpp.buffer(trns.getvalue())
+    dvpp.acl.rt.memset(out, 128 * 3 * 48, 0xAB, 128 * 3 * 48)
+    assert m.dvpp_png_decode_async(dvpp.chan, t, len(trns.getvalue()), pic, dvpp.stream) == 0
+    got = dvpp.read(out, 128 * 3 * 48).reshape(48, 128 * 3)[:40, :120].reshape(40, 40, 3)
+    np.testing.assert_array_equal(got, np.asarray(img))
 
 
 def test_batch_crop_into_a_batch(dvpp):
