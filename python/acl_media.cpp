@@ -482,6 +482,7 @@ void BindVenc(py::module_& media) {
   OC_VENC_SET("venc_set_channel_desc_rc_mode", aclvencSetChannelDescRcMode, uint32_t, )
   OC_VENC_SET("venc_set_channel_desc_src_rate", aclvencSetChannelDescSrcRate, uint32_t, )
   OC_VENC_SET("venc_set_channel_desc_max_bit_rate", aclvencSetChannelDescMaxBitRate, uint32_t, )
+  OC_VENC_SET("venc_set_channel_desc_buf_addr", aclvencSetChannelDescBufAddr, uintptr_t, H<void>)
 #undef OC_VENC_SET
   media.def(
       "venc_set_channel_desc_callback",

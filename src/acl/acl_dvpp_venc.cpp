@@ -30,6 +30,7 @@ struct aclvencChannelDesc {
   uint32_t width = 0, height = 0, key_frame_interval = 30, buf_size = 0, rc_mode = 0;
   uint32_t src_rate = 30, max_bit_rate = 0;
   void* buf_addr = nullptr;
+  uint32_t ring_offset = 0;  // where the next access unit goes in buf_addr's buffer
   oc::acl_dvpp::ChannelGate gate;
   bool created = false;
   aclrtStream stream = nullptr;
@@ -50,6 +51,7 @@ struct EncodedTask {
   acldvppPicDesc* input;
   void* user;
   void* data;  // DVPP memory with the access unit
+  bool owned;  // data is the channel's allocation (not the application's BufAddr buffer)
   acldvppStreamDesc* output;
 };
 
@@ -57,7 +59,26 @@ void RunEncoded(void* p) {
   std::unique_ptr<EncodedTask> t(static_cast<EncodedTask*>(p));
   if (t->fn) t->fn(t->input, t->output, t->user);
   acldvppDestroyStreamDesc(t->output);
-  acldvppFree(t->data);
+  if (t->owned) acldvppFree(t->data);
+}
+
+// Where an access unit goes: the application's stream buffer (BufAddr/BufSize), used as a
+// ring, or DVPP memory of the channel's own.
+aclError Place(aclvencChannelDesc* d, size_t bytes, void** data, bool* owned) {
+  if (!d->buf_addr) {
+    *owned = true;
+    return acldvppMalloc(data, bytes);
+  }
+  *owned = false;
+  if (bytes > d->buf_size)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclvencSendFrame: an encoded frame of " + std::to_string(bytes) +
+                    " bytes does not fit the stream buffer (aclvencSetChannelDescBufSize " +
+                    std::to_string(d->buf_size) + ")");
+  if (d->ring_offset + bytes > d->buf_size) d->ring_offset = 0;
+  *data = static_cast<uint8_t*>(d->buf_addr) + d->ring_offset;
+  d->ring_offset += static_cast<uint32_t>(bytes);
+  return ACL_SUCCESS;
 }
 
 aclError Deliver(aclvencChannelDesc* d, const std::vector<std::vector<uint8_t>>& units) {
@@ -68,29 +89,33 @@ aclError Deliver(aclvencChannelDesc* d, const std::vector<std::vector<uint8_t>>&
       d->pending.pop_front();
     }
     void* data = nullptr;
-    if (aclError e = acldvppMalloc(&data, unit.size())) return e;
+    bool owned = true;
+    if (aclError e = Place(d, unit.size(), &data, &owned)) return e;
+    auto release = [&] {
+      if (owned) acldvppFree(data);
+    };
     if (aclError e =
             aclrtMemcpy(data, unit.size(), unit.data(), unit.size(), ACL_MEMCPY_HOST_TO_DEVICE)) {
-      acldvppFree(data);
+      release();
       return e;
     }
     acldvppStreamDesc* out = acldvppCreateStreamDesc();
     if (!out) {
-      acldvppFree(data);
+      release();
       return Fail(ACL_ERROR_BAD_ALLOC, "aclvencSendFrame: no memory for the output description");
     }
     acldvppSetStreamDescData(out, data);
     acldvppSetStreamDescSize(out, static_cast<uint32_t>(unit.size()));
     acldvppSetStreamDescFormat(out, static_cast<acldvppStreamFormat>(d->en_type));
-    auto* task = new (std::nothrow) EncodedTask{d->callback, p.input, p.user, data, out};
+    auto* task = new (std::nothrow) EncodedTask{d->callback, p.input, p.user, data, owned, out};
     if (!task) {
       acldvppDestroyStreamDesc(out);
-      acldvppFree(data);
+      release();
       return Fail(ACL_ERROR_BAD_ALLOC, "aclvencSendFrame: no memory for the callback");
     }
     if (aclError e = aclrtLaunchCallback(RunEncoded, task, ACL_CALLBACK_BLOCK, d->stream)) {
       acldvppDestroyStreamDesc(out);
-      acldvppFree(data);
+      release();
       delete task;
       return e;
     }
@@ -264,6 +289,15 @@ aclError aclvencCreateChannel(aclvencChannelDesc* d) {
     o.src_rate = d->src_rate;
     o.max_bit_rate_kbps = d->max_bit_rate;
     o.rc_mode = d->rc_mode;
+    d->ring_offset = 0;
+  }
+  if (d->buf_addr) {  // the application's stream buffer: DVPP memory of BufSize bytes
+    if (d->buf_size == 0)
+      return Fail(
+          ACL_ERROR_INVALID_PARAM,
+          std::string(fn) + ": BufAddr is set without its size (aclvencSetChannelDescBufSize)");
+    if (aclError e = oc::acl_dvpp::CheckBuffer(d->buf_addr, d->buf_size, fn, "the stream buffer"))
+      return e;
   }
   const oc::dvpp::Chip chip = oc::acl_dvpp::CurrentChip();
   if (chip == oc::dvpp::Chip::k910 || chip == oc::dvpp::Chip::k910B)

@@ -29,7 +29,6 @@ class FfmpegDecoder final : public VideoDecoder {
   AVCodecContext* ctx_ = nullptr;
   AVPacket* packet_ = nullptr;
   AVFrame* frame_ = nullptr;
-  bool drained_ = false;
 };
 
 std::string AvError(int err) {
@@ -91,12 +90,15 @@ Status FfmpegDecoder::Open(int32_t stream_format) {
 }
 
 Status FfmpegDecoder::Send(const uint8_t* data, size_t size, std::vector<DecodedFrame>* frames) {
-  if (drained_) return InvalidArgument("VDEC: the stream has ended (EOS was sent)");
   if (size > static_cast<size_t>(INT32_MAX)) return InvalidArgument("VDEC: the frame is too large");
   int r = 0;
   if (size == 0) {
-    drained_ = true;
+    // End of stream: the frames held back come out, then the decoder starts afresh (an
+    // application may go on sending a new stream on the same channel, as after a reconnect).
     r = avcodec_send_packet(ctx_, nullptr);
+    Status collected = Collect(ctx_, frame_, frames);
+    avcodec_flush_buffers(ctx_);
+    return collected;
   } else {
     // libavcodec reads up to AV_INPUT_BUFFER_PADDING_SIZE bytes past the data: a padded copy.
     if (av_new_packet(packet_, static_cast<int>(size)) < 0)

@@ -24,13 +24,17 @@ std::string AvError(int err) {
 
 class FfmpegEncoder final : public VideoEncoder {
  public:
-  ~FfmpegEncoder() override {
+  ~FfmpegEncoder() override { Close(); }
+
+  void Close() {
     av_frame_free(&frame_);
     av_packet_free(&packet_);
     avcodec_free_context(&ctx_);
+    pts_ = 0;
   }
 
   Status Open(const EncoderOptions& o) {
+    options_ = o;
     if (o.stream_format < 0 || o.stream_format > 3)
       return InvalidArgument("VENC: stream format " + std::to_string(o.stream_format) +
                              " is not an acldvppStreamFormat");
@@ -51,17 +55,23 @@ class FfmpegEncoder final : public VideoEncoder {
     ctx_->gop_size = o.key_frame_interval ? static_cast<int>(o.key_frame_interval) : 30;
     ctx_->max_b_frames = 0;
     ctx_->thread_count = 1;
-    if (o.max_bit_rate_kbps) {
+    if (o.max_bit_rate_kbps) {  // VBR (rc modes 0 and 1) up to the rate; CBR (2) at it
       ctx_->bit_rate = static_cast<int64_t>(o.max_bit_rate_kbps) * 1000;
       ctx_->rc_max_rate = ctx_->bit_rate;
       ctx_->rc_buffer_size = static_cast<int>(ctx_->bit_rate);
+      if (o.rc_mode == 2) {
+        ctx_->rc_min_rate = ctx_->bit_rate;
+        if (o.stream_format != 0) av_opt_set(ctx_->priv_data, "nal-hrd", "cbr", 0);
+      }
     }
     if (o.stream_format == 1) av_opt_set(ctx_->priv_data, "profile", "baseline", 0);
     if (o.stream_format == 2) av_opt_set(ctx_->priv_data, "profile", "main", 0);
     if (o.stream_format == 3) av_opt_set(ctx_->priv_data, "profile", "high", 0);
     av_opt_set(ctx_->priv_data, "preset", "ultrafast", 0);
     av_opt_set(ctx_->priv_data, "tune", "zerolatency", 0);
-    if (o.stream_format == 0) av_opt_set(ctx_->priv_data, "x265-params", "log-level=none", 0);
+    // forced-idr: a forced I frame is an IDR in H.265 too (libx265 would make a plain I).
+    if (o.stream_format == 0)
+      av_opt_set(ctx_->priv_data, "x265-params", "log-level=none:forced-idr=1", 0);
     const int r = avcodec_open2(ctx_, codec, nullptr);
     if (r < 0) return InvalidArgument("VENC: the encoder does not open: " + AvError(r));
     frame_->format = AV_PIX_FMT_YUV420P;
@@ -74,10 +84,8 @@ class FfmpegEncoder final : public VideoEncoder {
 
   Status Send(const DecodedFrame* f, bool force_key,
               std::vector<std::vector<uint8_t>>* units) override {
-    if (drained_) return InvalidArgument("VENC: the stream has ended (EOS was sent)");
     int r = 0;
     if (!f) {
-      drained_ = true;
       r = avcodec_send_frame(ctx_, nullptr);
     } else {
       if (f->width != static_cast<uint32_t>(ctx_->width) ||
@@ -109,6 +117,11 @@ class FfmpegEncoder final : public VideoEncoder {
       units->emplace_back(packet_->data, packet_->data + packet_->size);
       av_packet_unref(packet_);
     }
+    // After the end of a stream the channel encodes a new one: the encoder starts afresh.
+    if (!f) {
+      Close();
+      return Open(options_);
+    }
     return Status::Ok();
   }
 
@@ -117,7 +130,7 @@ class FfmpegEncoder final : public VideoEncoder {
   AVPacket* packet_ = nullptr;
   AVFrame* frame_ = nullptr;
   int64_t pts_ = 0;
-  bool drained_ = false;
+  EncoderOptions options_;
 };
 
 }  // namespace

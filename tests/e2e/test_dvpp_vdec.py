@@ -117,9 +117,19 @@ def test_vdec_decodes_like_ffmpeg(acl_session, tmp_path, codec, geometry):
         assert m.vdec_send_frame(v, sd, pd, 0, k) == 0
         outs.append((out, pd))
         ins.append((buf, sd))
+    # End of stream, then a new stream on the same channel (its first unit again).
+    eos = m.dvpp_create_stream_desc()
+    assert m.dvpp_set_stream_desc_eos(eos, 1) == 0
+    assert m.vdec_send_frame(v, eos, 0, 0, None) == 0
+    again, _ = m.dvpp_malloc(size)
+    pd = m.dvpp_create_pic_desc()
+    for key, val in (("data", again), ("size", size), ("format", NV12)):
+        getattr(m, "dvpp_set_pic_desc_" + key)(pd, val)
+    assert m.vdec_send_frame(v, ins[0][1], pd, 0, n) == 0
+    outs.append((again, pd))
     assert m.vdec_destroy_channel(v) == 0  # drains; the callbacks have run when it returns
     reporter.close()
-    assert sorted(u for u, _, _ in done) == list(range(n))
+    assert sorted(u for u, _, _ in done) == list(range(n + 1))
     codes = {u: c for u, c, _ in done}
     assert codes[3] != 0  # the damaged unit
     for k, (out, pd) in enumerate(outs):
@@ -132,18 +142,18 @@ def test_vdec_decodes_like_ffmpeg(acl_session, tmp_path, codec, geometry):
         acl.rt.memcpy(acl.util.numpy_to_ptr(got), size, out, size, 2)
         y = got[:ws * hs].reshape(hs, ws)[:h, :w]
         uv = got[ws * hs:].reshape(hs // 2, ws)[:h // 2, :w]
-        want = ref[k]
+        want = ref[k % n]
         # Frames before the damage are FFmpeg's exactly; after it, concealment may differ.
-        if k < 3:
+        if k < 3 or k == n:
             np.testing.assert_array_equal(y, want[:w * h].reshape(h, w))
             u = want[w * h:w * h + w * h // 4].reshape(h // 2, w // 2)
             np.testing.assert_array_equal(uv[:, 0::2], u)
     assert sum(1 for c in codes.values() if c == 0) >= 3
-    for (out, pd), (buf, sd) in zip(outs, ins):
-        m.dvpp_destroy_pic_desc(pd)
-        m.dvpp_free(out)
-        m.dvpp_destroy_stream_desc(sd)
-        m.dvpp_free(buf)
+    for out, pd in outs:
+        assert m.dvpp_destroy_pic_desc(pd) == 0 and m.dvpp_free(out) == 0
+    for buf, sd in ins:
+        assert m.dvpp_destroy_stream_desc(sd) == 0 and m.dvpp_free(buf) == 0
+    assert m.dvpp_destroy_stream_desc(eos) == 0
     assert m.vdec_destroy_channel_desc(v) == 0
 
 
@@ -194,6 +204,10 @@ for key, val in (("thread_id", loop.tid), ("entype", int(sys.argv[2])), ("pic_fo
                  ("pic_width", w), ("pic_height", h), ("key_frame_interval", 16)):
     assert getattr(m, "venc_set_channel_desc_" + key)(v, val) == 0, key
 assert m.venc_set_channel_desc_callback(v, on_unit) == 0
+if sys.argv[3] == "ring":  # the application's stream buffer, used as a ring
+    ring, _ = m.dvpp_malloc(1 << 20)
+    assert m.venc_set_channel_desc_buf_addr(v, ring) == 0
+    assert m.venc_set_channel_desc_buf_size(v, 1 << 20) == 0
 ret = m.venc_create_channel(v)
 if ret != 0:
     print("CREATE", ret); stop = True; t.join(); sys.exit(0)
@@ -206,6 +220,10 @@ for key, val in (("data", buf), ("size", size), ("format", 1), ("width", w), ("h
     getattr(m, "dvpp_set_pic_desc_" + key)(pic, val)
 cfg = m.venc_create_frame_config()
 for k in range(n):
+    if k == 3:  # end of a stream; the channel then encodes a new one (its own IDR first)
+        assert m.venc_set_frame_config_eos(cfg, 1) == 0
+        assert m.venc_send_frame(v, 0, 0, cfg, None) == 0
+        assert m.venc_set_frame_config_eos(cfg, 0) == 0
     yy, xx = np.mgrid[0:h, 0:w]
     y = ((xx * 2 + yy + k * 9) % 256).astype(np.uint8)
     frame = np.concatenate([y.ravel(), np.full(w * h // 2, 128, np.uint8)])
@@ -222,16 +240,18 @@ print("UNITS", len(units))
 """
 
 
-@pytest.mark.parametrize("codec,entype", [("h264", 2), ("hevc", 0)])
-def test_venc_encodes_what_ffmpeg_decodes(tmp_path, codec, entype):
+@pytest.mark.parametrize("codec,entype,buffer", [("h264", 2, "own"), ("hevc", 0, "own"),
+                                                 ("h264", 2, "ring")])
+def test_venc_encodes_what_ffmpeg_decodes(tmp_path, codec, entype, buffer):
+    """Five frames in two streams (an EOS after the third): ffmpeg decodes them all."""
     import os
     from conftest import BUILD, PY
     script = tmp_path / "venc.py"
     script.write_text(VENC_SCRIPT)
     out = tmp_path / f"clip.{codec}"
     env = dict(os.environ, PYTHONPATH=os.path.join(BUILD, "python"), OCANN_SOC="Ascend310P3")
-    r = subprocess.run([PY, str(script), str(out), str(entype)], capture_output=True, text=True,
-                       env=env, timeout=300)
+    r = subprocess.run([PY, str(script), str(out), str(entype), buffer], capture_output=True,
+                       text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "UNITS 5" in r.stdout, r.stdout
     dec = subprocess.run(["ffmpeg", "-v", "error", "-f", codec, "-i", str(out), "-f", "rawvideo",
@@ -243,6 +263,6 @@ def test_venc_encodes_what_ffmpeg_decodes(tmp_path, codec, entype):
     assert psnr > 25, psnr  # a lossy encoder on a pattern with sharp wrap-around edges
     # The default chip (Ascend910B3) has no VENC: refused, naming the chip.
     env["OCANN_SOC"] = "Ascend910B3"
-    r = subprocess.run([PY, str(script), str(out), str(entype)], capture_output=True, text=True,
-                       env=env, timeout=300)
+    r = subprocess.run([PY, str(script), str(out), str(entype), buffer], capture_output=True,
+                       text=True, env=env, timeout=300)
     assert "CREATE 200006" in r.stdout, r.stdout + r.stderr
