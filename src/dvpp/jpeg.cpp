@@ -73,8 +73,8 @@ bool Header(const uint8_t* data, size_t size, JpegInfo* info, std::string* error
 
 // Decodes to full-resolution YCbCr (3 bytes a pixel) or grey (1) rows, chroma box-upsampled
 // so that averaging a 2x2 block gives back 4:2:0 samples exactly.
-bool DecodeRows(const uint8_t* data, size_t size, bool gray, std::vector<uint8_t>* pixels,
-                std::string* error) {
+bool DecodeRows(const uint8_t* data, size_t size, const JpegInfo& expected, bool gray,
+                std::vector<uint8_t>* pixels, std::string* error) {
   jpeg_decompress_struct c;
   ErrorManager e;
   c.err = jpeg_std_error(&e.base);
@@ -88,6 +88,14 @@ bool DecodeRows(const uint8_t* data, size_t size, bool gray, std::vector<uint8_t
   jpeg_create_decompress(&c);
   jpeg_mem_src(&c, data, static_cast<unsigned long>(size));
   jpeg_read_header(&c, TRUE);
+  // The buffer is the application's memory: the header read again must be the one the
+  // output was sized for (the data may have changed since).
+  if (c.image_width != expected.width || c.image_height != expected.height ||
+      c.num_components != expected.components) {
+    jpeg_destroy_decompress(&c);
+    *error = "the JPEG changed while it was decoded";
+    return false;
+  }
   c.out_color_space = gray ? JCS_GRAYSCALE : JCS_YCbCr;
   c.do_fancy_upsampling = FALSE;
   c.dct_method = JDCT_ISLOW;
@@ -137,21 +145,34 @@ Status CheckJpegd(const JpegInfo& info) {
   return Status::Ok();
 }
 
+namespace {
+// PIXEL_FORMAT_UNKNOWN: JPEGD writes the source's own sampling, V first. OpenCANN writes
+// 4:2:0 and grey; 4:2:2, 4:4:4, 4:4:0 and 4:1:1 sources must ask for NV12 or NV21.
+Result<int32_t> UnknownOutputFormat(const JpegInfo& info) {
+  if (info.sampling == kCssGray) return int32_t{kYuv400};
+  if (info.sampling == kCss420) return int32_t{kNv21};
+  return Unsupported(
+      "JPEGD output PIXEL_FORMAT_UNKNOWN: the source's own sampling (not 4:2:0 here) is not "
+      "written by OpenCANN; ask for YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
+}
+}  // namespace
+
 uint32_t JpegdWidthAlign(Chip chip) { return chip == Chip::k310 || chip == Chip::k910 ? 128 : 64; }
 
 Result<uint32_t> JpegdOutputBytes(const JpegInfo& info, int32_t format, Chip chip) {
   OC_RETURN_IF_ERROR(CheckJpegd(info));
   const uint64_t plane =
       static_cast<uint64_t>(AlignUp(info.width, JpegdWidthAlign(chip))) * AlignUp(info.height, 16);
+  if (format == kUnknownFormat) {
+    // CANN predicts 3/2 of the plane for grey sources too (a buffer larger than written).
+    OC_RETURN_IF_ERROR(UnknownOutputFormat(info).status());
+    format = kNv21;
+  }
   uint64_t bytes = 0;
   if (format == kNv12 || format == kNv21)
     bytes = plane * 3 / 2;
   else if (format == kYuv400 && info.sampling == kCssGray)
     bytes = plane;
-  else if (format == kUnknownFormat)
-    bytes = info.sampling == kCss444                                 ? plane * 3
-            : (info.sampling == kCss422 || info.sampling == kCss440) ? plane * 2
-                                                                     : plane * 3 / 2;
   else
     return Unsupported(std::string("JPEGD output ") + PixelFormatName(format) +
                        ": OpenCANN decodes to YUV_SEMIPLANAR_420, YVU_SEMIPLANAR_420, or YUV_400 "
@@ -163,7 +184,9 @@ Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
   OC_ASSIGN_OR_RETURN(JpegInfo info, ReadJpegInfo(data, size));
   OC_RETURN_IF_ERROR(CheckJpegd(info));
   int32_t format = out->format;
-  if (format == kUnknownFormat) format = info.sampling == kCssGray ? kYuv400 : kNv21;
+  if (format == kUnknownFormat) {
+    OC_ASSIGN_OR_RETURN(format, UnknownOutputFormat(info));
+  }
   if (format != kNv12 && format != kNv21 && !(format == kYuv400 && info.sampling == kCssGray))
     return Unsupported(std::string("JPEGD output ") + PixelFormatName(out->format) +
                        ": OpenCANN decodes to YUV_SEMIPLANAR_420, YVU_SEMIPLANAR_420, or YUV_400 "
@@ -185,7 +208,7 @@ Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
   const bool gray = info.sampling == kCssGray;
   std::vector<uint8_t> pixels(static_cast<size_t>(w) * h * (gray ? 1 : 3));
   std::string error;
-  if (!DecodeRows(data, size, gray, &pixels, &error))
+  if (!DecodeRows(data, size, info, gray, &pixels, &error))
     return Status(StatusCode::kInvalidArgument, "the JPEG cannot be decoded: " + error);
   const size_t ws = out->width_stride, c = gray ? 1 : 3;
   for (uint32_t y = 0; y < h; ++y)
@@ -224,9 +247,11 @@ Status CheckJpegeInput(const Picture& in) {
   if (in.width < 32 || in.height < 32 || in.width > 8192 || in.height > 8192 || in.width % 2 ||
       in.height % 2)
     return InvalidArgument(what + ": JPEGE takes even sizes of 32x32 to 8192x8192");
-  if (in.width_stride < in.width || in.width_stride % 16 || in.height_stride < in.height)
-    return InvalidArgument(what + ": the width stride must be a multiple of 16 at least the " +
-                           "width and the height stride at least the height (strides " +
+  if (in.width_stride < in.width || in.width_stride % 16 || in.width_stride > 16384 ||
+      (in.height_stride != in.height && in.height_stride != AlignUp(in.height, 16)))
+    return InvalidArgument(what + ": the width stride must be a multiple of 16 from the width " +
+                           "to 16384 and the height stride the height or the height aligned to "
+                           "16 (strides " +
                            std::to_string(in.width_stride) + "x" +
                            std::to_string(in.height_stride) + ")");
   const uint64_t need = PictureBytes(in.format, in.width_stride, in.height_stride);

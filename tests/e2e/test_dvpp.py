@@ -142,6 +142,14 @@ def test_bad_jpegs_are_errors(dvpp):
     assert "truncated" in dvpp.acl.get_recent_err_msg()
     head = dvpp.buffer(good[:40])  # inside the headers
     assert m.dvpp_jpeg_decode_async(dvpp.chan, head, 40, pic, dvpp.stream) == INVALID
+    # PIXEL_FORMAT_UNKNOWN means the source's own sampling: 4:4:4 is not written here, and
+    # the size prediction says so as the decode does (it predicted 3 bytes a pixel).
+    full = jpeg_bytes(64, 48, subsampling=0)
+    f = dvpp.buffer(full)
+    assert m.dvpp_jpeg_predict_dec_size(f, len(full), UNKNOWN)[1] == UNSUPPORTED
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, f, len(full),
+                                    dvpp.pic(out, 64 * 48 * 2, UNKNOWN, 64, 48, 64, 48),
+                                    dvpp.stream) == UNSUPPORTED
     small = jpeg_bytes(16, 16)
     s = dvpp.buffer(small)
     assert m.dvpp_jpeg_decode_async(dvpp.chan, s, len(small), pic, dvpp.stream) == INVALID
@@ -358,6 +366,9 @@ def test_jpeg_encode_round_trip(dvpp):
     assert m.dvpp_set_jpege_config_level(cfg, 101) == INVALID
     bound, ret = m.dvpp_jpeg_predict_enc_size(pic, cfg)
     assert ret == 0 and bound >= size
+    # Strides past JPEGE's (a 4 GiB bound that would wrap to 0) are refused.
+    huge = dvpp.pic(yuv, 0xFFFFFFFF, NV12, 32, 32, 65536, 43690)
+    assert m.dvpp_jpeg_predict_enc_size(huge, cfg)[1] == INVALID
     out = dvpp.buffer(size=bound)
     size_bytes = np.array([bound], np.uint32).tobytes()
     assert m.dvpp_jpeg_encode_async(dvpp.chan, pic, out, acl.util.bytes_to_ptr(size_bytes), cfg,
