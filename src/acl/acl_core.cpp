@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
+#include "acl/acl_rt_state.h"
 #include "acl/acl_state.h"
 #include "base/aligned_buffer.h"
 #include "base/file.h"
@@ -260,6 +261,8 @@ aclError State::Finalize() {
   dump_ = DumpConfig{};
   default_device_ = -1;
   ever_finalized_ = true;
+  lock.unlock();
+  oc::acl::rt::ReleaseContexts();
   return ACL_SUCCESS;
 }
 

@@ -25,6 +25,16 @@ namespace {
 Context* g_default_context = nullptr;
 int g_device_refs = 0;
 thread_local Context* t_current = nullptr;
+thread_local uint64_t t_current_serial = 0;
+
+// Under g_rt_mutex.
+void MakeCurrent(Context* c) {
+  t_current = c;
+  t_current_serial = c ? c->serial : 0;
+}
+bool HasLiveCurrent() {
+  return t_current && g_contexts.count(t_current) && t_current->serial == t_current_serial;
+}
 
 constexpr uint32_t kDeviceCount = 1;
 
@@ -46,8 +56,17 @@ std::set<Stream*> g_streams;
 
 CurrentCtx CurrentContext() {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
-  if (t_current && g_contexts.count(t_current)) return {t_current, t_current->device};
+  if (HasLiveCurrent()) return {t_current, t_current->device};
   return {};
+}
+
+void ReleaseContexts() {
+  std::lock_guard<std::mutex> lock(g_rt_mutex);
+  for (Context* c : g_contexts) delete c;
+  g_contexts.clear();
+  g_default_context = nullptr;
+  g_device_refs = 0;
+  MakeCurrent(nullptr);  // other threads' become stale by their serials
 }
 
 }  // namespace oc::acl::rt
@@ -56,7 +75,7 @@ namespace oc::acl {
 
 aclError RequireContext(const char* fn) {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
-  if (t_current && g_contexts.count(t_current)) return ACL_SUCCESS;
+  if (HasLiveCurrent()) return ACL_SUCCESS;
   // Work a stream runs belongs to the stream's context.
   if (oc::Queue::OnWorkerThread()) return ACL_SUCCESS;
   if (State::Get().default_device() >= 0) {
@@ -67,7 +86,7 @@ aclError RequireContext(const char* fn) {
       g_contexts.insert(g_default_context);
       ++g_device_refs;
     }
-    t_current = g_default_context;
+    MakeCurrent(g_default_context);
     return ACL_SUCCESS;
   }
   return Fail(ACL_ERROR_RT_CONTEXT_NULL,
@@ -90,7 +109,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
     g_contexts.insert(g_default_context);
   }
   ++g_device_refs;
-  t_current = g_default_context;
+  MakeCurrent(g_default_context);
   return ACL_SUCCESS;
 }
 
@@ -100,7 +119,7 @@ aclError aclrtResetDevice(int32_t deviceId) {
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   if (g_device_refs > 0 && --g_device_refs == 0 && g_default_context) {
     g_contexts.erase(g_default_context);
-    if (t_current == g_default_context) t_current = nullptr;
+    if (t_current == g_default_context) MakeCurrent(nullptr);
     delete g_default_context;
     g_default_context = nullptr;
   }
@@ -158,7 +177,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
   auto* c = new Context{deviceId};
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   g_contexts.insert(c);
-  t_current = c;  // CANN makes the new context current
+  MakeCurrent(c);  // CANN makes the new context current
   *context = c;
   return ACL_SUCCESS;
 }
@@ -171,7 +190,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
   if (!g_contexts.count(c) || c == g_default_context)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyContext: unknown context");
   g_contexts.erase(c);
-  if (t_current == c) t_current = nullptr;
+  if (t_current == c) MakeCurrent(nullptr);
   delete c;
   return ACL_SUCCESS;
 }
@@ -183,7 +202,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
   auto* c = static_cast<Context*>(context);
   if (!g_contexts.count(c))
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetCurrentContext: unknown context");
-  t_current = c;
+  MakeCurrent(c);
   return ACL_SUCCESS;
 }
 

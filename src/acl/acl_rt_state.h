@@ -15,6 +15,15 @@ namespace oc::acl::rt {
 
 struct Context {
   int32_t device = 0;
+  // Never reused: a thread whose current context was destroyed must not take a new one
+  // that happens to get the same address for its own.
+  uint64_t serial = NextContextSerial();
+
+ private:
+  static uint64_t NextContextSerial() {
+    static std::atomic<uint64_t> next{1};
+    return next++;
+  }
 };
 struct Stream {
   int32_t device = 0;  // of the context current at its creation (which may go first)
@@ -42,5 +51,8 @@ struct CurrentCtx {
   explicit operator bool() const { return handle != nullptr; }
 };
 CurrentCtx CurrentContext();
+// aclFinalize: every context goes (the handles the application holds become stale) and the
+// devices' references with them.
+void ReleaseContexts();
 
 }  // namespace oc::acl::rt

@@ -271,7 +271,7 @@ class State {
   int num_threads() const { return num_threads_; }
   // aclInit's {"defaultDevice":{"default_device":"N"}}: the device a thread without a
   // context uses implicitly; -1 when not configured.
-  int default_device() const { return default_device_; }
+  int default_device() const { return default_device_.load(); }
   // How models are loaded: backends in order of preference (aclInit "backends",
   // OCANN_BACKENDS or the default) and the thread count.
   LoadOptions LoadOptionsFor() const;
@@ -282,7 +282,7 @@ class State {
   std::atomic<bool> initialized_{false};
   bool ever_finalized_ = false;
   int num_threads_ = 0;
-  int default_device_ = -1;
+  std::atomic<int> default_device_{-1};  // read by the runtime without mutex_
   std::vector<const Backend*> backends_;
   DumpConfig dump_;
   std::shared_ptr<Profiler> profiler_;

@@ -1777,9 +1777,20 @@ int main(int argc, char** argv) {
   EXPECT_CODE(aclrtFree(dev_mem), ACL_SUCCESS);
   EXPECT_CODE(aclrtDestroyContext(ctx), ACL_SUCCESS);
   EXPECT_CODE(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_CODE(aclrtSetDevice(0), ACL_SUCCESS); /* a context current when aclFinalize comes */
   EXPECT_CODE(aclFinalize(), ACL_SUCCESS);
   EXPECT_CODE(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
   EXPECT_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
+  /* aclFinalize took the contexts with it: initialised again, the thread has none. */
+  if (aclInit(NULL) == ACL_SUCCESS) {
+    void* after = NULL;
+    EXPECT_CODE(aclrtMalloc(&after, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_CONTEXT_NULL);
+    EXPECT_CODE(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_CODE(aclrtMalloc(&after, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_CODE(aclrtFree(after), ACL_SUCCESS);
+    EXPECT_CODE(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_CODE(aclFinalize(), ACL_SUCCESS);
+  }
 
   printf("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
