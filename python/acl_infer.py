@@ -29,6 +29,7 @@ _initialised = 0  # live sessions
 _we_initialised = False  # this module called aclInit (and so calls aclFinalize)
 _DYNAMIC_NAME = "ascend_mbatch_shape_data"
 _FORMAT_NHWC = 1
+_STATIC_AIPP, _AIPP_YUV420SP_U8 = 1, 1
 
 
 class AclError(RuntimeError):
@@ -103,6 +104,14 @@ class InferSession:
             hw, _ = acl.mdl.get_dynamic_hw(self.desc, -1)
             self._gear_mode = "batch" if batch["batchCount"] else "hw" if hw["hwCount"] else "dims"
         self._data_index = [i for i in range(len(all_inputs)) if i != self._gear_index]
+        # Static AIPP on YUV420SP images: the stored image is H * 3/2 rows of W bytes.
+        self._yuv420_rows = set()
+        for i in self._data_index:
+            kind, _, ret = acl.mdl.get_aipp_type(self.model_id, i)
+            if ret == 0 and kind == _STATIC_AIPP:
+                info, ret = acl.mdl.get_first_aipp_info(self.model_id, i)
+                if ret == 0 and info.get("input_format") == _AIPP_YUV420SP_U8:
+                    self._yuv420_rows.add(i)
         self._all_inputs = all_inputs
         self._inputs = [all_inputs[i] for i in self._data_index]
         self._outputs = [self._info(i, False) for i in range(acl.mdl.get_num_outputs(self.desc))]
@@ -141,6 +150,11 @@ class InferSession:
 
     def get_outputs(self):
         return list(self._outputs)
+
+    def stored_rows(self, k, height):
+        """The rows data input k holds for an image `height` high: H * 3/2 for a YUV420SP
+        image that static AIPP reads, else H."""
+        return height * 3 // 2 if self._data_index[k] in self._yuv420_rows else height
 
     def default_shapes(self):
         """A runnable shape per input: the first gear, or 1 for fully dynamic dims."""
@@ -205,6 +219,11 @@ class InferSession:
         elif self._gear_mode == "hw":
             nhwc = acl.mdl.get_input_format(self.desc, i) == _FORMAT_NHWC
             h, w = (arr.shape[1], arr.shape[2]) if nhwc else (arr.shape[2], arr.shape[3])
+            if i in self._yuv420_rows:  # the image's rows: luma, then half as many of chroma
+                if h % 3:
+                    raise ValueError(f"input {self._all_inputs[i].name!r} is a YUV420SP image "
+                                     f"(H * 3/2 rows); {h} rows is not one")
+                h = h * 2 // 3
             ret = acl.mdl.set_dynamic_hw_size(self.model_id, self._in_ds, self._gear_index, h, w)
         else:
             dims = [int(d) for a in arrays for d in a.shape]

@@ -177,10 +177,10 @@ def _run_shapes(session, args):
             h, w = (int(x) for x in args.dymHW.split(","))
         except ValueError:
             raise Refused(f"--dymHW [{args.dymHW}] is not H,W") from None
-        for s in shapes:
-            neg = [k for k, d in enumerate(s) if d < 0]
+        for k, s in enumerate(shapes):
+            neg = [j for j, d in enumerate(s) if d < 0]
             if len(neg) == 2:
-                s[neg[0]], s[neg[1]] = h, w
+                s[neg[0]], s[neg[1]] = session.stored_rows(k, h), w
     for flag in ("dymDims", "dymShape"):
         text = getattr(args, flag)
         if text:

@@ -154,3 +154,31 @@ def test_static_aipp_on_a_tensorflow_nhwc_input(acl_session, tmp_path, tf, gears
         np.testing.assert_array_equal(s.get(0, (2, 6, 8, 3)), want)
     finally:
         s.close()
+
+
+def test_yuv420sp_aipp_with_dynamic_image_size_through_infer_session(tmp_path):
+    """A YUV420SP image holds H * 3/2 rows: InferSession picks the gear from the luma height,
+    and each gear's result is the one a static model of that size gives."""
+    from acl_infer import InferSession
+    from test_aipp import JPEG, matrix_lines
+    cfg = tmp_path / "yuv.cfg"
+    cfg.write_text("aipp_op {\n  aipp_mode: static\n  input_format: YUV420SP_U8\n"
+                   "  csc_switch: true\n" + matrix_lines(JPEG) +
+                   "  input_bias_0: 0\n  input_bias_1: 128\n  input_bias_2: 128\n}\n")
+    src, _ = export(tmp_path, (1, 3, 6, 8))
+    r, dyn = convert(src, str(cfg), str(tmp_path / "dyn"), "--input_shape=x:1,3,-1,-1",
+                     "--dynamic_image_size=6,8;10,4")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rng = np.random.default_rng(7)
+    with InferSession(0, dyn) as s:
+        for h, w in ((10, 4), (6, 8)):
+            r, static = convert(src, str(cfg), str(tmp_path / f"s{h}"), f"--input_shape=x:1,3,{h},{w}")
+            assert r.returncode == 0, r.stdout + r.stderr
+            image = rng.integers(0, 256, (1, h * 3 // 2, w, 1), dtype=np.uint8)
+            (got,) = s.infer([image])
+            with InferSession(0, static) as one:
+                (want,) = one.infer([image])
+            assert got.shape == (1, 3, h, w)
+            np.testing.assert_array_equal(got, want)
+        with pytest.raises(ValueError, match="YUV420SP"):
+            s.infer([np.zeros((1, 7, 4, 1), np.uint8)])
