@@ -102,3 +102,31 @@ TEST(Vpc, RulesAndGeometry) {
 
 }  // namespace
 }  // namespace oc::dvpp
+
+namespace oc::dvpp {
+namespace {
+
+// Ascend 310B's interpolations 3 and 4 are OpenCV's bilinear and nearest again (not
+// TensorFlow's, as on 310/910); 5 (its high-order filter) is computed bilinearly.
+TEST(Vpc, AscendThreeTenBInterpolationsThreeToFive) {
+  std::vector<uint8_t> src(64 * 48);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 37 % 251);
+  const Picture in{src.data(), static_cast<uint32_t>(src.size()), kYuv400, 64, 48, 64, 48};
+  auto resize = [&](uint32_t interpolation, Chip chip) {
+    std::vector<uint8_t> dst(40 * 30);
+    const Picture out{dst.data(), static_cast<uint32_t>(dst.size()), kYuv400, 40, 30, 40, 30};
+    EXPECT_TRUE(CheckInterpolation(interpolation, chip).ok());
+    EXPECT_TRUE(
+        CropResizePaste(in, Roi{0, 63, 0, 47}, out, Roi{0, 39, 0, 29}, interpolation, chip).ok());
+    return dst;
+  };
+  EXPECT_EQ(resize(3, Chip::k310B), resize(1, Chip::k310B));
+  EXPECT_EQ(resize(4, Chip::k310B), resize(2, Chip::k310B));
+  EXPECT_EQ(resize(5, Chip::k310B), resize(1, Chip::k310B));
+  EXPECT_NE(resize(3, Chip::k310), resize(1, Chip::k310));  // TensorFlow's corners there
+  EXPECT_FALSE(CheckInterpolation(5, Chip::k310).ok());
+  EXPECT_FALSE(CheckInterpolation(3, Chip::k910B).ok());
+}
+
+}  // namespace
+}  // namespace oc::dvpp

@@ -141,8 +141,12 @@ Status CheckVpcPicture(const Picture& p, Chip chip, Role role, const char* what)
   if (p.height_stride < min_hs || (even_hs && p.height_stride % 2))
     return bad("the height stride must be " + std::string(even_hs ? "even and " : "") +
                "at least " + std::to_string(min_hs));
-  if (p.height_stride < 6 || p.height_stride > (old_chip ? 4096u : 16384u))
-    return bad("the height stride must be 6 to " + std::to_string(old_chip ? 4096 : 16384));
+  // 310/910 read "8K" YUV420SP inputs (up to 8192 high) besides their 4096 limit.
+  const uint32_t max_hs = !old_chip                                             ? 16384u
+                          : (input && (p.format == kNv12 || p.format == kNv21)) ? 8192u
+                                                                                : 4096u;
+  if (p.height_stride < 6 || p.height_stride > max_hs)
+    return bad("the height stride must be 6 to " + std::to_string(max_hs));
   const uint64_t need = PictureBytes(p.format, p.width_stride, p.height_stride);
   if (p.size < need)
     return bad("the buffer holds " + std::to_string(p.size) + " bytes, the strides need " +

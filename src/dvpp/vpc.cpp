@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <vector>
+
+#include "base/log.h"
 
 namespace oc::dvpp {
 namespace {
@@ -116,12 +119,31 @@ void RgbToYuv(const uint8_t* rgb, float* y, float* u, float* v) {
 
 Status CheckInterpolation(uint32_t interpolation, Chip chip) {
   const bool old_chip = chip == Chip::k310 || chip == Chip::k910;
-  if (interpolation > 4 || (!old_chip && interpolation > 2 && chip != Chip::k310B))
+  const uint32_t top = chip == Chip::k310B ? 5 : old_chip ? 4 : 2;
+  if (interpolation > top)
     return InvalidArgument("resize interpolation " + std::to_string(interpolation) +
-                           " is not one of " + ChipName(chip) + "'s (" +
-                           (old_chip ? "0-4" : "0-2") + ")");
+                           " is not one of " + ChipName(chip) + "'s (0-" + std::to_string(top) +
+                           ")");
+  // Huawei's high-order filters (310/910's default, 310B's 5) are not public: bilinear here.
+  if ((old_chip && interpolation == kDefault) || (chip == Chip::k310B && interpolation == 5)) {
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+      OC_LOG(kWarning, "VPC: " << ChipName(chip) << "'s resize interpolation " << interpolation
+                               << " is Huawei's high-order filter, which OpenCANN does not "
+                                  "emulate; it resizes bilinearly (results differ slightly)");
+    });
+  }
   return Status::Ok();
 }
+
+namespace {
+// 310B's 3 and 4 are its OpenCV bilinear and nearest again; 5 is computed bilinearly.
+uint32_t EffectiveInterpolation(uint32_t interpolation, Chip chip) {
+  if (chip == Chip::k310B && (interpolation == kTfBilinear || interpolation == 5)) return kBilinear;
+  if (chip == Chip::k310B && interpolation == kTfNearest) return kNearest;
+  return interpolation;
+}
+}  // namespace
 
 Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const char* what) {
   const std::string where = std::string(what) + " [left " + std::to_string(roi.left) + ", right " +
@@ -148,7 +170,8 @@ Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const c
 }
 
 Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, const Roi& paste,
-                       uint32_t interpolation, Chip chip) {
+                       uint32_t requested_interpolation, Chip chip) {
+  const uint32_t interpolation = EffectiveInterpolation(requested_interpolation, chip);
   const double sx = static_cast<double>(paste.width()) / crop.width();
   const double sy = static_cast<double>(paste.height()) / crop.height();
   if (sx < 1.0 / 32 || sx > 16 || sy < 1.0 / 32 || sy > 16)
