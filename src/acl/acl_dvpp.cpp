@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 
+#include "acl/acl_dvpp_abi.h"
 #include "acl/acl_dvpp_objects.h"
 #include "acl/acl_internal_abi.h"
 
@@ -132,6 +133,10 @@ aclError acldvppMalloc(void** devPtr, size_t size) {
   oc::acl_dvpp::DvppBlocks()[static_cast<const uint8_t*>(p)] = rounded;
   *devPtr = p;
   return ACL_SUCCESS;
+}
+
+int oc_internal_dvpp_range(const void* p, size_t bytes) {
+  return p && oc::acl_dvpp::InDvppMemory(p, bytes) ? 1 : 0;
 }
 
 aclError acldvppFree(void* devPtr) {

@@ -80,6 +80,11 @@ const char* ChipName(Chip chip) {
   return "?";
 }
 
+uint32_t BytesPerPixel(int32_t format) {
+  const FormatInfo* f = Find(format);
+  return f ? f->bytes_per_pixel : 0;
+}
+
 uint64_t PictureBytes(int32_t format, uint32_t ws, uint32_t hs) {
   const uint64_t plane = static_cast<uint64_t>(ws) * hs;
   switch (format) {
@@ -112,7 +117,7 @@ Status CheckVpcPicture(const Picture& p, Chip chip, Role role, const char* what)
   if (!Processed(p.format))
     return Unsupported(Describe(p, what) + ": OpenCANN's VPC computes YUV_400, NV12, NV21, " +
                        "RGB_888 and BGR_888 pictures; this format is not supported");
-  if (!p.data) return bad("the picture has no data (acldvppSetPicDescData)");
+  if (!p.data) return bad("the picture has no data");
   const uint32_t max_side =
       input ? 8192 : (chip == Chip::k910B || chip == Chip::k310B ? 8192 : 4096);
   if (p.width < 10 || p.height < 6 || p.width > (input ? 8192u : 4096u) || p.height > max_side)
@@ -150,7 +155,7 @@ Status CheckVpcPicture(const Picture& p, Chip chip, Role role, const char* what)
   const uint64_t need = PictureBytes(p.format, p.width_stride, p.height_stride);
   if (p.size < need)
     return bad("the buffer holds " + std::to_string(p.size) + " bytes, the strides need " +
-               std::to_string(need) + " (acldvppSetPicDescSize)");
+               std::to_string(need));
   return Status::Ok();
 }
 

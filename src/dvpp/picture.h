@@ -53,6 +53,9 @@ struct Picture {
 // Bytes a picture of this format and these strides occupies (0 for formats OpenCANN does
 // not process).
 uint64_t PictureBytes(int32_t format, uint32_t width_stride, uint32_t height_stride);
+// Bytes of a pixel in the first plane's rows (packed formats: all of it); 0 for formats not
+// DVPP's.
+uint32_t BytesPerPixel(int32_t format);
 
 enum class Role { kVpcInput, kVpcOutput };
 // A VPC picture against the chip's rules: format in the chip's set, even sizes where the

@@ -266,9 +266,6 @@ Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, c
   return Status::Ok();
 }
 
-namespace {
-
-// OpenCV's borderInterpolate: the source index an out-of-range index reads (-1: constant).
 int64_t BorderIndex(int64_t p, int64_t len, int type) {
   if (p >= 0 && p < len) return p;
   if (type == 0) return -1;
@@ -282,6 +279,8 @@ int64_t BorderIndex(int64_t p, int64_t len, int type) {
   if (m < len) return m;
   return repeat_edge ? period - 1 - m : period - m;
 }
+
+namespace {
 
 // One interleaved plane of `channels` bytes per pixel, bordered.
 void BorderPlane(const uint8_t* src, size_t sstride, int64_t sw, int64_t sh, int channels,

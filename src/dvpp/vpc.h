@@ -35,6 +35,10 @@ Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const c
 Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, const Roi& paste,
                        uint32_t interpolation, Chip chip);
 
+// OpenCV's borderInterpolate for border types 0-3 below: the source index an out-of-range
+// index p of an axis of len reads (-1: the constant).
+int64_t BorderIndex(int64_t p, int64_t len, int type);
+
 // MakeBorder: `out` is `in` with borders added (OpenCV's copyMakeBorder rules: 0 constant
 // (value per channel: Y/U/V or R/G/B), 1 replicate, 2 reflect, 3 reflect-101); the output has
 // the input's format and its size plus the borders (even borders for YUV420SP).

@@ -4,8 +4,11 @@
 #include "dvpp/vpc_filters.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include "dvpp/vpc.h"
 
 namespace oc::dvpp {
 namespace {
@@ -79,7 +82,9 @@ Status RemapColors(const Picture& in, const Picture& out, const uint8_t map[kCom
   return Status::Ok();
 }
 
-Status PyrDown(const Picture& in, const Picture& out) {
+namespace {
+
+Status CheckPyrDown(const Picture& in, const Picture& out) {
   if (in.format != kYuv400 || out.format != kYuv400)
     return InvalidArgument("PyrDown reads and writes YUV_400 pictures only");
   if (in.width < 20 || in.height < 12 || in.width > 2048 || in.height > 2048)
@@ -92,6 +97,39 @@ Status PyrDown(const Picture& in, const Picture& out) {
     return InvalidArgument("PyrDown's output is half the input (" + std::to_string(in.width / 2) +
                            "x" + std::to_string(in.height / 2) + "), not " +
                            std::to_string(out.width) + "x" + std::to_string(out.height));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status PyrDown(const Picture& in, const Picture& out, const PyrKernel& kernel) {
+  if (Status s = CheckPyrDown(in, out); !s.ok()) return s;
+  if (kernel.divisor == 0) return InvalidArgument("PyrDown's divisor is 0");
+  if (kernel.border_type < 0 || kernel.border_type > 3)
+    return Unsupported("PyrDown border type " + std::to_string(kernel.border_type) +
+                       ": OpenCANN computes CONSTANT, REPLICATE, REFLECT and REFLECT_101 (0-3)");
+  const int64_t w = in.width, h = in.height;
+  for (uint32_t oy = 0; oy < out.height; ++oy) {
+    uint8_t* dst = out.data + static_cast<size_t>(oy) * out.width_stride;
+    for (uint32_t ox = 0; ox < out.width; ++ox) {
+      int64_t sum = 0;
+      for (int ky = 0; ky < 5; ++ky) {
+        const int64_t sy = BorderIndex(2 * int64_t{oy} + ky - 2, h, kernel.border_type);
+        for (int kx = 0; kx < 5; ++kx) {
+          const int64_t sx = BorderIndex(2 * int64_t{ox} + kx - 2, w, kernel.border_type);
+          const int v = sy < 0 || sx < 0 ? kernel.constant : in.data[sy * in.width_stride + sx];
+          sum += kernel.taps[ky][kx] * v;
+        }
+      }
+      const long q = std::lround(static_cast<double>(sum) / kernel.divisor);
+      dst[ox] = static_cast<uint8_t>(std::clamp(q, 0L, 255L));
+    }
+  }
+  return Status::Ok();
+}
+
+Status PyrDown(const Picture& in, const Picture& out) {
+  if (Status s = CheckPyrDown(in, out); !s.ok()) return s;
   const int64_t w = in.width, h = in.height;
   auto reflect = [](int64_t i, int64_t n) {  // BORDER_REFLECT_101; n >= 12 here
     if (i < 0) return -i;

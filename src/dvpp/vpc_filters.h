@@ -27,4 +27,15 @@ Status RemapColors(const Picture& in, const Picture& out, const uint8_t map[kCom
 // The output is half the input's size (rounded up or down).
 Status PyrDown(const Picture& in, const Picture& out);
 
+// The same step with the caller's 5x5 kernel (hi_mpi_vpc_pyrdown): out = round(sum of
+// kernel * pixel / divisor), clamped to 0-255; borders of type 0-3 as MakeBorder's (0 reads
+// `constant`).
+struct PyrKernel {
+  int8_t taps[5][5];
+  uint16_t divisor;
+  int border_type;
+  uint8_t constant;
+};
+Status PyrDown(const Picture& in, const Picture& out, const PyrKernel& kernel);
+
 }  // namespace oc::dvpp
