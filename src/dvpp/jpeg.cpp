@@ -145,7 +145,6 @@ Status CheckJpegd(const JpegInfo& info) {
   return Status::Ok();
 }
 
-namespace {
 // PIXEL_FORMAT_UNKNOWN: JPEGD writes the source's own sampling, V first. OpenCANN writes
 // 4:2:0 and grey; 4:2:2, 4:4:4, 4:4:0 and 4:1:1 sources must ask for NV12 or NV21.
 Result<int32_t> UnknownOutputFormat(const JpegInfo& info) {
@@ -155,7 +154,6 @@ Result<int32_t> UnknownOutputFormat(const JpegInfo& info) {
       "JPEGD output PIXEL_FORMAT_UNKNOWN: the source's own sampling (not 4:2:0 here) is not "
       "written by OpenCANN; ask for YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
 }
-}  // namespace
 
 uint32_t JpegdWidthAlign(Chip chip) { return chip == Chip::k310 || chip == Chip::k910 ? 128 : 64; }
 

@@ -37,6 +37,9 @@ Status CheckJpegd(const JpegInfo& info);
 
 // The output strides JPEGD writes with on the chip: 128x16 (310/910) or 64x16 aligned.
 uint32_t JpegdWidthAlign(Chip chip);
+// The format JPEGD writes for PIXEL_FORMAT_UNKNOWN: the source's own sampling, V first
+// (OpenCANN writes 4:2:0 as NV21 and grey as YUV_400; other samplings are unsupported).
+Result<int32_t> UnknownOutputFormat(const JpegInfo& info);
 // Bytes JPEGD needs for this output format (CANN's acldvppJpegPredictDecSize).
 Result<uint32_t> JpegdOutputBytes(const JpegInfo& info, int32_t format, Chip chip);
 

@@ -39,7 +39,7 @@ const FormatInfo* Find(int32_t format) {
 
 // The formats OpenCANN's VPC computes (the NPU takes more; those are refused by name).
 bool Processed(int32_t f) {
-  return f == kYuv400 || f == kNv12 || f == kNv21 || f == kRgb888 || f == kBgr888;
+  return f == kYuv400 || f == kNv12 || f == kNv21 || (f >= kRgb888 && f <= kBgra8888);
 }
 
 std::string Describe(const Picture& p, const char* what) {
@@ -116,7 +116,7 @@ Status CheckVpcPicture(const Picture& p, Chip chip, Role role, const char* what)
     return bad("VPC writes only YUV_SEMIPLANAR_420 (NV12) or YVU_SEMIPLANAR_420 (NV21) here");
   if (!Processed(p.format))
     return Unsupported(Describe(p, what) + ": OpenCANN's VPC computes YUV_400, NV12, NV21, " +
-                       "RGB_888 and BGR_888 pictures; this format is not supported");
+                       "RGB_888, BGR_888 and the 8888 RGB formats; this format is not supported");
   if (!p.data) return bad("the picture has no data");
   const uint32_t max_side =
       input ? 8192 : (chip == Chip::k910B || chip == Chip::k310B ? 8192 : 4096);

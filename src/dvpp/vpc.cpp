@@ -18,6 +18,27 @@ namespace {
 
 bool IsYuv(int32_t f) { return f == kYuv400 || f == kNv12 || f == kNv21; }
 
+// Where the R, G, B (and alpha) bytes of a packed RGB pixel sit.
+struct RgbLayout {
+  int bpp, r, g, b, a;  // a: -1 without alpha
+};
+RgbLayout LayoutOf(int32_t f) {
+  switch (f) {
+    case kBgr888:
+      return {3, 2, 1, 0, -1};
+    case kArgb8888:
+      return {4, 1, 2, 3, 0};
+    case kAbgr8888:
+      return {4, 3, 2, 1, 0};
+    case kRgba8888:
+      return {4, 0, 1, 2, 3};
+    case kBgra8888:
+      return {4, 2, 1, 0, 3};
+    default:
+      return {3, 0, 1, 2, -1};
+  }
+}
+
 // Source coordinates and weights of one output axis.
 struct Tap {
   int64_t i0, i1;
@@ -170,7 +191,7 @@ Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const c
 }
 
 Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, const Roi& paste,
-                       uint32_t requested_interpolation, Chip chip) {
+                       uint32_t requested_interpolation, Chip chip, uint8_t alpha) {
   const uint32_t interpolation = EffectiveInterpolation(requested_interpolation, chip);
   const double sx = static_cast<double>(paste.width()) / crop.width();
   const double sy = static_cast<double>(paste.height()) / crop.height();
@@ -216,28 +237,30 @@ Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, c
         YuvToRgb(y[j * w + i], uv[c * 2], uv[c * 2 + 1], &rgb[(j * w + i) * 3]);
       }
   } else {
-    const bool bgr = in.format == kBgr888;
+    const RgbLayout l = LayoutOf(in.format);
     for (uint32_t j = 0; j < h; ++j)
       for (uint32_t i = 0; i < w; ++i) {
-        const uint8_t* p =
-            in.data + (crop.top + j) * static_cast<size_t>(in.width_stride) + (crop.left + i) * 3;
+        const uint8_t* p = in.data + (crop.top + j) * static_cast<size_t>(in.width_stride) +
+                           (crop.left + i) * static_cast<size_t>(l.bpp);
         uint8_t* q = &rgb[(j * w + i) * 3];
-        q[0] = p[bgr ? 2 : 0];
-        q[1] = p[1];
-        q[2] = p[bgr ? 0 : 2];
+        q[0] = p[l.r];
+        q[1] = p[l.g];
+        q[2] = p[l.b];
       }
   }
   std::vector<uint8_t> sized(static_cast<size_t>(pw) * ph * 3);
   ResizePlane(rgb.data(), w * 3, w, h, 3, sized.data(), pw * 3, pw, ph, interpolation);
-  if (out.format == kRgb888 || out.format == kBgr888) {
-    const bool bgr = out.format == kBgr888;
+  if (!IsYuv(out.format)) {
+    const RgbLayout l = LayoutOf(out.format);
     for (uint32_t j = 0; j < ph; ++j)
       for (uint32_t i = 0; i < pw; ++i) {
         const uint8_t* q = &sized[(j * pw + i) * 3];
-        uint8_t* p = out.data + (paste.top + j) * ows + (paste.left + i) * 3;
-        p[0] = q[bgr ? 2 : 0];
-        p[1] = q[1];
-        p[2] = q[bgr ? 0 : 2];
+        uint8_t* p =
+            out.data + (paste.top + j) * ows + (paste.left + i) * static_cast<size_t>(l.bpp);
+        p[l.r] = q[0];
+        p[l.g] = q[1];
+        p[l.b] = q[2];
+        if (l.a >= 0) p[l.a] = alpha;
       }
     return Status::Ok();
   }
@@ -321,11 +344,16 @@ Status MakeBorder(const Picture& in, const Picture& out, uint32_t top, uint32_t 
   auto byte = [&](int i) {
     return static_cast<uint8_t>(std::clamp(std::lround(value[i]), 0L, 255L));
   };
-  if (in.format == kRgb888 || in.format == kBgr888) {
-    uint8_t fill[3] = {byte(0), byte(1), byte(2)};
-    if (in.format == kBgr888) std::swap(fill[0], fill[2]);  // values are R, G, B
-    BorderPlane(in.data, in.width_stride, in.width, in.height, 3, out.data, out.width_stride, top,
-                left, out.width, out.height, border_type, fill);
+  if (!IsYuv(in.format)) {
+    // Values are R, G, B (and alpha), whatever order the bytes are stored in.
+    const RgbLayout l = LayoutOf(in.format);
+    uint8_t fill[4] = {};
+    fill[l.r] = byte(0);
+    fill[l.g] = byte(1);
+    fill[l.b] = byte(2);
+    if (l.a >= 0) fill[l.a] = byte(3);
+    BorderPlane(in.data, in.width_stride, in.width, in.height, l.bpp, out.data, out.width_stride,
+                top, left, out.width, out.height, border_type, fill);
     return Status::Ok();
   }
   const uint8_t y_fill = byte(0);
@@ -359,8 +387,9 @@ Status CropResizeMakeBorder(const Picture& in, const Roi& crop, const Picture& o
   inner.format = out.format;
   inner.width = out.width - static_cast<uint32_t>(bordered_w);
   inner.height = out.height - static_cast<uint32_t>(bordered_h);
-  const bool rgb = out.format == kRgb888 || out.format == kBgr888;
-  inner.width_stride = rgb ? inner.width * 3 : AlignUp(inner.width, 2);
+  inner.width_stride = IsYuv(out.format)
+                           ? AlignUp(inner.width, 2)
+                           : inner.width * static_cast<uint32_t>(LayoutOf(out.format).bpp);
   inner.height_stride = AlignUp(inner.height, 2);
   std::vector<uint8_t> buffer(PictureBytes(inner.format, inner.width_stride, inner.height_stride));
   if (buffer.empty()) return Unsupported(std::string(PixelFormatName(out.format)) + " output");

@@ -32,8 +32,9 @@ Status CheckRoi(const Roi& roi, const Picture& p, Chip chip, bool paste, const c
 // The crop region of `in` resized to the paste region of `out` (other output pixels are
 // left as they are). Pictures and regions must have passed the checks above; the scale per
 // axis is checked here (1/32 to 16).
+// Packed RGB pictures of four bytes a pixel get `alpha` in their alpha bytes.
 Status CropResizePaste(const Picture& in, const Roi& crop, const Picture& out, const Roi& paste,
-                       uint32_t interpolation, Chip chip);
+                       uint32_t interpolation, Chip chip, uint8_t alpha = 255);
 
 // OpenCV's borderInterpolate for border types 0-3 below: the source index an out-of-range
 // index p of an axis of len reads (-1: the constant).

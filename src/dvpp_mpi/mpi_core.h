@@ -44,6 +44,9 @@ hi_s32 CheckBuffer(Module m, const void* p, uint64_t bytes, const char* fn, cons
 // A picture as the engines see it.
 dvpp::Picture ToPicture(const hi_vpc_pic_info& p);
 
+// A PNG's hi_img_info (hi_mpi_png_get_image_info, hi_mpi_dvpp_get_image_info with HI_PT_PNG).
+hi_s32 PngInfo(const char* fn, const uint8_t* data, uint32_t len, hi_img_info* info);
+
 // hi_mpi_*'s milli_sec: -1 blocks, 0 polls, > 0 waits so long. Waits on `cv` under `lock`
 // until ready() holds; false on timeout.
 template <typename Lock, typename Cv, typename Ready>

@@ -12,7 +12,7 @@ namespace {
 
 // The source in dest's format at the same size (a size of 0 takes the source's).
 hi_s32 Convert(const char* fn, const hi_vpc_pic_info* source_pic, hi_vpc_pic_info* dest_pic,
-               bool yuv420_only) {
+               bool yuv420_only, uint8_t alpha = 255) {
   dvpp::Picture in, out;
   if (hi_s32 e = Source(fn, source_pic, &in)) return e;
   if (!dest_pic) return Fail(Module::kVpc, HI_ERR_NULL_PTR, std::string(fn) + ": dest_pic is null");
@@ -33,7 +33,8 @@ hi_s32 Convert(const char* fn, const hi_vpc_pic_info* source_pic, hi_vpc_pic_inf
                 std::string(fn) + ": the destination is " + dvpp::PixelFormatName(out.format) +
                     ", not YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
   const dvpp::Roi all{0, in.width - 1, 0, in.height - 1};
-  if (hi_s32 e = Run(fn, dvpp::CropResizePaste(in, all, out, all, dvpp::kBilinear, CurrentChip())))
+  if (hi_s32 e =
+          Run(fn, dvpp::CropResizePaste(in, all, out, all, dvpp::kBilinear, CurrentChip(), alpha)))
     return e;
   dest_pic->picture_width = dest.picture_width;
   dest_pic->picture_height = dest.picture_height;
@@ -71,8 +72,10 @@ hi_s32 hi_mpi_vpc_convert_color_v2(hi_vpc_chn chn, const hi_vpc_pic_info* source
   (void)milli_sec;
   return RunVpcTask(fn, chn, task_id, [&]() -> hi_s32 {
     if (!conf) return Fail(Module::kVpc, HI_ERR_NULL_PTR, std::string(fn) + ": conf is null");
-    // conf->alpha only fills an alpha channel, which the formats OpenCANN writes do not have.
-    return Convert(fn, source_pic, dest_pic, false);
+    if (conf->alpha > 255)
+      return Fail(Module::kVpc, HI_ERR_ILLEGAL_PARAM,
+                  std::string(fn) + ": alpha " + std::to_string(conf->alpha) + " is not 0 to 255");
+    return Convert(fn, source_pic, dest_pic, false, static_cast<uint8_t>(conf->alpha));
   });
 }
 

@@ -10,6 +10,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these functions whatever visibility it is built with. */
+#pragma GCC visibility push(default)
 
 typedef unsigned char hi_u8;
 typedef signed char hi_s8;
@@ -397,6 +399,7 @@ typedef struct {
   union {
     hi_jpeg_raw_format pixel_format;
     hi_png_color_format png_pixel_format;
+    hi_pixel_format img_pixel_format;
   };
   hi_u32 reserved[4];
 } hi_img_info;
@@ -440,6 +443,7 @@ hi_s32 hi_mpi_dvpp_malloc(hi_u32 dev_id, hi_void** dev_ptr, hi_u64 size);
 hi_s32 hi_mpi_dvpp_free(hi_void* dev_ptr);
 hi_s32 hi_mpi_dvpp_get_version(hi_s32* major_version, hi_s32* minor_version, hi_s32* patch_version);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these functions whatever visibility it is built with. */
+#pragma GCC visibility push(default)
 
 #define PNGD_MAX_CHN_NUM 128
 
@@ -45,6 +47,7 @@ hi_s32 hi_mpi_pngd_get_image_data(hi_pngd_chn chn, hi_pic_info* png_pic_info, hi
 /* A PNG's size, colour type and the buffer its decode needs (the stream may be host memory). */
 hi_s32 hi_mpi_png_get_image_info(const hi_img_stream* png_stream, hi_img_info* img_info);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these functions whatever visibility it is built with. */
+#pragma GCC visibility push(default)
 
 #define HI_ERR_SYS_ILLEGAL_PARAM 0xA0028003
 #define HI_ERR_SYS_EXIST 0xA0028004
@@ -94,6 +96,7 @@ hi_s32 hi_mpi_sys_get_image_align_info(const hi_module_type mod_type[], const hi
                                        const hi_img_base_info* img_base_info,
                                        hi_img_align_info* img_align_info);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these functions whatever visibility it is built with. */
+#pragma GCC visibility push(default)
 
 #define VDEC_MAX_CHN_NUM 256
 
@@ -232,6 +234,7 @@ hi_s32 hi_mpi_vdec_get_jpegd_output_info(const hi_vdec_stream* stream,
                                          hi_pixel_format output_format, hi_img_info* img_info);
 hi_s32 hi_mpi_vdec_set_jpegd_precision_mode(hi_vdec_chn chn, const hi_jpegd_precision_mode mode);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

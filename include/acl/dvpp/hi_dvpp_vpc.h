@@ -9,6 +9,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library exports these functions whatever visibility it is built with. */
+#pragma GCC visibility push(default)
 
 /* Channel ids are below this constant; a chip has fewer (256 on 310P/910B, 128 on 310B). */
 #define VPC_MAX_CHN_NUM 512
@@ -187,6 +189,7 @@ hi_s32 hi_mpi_vpc_equalize_hist(hi_vpc_chn chn, const hi_vpc_pic_info* source_pi
                                 hi_u32* task_id, hi_s32 milli_sec);
 hi_s32 hi_mpi_vpc_get_process_result(hi_vpc_chn chn, hi_u32 task_id, hi_s32 milli_sec);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif
