@@ -35,9 +35,14 @@ void OnMessage(j_common_ptr cinfo, int level) {
 int32_t SamplingOf(const jpeg_decompress_struct& c) {
   if (c.num_components == 1) return kCssGray;
   if (c.num_components != 3) return kCssUnknown;
-  const int h = c.comp_info[0].h_samp_factor, v = c.comp_info[0].v_samp_factor;
-  for (int k = 1; k < 3; ++k)
-    if (c.comp_info[k].h_samp_factor != 1 || c.comp_info[k].v_samp_factor != 1) return kCssUnknown;
+  // The ratio of luma to chroma sampling counts: encoders may scale every factor alike
+  // (1x2 for all three components is 4:4:4).
+  const int ch = c.comp_info[1].h_samp_factor, cv = c.comp_info[1].v_samp_factor;
+  if (ch <= 0 || cv <= 0 || c.comp_info[2].h_samp_factor != ch ||
+      c.comp_info[2].v_samp_factor != cv || c.comp_info[0].h_samp_factor % ch ||
+      c.comp_info[0].v_samp_factor % cv)
+    return kCssUnknown;
+  const int h = c.comp_info[0].h_samp_factor / ch, v = c.comp_info[0].v_samp_factor / cv;
   if (h == 1 && v == 1) return kCss444;
   if (h == 2 && v == 1) return kCss422;
   if (h == 2 && v == 2) return kCss420;
@@ -150,32 +155,38 @@ Status CheckJpegd(const JpegInfo& info) {
 Result<int32_t> UnknownOutputFormat(const JpegInfo& info) {
   if (info.sampling == kCssGray) return int32_t{kYuv400};
   if (info.sampling == kCss420) return int32_t{kNv21};
+  if (info.sampling == kCss422) return int32_t{kYvu422Sp};
+  if (info.sampling == kCss444) return int32_t{kYvu444Sp};
   return Unsupported(
-      "JPEGD output PIXEL_FORMAT_UNKNOWN: the source's own sampling (not 4:2:0 here) is not "
-      "written by OpenCANN; ask for YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
+      "JPEGD output PIXEL_FORMAT_UNKNOWN: the source's own sampling (4:4:0 or 4:1:1 here) is "
+      "not written by OpenCANN; ask for YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
+}
+
+// The output formats JPEGD writes from this source: 4:2:0 from any, the source's own 4:2:2 or
+// 4:4:4 semi-planar (either chroma order), grey from grey.
+Status CheckJpegdFormat(const JpegInfo& info, int32_t format) {
+  const bool ok = format == kNv12 || format == kNv21 ||
+                  ((format == kYuv422Sp || format == kYvu422Sp) && info.sampling == kCss422) ||
+                  ((format == kYuv444Sp || format == kYvu444Sp) && info.sampling == kCss444) ||
+                  (format == kYuv400 && info.sampling == kCssGray);
+  if (ok) return Status::Ok();
+  return Unsupported(std::string("JPEGD output ") + PixelFormatName(format) +
+                     ": OpenCANN decodes to YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420, or to the "
+                     "source's own 4:2:2, 4:4:4 or grey sampling");
 }
 
 uint32_t JpegdWidthAlign(Chip chip) { return chip == Chip::k310 || chip == Chip::k910 ? 128 : 64; }
 
 Result<uint32_t> JpegdOutputBytes(const JpegInfo& info, int32_t format, Chip chip) {
   OC_RETURN_IF_ERROR(CheckJpegd(info));
-  const uint64_t plane =
-      static_cast<uint64_t>(AlignUp(info.width, JpegdWidthAlign(chip))) * AlignUp(info.height, 16);
+  const uint32_t ws = AlignUp(info.width, JpegdWidthAlign(chip)), hs = AlignUp(info.height, 16);
   if (format == kUnknownFormat) {
+    OC_ASSIGN_OR_RETURN(format, UnknownOutputFormat(info));
     // CANN predicts 3/2 of the plane for grey sources too (a buffer larger than written).
-    OC_RETURN_IF_ERROR(UnknownOutputFormat(info).status());
-    format = kNv21;
+    if (format == kYuv400) format = kNv21;
   }
-  uint64_t bytes = 0;
-  if (format == kNv12 || format == kNv21)
-    bytes = plane * 3 / 2;
-  else if (format == kYuv400 && info.sampling == kCssGray)
-    bytes = plane;
-  else
-    return Unsupported(std::string("JPEGD output ") + PixelFormatName(format) +
-                       ": OpenCANN decodes to YUV_SEMIPLANAR_420, YVU_SEMIPLANAR_420, or YUV_400 "
-                       "for grey JPEGs");
-  return static_cast<uint32_t>(bytes);
+  if (Status s = CheckJpegdFormat(info, format); !s.ok()) return s;
+  return static_cast<uint32_t>(PictureBytes(format, ws, hs));
 }
 
 Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
@@ -185,10 +196,7 @@ Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
   if (format == kUnknownFormat) {
     OC_ASSIGN_OR_RETURN(format, UnknownOutputFormat(info));
   }
-  if (format != kNv12 && format != kNv21 && !(format == kYuv400 && info.sampling == kCssGray))
-    return Unsupported(std::string("JPEGD output ") + PixelFormatName(out->format) +
-                       ": OpenCANN decodes to YUV_SEMIPLANAR_420, YVU_SEMIPLANAR_420, or YUV_400 "
-                       "for grey JPEGs");
+  OC_RETURN_IF_ERROR(CheckJpegdFormat(info, format));
   const uint32_t w = info.width, h = info.height;
   const uint32_t min_ws = AlignUp(w, JpegdWidthAlign(chip)), min_hs = AlignUp(h, 16);
   const std::string what = "JPEGD output (" + std::to_string(w) + "x" + std::to_string(h) + ")";
@@ -212,18 +220,22 @@ Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
   for (uint32_t y = 0; y < h; ++y)
     for (uint32_t x = 0; x < w; ++x) out->data[y * ws + x] = pixels[(y * w + x) * c];
   if (format != kYuv400) {
+    // Chroma at the output's subsampling: the mean of each block of the box-upsampled planes.
+    const uint32_t sx = format == kYuv444Sp || format == kYvu444Sp ? 1 : 2;
+    const uint32_t sy = format == kNv12 || format == kNv21 ? 2 : 1;
     uint8_t* plane = out->data + ws * out->height_stride;
-    const bool swap = format == kNv21;
-    for (uint32_t y = 0; y < h; y += 2)
-      for (uint32_t x = 0; x < w; x += 2) {
+    const bool swap = format == kNv21 || format == kYvu422Sp || format == kYvu444Sp;
+    const size_t cstride = sx == 1 ? ws * 2 : ws;  // 4:4:4 chroma rows hold 2 bytes a pixel
+    for (uint32_t y = 0; y < h; y += sy)
+      for (uint32_t x = 0; x < w; x += sx) {
         int u = 0, v = 0, n = 0;
-        for (uint32_t dy = 0; dy < 2 && y + dy < h; ++dy)
-          for (uint32_t dx = 0; dx < 2 && x + dx < w; ++dx, ++n) {
+        for (uint32_t dy = 0; dy < sy && y + dy < h; ++dy)
+          for (uint32_t dx = 0; dx < sx && x + dx < w; ++dx, ++n) {
             const uint8_t* p = &pixels[((y + dy) * w + x + dx) * c];
             u += gray ? 128 : p[1];
             v += gray ? 128 : p[2];
           }
-        uint8_t* q = plane + (y / 2) * ws + x;
+        uint8_t* q = plane + (y / sy) * cstride + (x / sx) * 2;
         q[swap ? 1 : 0] = static_cast<uint8_t>((u + n / 2) / n);
         q[swap ? 0 : 1] = static_cast<uint8_t>((v + n / 2) / n);
       }

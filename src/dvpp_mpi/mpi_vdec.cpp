@@ -234,6 +234,10 @@ hi_s32 SendJpeg(VdecChannel& c, const char* fn, const hi_vdec_stream& stream,
                     std::to_string(c.attr.pic_width) + "x" + std::to_string(c.attr.pic_height));
   dvpp::Picture pic = OutPicture(*out);
   if (pic.format == dvpp::kUnknownFormat) pic.format = Int(&c.param.pic_param.pixel_format);
+  // JPEGD writes with its own alignment: strides left 0 are the smallest it uses.
+  if (pic.width_stride == 0)
+    pic.width_stride = dvpp::AlignUp(header->width, dvpp::JpegdWidthAlign(chip));
+  if (pic.height_stride == 0) pic.height_stride = dvpp::AlignUp(header->height, 16);
   Status s = dvpp::DecodeJpeg(stream.addr, stream.len, &pic, chip);
   // A format, stride or buffer the call got wrong is its error; a stream that does not
   // decode returns its buffer through get_frame, failed, as the hardware's does.
