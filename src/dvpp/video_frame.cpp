@@ -55,9 +55,13 @@ Result<std::unique_ptr<VideoEncoder>> CreateVideoEncoder(const EncoderOptions& o
 }
 
 Status WriteFrame(const DecodedFrame& frame, const Picture& out, Chip chip) {
-  if (out.format != kNv12 && out.format != kNv21)
-    return Unsupported(std::string("VDEC output ") + PixelFormatName(out.format) +
-                       ": OpenCANN writes YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
+  // 310P and 310B also write packed RGB (the 910B's VDEC is documented with 4:2:0 only).
+  const bool rgb_chip = chip == Chip::k310P || chip == Chip::k310B;
+  if (out.format != kNv12 && out.format != kNv21 &&
+      !(rgb_chip && (out.format == kRgb888 || out.format == kBgr888)))
+    return Unsupported(std::string("VDEC output ") + PixelFormatName(out.format) + ": " +
+                       ChipName(chip) + "'s VDEC writes YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420" +
+                       (rgb_chip ? ", RGB_888 or BGR_888" : ""));
   // The frame as an NV12 picture, then VPC's geometry writes it (resizing if asked).
   const uint32_t ws = AlignUp(frame.width, 2), hs = AlignUp(frame.height, 2);
   std::vector<uint8_t> nv12(static_cast<size_t>(ws) * hs * 3 / 2);

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -264,10 +265,15 @@ hi_s32 SendVideo(VdecChannel& c, const char* fn, const hi_vdec_stream& stream,
   if (stream.len > 0) {
     if (out) {
       const int32_t format = Int(&out->pixel_format);
-      if (format != dvpp::kNv12 && format != dvpp::kNv21)
+      const dvpp::Chip chip = CurrentChip();
+      const bool rgb = (format == dvpp::kRgb888 || format == dvpp::kBgr888) &&
+                       (chip == dvpp::Chip::k310P || chip == dvpp::Chip::k310B);
+      if (format != dvpp::kNv12 && format != dvpp::kNv21 && !rgb)
         return Fail(Module::kVdec, HI_ERR_NOT_SUPPORT,
-                    std::string(fn) + ": output format " + std::to_string(format) +
-                        ": OpenCANN's VDEC writes YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420");
+                    std::string(fn) + ": output format " + std::to_string(format) + ": " +
+                        dvpp::ChipName(chip) +
+                        "'s VDEC writes YUV_SEMIPLANAR_420 or YVU_SEMIPLANAR_420 (310P and 310B "
+                        "also RGB_888 and BGR_888)");
     }
     {
       std::lock_guard<std::mutex> lock(c.m);
@@ -399,10 +405,26 @@ hi_s32 hi_mpi_vdec_set_chn_param(hi_vdec_chn chn, const hi_vdec_chn_param* chn_p
                     std::to_string(chn_param->display_frame_num) + " is over 16");
   if (c->type != HI_PT_JPEG) {
     const auto& v = chn_param->video_param;
-    if (Int(&v.compress_mode) != HI_COMPRESS_MODE_NONE ||
-        Int(&v.video_format) != HI_VIDEO_FORMAT_LINEAR)
-      return Fail(Module::kVdec, HI_ERR_NOT_SUPPORT,
-                  std::string(fn) + ": OpenCANN's VDEC writes linear, uncompressed frames");
+    // Compression and tiling describe how the decoder keeps its reference frames (310P's
+    // documentation allows only HFBC and 64x16 tiles); the frames it writes stay linear.
+    const int32_t compress = Int(&v.compress_mode), tiling = Int(&v.video_format);
+    if (compress < HI_COMPRESS_MODE_NONE || compress >= HI_COMPRESS_MODE_BUTT ||
+        tiling < HI_VIDEO_FORMAT_LINEAR || tiling >= HI_VIDEO_FORMAT_BUTT)
+      return Fail(Module::kVdec, HI_ERR_ILLEGAL_PARAM,
+                  std::string(fn) + ": compress_mode " + std::to_string(compress) +
+                      " or video_format " + std::to_string(tiling) + " is not one of DVPP's");
+    const int32_t order = Int(&v.out_order);
+    if (order != HI_VIDEO_OUT_ORDER_DISPLAY && order != HI_VIDEO_OUT_ORDER_DEC)
+      return Fail(Module::kVdec, HI_ERR_ILLEGAL_PARAM,
+                  std::string(fn) + ": out_order " + std::to_string(order) + " is not 0 or 1");
+    if (order == HI_VIDEO_OUT_ORDER_DEC) {
+      static std::once_flag warned;
+      std::call_once(warned, [] {
+        std::fprintf(stderr,
+                     "[WARNING] OpenCANN: VDEC out_order HI_VIDEO_OUT_ORDER_DEC is recorded; "
+                     "frames come in display order (the same unless the stream has B-frames)\n");
+      });
+    }
     if (Int(&v.dec_mode) != HI_VIDEO_DEC_MODE_IPB)
       return Fail(Module::kVdec, HI_ERR_NOT_SUPPORT,
                   std::string(fn) + ": decode mode " + std::to_string(Int(&v.dec_mode)) +

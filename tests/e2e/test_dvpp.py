@@ -124,6 +124,33 @@ def test_jpeg_decode_matches_libjpeg(dvpp, w, h, subsampling):
     assert np.abs(u - blocks[..., 1]).max() <= 3 and np.abs(v - blocks[..., 2]).max() <= 3
 
 
+@pytest.mark.parametrize("subsampling,fmt,factor,sx", [(0, 6, 3, 1), (1, 4, 2, 2)])
+def test_jpeg_decode_keeps_the_source_sampling(dvpp, subsampling, fmt, factor, sx):
+    """PIXEL_FORMAT_UNKNOWN: 4:4:4 and 4:2:2 sources decode to YVU444SP / YVU422SP."""
+    m = dvpp.m
+    w, h = 96, 64
+    data = jpeg_bytes(w, h, subsampling=subsampling)
+    src = dvpp.buffer(data)
+    ws, hs = align(w, 64), align(h, 16)  # 910B: JPEGD writes 64x16-aligned strides
+    size, ret = m.dvpp_jpeg_predict_dec_size(src, len(data), UNKNOWN)
+    assert ret == 0 and size == ws * hs * factor
+    out = dvpp.buffer(size=size)
+    pic = dvpp.pic(out, size, UNKNOWN, w, h, ws, hs)
+    assert m.dvpp_jpeg_decode_async(dvpp.chan, src, len(data), pic, dvpp.stream) == 0
+    assert dvpp.acl.rt.synchronize_stream(dvpp.stream) == 0
+    assert m.dvpp_get_pic_desc_format(pic) == fmt
+    raw = dvpp.read(out, size).astype(np.int32)
+    img = Image.open(io.BytesIO(data))
+    img.draft("YCbCr", img.size)
+    ref = np.asarray(img).astype(np.int32)
+    np.testing.assert_array_equal(raw[:ws * hs].reshape(hs, ws)[:h, :w], ref[..., 0])
+    rows = raw[ws * hs:].reshape(hs, ws * 2 // sx)[:h, :w * 2 // sx]
+    vu = rows.reshape(h, w // sx, 2)  # V first
+    cb = ref[..., 1].reshape(h, w // sx, sx).mean(2)
+    cr = ref[..., 2].reshape(h, w // sx, sx).mean(2)
+    assert np.abs(vu[..., 0] - cr).max() <= 3 and np.abs(vu[..., 1] - cb).max() <= 3
+
+
 def test_bad_jpegs_are_errors(dvpp):
     m = dvpp.m
     good = jpeg_bytes(64, 48)
@@ -142,14 +169,14 @@ def test_bad_jpegs_are_errors(dvpp):
     assert "truncated" in dvpp.acl.get_recent_err_msg()
     head = dvpp.buffer(good[:40])  # inside the headers
     assert m.dvpp_jpeg_decode_async(dvpp.chan, head, 40, pic, dvpp.stream) == INVALID
-    # PIXEL_FORMAT_UNKNOWN means the source's own sampling: 4:4:4 is not written here, and
-    # the size prediction says so as the decode does (it predicted 3 bytes a pixel).
+    # PIXEL_FORMAT_UNKNOWN means the source's own sampling (4:4:4 here, 3 bytes a pixel):
+    # a buffer sized for 2 is too small.
     full = jpeg_bytes(64, 48, subsampling=0)
     f = dvpp.buffer(full)
-    assert m.dvpp_jpeg_predict_dec_size(f, len(full), UNKNOWN)[1] == UNSUPPORTED
+    assert m.dvpp_jpeg_predict_dec_size(f, len(full), UNKNOWN) == (64 * 48 * 3, 0)
     assert m.dvpp_jpeg_decode_async(dvpp.chan, f, len(full),
                                     dvpp.pic(out, 64 * 48 * 2, UNKNOWN, 64, 48, 64, 48),
-                                    dvpp.stream) == UNSUPPORTED
+                                    dvpp.stream) == INVALID
     small = jpeg_bytes(16, 16)
     s = dvpp.buffer(small)
     assert m.dvpp_jpeg_decode_async(dvpp.chan, s, len(small), pic, dvpp.stream) == INVALID
