@@ -9,6 +9,7 @@
 #include "hi_dvpp_png.h"
 #include "hi_dvpp_sys.h"
 #include "hi_dvpp_vdec.h"
+#include "hi_dvpp_venc.h"
 #include "hi_dvpp_vpc.h"
 
 #endif /* OPENCANN_HI_DVPP_H */
