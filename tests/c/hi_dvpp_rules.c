@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   void* device = NULL;
   if (aclrtMalloc(&device, 64 * 64 * 3, ACL_MEM_MALLOC_HUGE_FIRST) != 0) return 2;
   EXPECT(hi_mpi_dvpp_free(device), HI_ERR_SYS_ILLEGAL_PARAM);
-  static uint8_t host[64 * 64 * 3];
+  static uint8_t host[128 * 128 * 3];
 
   /* Channels. */
   EXPECT(hi_mpi_vpc_create_chn(-1, &attr), HI_ERR_VPC_INVALID_CHN_ID);
@@ -196,6 +196,77 @@ int main(int argc, char** argv) {
   EXPECT(hi_mpi_pngd_get_image_data(0, &ppic, &png, 0), HI_ERR_PNGD_BUF_EMPTY);
   EXPECT(hi_mpi_png_get_image_info(&png, &info), HI_ERR_PNGD_ILLEGAL_PARAM);
   EXPECT(hi_mpi_pngd_destroy_chn(0), HI_SUCCESS);
+
+  /* VENC. */
+  hi_venc_chn_attr eattr;
+  memset(&eattr, 0, sizeof eattr);
+  eattr.venc_attr.type = HI_PT_H264;
+  eattr.venc_attr.max_pic_width = eattr.venc_attr.pic_width = 128;
+  eattr.venc_attr.max_pic_height = eattr.venc_attr.pic_height = 128;
+  eattr.rc_attr.rc_mode = HI_VENC_RC_MODE_H264_FIXQP;
+  eattr.rc_attr.h264_vbr = (hi_venc_h264_vbr){30, 1, 30, 30, 2000};
+  EXPECT(hi_mpi_venc_create_chn(0, &eattr), HI_ERR_VENC_NOT_SUPPORT);
+  eattr.rc_attr.rc_mode = HI_VENC_RC_MODE_H265_VBR;
+  EXPECT(hi_mpi_venc_create_chn(0, &eattr), HI_ERR_VENC_ILLEGAL_PARAM);
+  eattr.rc_attr.rc_mode = HI_VENC_RC_MODE_H264_VBR;
+  eattr.gop_attr.gop_mode = HI_VENC_GOP_MODE_BIPRED_B;
+  EXPECT(hi_mpi_venc_create_chn(0, &eattr), HI_ERR_VENC_NOT_SUPPORT);
+  eattr.gop_attr.gop_mode = HI_VENC_GOP_MODE_NORMAL_P;
+  eattr.venc_attr.pic_width = 100; /* below 128 */
+  EXPECT(hi_mpi_venc_create_chn(0, &eattr), HI_ERR_VENC_ILLEGAL_PARAM);
+  eattr.venc_attr.pic_width = 128;
+  EXPECT(hi_mpi_venc_create_chn(0, &eattr), HI_SUCCESS);
+  EXPECT(hi_mpi_venc_create_chn(0, &eattr), HI_ERR_VENC_EXIST);
+  hi_video_frame_info vframe;
+  memset(&vframe, 0, sizeof vframe);
+  vframe.v_frame.width = vframe.v_frame.height = 128;
+  vframe.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+  vframe.v_frame.width_stride[0] = vframe.v_frame.width_stride[1] = 128;
+  vframe.v_frame.virt_addr[0] = host; /* not DVPP memory */
+  vframe.v_frame.virt_addr[1] = host + 128 * 128;
+  EXPECT(hi_mpi_venc_send_frame(0, &vframe, -1), HI_ERR_VENC_NOT_PERM);
+  hi_venc_start_param start = {0};
+  EXPECT(hi_mpi_venc_start_chn(0, &start), HI_ERR_VENC_ILLEGAL_PARAM);
+  start.recv_pic_num = 1;
+  EXPECT(hi_mpi_venc_start_chn(0, &start), HI_SUCCESS);
+  EXPECT(hi_mpi_venc_send_frame(0, &vframe, -1), HI_ERR_VENC_ILLEGAL_PARAM);
+  void* frame_mem = NULL;
+  EXPECT(hi_mpi_dvpp_malloc(0, &frame_mem, 128 * 128 * 3 / 2), HI_SUCCESS);
+  vframe.v_frame.virt_addr[0] = frame_mem;
+  vframe.v_frame.virt_addr[1] = (uint8_t*)frame_mem + 128 * 128;
+  vframe.v_frame.width_stride[0] = 120; /* not 16-aligned */
+  EXPECT(hi_mpi_venc_send_frame(0, &vframe, -1), HI_ERR_VENC_ILLEGAL_PARAM);
+  vframe.v_frame.width_stride[0] = 128;
+  EXPECT(hi_mpi_venc_send_frame(0, &vframe, -1), HI_SUCCESS);
+  EXPECT(hi_mpi_venc_send_frame(0, &vframe, -1), HI_ERR_VENC_NOT_PERM); /* took its 1 */
+  hi_venc_pack pack;
+  hi_venc_stream vstream;
+  memset(&vstream, 0, sizeof vstream);
+  vstream.pack = &pack;
+  EXPECT(hi_mpi_venc_get_stream(0, &vstream, 0), HI_ERR_VENC_ILLEGAL_PARAM); /* pack_cnt 0 */
+  vstream.pack_cnt = 1;
+  EXPECT(hi_mpi_venc_get_stream(0, &vstream, 0), HI_SUCCESS);
+  EXPECT(hi_mpi_venc_get_stream(0, &vstream, 0), HI_ERR_VENC_BUF_EMPTY);
+  EXPECT(hi_mpi_venc_release_stream(0, &vstream), HI_SUCCESS);
+  EXPECT(hi_mpi_venc_release_stream(0, &vstream), HI_ERR_VENC_ILLEGAL_PARAM);
+  hi_venc_jpeg_param jparam;
+  EXPECT(hi_mpi_venc_get_jpeg_param(0, &jparam), HI_ERR_VENC_NOT_PERM); /* not JPEG */
+  EXPECT(hi_mpi_venc_set_scene_mode(0, (hi_venc_scene_mode)7), HI_ERR_VENC_ILLEGAL_PARAM);
+  EXPECT(hi_mpi_venc_destroy_chn(0), HI_SUCCESS);
+  eattr.venc_attr.type = HI_PT_JPEG;
+  EXPECT(hi_mpi_venc_create_chn(1, &eattr), HI_SUCCESS);
+  EXPECT(hi_mpi_venc_get_jpeg_param(1, &jparam), HI_SUCCESS);
+  jparam.qfactor = 0;
+  EXPECT(hi_mpi_venc_set_jpeg_param(1, &jparam), HI_ERR_VENC_ILLEGAL_PARAM);
+  hi_u32 predicted = 0;
+  jparam.qfactor = 90;
+  EXPECT(hi_mpi_venc_get_jpege_predicted_size(&vframe, &jparam, &predicted), HI_SUCCESS);
+  if (predicted < 128 * 128) ++failures;
+  EXPECT(hi_mpi_venc_start_chn(1, &start), HI_SUCCESS);
+  hi_img_stream small = {HI_PT_JPEG, (hi_u8*)out_mem, 16, 0, {0, 0}};
+  EXPECT(hi_mpi_venc_send_jpege_frame(1, &vframe, &small, -1), HI_ERR_VENC_NO_BUF);
+  EXPECT(hi_mpi_venc_destroy_chn(1), HI_SUCCESS);
+  EXPECT(hi_mpi_dvpp_free(frame_mem), HI_SUCCESS);
 
   /* epoll. */
   hi_s32 epoll_fd = -1, n = -1;

@@ -7,7 +7,9 @@
  *   jpegd in.jpg OFMT out                        prints "w h ws hs fmt"
  *   pngd in.png OFMT out                         prints "w h ws hs fmt"
  *   vdec in.h264 TYPE W H OFMT out               frames from a getter thread woken by epoll;
- *                                                prints "frames N failed M"  */
+ *                                                prints "frames N failed M"
+ *   venc in.nv12 TYPE W H N out [QUALITY]        N NV12 frames to H.264/H.265 (TYPE 96/265)
+ *                                                or JPEG files (26: out.0, out.1, ...)  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -419,6 +421,103 @@ static int Vdec(int argc, char** argv) {
   return 0;
 }
 
+/* VENC: frames sent from this thread, streams taken by epoll wake-ups on the same thread. */
+static int Venc(int argc, char** argv) {
+  if (argc < 8) return 2;
+  uint32_t size = 0;
+  uint8_t* file = ReadFile(argv[2], &size);
+  const int type = atoi(argv[3]);
+  const uint32_t w = (uint32_t)atoi(argv[4]), h = (uint32_t)atoi(argv[5]);
+  const int n = atoi(argv[6]);
+  const hi_venc_chn chn = 9;
+  hi_venc_chn_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.venc_attr.type = (hi_payload_type)type;
+  attr.venc_attr.max_pic_width = attr.venc_attr.pic_width = w;
+  attr.venc_attr.max_pic_height = attr.venc_attr.pic_height = h;
+  attr.venc_attr.buf_size = 2 << 20;
+  attr.venc_attr.is_by_frame = HI_TRUE;
+  attr.venc_attr.profile = type == HI_PT_H264 ? 1 : 0;
+  attr.rc_attr.rc_mode = type == HI_PT_H265 ? HI_VENC_RC_MODE_H265_VBR : HI_VENC_RC_MODE_H264_VBR;
+  attr.rc_attr.h264_vbr = (hi_venc_h264_vbr){10, 1, 25, 25, 4000};
+  attr.gop_attr.gop_mode = HI_VENC_GOP_MODE_NORMAL_P;
+  CHECK(hi_mpi_venc_create_chn(chn, &attr));
+  if (type == HI_PT_JPEG) {
+    hi_venc_jpeg_param param;
+    CHECK(hi_mpi_venc_get_jpeg_param(chn, &param));
+    param.qfactor = argc > 8 ? (hi_u32)atoi(argv[8]) : 90;
+    hi_venc_jpeg_param standard; /* the tables the quality brings, as get reports them */
+    CHECK(hi_mpi_venc_set_jpeg_param(chn, &param));
+    CHECK(hi_mpi_venc_get_jpeg_param(chn, &standard));
+  }
+  hi_venc_start_param start = {-1};
+  CHECK(hi_mpi_venc_start_chn(chn, &start));
+  hi_s32 epoll_fd = -1, events_got = 0;
+  CHECK(hi_mpi_sys_create_epoll(2, &epoll_fd));
+  hi_dvpp_epoll_event ev = {HI_DVPP_EPOLL_IN, (void*)(long)chn};
+  CHECK(hi_mpi_sys_ctl_epoll(epoll_fd, HI_DVPP_EPOLL_CTL_ADD, hi_mpi_venc_get_fd(chn), &ev));
+  const uint32_t ws = Align(w, 16), frame_bytes = w * h * 3 / 2;
+  void* buffer = NULL;
+  CHECK(hi_mpi_dvpp_malloc(0, &buffer, ws * h * 3 / 2));
+  FILE* out = type == HI_PT_JPEG ? NULL : fopen(argv[7], "wb");
+  int got = 0;
+  for (int i = 0; i < n && (uint64_t)(i + 1) * frame_bytes <= size; ++i) {
+    const uint8_t* src = file + (size_t)i * frame_bytes;
+    uint8_t* dev = buffer;
+    for (uint32_t r = 0; r < h; ++r) memcpy(dev + r * ws, src + r * w, w);
+    for (uint32_t r = 0; r < h / 2; ++r) memcpy(dev + ws * h + r * ws, src + w * h + r * w, w);
+    hi_video_frame_info frame;
+    memset(&frame, 0, sizeof frame);
+    frame.mod_id = HI_ID_VENC;
+    frame.v_frame.width = w;
+    frame.v_frame.height = h;
+    frame.v_frame.pixel_format = HI_PIXEL_FORMAT_YUV_SEMIPLANAR_420;
+    frame.v_frame.width_stride[0] = frame.v_frame.width_stride[1] = ws;
+    frame.v_frame.virt_addr[0] = buffer;
+    frame.v_frame.virt_addr[1] = (uint8_t*)buffer + ws * h;
+    frame.v_frame.pts = 1000 + (hi_u64)i;
+    CHECK(hi_mpi_venc_send_frame(chn, &frame, -1));
+    hi_dvpp_epoll_event woken[2];
+    CHECK(hi_mpi_sys_wait_epoll(epoll_fd, woken, 2, 5000, &events_got));
+    if (events_got != 1 || woken[0].data != (void*)(long)chn) return 4;
+    hi_venc_chn_status status;
+    CHECK(hi_mpi_venc_query_status(chn, &status));
+    if (status.cur_packs < 1) return 4;
+    hi_venc_pack packs[4];
+    hi_venc_stream stream;
+    memset(&stream, 0, sizeof stream);
+    stream.pack = packs;
+    stream.pack_cnt = status.cur_packs;
+    CHECK(hi_mpi_venc_get_stream(chn, &stream, 0));
+    for (hi_u32 k = 0; k < stream.pack_cnt; ++k) {
+      const hi_venc_pack* p = &stream.pack[k];
+      if (p->pts != frame.v_frame.pts || p->input_addr != (hi_u64)(uintptr_t)buffer) return 5;
+      uint8_t* host = malloc(p->len);
+      CHECK(aclrtMemcpy(host, p->len, p->addr, p->len, ACL_MEMCPY_DEVICE_TO_HOST));
+      if (type == HI_PT_JPEG) {
+        char name[512];
+        snprintf(name, sizeof name, "%s.%d", argv[7], i);
+        FILE* f = fopen(name, "wb");
+        fwrite(host + p->offset, 1, p->len - p->offset, f);
+        fclose(f);
+      } else {
+        fwrite(host + p->offset, 1, p->len - p->offset, out);
+      }
+      free(host);
+    }
+    CHECK(hi_mpi_venc_release_stream(chn, &stream));
+    ++got;
+  }
+  if (out) fclose(out);
+  CHECK(hi_mpi_sys_ctl_epoll(epoll_fd, HI_DVPP_EPOLL_CTL_DEL, hi_mpi_venc_get_fd(chn), NULL));
+  CHECK(hi_mpi_sys_close_epoll(epoll_fd));
+  CHECK(hi_mpi_venc_stop_chn(chn));
+  CHECK(hi_mpi_venc_destroy_chn(chn));
+  CHECK(hi_mpi_dvpp_free(buffer));
+  printf("streams %d\n", got);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
   CHECK(aclInit(NULL));
@@ -429,6 +528,7 @@ int main(int argc, char** argv) {
   if (!strcmp(argv[1], "jpegd")) rc = Image(argc, argv, 0);
   if (!strcmp(argv[1], "pngd")) rc = Image(argc, argv, 1);
   if (!strcmp(argv[1], "vdec")) rc = Vdec(argc, argv);
+  if (!strcmp(argv[1], "venc")) rc = Venc(argc, argv);
   CHECK(hi_mpi_sys_exit());
   CHECK(aclrtResetDevice(0));
   CHECK(aclFinalize());

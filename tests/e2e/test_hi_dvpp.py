@@ -185,3 +185,40 @@ def test_vdec_video_matches_ffmpeg(tmp_path, codec, payload, soc):
                     "-pix_fmt", "nv12", str(tmp_path / "ref")], check=True)
     np.testing.assert_array_equal(np.fromfile(tmp_path / "o", np.uint8),
                                   np.fromfile(tmp_path / "ref", np.uint8))
+
+
+@pytest.mark.parametrize("quality,min_psnr", [(90, 35), (30, 28)])
+def test_jpege_through_venc(tmp_path, quality, min_psnr):
+    w, h = 160, 96
+    y, uv = nv12(w, h, 7)
+    y = np.asarray(Image.fromarray(y).filter(__import__("PIL.ImageFilter").ImageFilter.SMOOTH))
+    src = write(tmp_path, "in.yuv", y, uv)
+    assert run("venc", src, 26, w, h, 1, tmp_path / "o", quality).split() == ["streams", "1"]
+    img = Image.open(tmp_path / "o.0")
+    assert img.format == "JPEG" and img.size == (w, h)
+    img.draft("YCbCr", img.size)
+    got = np.asarray(img)[..., 0].astype(float)
+    psnr = 10 * np.log10(255 ** 2 / ((got - y) ** 2).mean())
+    assert psnr > min_psnr
+
+
+@pytest.mark.skipif(not shutil.which("ffmpeg"), reason="needs ffmpeg to decode the streams")
+@pytest.mark.parametrize("payload,codec", [(96, "h264"), (265, "hevc")])
+def test_venc_video_decodes_with_ffmpeg(tmp_path, payload, codec):
+    w, h, n = 160, 128, 8
+    frames = []
+    for i in range(n):
+        y, uv = nv12(w, h, 0)
+        frames.append(np.roll(y, 2 * i, axis=1).tobytes() + uv.tobytes())
+    src = tmp_path / "in.yuv"
+    src.write_bytes(b"".join(frames))
+    assert run("venc", src, payload, w, h, n, tmp_path / "o").split() == ["streams", str(n)]
+    probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-show_entries",
+                            "stream=codec_name,width,height,nb_read_frames", "-of", "csv=p=0",
+                            str(tmp_path / "o")], capture_output=True, text=True, check=True)
+    assert probe.stdout.strip() == f"{codec},{w},{h},{n}"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(tmp_path / "o"), "-f",
+                    "rawvideo", "-pix_fmt", "nv12", str(tmp_path / "dec")], check=True)
+    got = np.fromfile(tmp_path / "dec", np.uint8).astype(float)
+    want = np.frombuffer(b"".join(frames), np.uint8).astype(float)
+    assert 10 * np.log10(255 ** 2 / ((got - want) ** 2).mean()) > 30
