@@ -83,7 +83,7 @@ test-asan: setup
 # round trip over the fuzz corpora and the fuzzers' regressions, the AscendCL stress, race
 # and misuse runs (LeakSanitizer included).
 ASAN_CI_BUILD ?= build-asan-ci
-ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|dvpp_video_race|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames|SubgraphCheck|SchemaChecks|BoolInitializers|StringValues
+ASAN_CI_TESTS = HostileOm|SmallRankInputs|UnknownRank|UnknownDims|Om\.|Driver|bad_inputs|acl_stress|acl_misuse|dvpp_video_race|hi_dvpp_|AscendC|SocTable|Guarded|Config|round_trip_|OpSchema|RecurrentShapes|GraphNames|SubgraphCheck|SchemaChecks|BoolInitializers|StringValues
 test-asan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(ASAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(ASAN_CI_BUILD) \
@@ -95,7 +95,7 @@ test-asan-ci: setup
 	cmake -S . -B $(ASAN_CI_BUILD) > /dev/null  # a kept folder learns targets added since
 	cmake --build $(ASAN_CI_BUILD) -j $(JOBS) --target oc_unit_tests oc_ascendc_tests atc msame msopgen gpu2npu oc_acl_stress \
 	  oc_acl_race oc_acl_misuse oc_dvpp_video_race acl_dvpp_video oc_round_trip_corpus \
-	  oc_src_unit_tests
+	  oc_src_unit_tests oc_hi_dvpp_rules oc_hi_dvpp_threads
 	cd $(ASAN_CI_BUILD) && UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  ctest --output-on-failure --timeout 1500 -R "$(ASAN_CI_TESTS)"
@@ -119,7 +119,7 @@ test-tsan: setup
 # copying and destroying handles under each other, tests/c/run_stress.py) and the misuse run,
 # OpenMP regions included (scripts/tsan_env.sh). No suppressions: a report fails the run.
 TSAN_CI_BUILD ?= build-tsan-ci
-TSAN_CI_TESTS = acl_stress|acl_misuse|dvpp_video_race
+TSAN_CI_TESTS = acl_stress|acl_misuse|dvpp_video_race|hi_dvpp_threads
 test-tsan-ci: setup
 	bash scripts/setup.sh clang libomp-dev
 	@test -f $(TSAN_CI_BUILD)/CMakeCache.txt || CC=clang CXX=clang++ cmake -S . -B $(TSAN_CI_BUILD) \
@@ -128,7 +128,7 @@ test-tsan-ci: setup
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=thread"
 	cmake -S . -B $(TSAN_CI_BUILD) > /dev/null
 	cmake --build $(TSAN_CI_BUILD) -j $(JOBS) --target atc oc_acl_stress oc_acl_race oc_acl_misuse \
-	  oc_dvpp_video_race acl_dvpp_video
+	  oc_dvpp_video_race acl_dvpp_video oc_hi_dvpp_threads
 	cd $(TSAN_CI_BUILD) && bash $(CURDIR)/scripts/tsan_env.sh $(abspath $(TSAN_CI_BUILD)) \
 	  ctest --output-on-failure --timeout 1500 -R "$(TSAN_CI_TESTS)"
 
