@@ -103,7 +103,11 @@ static int Vpc(int argc, char** argv) {
   const char* op = argv[2];
   uint32_t size = 0;
   uint8_t* image = ReadFile(argv[3], &size);
-  hi_vpc_pic_info in = Picture(atoi(argv[4]), atoi(argv[5]), atoi(argv[6]), image);
+  const uint32_t iw = (uint32_t)atoi(argv[4]), ih = (uint32_t)atoi(argv[5]);
+  const int ifmt = atoi(argv[6]);
+  if (size < iw * ih * Bpp(ifmt) * (HasChroma(ifmt) ? 3 : 2) / 2) return 2;
+  hi_vpc_pic_info in = Picture(iw, ih, ifmt, image);
+  free(image);
   hi_vpc_pic_info out = Picture(atoi(argv[8]), atoi(argv[9]), atoi(argv[10]), NULL);
   int a[12] = {0};
   for (int i = 11; i < argc && i - 11 < 12; ++i) a[i - 11] = atoi(argv[i]);
@@ -271,6 +275,8 @@ static int Image(int argc, char** argv, int png) {
   fwrite(host, 1, info.img_buf_size, f);
   fclose(f);
   printf("%u %u %u %u %d\n", w, h, ws, hs, got);
+  free(host);
+  free(file);
   CHECK(hi_mpi_dvpp_free(in));
   CHECK(hi_mpi_dvpp_free(out));
   return 0;
@@ -417,6 +423,7 @@ static int Vdec(int argc, char** argv) {
   CHECK(hi_mpi_vdec_destroy_chn(g.chn));
   CHECK(hi_mpi_dvpp_free(dev));
   fclose(g.out);
+  free(file);
   printf("frames %d failed %d left %u\n", g.frames, g.failed, status.left_decoded_frames);
   return 0;
 }
@@ -514,6 +521,7 @@ static int Venc(int argc, char** argv) {
   CHECK(hi_mpi_venc_stop_chn(chn));
   CHECK(hi_mpi_venc_destroy_chn(chn));
   CHECK(hi_mpi_dvpp_free(buffer));
+  free(file);
   printf("streams %d\n", got);
   return 0;
 }
