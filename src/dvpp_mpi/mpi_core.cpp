@@ -43,13 +43,15 @@ hi_s32 RequireSystem(Module m, const char* fn) {
   return HI_SUCCESS;
 }
 
-hi_s32 CheckBuffer(Module m, const void* p, uint64_t bytes, const char* fn, const char* what) {
+hi_s32 CheckBuffer(Module m, const void* p, uint64_t bytes, const char* fn, const char* what,
+                   bool any_device_ok) {
   if (!p) return Fail(m, HI_ERR_NULL_PTR, std::string(fn) + ": " + what + " is null");
   if (bytes > SIZE_MAX)
     return Fail(m, HI_ERR_ILLEGAL_PARAM, std::string(fn) + ": " + what + " is too large");
   if (oc_internal_dvpp_range(p, static_cast<size_t>(bytes))) return HI_SUCCESS;
   const dvpp::Chip chip = CurrentChip();
-  const bool any_device = chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B;
+  const bool any_device =
+      any_device_ok || chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B;
   if (any_device && oc_internal_device_range(p, static_cast<size_t>(bytes))) return HI_SUCCESS;
   return Fail(m, HI_ERR_ILLEGAL_PARAM,
               std::string(fn) + ": " + what + " (" + std::to_string(bytes) + " bytes) is not " +

@@ -38,8 +38,10 @@ bool SystemReady();
 dvpp::Chip CurrentChip();
 
 // The memory rule: on 310P the engines reach only DVPP memory (hi_mpi_dvpp_malloc,
-// acldvppMalloc); 910B and 310B take any device memory (aclrtMalloc).
-hi_s32 CheckBuffer(Module m, const void* p, uint64_t bytes, const char* fn, const char* what);
+// acldvppMalloc); 910B and 310B take any device memory (aclrtMalloc), and so does VDEC's
+// video input everywhere (any_device).
+hi_s32 CheckBuffer(Module m, const void* p, uint64_t bytes, const char* fn, const char* what,
+                   bool any_device = false);
 
 // A picture as the engines see it.
 dvpp::Picture ToPicture(const hi_vpc_pic_info& p);

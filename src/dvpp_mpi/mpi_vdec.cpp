@@ -531,7 +531,9 @@ hi_s32 hi_mpi_vdec_send_stream(hi_vdec_chn chn, const hi_vdec_stream* stream,
                   std::string(fn) +
                       ": end_of_frame is not set; OpenCANN's VDEC takes one whole "
                       "frame per send");
-    if (hi_s32 bad = CheckBuffer(Module::kVdec, stream->addr, stream->len, fn, "the stream"))
+    // Video streams may sit in any device memory (aclrtMalloc); JPEG follows the chip's rule.
+    if (hi_s32 bad = CheckBuffer(Module::kVdec, stream->addr, stream->len, fn, "the stream",
+                                 c->type != HI_PT_JPEG))
       return bad;
     if (!vdec_pic_info)
       return Fail(Module::kVdec, HI_ERR_NULL_PTR, std::string(fn) + ": vdec_pic_info is null");
