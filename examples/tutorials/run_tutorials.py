@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parent.parent
 PAGES = SOURCE / "docs" / "tutorials"
 FOLDERS = {1: "01_hello_npu", 2: "02_architecture", 3: "03_pytorch", 4: "04_frameworks",
-           5: "05_advanced"}
+           5: "05_advanced", 6: "06_video_analysis"}
 FENCE = re.compile(r"(?:<!-- file: (?P<file>[^ ]+) -->\n)?```(?P<lang>[a-z]*)\n(?P<body>.*?)```",
                    re.S)
 

@@ -10,9 +10,11 @@
    per second of the whole pipeline.
 
     /usr/bin/python3 examples/video_analysis/analyze.py [--build build] [--frames 120]
+        [--save DIR]   # also keep the .om, the clip and the labels for analyze.c
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,6 +91,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--frames", type=int, default=120)
+    ap.add_argument("--save", help="a folder for digits16.om, digits.h264 and labels.txt")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     sys.path.insert(0, os.path.join(build, "python"))
@@ -100,6 +103,13 @@ def main():
     om, images, labels = train_model(work, build)
     print("== 2. encode the clip", flush=True)
     units, truth = make_clip(work, images, labels, args.frames)
+    if args.save:
+        os.makedirs(args.save, exist_ok=True)
+        shutil.copy(om, os.path.join(args.save, "digits16.om"))
+        with open(os.path.join(args.save, "digits.h264"), "wb") as f:
+            f.write(b"".join(units))
+        with open(os.path.join(args.save, "labels.txt"), "w") as f:
+            f.write("".join(f"{t}\n" for t in truth))
 
     session = InferSession(0, om)  # aclInit, the device and the model
     m = acl.media

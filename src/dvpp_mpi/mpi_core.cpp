@@ -50,8 +50,7 @@ hi_s32 CheckBuffer(Module m, const void* p, uint64_t bytes, const char* fn, cons
     return Fail(m, HI_ERR_ILLEGAL_PARAM, std::string(fn) + ": " + what + " is too large");
   if (oc_internal_dvpp_range(p, static_cast<size_t>(bytes))) return HI_SUCCESS;
   const dvpp::Chip chip = CurrentChip();
-  const bool any_device =
-      any_device_ok || chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B;
+  const bool any_device = any_device_ok || chip == dvpp::Chip::k910B || chip == dvpp::Chip::k310B;
   if (any_device && oc_internal_device_range(p, static_cast<size_t>(bytes))) return HI_SUCCESS;
   return Fail(m, HI_ERR_ILLEGAL_PARAM,
               std::string(fn) + ": " + what + " (" + std::to_string(bytes) + " bytes) is not " +

@@ -14,14 +14,14 @@
 #define H 128
 #define FRAMES 16
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    hi_s32 r_ = (hi_s32)(call);                                                              \
-    if (r_ != 0) {                                                                           \
-      fprintf(stderr, "%s:%d: %s = %#x: %s\n", __FILE__, __LINE__, #call, (unsigned)r_,      \
-              aclGetRecentErrMsg());                                                         \
-      exit(1);                                                                               \
-    }                                                                                        \
+#define CHECK(call)                                                                     \
+  do {                                                                                  \
+    hi_s32 r_ = (hi_s32)(call);                                                         \
+    if (r_ != 0) {                                                                      \
+      fprintf(stderr, "%s:%d: %s = %#x: %s\n", __FILE__, __LINE__, #call, (unsigned)r_, \
+              aclGetRecentErrMsg());                                                    \
+      exit(1);                                                                          \
+    }                                                                                   \
   } while (0)
 
 static aclrtContext g_context;

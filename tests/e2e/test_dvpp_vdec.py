@@ -169,15 +169,30 @@ def test_vdec_refuses_what_it_cannot(acl_session):
     assert m.vdec_destroy_channel_desc(v) == 100000
 
 
-def test_video_analysis_example():
-    """examples/video_analysis: VDEC -> VPC -> a trained digits classifier, frame by frame."""
+def test_video_analysis_example(prefix, tmp_path):
+    """examples/video_analysis: VDEC -> VPC -> a trained digits classifier, frame by frame, in
+    Python (acl.media) and in C (hi_dvpp.h, built against the install) on the same clip."""
     import os
-    from conftest import BUILD, PY, SOURCE
+    from conftest import BUILD, PY, SOURCE, build_example
     r = subprocess.run([PY, os.path.join(SOURCE, "examples", "video_analysis", "analyze.py"),
-                        "--build", BUILD, "--frames", "40"], capture_output=True, text=True,
-                       timeout=600)
+                        "--build", BUILD, "--frames", "40", "--save", str(tmp_path / "clip")],
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "frames: 40, classified: 40" in r.stdout and "frames/s" in r.stdout
+    python_line = next(line for line in r.stdout.splitlines() if line.startswith("frames:"))
+    b = build_example("video_analysis", tmp_path / "build", prefix)
+    clip = tmp_path / "clip"
+    env = dict(os.environ, OCANN_SOC="Ascend310P3")
+    r = subprocess.run([str(b / "video_analysis"), str(clip / "digits16.om"),
+                        str(clip / "digits.h264"), str(clip / "labels.txt")],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert python_line in r.stdout  # the same frames right as the Python pipeline
+    env["OCANN_SOC"] = "Ascend310"  # no hi_dvpp.h there: refused at hi_mpi_sys_init
+    r = subprocess.run([str(b / "video_analysis"), str(clip / "digits16.om"),
+                        str(clip / "digits.h264"), str(clip / "labels.txt")],
+                       capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 1 and "hi_mpi_sys_init() failed: 0xa0028008" in r.stderr
 
 
 VENC_SCRIPT = """
