@@ -7,6 +7,7 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <set>
 
 #include "acl/acl_dvpp_objects.h"
 #include "acl/acl_internal_abi.h"
@@ -37,6 +38,12 @@ struct aclvdecChannelDesc {
 };
 
 namespace {
+
+// The channel ids of the live VDEC channels (under oc::acl_dvpp::Mutex()).
+std::set<uint32_t>& ChannelIds() {
+  static auto* ids = new std::set<uint32_t>();
+  return *ids;
+}
 
 struct CallbackTask {
   aclvdecCallback fn;
@@ -288,13 +295,29 @@ aclError aclvdecCreateChannel(aclvdecChannelDesc* d) {
     if (!d->callback)
       return Fail(ACL_ERROR_INVALID_PARAM,
                   std::string(fn) + ": no callback (aclvdecSetChannelDescCallback)");
+    // A channel id names one of the decoder's hardware channels: two live channels cannot
+    // share it.
+    if (!ChannelIds().insert(d->channel_id).second)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  std::string(fn) + ": channel id " + std::to_string(d->channel_id) +
+                      " is in use by another VDEC channel (aclvdecSetChannelDescChannelId)");
     en_type = d->en_type;
     thread = d->thread_id;
   }
+  auto release_id = [&] {
+    std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
+    ChannelIds().erase(d->channel_id);
+  };
   auto decoder = oc::dvpp::CreateVideoDecoder(en_type);
-  if (!decoder.ok()) return FailStatus(decoder.status(), fn);
+  if (!decoder.ok()) {
+    release_id();
+    return FailStatus(decoder.status(), fn);
+  }
   aclrtStream stream = nullptr;
-  if (aclError e = oc::acl_dvpp::OpenReportStream(thread, fn, &stream)) return e;
+  if (aclError e = oc::acl_dvpp::OpenReportStream(thread, fn, &stream)) {
+    release_id();
+    return e;
+  }
   d->decoder = std::move(decoder).value();
   d->stream = stream;
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
@@ -312,6 +335,7 @@ aclError aclvdecDestroyChannel(aclvdecChannelDesc* d) {
   d->decoder.reset();
   std::lock_guard<std::mutex> lock(oc::acl_dvpp::Mutex());
   d->created = false;
+  ChannelIds().erase(d->channel_id);
   return e != ACL_SUCCESS ? e : s;
 }
 

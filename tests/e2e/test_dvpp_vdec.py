@@ -169,6 +169,29 @@ def test_vdec_refuses_what_it_cannot(acl_session):
     assert m.vdec_destroy_channel_desc(v) == 100000
 
 
+def test_vdec_channel_ids_are_not_shared(acl_session):
+    """Two live VDEC channels cannot have one channel id; the id is free again once
+    destroyed."""
+    m = acl_session.media
+    reporter = Reporter(acl_session)
+    descs = []
+    for _ in range(2):
+        v = m.vdec_create_channel_desc()
+        assert m.vdec_set_channel_desc_channel_id(v, 7) == 0
+        assert m.vdec_set_channel_desc_thread_id(v, reporter.tid) == 0
+        assert m.vdec_set_channel_desc_callback(v, lambda *a: None) == 0
+        descs.append(v)
+    assert m.vdec_create_channel(descs[0]) == 0
+    assert m.vdec_create_channel(descs[1]) == 100000
+    assert "channel id 7 is in use" in acl_session.get_recent_err_msg()
+    assert m.vdec_destroy_channel(descs[0]) == 0
+    assert m.vdec_create_channel(descs[1]) == 0
+    assert m.vdec_destroy_channel(descs[1]) == 0
+    for v in descs:
+        assert m.vdec_destroy_channel_desc(v) == 0
+    reporter.close()
+
+
 def test_video_analysis_example(prefix, tmp_path):
     """examples/video_analysis: VDEC -> VPC -> a trained digits classifier, frame by frame, in
     Python (acl.media) and in C (hi_dvpp.h, built against the install) on the same clip."""
