@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <mutex>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -121,12 +123,25 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
     default:
       break;
   }
-  if (!ok)
-    return Fail(ACL_ERROR_RT_PARAM_INVALID, "aclrtMemcpy: kind " + std::to_string(kind) +
-                                                " does not match the memory: dst is " +
-                                                (dst_dev ? "device" : "host") + " memory, src is " +
-                                                (src_dev ? "device" : "host") +
-                                                " memory (or the range exceeds its allocation)");
+  // A device pointer whose allocation does not hold the range cannot be copied.
+  if ((dpin.device() && !dst_dev) || (spin.device() && !src_dev))
+    return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                std::string("aclrtMemcpy: ") + (dpin.device() && !dst_dev ? "dst" : "src") +
+                    ": the range of " + std::to_string(count) +
+                    " bytes exceeds its device allocation");
+  if (!ok) {
+    // CANN's runtime judges the direction from the pointers (its documentation calls kind a
+    // reserved parameter and errs only when the copy cannot be made); Ascend's own acllite
+    // copies model outputs with HOST_TO_HOST. So does OpenCANN, saying so once.
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+      std::fprintf(stderr,
+                   "[WARNING] OpenCANN: aclrtMemcpy kind %d does not match the memory (dst is %s, "
+                   "src is %s memory); copied by the pointers, as CANN's runtime does\n",
+                   static_cast<int>(kind), dst_dev ? "device" : "host",
+                   src_dev ? "device" : "host");
+    });
+  }
   // Host sides: aclrtMallocHost memory must hold the range; other memory must take the write
   // (read) without a fault: a made-up, freed-and-unmapped or read-only pointer is an error,
   // not a crash.
