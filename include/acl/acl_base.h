@@ -173,6 +173,11 @@ ACL_FUNC_VISIBILITY size_t aclGetTensorDescNumDims(const aclTensorDesc* desc);
 ACL_FUNC_VISIBILITY aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index,
                                                    int64_t* dimSize);
 
+/* Makes the tensor a constant: a single op (aclopExecuteV2, aclopExecWithHandle) reads this
+ * value for it (its data buffer may be empty). length must be the description's size. */
+ACL_FUNC_VISIBILITY aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer,
+                                               size_t length);
+
 /* The i-th description of an array aclmdlCreateAndGetOpDesc made (NULL past its end). */
 ACL_FUNC_VISIBILITY aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index);
 /* The device address of the tensor such a description was made for (NULL otherwise). */

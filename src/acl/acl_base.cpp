@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "acl/acl_state.h"
+#include "base/memory_probe.h"
 #include "base/dtype.h"
 #include "base/half.h"
 
@@ -202,6 +203,25 @@ void aclDestroyTensorDesc(const aclTensorDesc* desc) {
   if (oc::acl::CheckLive(desc, "desc", __func__)) return;
   oc::acl::DropHandle(desc, oc::acl::HandleKind(desc));
   delete desc;
+}
+
+aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length) {
+  auto write = oc::acl::WriteHandles();
+  if (aclError e = oc::acl::CheckLive(desc, "desc", __func__)) return e;
+  if (!dataBuffer || length == 0)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorConst: dataBuffer is null or length is 0");
+  const size_t want = ElementCount(desc) * aclDataTypeSize(desc->dtype);
+  if (length != want)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclSetTensorConst: length " + std::to_string(length) +
+                    " is not the description's size " + std::to_string(want) +
+                    " (its element count times its data type's size)");
+  if (!oc::HostRangeReadable(dataBuffer, length))
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorConst: dataBuffer is not readable for " +
+                                             std::to_string(length) + " bytes");
+  const auto* bytes = static_cast<const uint8_t*>(dataBuffer);
+  desc->const_value = std::make_shared<const std::vector<uint8_t>>(bytes, bytes + length);
+  return ACL_SUCCESS;
 }
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {

@@ -170,6 +170,8 @@ aclError DecodeInto(const char* fn, acldvppChannelDesc* ch, uint32_t mode, const
     out->picture.width = picture.width;
     out->picture.height = picture.height;
     out->picture.format = picture.format;
+    out->picture.width_stride = picture.width_stride;  // JPEGD's own where left 0
+    out->picture.height_stride = picture.height_stride;
     out->ret_code = 0;
   }
   return ACL_SUCCESS;

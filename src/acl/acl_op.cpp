@@ -153,6 +153,7 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
                                              std::to_string(m->inputs().size()) + " inputs and " +
                                              std::to_string(m->outputs().size()) + " outputs");
   oc::ExecuteIo io;
+  std::vector<std::shared_ptr<const std::vector<uint8_t>>> consts;  // kept until the run
   std::vector<const void*> keys = {m.get()};
   // The device memory, kept allocated through a synchronous run (aclrtFree waits for it).
   std::vector<oc::acl::PinnedAllocation> pins;
@@ -163,6 +164,14 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
       if (aclError e = oc::acl::CheckLive(b, i < nin ? "inputs" : "outputs", fn)) return e;
       if (i < nin && in_desc)
         if (aclError e = oc::acl::CheckLive(in_desc[i], "inputDesc", fn)) return e;
+      // A constant input (aclSetTensorConst) is read from its description.
+      if (i < nin && in_desc && in_desc[i]->const_value) {
+        consts.push_back(in_desc[i]->const_value);
+        io.inputs.push_back(consts.back()->data());
+        io.input_sizes.push_back(consts.back()->size());
+        io.input_shapes.push_back(in_desc[i]->dims);
+        continue;
+      }
       oc::acl::PinnedAllocation pin(b->data);
       if (b->size && !(pin.device() && pin.Holds(b->data, b->size)))
         return Fail(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " +
@@ -183,7 +192,7 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
       }
     }
   }
-  auto run = [m, io]() mutable { return m->Execute(io); };
+  auto run = [m, io, consts]() mutable { return m->Execute(io); };
   aclError e = ACL_SUCCESS;
   std::shared_ptr<oc::Queue> worker = oc::acl::StreamOf(stream, &e);
   if (e != ACL_SUCCESS) return e;
@@ -200,7 +209,7 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
   // aclrtFree that came between the check above and the InFlight makes the run fail cleanly).
   auto queued = std::make_shared<oc::acl::InFlight>(std::move(keys));
   pins.clear();
-  worker->Submit([run, queued, io]() mutable {
+  worker->Submit([run, queued, io, consts]() mutable {
     (void)queued;
     std::vector<oc::acl::PinnedAllocation> held;
     for (size_t i = 0; i < io.inputs.size() + io.outputs.size(); ++i) {
@@ -208,6 +217,9 @@ aclError Run(const char* fn, const std::shared_ptr<oc::Model>& m, int nin,
       const void* p = input ? io.inputs[i] : io.outputs[i - io.inputs.size()];
       const size_t n = input ? io.input_sizes[i] : io.output_sizes[i - io.inputs.size()];
       if (!n) continue;
+      bool constant = false;
+      for (const auto& c : consts) constant = constant || c->data() == p;
+      if (constant) continue;
       oc::acl::PinnedAllocation pin(p);
       if (!pin.device() || !pin.Holds(p, n))
         return oc::InvalidArgument("the operator's device memory was freed before it ran");

@@ -130,9 +130,21 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                     ": the range of " + std::to_string(count) +
                     " bytes exceeds its device allocation");
   if (!ok) {
-    // CANN's runtime judges the direction from the pointers (its documentation calls kind a
-    // reserved parameter and errs only when the copy cannot be made); Ascend's own acllite
-    // copies model outputs with HOST_TO_HOST. So does OpenCANN, saying so once.
+    // A side the kind calls device must be live device memory: a freed or made-up pointer is
+    // refused, never read. A side it calls host that is device memory is copied by the
+    // pointers, as CANN's runtime does (its documentation calls kind a reserved parameter;
+    // Ascend's acllite copies model outputs with HOST_TO_HOST), with one warning.
+    const bool claims_dst_dev =
+        kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    const bool claims_src_dev =
+        kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+    if ((claims_dst_dev && !dst_dev) || (claims_src_dev && !src_dev))
+      return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                  "aclrtMemcpy: kind " + std::to_string(kind) + " names " +
+                      (claims_dst_dev && !dst_dev ? "dst" : "src") +
+                      " device memory, but it is not a live aclrtMalloc allocation (dst is " +
+                      (dst_dev ? "device" : "host") + " memory, src is " +
+                      (src_dev ? "device" : "host") + " memory)");
     static std::once_flag warned;
     std::call_once(warned, [&] {
       std::fprintf(stderr,

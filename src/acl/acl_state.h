@@ -32,6 +32,8 @@ struct aclTensorDesc {
   std::vector<int64_t> dims;
   void* address = nullptr;  // set in the arrays aclmdlCreateAndGetOpDesc makes
   size_t array_size = 1;    // descriptions in the array this one starts (aclGetTensorDescByIndex)
+  // aclSetTensorConst: the tensor's value, which a single op reads instead of its buffer.
+  std::shared_ptr<const std::vector<uint8_t>> const_value;
 };
 
 struct aclmdlDataset {

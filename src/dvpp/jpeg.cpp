@@ -199,6 +199,10 @@ Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip) {
   OC_RETURN_IF_ERROR(CheckJpegdFormat(info, format));
   const uint32_t w = info.width, h = info.height;
   const uint32_t min_ws = AlignUp(w, JpegdWidthAlign(chip)), min_hs = AlignUp(h, 16);
+  // JPEGD writes with its own alignment; strides the caller left 0 are the ones it uses (CANN's
+  // samples give the output only its buffer and format).
+  if (out->width_stride == 0) out->width_stride = min_ws;
+  if (out->height_stride == 0) out->height_stride = min_hs;
   const std::string what = "JPEGD output (" + std::to_string(w) + "x" + std::to_string(h) + ")";
   if (out->width_stride < min_ws || out->width_stride % JpegdWidthAlign(chip) ||
       out->height_stride < min_hs || out->height_stride % 16)

@@ -44,7 +44,8 @@ Result<int32_t> UnknownOutputFormat(const JpegInfo& info);
 Result<uint32_t> JpegdOutputBytes(const JpegInfo& info, int32_t format, Chip chip);
 
 // Decodes into `out` (NV12, NV21 or YUV400, its strides and buffer checked); the format
-// kUnknownFormat takes the source's own (NV21 for 4:2:0, YUV400 for grey).
+// kUnknownFormat takes the source's own (NV21 for 4:2:0, YUV400 for grey), strides left 0
+// JPEGD's own (64x16 or 128x16 aligned).
 Status DecodeJpeg(const uint8_t* data, size_t size, Picture* out, Chip chip);
 
 // JPEGE: a YUV420SP picture (NV12/NV21, even sizes, 32x32 to 8192x8192, width stride a

@@ -1188,9 +1188,12 @@ int main(int argc, char** argv) {
               ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMemcpy(dev_mem, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_ERROR_INVALID_PARAM); /* count > destMax */
-  /* A kind that contradicts the pointers: copied by the pointers, as CANN's runtime does. */
-  EXPECT_CODE(aclrtMemcpy(host, 64, host_mem, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMemcpy(host, 64, host_mem, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+              ACL_ERROR_RT_PARAM_INVALID); /* destination is not device memory */
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+              ACL_ERROR_RT_PARAM_INVALID); /* the source is not device memory */
+  /* Device memory the kind calls host: copied by the pointers, as CANN's runtime does. */
+  EXPECT_CODE(aclrtMemcpy(host, 64, dev_mem, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
   EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, (aclrtMemcpyKind)9), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   EXPECT_CODE(
