@@ -113,6 +113,13 @@ class InferSession:
                 if ret == 0 and info.get("input_format") == _AIPP_YUV420SP_U8:
                     self._yuv420_rows.add(i)
         self._all_inputs = all_inputs
+        # The shapes arrays are checked against: CANN reports a YUV420SP image as [N, H, W, C]
+        # (aclmdlGetInputDims), while its buffer holds H * 3/2 rows.
+        self._stored_shape = [list(t.shape) for t in all_inputs]
+        for i in self._yuv420_rows:
+            shape = self._stored_shape[i]
+            if len(shape) == 4 and shape[1] > 0:
+                shape[1] = shape[1] * 3 // 2
         self._inputs = [all_inputs[i] for i in self._data_index]
         self._outputs = [self._info(i, False) for i in range(acl.mdl.get_num_outputs(self.desc))]
         self._in_size = [t.size for t in all_inputs]
@@ -184,9 +191,10 @@ class InferSession:
         if not dynamic and arr.nbytes != info.size:
             raise ValueError(f"input {info.name!r} needs shape {info.shape} "
                              f"({info.size} bytes), got {arr.shape}")
-        if len(arr.shape) != len(info.shape) or any(
-                d >= 0 and d != a for d, a in zip(info.shape, arr.shape)):
-            raise ValueError(f"input {info.name!r} has shape {info.shape}, got {arr.shape}")
+        stored = self._stored_shape[i]
+        if len(arr.shape) != len(stored) or any(
+                d >= 0 and d != a for d, a in zip(stored, arr.shape)):
+            raise ValueError(f"input {info.name!r} has shape {stored}, got {arr.shape}")
         if arr.nbytes > self._in_size[i]:
             if self._gear_index is not None:
                 raise ValueError(f"input {info.name!r}: shape {arr.shape} is larger than the "

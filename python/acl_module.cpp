@@ -247,6 +247,12 @@ PYBIND11_MODULE(acl, m) {
       [](uintptr_t d) { return static_cast<int>(aclGetTensorDescFormat(Ptr<aclTensorDesc>(d))); },
       py::arg("desc"));
   m.def(
+      "set_tensor_const",
+      [](uintptr_t d, uintptr_t data, size_t length) {
+        return aclSetTensorConst(Ptr<aclTensorDesc>(d), reinterpret_cast<void*>(data), length);
+      },
+      py::arg("desc"), py::arg("data_buffer"), py::arg("length"));
+  m.def(
       "get_tensor_desc_size",
       [](uintptr_t d) { return aclGetTensorDescSize(Ptr<aclTensorDesc>(d)); }, py::arg("desc"));
   m.def(

@@ -38,6 +38,21 @@ const oc::Node* AippNodeOf(const oc::Model& m, size_t index, bool* is_params = n
 
 bool IsDynamic(const oc::Node& n) { return n.attrs.GetInt("dynamic", 0) != 0; }
 
+}  // namespace
+
+namespace oc::acl {
+
+bool StaticYuv420SpAippInput(const oc::Model& m, size_t index) {
+  if (index >= m.inputs().size()) return false;
+  bool is_params = false;
+  const oc::Node* n = AippNodeOf(m, index, &is_params);
+  return n && !is_params && !IsDynamic(*n) && n->attrs.GetInt("input_format", 0) == 1;
+}
+
+}  // namespace oc::acl
+
+namespace {
+
 size_t InputIndexOf(const oc::Model& m, const std::string& name) {
   for (size_t i = 0; i < m.inputs().size(); ++i)
     if (m.inputs()[i].name == name) return i;

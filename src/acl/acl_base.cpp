@@ -4,9 +4,9 @@
 #include <cstring>
 
 #include "acl/acl_state.h"
-#include "base/memory_probe.h"
 #include "base/dtype.h"
 #include "base/half.h"
+#include "base/memory_probe.h"
 
 using oc::acl::Fail;
 
@@ -212,10 +212,10 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorConst: dataBuffer is null or length is 0");
   const size_t want = ElementCount(desc) * aclDataTypeSize(desc->dtype);
   if (length != want)
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclSetTensorConst: length " + std::to_string(length) +
-                    " is not the description's size " + std::to_string(want) +
-                    " (its element count times its data type's size)");
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorConst: length " + std::to_string(length) +
+                                             " is not the description's size " +
+                                             std::to_string(want) +
+                                             " (its element count times its data type's size)");
   if (!oc::HostRangeReadable(dataBuffer, length))
     return Fail(ACL_ERROR_INVALID_PARAM, "aclSetTensorConst: dataBuffer is not readable for " +
                                              std::to_string(length) + " bytes");

@@ -274,7 +274,14 @@ aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIOD
   auto read = oc::acl::ReadHandles();
   OC_ACL_CHECK_LIVE(modelDesc);
   OC_ACL_CHECK_OUT(dims, sizeof(aclmdlIODims));
-  return FillDims(IoAt(modelDesc, index, true, __func__), dims, __func__, index);
+  const oc::IoDesc* io = IoAt(modelDesc, index, true, __func__);
+  if (aclError e = FillDims(io, dims, __func__, index)) return e;
+  // A YUV420SP image for static AIPP is stored as H * 3/2 rows of W bytes; CANN reports the
+  // image's own [N, H, W, C], which applications read as its height and width.
+  auto m = State::Get().FindModel(modelDesc->model_id);
+  if (m && oc::acl::StaticYuv420SpAippInput(*m, index) && dims->dimCount == 4 && dims->dims[1] > 0)
+    dims->dims[1] = dims->dims[1] * 2 / 3;
+  return ACL_SUCCESS;
 }
 aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   return aclmdlGetInputDims(modelDesc, index, dims);

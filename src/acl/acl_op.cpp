@@ -484,15 +484,22 @@ aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
     return Fail(ACL_ERROR_FEATURE_UNSUPPORTED,
                 "aclopCast: truncate=1 (the NPU's truncating conversion) is not supported by "
                 "OpenCANN; it rounds to nearest");
-  // Registered as a handle for Find's check; no other thread knows it.
-  aclopAttr attr;
-  attr.values["dst_type"] = {{"type", "int"}, {"value", static_cast<int>(dst_type)}};
-  oc::acl::AddHandle(&attr, oc::acl::HandleKind(&attr));
   const aclTensorDesc* in[] = {srcDesc};
   const aclTensorDesc* out[] = {dstDesc};
   std::shared_ptr<oc::Model> m;
-  aclError e = Find(__func__, "Cast", 1, in, 1, out, &attr, &m);
-  oc::acl::DropHandle(&attr, oc::acl::HandleKind(&attr));
+  // The Cast models CANN's samples compile carry dst_type and truncate (false), or dst_type
+  // alone: either matches. The attributes are registered as a handle for Find's check; no
+  // other thread knows them.
+  aclError e = ACL_SUCCESS;
+  for (const bool with_truncate : {true, false}) {
+    aclopAttr attr;
+    attr.values["dst_type"] = {{"type", "int"}, {"value", static_cast<int>(dst_type)}};
+    if (with_truncate) attr.values["truncate"] = {{"type", "bool"}, {"value", false}};
+    oc::acl::AddHandle(&attr, oc::acl::HandleKind(&attr));
+    e = Find(__func__, "Cast", 1, in, 1, out, &attr, &m);
+    oc::acl::DropHandle(&attr, oc::acl::HandleKind(&attr));
+    if (e != ACL_ERROR_OP_NOT_FOUND) break;
+  }
   if (e) return e;
   const aclDataBuffer* ins[] = {srcBuffer};
   aclDataBuffer* outs[] = {dstBuffer};

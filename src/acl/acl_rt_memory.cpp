@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <mutex>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -125,10 +125,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   }
   // A device pointer whose allocation does not hold the range cannot be copied.
   if ((dpin.device() && !dst_dev) || (spin.device() && !src_dev))
-    return Fail(ACL_ERROR_RT_PARAM_INVALID,
-                std::string("aclrtMemcpy: ") + (dpin.device() && !dst_dev ? "dst" : "src") +
-                    ": the range of " + std::to_string(count) +
-                    " bytes exceeds its device allocation");
+    return Fail(ACL_ERROR_RT_PARAM_INVALID, std::string("aclrtMemcpy: ") +
+                                                (dpin.device() && !dst_dev ? "dst" : "src") +
+                                                ": the range of " + std::to_string(count) +
+                                                " bytes exceeds its device allocation");
   if (!ok) {
     // A side the kind calls device must be live device memory: a freed or made-up pointer is
     // refused, never read. A side it calls host that is device memory is copied by the

@@ -58,6 +58,10 @@ namespace oc::acl {
 // Records the message for aclGetRecentErrMsg and returns `code`.
 aclError Fail(aclError code, const std::string& message);
 
+// Whether model input `index` is an image static AIPP reads as YUV420SP: its tensor holds
+// H * 3/2 rows, and CANN reports it as [N, H, W, C] (acl_aipp.cpp).
+bool StaticYuv420SpAippInput(const oc::Model& m, size_t index);
+
 // What failed, for the one Status -> aclError mapping: a model load reports file and
 // parse errors with the model codes, an execution its unexpected failures as
 // ACL_ERROR_RT_MODEL_EXECUTE, any other call as ACL_ERROR_INTERNAL_ERROR.

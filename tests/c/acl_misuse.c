@@ -568,7 +568,14 @@ static void TensorDescLimits(void) {
   EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, -1, dims, ACL_FORMAT_ND) == NULL);
   aclTensorDesc* eight = aclCreateTensorDesc(ACL_FLOAT, 8, dims, ACL_FORMAT_ND);
   EXPECT_TRUE(eight != NULL && aclGetTensorDescNumDims(eight) == 8);
+  /* aclSetTensorConst: the value must be the description's size (12 floats here). */
+  float value[12] = {0};
+  EXPECT_CODE(aclSetTensorConst(NULL, value, sizeof value), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclSetTensorConst(eight, NULL, sizeof value), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclSetTensorConst(eight, value, 4), ACL_ERROR_INVALID_PARAM);
+  EXPECT_CODE(aclSetTensorConst(eight, value, sizeof value), ACL_SUCCESS);
   aclDestroyTensorDesc(eight);
+  EXPECT_CODE(aclSetTensorConst(eight, value, sizeof value), ACL_ERROR_INVALID_PARAM); /* stale */
   const int64_t minus5[2] = {2, -5}, minus2_in[2] = {2, -2}, minus2[1] = {-2}, unknown[2] = {-1, 3};
   EXPECT_TRUE(aclCreateTensorDesc(ACL_FLOAT, 2, minus5, ACL_FORMAT_ND) == NULL);
   EXPECT_TRUE(aclGetRecentErrMsg() && strstr(aclGetRecentErrMsg(), "-5"));

@@ -303,6 +303,33 @@ def test_argmax_v2_with_its_dimension_given_at_execution(acl_session, tmp_path):
         for b, p in zip(bufs, devs):
             acl.destroy_data_buffer(b)
             acl.rt.free(p)
+    # CANN's vpc_resnet50 sample: the dimension is a constant of its description
+    # (aclSetTensorConst) and its data buffer is empty.
+    dim = np.array([1], np.int32)
+    descs = [acl.create_tensor_desc(1, [3, 5], 2), acl.create_tensor_desc(3, [1], 2),
+             acl.create_tensor_desc(3, [3], 2)]
+    assert acl.set_tensor_const(descs[1], acl.util.numpy_to_ptr(dim), 3) == 100000  # length
+    assert acl.set_tensor_const(descs[1], acl.util.numpy_to_ptr(dim), 4) == 0
+    dim[0] = 7  # the description keeps its own copy
+    px, _ = acl.rt.malloc(x.nbytes, 0)
+    acl.rt.memcpy(px, x.nbytes, acl.util.numpy_to_ptr(x), x.nbytes, 1)
+    py_, _ = acl.rt.malloc(y.nbytes, 0)
+    bufs = [acl.create_data_buffer(px, x.nbytes), acl.create_data_buffer(0, 0),
+            acl.create_data_buffer(py_, y.nbytes)]
+    attr = acl.op.create_attr()
+    assert acl.op.set_attr_data_type(attr, "dtype", 3) == 0
+    y[:] = -1
+    assert acl.op.execute_v2("ArgMaxV2", descs[:2], bufs[:2], descs[2:], bufs[2:], attr,
+                             0) == 0, acl.get_recent_err_msg()
+    acl.rt.memcpy(acl.util.numpy_to_ptr(y), y.nbytes, py_, y.nbytes, 2)
+    np.testing.assert_array_equal(y, np.argmax(x, axis=1))
+    acl.op.destroy_attr(attr)
+    for d in descs:
+        acl.destroy_tensor_desc(d)
+    for b in bufs:
+        acl.destroy_data_buffer(b)
+    acl.rt.free(px)
+    acl.rt.free(py_)
 
 
 COMPILE_APP = r"""

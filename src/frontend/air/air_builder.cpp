@@ -35,7 +35,9 @@ DataType TypeAttr(const OpDef& op, const std::string& key, DataType def) {
   const AttrDef* a = Find(op, key);
   if (!a) return def;
   if (a->value_case() == AttrDef::kDt) return FromGeDataType(a->dt());
-  if (a->value_case() == AttrDef::kI) return FromGeDataType(static_cast<int32_t>(a->i()));
+  // An int holds GE's C++ ge::DataType (DT_FLOAT 0, DT_FLOAT16 1, ...: aclDataType's numbers,
+  // what GE's AttrUtils::SetInt and the single-op JSON write), not the proto enum `dt` uses.
+  if (a->value_case() == AttrDef::kI) return FromAclDataType(static_cast<int32_t>(a->i()));
   return DataType::kUndefined;
 }
 
