@@ -293,8 +293,8 @@ aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   if (auto it = g_unclaimed.find(id); it != g_unclaimed.end()) {
     for (auto& cb : it->second) queue.push_back(std::move(cb));
     g_unclaimed.erase(it);
-    g_cb_cv.notify_all();
   }
+  g_cb_cv.notify_all();  // a thread waiting in aclrtProcessReport for its subscription
   return ACL_SUCCESS;
 }
 
@@ -346,9 +346,15 @@ aclError aclrtProcessReport(int32_t timeout) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtProcessReport: timeout must be -1 or more");
   const uint64_t self = static_cast<uint64_t>(pthread_self());
   std::unique_lock<std::mutex> lock(g_cb_mutex);
-  if (!g_callbacks.count(self))
+  // CANN's samples start the report thread before the channel that subscribes it: a call
+  // with a timeout waits that long for a subscription instead of returning at once into a
+  // busy loop (-1 does not wait: no subscription may ever come).
+  auto subscribed = [&] { return g_callbacks.count(self) > 0; };
+  if (!subscribed() &&
+      (timeout < 0 ||
+       !g_cb_cv.wait_for(lock, std::chrono::milliseconds(timeout), subscribed)))
     return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
-                "aclrtProcessReport: no stream is subscribed to this thread");
+                "aclrtProcessReport: no stream is subscribed to this thread (aclrtSubscribeReport)");
   // Ready when a callback is there, or when the thread's last stream went meanwhile.
   auto ready = [&] {
     auto it = g_callbacks.find(self);
