@@ -995,6 +995,18 @@ PYBIND11_MODULE(acl, m) {
       py::arg("outputs"), py::arg("attr"), py::arg("stream"),
       "execute_v2(op_type, input_desc, inputs, output_desc, outputs, attr, stream) -> ret\n\n"
       "Runs the loaded single-op model matching the type, descriptions and attributes.");
+  op.def(
+      "cast",
+      [](uintptr_t in_desc, uintptr_t in, uintptr_t out_desc, uintptr_t out, int truncate,
+         uintptr_t stream) {
+        py::gil_scoped_release release;
+        return aclopCast(Ptr<aclTensorDesc>(in_desc), Ptr<aclDataBuffer>(in),
+                         Ptr<aclTensorDesc>(out_desc), Ptr<aclDataBuffer>(out),
+                         static_cast<uint8_t>(truncate), Ptr<void>(stream));
+      },
+      py::arg("input_desc"), py::arg("input"), py::arg("output_desc"), py::arg("output"),
+      py::arg("truncate"), py::arg("stream"),
+      "cast(input_desc, input, output_desc, output, truncate, stream) -> ret (aclopCast)");
 
   py::module_ util = m.def_submodule("util", "pointer and numpy helpers");
   util.def(

@@ -419,3 +419,33 @@ def test_model_dir_passes_over_whole_models(acl_session, op_models, tmp_path):
             "--soc_version=Ascend910B3")
     assert r.returncode == 0, r.stdout
     assert acl_session.op.set_model_dir(str(mixed)) == 0
+
+
+def test_cast_as_cann_samples_compile_it(acl_session, tmp_path):
+    """CANN's vpc_resnet50 op_list.json: Cast with dst_type as an int (GE's C++ DataType,
+    1 = float16) and truncate=false, run by aclopCast (pyACL acl.op.cast)."""
+    acl = acl_session
+    ops = [{"op": "Cast", "input_desc": [{"format": "ND", "shape": [8], "type": "float"}],
+            "output_desc": [{"format": "ND", "shape": [8], "type": "float16"}],
+            "attr": [{"name": "truncate", "type": "bool", "value": False},
+                     {"name": "dst_type", "type": "int", "value": 1}]}]
+    (tmp_path / "cast.json").write_text(json.dumps(ops))
+    r = atc(f"--singleop={tmp_path / 'cast.json'}", f"--output={tmp_path / 'ops'}",
+            "--soc_version=Ascend310")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert acl.op.set_model_dir(str(tmp_path / "ops")) == 0
+    x = np.linspace(-3, 3, 8).astype(np.float32)
+    y = np.zeros(8, np.float16)
+    px, _ = acl.rt.malloc(x.nbytes, 0)
+    py_, _ = acl.rt.malloc(y.nbytes, 0)
+    acl.rt.memcpy(px, x.nbytes, acl.util.numpy_to_ptr(x), x.nbytes, 1)
+    a, b = acl.create_tensor_desc(0, [8], 2), acl.create_tensor_desc(1, [8], 2)
+    ba, bb = acl.create_data_buffer(px, x.nbytes), acl.create_data_buffer(py_, y.nbytes)
+    assert acl.op.cast(a, ba, b, bb, 0, 0) == 0, acl.get_recent_err_msg()
+    acl.rt.memcpy(acl.util.numpy_to_ptr(y), y.nbytes, py_, y.nbytes, 2)
+    np.testing.assert_array_equal(y, x.astype(np.float16))
+    for d in (a, b):
+        acl.destroy_tensor_desc(d)
+    for buf, p in ((ba, px), (bb, py_)):
+        acl.destroy_data_buffer(buf)
+        acl.rt.free(p)
