@@ -20,6 +20,13 @@
 // of the application's environment.
 extern "C" int oc_omp_wait_policy_applied();
 namespace {
+
+// Drops the freed ranges [start, start + size) overlaps: an allocation took their addresses.
+void ForgetFreed(std::map<uintptr_t, size_t>& freed, uintptr_t start, size_t size) {
+  auto it = freed.upper_bound(start);
+  if (it != freed.begin() && std::prev(it)->first + std::prev(it)->second > start) --it;
+  while (it != freed.end() && it->first < start + std::max<size_t>(size, 1)) it = freed.erase(it);
+}
 __attribute__((constructor)) void ForgetOmpWaitPolicyVariable() {
   if (oc_omp_wait_policy_applied()) unsetenv("GOMP_SPINCOUNT");
 }
@@ -332,7 +339,17 @@ void* State::AllocDevice(size_t size) {
   if (!p) return nullptr;
   std::lock_guard<std::mutex> lock(mem_mutex_);
   device_allocs_[reinterpret_cast<uintptr_t>(p)] = {size, &backend};
+  ForgetFreed(freed_device_, reinterpret_cast<uintptr_t>(p), size);
   return p;
+}
+
+bool State::WasFreedDevice(const void* p) const {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(mem_mutex_);
+  auto it = freed_device_.upper_bound(a);
+  if (it == freed_device_.begin()) return false;
+  --it;
+  return a - it->first < it->second;
 }
 
 size_t State::DeviceBytesInUse() const {
@@ -354,6 +371,15 @@ bool State::FreeDevice(void* p) {
     it->second.freeing = true;
     unpinned_.wait(lock, [&] { return it->second.pins == 0; });
     owner = it->second.backend;
+    // Remembered as freed (the latest 4096 frees), so that a copy naming it as device memory
+    // is refused rather than reading memory the heap may have handed to someone else.
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    freed_device_[a] = std::max<size_t>(it->second.size, 1);
+    freed_order_.push_back(a);
+    if (freed_order_.size() > 4096) {
+      freed_device_.erase(freed_order_.front());
+      freed_order_.pop_front();
+    }
     device_allocs_.erase(it);
   }
   owner->FreeDeviceMemory(p);
@@ -367,6 +393,7 @@ void* State::AllocHost(size_t size) {
   if (!p) return nullptr;
   std::lock_guard<std::mutex> lock(mem_mutex_);
   host_allocs_[reinterpret_cast<uintptr_t>(p)] = {size};
+  ForgetFreed(freed_device_, reinterpret_cast<uintptr_t>(p), size);
   return p;
 }
 

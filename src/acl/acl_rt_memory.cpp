@@ -130,21 +130,22 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                                                 ": the range of " + std::to_string(count) +
                                                 " bytes exceeds its device allocation");
   if (!ok) {
-    // A side the kind calls device must be live device memory: a freed or made-up pointer is
-    // refused, never read. A side it calls host that is device memory is copied by the
-    // pointers, as CANN's runtime does (its documentation calls kind a reserved parameter;
-    // Ascend's acllite copies model outputs with HOST_TO_HOST), with one warning.
+    // CANN's runtime judges the direction from the pointers (its documentation calls kind a
+    // reserved parameter; Ascend's acllite and memcpy_host_DVPP samples rely on it both ways).
+    // A side the kind calls device that is freed device memory is refused, never read.
     const bool claims_dst_dev =
         kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
     const bool claims_src_dev =
         kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-    if ((claims_dst_dev && !dst_dev) || (claims_src_dev && !src_dev))
-      return Fail(ACL_ERROR_RT_PARAM_INVALID,
-                  "aclrtMemcpy: kind " + std::to_string(kind) + " names " +
-                      (claims_dst_dev && !dst_dev ? "dst" : "src") +
-                      " device memory, but it is not a live aclrtMalloc allocation (dst is " +
-                      (dst_dev ? "device" : "host") + " memory, src is " +
-                      (src_dev ? "device" : "host") + " memory)");
+    for (const bool is_dst : {true, false}) {
+      const bool claims = is_dst ? claims_dst_dev : claims_src_dev;
+      const bool live = is_dst ? dst_dev : src_dev;
+      const void* p = is_dst ? static_cast<const void*>(dst) : src;
+      if (claims && !live && State::Get().WasFreedDevice(p))
+        return Fail(ACL_ERROR_RT_PARAM_INVALID,
+                    std::string("aclrtMemcpy: ") + (is_dst ? "dst" : "src") +
+                        " is device memory freed with aclrtFree (a stale pointer)");
+    }
     static std::once_flag warned;
     std::call_once(warned, [&] {
       std::fprintf(stderr,

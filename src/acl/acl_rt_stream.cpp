@@ -351,10 +351,10 @@ aclError aclrtProcessReport(int32_t timeout) {
   // busy loop (-1 does not wait: no subscription may ever come).
   auto subscribed = [&] { return g_callbacks.count(self) > 0; };
   if (!subscribed() &&
-      (timeout < 0 ||
-       !g_cb_cv.wait_for(lock, std::chrono::milliseconds(timeout), subscribed)))
-    return Fail(ACL_ERROR_THREAD_NOT_SUBSCRIBE,
-                "aclrtProcessReport: no stream is subscribed to this thread (aclrtSubscribeReport)");
+      (timeout < 0 || !g_cb_cv.wait_for(lock, std::chrono::milliseconds(timeout), subscribed)))
+    return Fail(
+        ACL_ERROR_THREAD_NOT_SUBSCRIBE,
+        "aclrtProcessReport: no stream is subscribed to this thread (aclrtSubscribeReport)");
   // Ready when a callback is there, or when the thread's last stream went meanwhile.
   auto ready = [&] {
     auto it = g_callbacks.find(self);

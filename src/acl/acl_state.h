@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -261,6 +262,9 @@ class State {
   bool FreeHost(void* p);
   // True when [p, p+size) lies inside one device allocation.
   bool IsDevice(const void* p, size_t size = 1) const;
+  // True when p lies in device memory freed since (the latest frees whose addresses no
+  // allocation took again): a stale device pointer, which aclrtMemcpy must not read.
+  bool WasFreedDevice(const void* p) const;
   bool IsHostPinned(const void* p) const;
   // Bytes from p to the end of the aclrtMalloc or aclrtMallocHost allocation holding it;
   // 0 when no allocation does.
@@ -297,7 +301,9 @@ class State {
   std::map<uint32_t, std::shared_ptr<Model>> models_;
   std::map<uint32_t, std::vector<int64_t>> current_gears_;  // under mutex_
   mutable std::mutex mem_mutex_;
-  std::condition_variable unpinned_;  // a pin count dropped to 0
+  std::condition_variable unpinned_;          // a pin count dropped to 0
+  std::map<uintptr_t, size_t> freed_device_;  // start -> size, under mem_mutex_
+  std::deque<uintptr_t> freed_order_;         // oldest first, to bound freed_device_
   struct DeviceAllocationInfo {
     size_t size = 0;
     const Backend* backend = nullptr;  // the one that allocated it frees it

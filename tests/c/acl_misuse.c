@@ -1195,12 +1195,20 @@ int main(int argc, char** argv) {
               ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMemcpy(dev_mem, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_ERROR_INVALID_PARAM); /* count > destMax */
-  EXPECT_CODE(aclrtMemcpy(host, 64, host_mem, 64, ACL_MEMCPY_HOST_TO_DEVICE),
-              ACL_ERROR_RT_PARAM_INVALID); /* destination is not device memory */
-  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_ERROR_RT_PARAM_INVALID); /* the source is not device memory */
-  /* Device memory the kind calls host: copied by the pointers, as CANN's runtime does. */
+  /* A kind that contradicts the pointers: copied by the pointers, as CANN's runtime does. */
+  EXPECT_CODE(aclrtMemcpy(host, 64, host_mem, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
   EXPECT_CODE(aclrtMemcpy(host, 64, dev_mem, 64, ACL_MEMCPY_HOST_TO_HOST), ACL_SUCCESS);
+  {
+    /* ... but freed device memory named as device is refused, never read. */
+    void* gone = NULL;
+    EXPECT_CODE(aclrtMalloc(&gone, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_CODE(aclrtFree(gone), ACL_SUCCESS);
+    EXPECT_CODE(aclrtMemcpy(host, 64, gone, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+                ACL_ERROR_RT_PARAM_INVALID);
+    EXPECT_CODE(aclrtMemcpy(gone, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE),
+                ACL_ERROR_RT_PARAM_INVALID);
+  }
   EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, (aclrtMemcpyKind)9), ACL_ERROR_INVALID_PARAM);
   EXPECT_CODE(aclrtMemcpy(dev_mem, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   EXPECT_CODE(

@@ -121,16 +121,16 @@ def test_memory_misuse(acl_session):
     dev, ret = acl.rt.malloc(16, 0)
     assert ret == 0
     assert acl.rt.malloc(0, 0)[1] == ACL_ERROR_INVALID_PARAM
-    # A side the kind calls device must be device memory (a stale pointer is never read) ...
-    assert acl.rt.memcpy(hp, 16, dev, 16, 1) == ACL_ERROR_RT_PARAM_INVALID  # H2D into host
-    assert acl.rt.memcpy(dev, 16, hp, 16, 2) == ACL_ERROR_RT_PARAM_INVALID  # D2H from host
-    # ... but device memory the kind calls host is copied by the pointers, as CANN's runtime
-    # does (its documentation calls kind reserved; Ascend's acllite relies on it).
+    # A kind that contradicts the pointers is copied by the pointers, as CANN's runtime does
+    # (its documentation calls kind reserved; Ascend's acllite and memcpy samples rely on it).
     host[:] = np.arange(16, dtype=np.uint8)
-    assert acl.rt.memcpy(dev, 16, hp, 16, 0) == 0                           # "H2H" into device
+    assert acl.rt.memcpy(dev, 16, hp, 16, 2) == 0                           # "D2H" into device
     host[:] = 0
-    assert acl.rt.memcpy(hp, 16, dev, 16, 0) == 0                           # "H2H" from device
+    assert acl.rt.memcpy(hp, 16, dev, 16, 1) == 0                           # "H2D" into host
     assert (host == np.arange(16)).all()
+    gone, _ = acl.rt.malloc(16, 0)
+    assert acl.rt.free(gone) == 0
+    assert acl.rt.memcpy(hp, 16, gone, 16, 2) == ACL_ERROR_RT_PARAM_INVALID  # freed: not read
     assert acl.rt.memcpy(dev, 8, hp, 16, 1) == ACL_ERROR_INVALID_PARAM     # count > destMax
     assert acl.rt.memcpy(dev, 64, hp, 64, 1) == ACL_ERROR_RT_PARAM_INVALID  # past allocation
     assert acl.rt.memcpy(0, 16, hp, 16, 1) == ACL_ERROR_INVALID_PARAM       # null
