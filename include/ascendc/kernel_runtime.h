@@ -98,6 +98,9 @@ void DeclareKernelType(int type);
 void DeclareKernelTypeForKey(uint64_t key, int type);
 // Faults when an instruction runs on a core type that has no unit for it.
 void RequireCore(int32_t core, const char* api);
+// The Matmul high-level API needs a cube core in the launch (it serves the vector cores'
+// requests in a mix launch): a launch without one faults, naming the kernel types that have.
+void RequireCubeUnit(const char* api);
 // A Matmul object registered on the cube core of a mix launch: that core serves the vector
 // cores' requests and has nothing else to run (never returns).
 bool IsMixCube();

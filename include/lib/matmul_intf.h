@@ -70,6 +70,7 @@ class Matmul {
   void Init(const TCubeTiling* tiling, TPipe* pipe = nullptr) {
     (void)pipe;
     const char* api = "Matmul::Init";
+    detail::RequireCubeUnit(api);
     if (tiling) {
       t_ = *tiling;
       CheckConstants(api);
@@ -150,7 +151,9 @@ class Matmul {
   }
 
   void WaitIterateAll() {}
-  // One base block (baseM x baseN, M direction first) per call; false when done.
+  // Synchronous (Iterate<true>): one base block (baseM x baseN, M direction first) per call;
+  // false when done. Asynchronous (Iterate<false>): the call starts the whole single-core
+  // matrix, and each GetTensorC<false> then takes the next base block, as CANN documents.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
     if (enPartialSum)
@@ -160,21 +163,29 @@ class Matmul {
     if (!computed_) {
       Compute("Matmul::Iterate");
       block_ = -1;
+      async_ = false;
     }
-    const int mb = (rows_ + t_.baseM - 1) / t_.baseM, nb = (cols_ + t_.baseN - 1) / t_.baseN;
-    if (++block_ >= mb * nb) {
+    if constexpr (!sync) {
+      if (async_ && block_ + 1 >= Blocks()) {  // every block taken: done
+        computed_ = false;
+        async_ = false;
+        return false;
+      }
+      async_ = true;
+      return true;
+    }
+    if (++block_ >= Blocks()) {
       computed_ = false;
       return false;
     }
-    // iterateOrder 0: M first; 1: N first (the host's SetTraverse(FIRSTN)).
-    bm_ = t_.iterateOrder == 1 ? block_ / nb : block_ % mb;
-    bn_ = t_.iterateOrder == 1 ? block_ % nb : block_ / mb;
+    SelectBlock();
     return true;
   }
   // The current block to its place in C (GM) ...
   template <bool sync = true>
   void GetTensorC(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
     const char* api = "Matmul::GetTensorC";
+    if constexpr (!sync) NextAsyncBlock(api);
     if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
     const int r0 = bm_ * t_.baseM, c0 = bn_ * t_.baseN;
     const int r1 = std::min(rows_, r0 + t_.baseM), c1 = std::min(cols_, c0 + t_.baseN);
@@ -193,6 +204,7 @@ class Matmul {
   template <bool sync = true>
   void GetTensorC(const LocalTensor<C>& dst, uint8_t = 0, bool = false) {
     const char* api = "Matmul::GetTensorC";
+    if constexpr (!sync) NextAsyncBlock(api);
     if (block_ < 0) detail::Fault(api, "no block: call Iterate() first");
     const int r0 = bm_ * t_.baseM, c0 = bn_ * t_.baseN;
     const int r1 = std::min(rows_, r0 + t_.baseM), c1 = std::min(cols_, c0 + t_.baseN);
@@ -207,7 +219,10 @@ class Matmul {
     detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(bytes, t_.baseM));
     detail::SyncAllPipes();
   }
-  void End() { computed_ = false; }
+  void End() {
+    computed_ = false;
+    async_ = false;
+  }
   // A VECCALC scratch the NPU's Matmul would use; the emulation needs none, but it must be
   // a UB tensor as on the NPU.
   void SetLocalWorkspace(const LocalTensor<uint8_t>& tmp) {
@@ -220,6 +235,30 @@ class Matmul {
 
  private:
   static C Convert(float v) { return static_cast<C>(v); }
+
+  int Blocks() const {
+    return ((rows_ + t_.baseM - 1) / t_.baseM) * ((cols_ + t_.baseN - 1) / t_.baseN);
+  }
+  // bm_, bn_ of block_ (iterateOrder 0: M first; 1: N first, the host's SetTraverse(FIRSTN)).
+  void SelectBlock() {
+    const int mb = (rows_ + t_.baseM - 1) / t_.baseM, nb = (cols_ + t_.baseN - 1) / t_.baseN;
+    bm_ = t_.iterateOrder == 1 ? block_ / nb : block_ % mb;
+    bn_ = t_.iterateOrder == 1 ? block_ % nb : block_ / mb;
+  }
+  // GetTensorC<false> after Iterate<false>: the next base block of the started matrix.
+  void NextAsyncBlock(const char* api) {
+    if (!async_) {
+      detail::Fault(api, "GetTensorC<false> needs Iterate<false>() first (the asynchronous form)");
+      return;
+    }
+    if (block_ + 1 >= Blocks()) {
+      detail::Fault(api, "GetTensorC<false> called more times than the " +
+                             std::to_string(Blocks()) + " base blocks Iterate<false>() started");
+      return;
+    }
+    ++block_;
+    SelectBlock();
+  }
 
   // CANN requires a config's constants to agree with the runtime tiling; on the NPU the
   // kernel computes with the constants, so a mismatch gives wrong tiles.
@@ -298,6 +337,7 @@ class Matmul {
 
   TCubeTiling t_;
   bool inited_ = false, computed_ = false, trans_a_ = false, trans_b_ = false, has_bias_ = false;
+  bool async_ = false;  // Iterate<false> started: GetTensorC<false> walks the blocks
   int rows_ = 0, cols_ = 0, depth_ = 0, org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
   int block_ = -1, bm_ = 0, bn_ = 0;
   GlobalTensor<A> a_;
@@ -313,6 +353,7 @@ void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* til
                   Rest&&... rest) {
   // In a mix launch the Matmul calls come from the vector cores and the cube core serves
   // them; the emulation computes them where they are called, so the cube core is done.
+  RequireCubeUnit("REGIST_MATMUL_OBJ");
   if (IsMixCube()) EndBlock();
   // A null tiling is complete only for a fully constant config; otherwise mm.Init follows.
   if (tiling || MM::kFullConstant) mm.Init(tiling, pipe);
@@ -322,6 +363,7 @@ void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* til
 // the config fixes it.
 template <typename MM>
 void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
+  RequireCubeUnit("REGIST_MATMUL_OBJ");
   if (IsMixCube()) EndBlock();
   (void)workspace;
   if constexpr (MM::kFullConstant) mm.Init(nullptr, pipe);

@@ -94,6 +94,18 @@ void RequireCore(int32_t core, const char* api) {
                  "has cube cores)");
 }
 
+void RequireCubeUnit(const char* api) {
+  if (!t_block) return;
+  Block& b = Current();
+  if (b.launch->shape.aic > 0) return;
+  b.needed_cube = true;
+  b.needed_mix = true;
+  Fault(api, std::string("the Matmul API needs a cube core, and this ") +
+                 KernelTypeName(b.launch->kernel_type) +
+                 " launch has none: declare KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2) or "
+                 "call SetKernelMode(KernelMode::MIX_MODE)");
+}
+
 bool IsMixCube() {
   Block& b = Current();
   return b.core == AIC && b.launch->shape.aiv > 0;

@@ -220,16 +220,22 @@ bool StoppedAtCube(const LaunchState& l, bool mode_given) {
   return cube && !wrote;
 }
 
-// Such a kernel runs again on cube cores, and says so.
+// Such a kernel runs again on cube cores, and says so: a Matmul API kernel in MIX_MODE (CANN's
+// CPU debug default, in which its vector cores drive the cube core), others on cube cores.
 LaunchResult RelaunchOnCube(const LaunchState& l, const std::function<void()>& body,
                             const LaunchOptions& options) {
-  const std::string note = "[kernel " + l.name +
-                           "] runs cube instructions and declares no kernel type: run on cube "
-                           "cores (AIC_ONLY); declare KERNEL_TASK_TYPE_DEFAULT or call "
-                           "SetKernelMode to choose";
+  bool mix = false;
+  for (const Block* b : l.blocks) mix = mix || b->needed_mix;
+  const std::string note =
+      "[kernel " + l.name + "] " +
+      (mix ? "uses the Matmul API and declares no kernel type: run in MIX_MODE (1 AIC + 2 AIV "
+             "per block, CANN's CPU debug default)"
+           : "runs cube instructions and declares no kernel type: run on cube cores "
+             "(AIC_ONLY)") +
+      "; declare KERNEL_TASK_TYPE_DEFAULT or call SetKernelMode to choose";
   if (options.report) std::printf("[WARNING] %s\n", note.c_str());
   LaunchOptions again = options;
-  again.mode = KernelMode::AIC_MODE;
+  again.mode = mix ? KernelMode::MIX_MODE : KernelMode::AIC_MODE;
   LaunchResult r = Launch(l.name.c_str(), l.block_dim, body, again);
   r.warnings.insert(r.warnings.begin(), note);
   return r;

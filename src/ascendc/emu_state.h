@@ -129,6 +129,7 @@ struct Block {
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
   bool needed_cube = false;  // faulted on a cube instruction on a vector core
+  bool needed_mix = false;   // faulted on the Matmul API in a launch without cube cores
   std::vector<uint8_t> local[kMem];
   uint32_t used[kMem] = {};
   double cycles[kPipes] = {};  // busy cycles per pipe

@@ -235,6 +235,7 @@ TEST(AscendCCube, RulesOfTheCubePath) {
   big.singleCoreM = big.singleCoreN = big.singleCoreK = 512;
   big.baseM = 256, big.baseN = 128, big.baseK = 256;
   testing::internal::CaptureStdout();
+  SetKernelMode(KernelMode::MIX_MODE);  // the Matmul API needs the cube core of a mix launch
   ok = detail::RunKernel("matmul_big_base", 1, [&big] {
     TPipe pipe;
     Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
@@ -248,6 +249,7 @@ TEST(AscendCCube, RulesOfTheCubePath) {
   EXPECT_NE(out.find("baseM x baseK (256 x 256) needs 131072 bytes of L0A, which has 65536"),
             std::string::npos)
       << out;
+  SetKernelMode(KernelMode::AIV_MODE);
   // The host tiling refuses such splits.
   matmul_tiling::MatmulApiTiling t;
   t.SetShape(512, 512, 512);
@@ -257,3 +259,119 @@ TEST(AscendCCube, RulesOfTheCubePath) {
 }
 
 }  // namespace
+
+// A Matmul API kernel with no kernel type and no SetKernelMode runs in MIX_MODE, CANN's CPU
+// debug default (it ran on vector cores before, leaving half a mix kernel's rows unwritten);
+// AIV_ONLY, which has no cube core, is refused naming the types that have one.
+TEST(AscendCCube, MatmulWithoutAKernelModeRunsInMixMode) {
+  const int M = 32, N = 32, K = 32;
+  matmul_tiling::MultiCoreMatmulTiling tiler;
+  tiler.SetDim(1);
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(M, N, K);
+  tiler.SetOrgShape(M, N, K);
+  TCubeTiling tiling;
+  ASSERT_EQ(tiler.GetTiling(tiling), 0);
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  auto* c = static_cast<float*>(GmAlloc(M * N * 4));
+  Fill(a, M * K, 5);
+  Fill(b, K * N, 6);
+  auto kernel = [&] {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    if (GetSubBlockIdx() != 0) return;  // the first vector core of the pair drives it
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a, M * K);
+    gb.SetGlobalBuffer(b, K * N);
+    gc.SetGlobalBuffer(c, M * N);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+  };
+  detail::ClearKernelMode();
+  testing::internal::CaptureStdout();
+  const bool ok = detail::RunKernel("mm_no_mode", 1, kernel);
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(ok) << out;
+  EXPECT_NE(out.find("run in MIX_MODE"), std::string::npos) << out;
+  const auto want = Reference(a, b, M, N, K, nullptr);
+  for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
+  SetKernelMode(KernelMode::AIV_MODE);
+  testing::internal::CaptureStdout();
+  EXPECT_FALSE(detail::RunKernel("mm_aiv_only", 1, kernel));
+  const std::string refused = testing::internal::GetCapturedStdout();
+  EXPECT_NE(refused.find("the Matmul API needs a cube core"), std::string::npos) << refused;
+  for (void* p : {(void*)a, (void*)b, (void*)c}) GmFree(p);
+}
+
+// Iterate<false>() starts the whole matrix; each GetTensorC<false>() takes the next base
+// block (it took the first block every time before: 3 of 4 blocks wrong, success printed).
+TEST(AscendCCube, AsyncIterateWalksTheBlocksWithGetTensorC) {
+  const int M = 64, N = 64, K = 32;
+  matmul_tiling::MultiCoreMatmulTiling tiler;
+  tiler.SetDim(1);
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(M, N, K);
+  tiler.SetOrgShape(M, N, K);
+  tiler.SetFixSplit(32, 32, -1);  // 2 x 2 base blocks
+  TCubeTiling tiling;
+  ASSERT_EQ(tiler.GetTiling(tiling), 0);
+  ASSERT_EQ(tiling.baseM, 32);
+  ASSERT_EQ(tiling.baseN, 32);
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  auto* c = static_cast<float*>(GmAlloc(M * N * 4));
+  Fill(a, M * K, 7);
+  Fill(b, K * N, 8);
+  int calls = 4;
+  auto kernel = [&] {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    if (GetSubBlockIdx() != 0) return;
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gc;
+    ga.SetGlobalBuffer(a, M * K);
+    gb.SetGlobalBuffer(b, K * N);
+    gc.SetGlobalBuffer(c, M * N);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.template Iterate<false>();
+    for (int i = 0; i < calls; ++i) mm.template GetTensorC<false>(gc);
+    mm.End();
+  };
+  SetKernelMode(KernelMode::MIX_MODE);
+  testing::internal::CaptureStdout();
+  const bool ok = detail::RunKernel("mm_async", 1, kernel);
+  std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(ok) << out;
+  const auto want = Reference(a, b, M, N, K, nullptr);
+  for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
+  calls = 5;  // one more than the blocks: an error, not a silent repeat
+  testing::internal::CaptureStdout();
+  EXPECT_FALSE(detail::RunKernel("mm_async_extra", 1, kernel));
+  out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("more times than the 4 base blocks"), std::string::npos) << out;
+  SetKernelMode(KernelMode::AIV_MODE);
+  for (void* p : {(void*)a, (void*)b, (void*)c}) GmFree(p);
+}
