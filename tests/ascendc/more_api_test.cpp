@@ -478,4 +478,19 @@ TEST(AscendCStaticTensors, LocalMemAllocatorTakesTensorsInTurn) {
   EXPECT_NE(r.errors[0].find("run past the 196608 bytes of UB"), std::string::npos) << r.errors[0];
 }
 
+// ASSERT(expr), as public kernels spell the kernel assertion: a failed one fails the block with
+// CANN's assertion line; a true one is nothing.
+TEST(AscendCDebug, AssertMacroFailsTheBlock) {
+  auto r = oc_test::LaunchQuiet("assert_ok", 1, [] { ASSERT(GetBlockNum() == 1); });
+  EXPECT_TRUE(r.ok);
+  testing::internal::CaptureStdout();
+  r = oc_test::LaunchQuiet("assert_fails", 1,
+                           [] { ASSERT(GetBlockNum() == 2 && "block dim must be 2"); });
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(out.find("Assertion `GetBlockNum() == 2 && \"block dim must be 2\"' failed"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
