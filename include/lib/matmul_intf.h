@@ -375,8 +375,11 @@ void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
 using AscendC::CubeFormat;
 using AscendC::Matmul;
 using AscendC::MatmulType;
-// CANN's samples name the types through namespace matmul too.
+// CANN's samples name the types through namespace matmul too, and code written inside it sees
+// the AscendC names (GetBlockIdx, GetSysWorkSpacePtr, SyncAll, MatmulShapeParams...) as
+// CANN's headers make them visible there.
 namespace matmul {
+using namespace AscendC;  // NOLINT(build/namespaces)
 using AscendC::GetBasicConfig;
 using AscendC::GetIBShareNormConfig;
 using AscendC::GetMatmulApiTiling;

@@ -260,6 +260,15 @@ TEST(AscendCCube, RulesOfTheCubePath) {
 
 }  // namespace
 
+// Code inside namespace matmul sees AscendC's names unqualified, as with CANN's headers.
+namespace matmul {
+[[maybe_unused]] int64_t OcBlockOffset() {
+  (void)GetSysWorkSpacePtr;
+  constexpr MatmulShapeParams kShape{64, 64, 64, 32, 32, 32};
+  return static_cast<int64_t>(GetBlockIdx()) * kShape.singleCoreM;
+}
+}  // namespace matmul
+
 // A Matmul API kernel with no kernel type and no SetKernelMode runs in MIX_MODE, CANN's CPU
 // debug default (it ran on vector cores before, leaving half a mix kernel's rows unwritten);
 // AIV_ONLY, which has no cube core, is refused naming the types that have one.
