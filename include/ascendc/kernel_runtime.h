@@ -54,6 +54,8 @@ void ResetLocal();
 // Global memory: checks that [p, p+bytes) lies inside one known allocation. Unknown
 // pointers (not from GmAlloc or a launch) are accepted.
 void CheckGlobal(const void* p, uint64_t bytes, const char* api);
+// Whether [p, p + bytes) lies in one known global allocation, the NPU's padding included.
+bool GlobalRangeAllocated(const void* p, uint64_t bytes);
 void RegisterGlobal(const void* p, uint64_t bytes);
 void UnregisterGlobal(const void* p);
 

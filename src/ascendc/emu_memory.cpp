@@ -93,7 +93,7 @@ void UnregisterGlobal(const void* p) {
 void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
   if (t_block && t_block->probe) throw ProbeEnd{};  // the kernel's declarations are over
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  std::string problem;
+  std::string problem, warning;
   {
     std::lock_guard<std::mutex> lock(g_gm_mutex);
     auto next = g_gm.upper_bound(a);
@@ -103,8 +103,18 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
       const uint64_t size = prev->second;
       auto pad = g_gm_padded.find(prev->first);
       const uint64_t padded = pad == g_gm_padded.end() ? size : pad->second;
-      if (a < prev->first + size) {
-        // Inside a known allocation: the access must end inside it too.
+      if (a < prev->first + padded && a + bytes > prev->first + size &&
+          a + bytes <= prev->first + padded && !into_next) {
+        // Past the size asked for, inside what the NPU allocates for it (rounded up to 32
+        // bytes, plus 32): legal there, so a warning, not a fault.
+        warning = "global memory access of " + std::to_string(bytes) + " bytes at offset " +
+                  std::to_string(a - prev->first) + " reaches " +
+                  std::to_string(a + bytes - prev->first - size) + " bytes past the " +
+                  std::to_string(size) +
+                  " bytes allocated, into the padding the NPU's allocator adds (legal there; "
+                  "those bytes hold no data of yours)";
+      } else if (a < prev->first + size) {
+        // Inside a known allocation: the access must end inside it (or its padding) too.
         if (a + bytes > prev->first + size)
           problem = "global memory access of " + std::to_string(bytes) + " bytes at offset " +
                     std::to_string(a - prev->first) + " runs past the end of its allocation of " +
@@ -126,6 +136,18 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
                 std::to_string(next->second) + " bytes and runs into it";
   }
   if (!problem.empty()) Fault(api, problem);
+  if (!warning.empty()) Warn(api, warning);
+}
+
+bool GlobalRangeAllocated(const void* p, uint64_t bytes) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(g_gm_mutex);
+  auto next = g_gm.upper_bound(a);
+  if (next == g_gm.begin()) return false;
+  auto prev = std::prev(next);
+  auto pad = g_gm_padded.find(prev->first);
+  const uint64_t padded = pad == g_gm_padded.end() ? prev->second : pad->second;
+  return a >= prev->first && a + bytes <= prev->first + padded;
 }
 
 Memory Locate(Block& b, const uint8_t* p, uint64_t* offset) {
@@ -194,14 +216,15 @@ void CheckGlobalOverlaps(LaunchState& l) {
 
 void* GmAlloc(size_t size) {
   if (size > SIZE_MAX - 128) return nullptr;  // the roundings below would wrap
-  const size_t rounded = (std::max<size_t>(size, 1) + 31) / 32 * 32;
-  void* p = std::aligned_alloc(64, (rounded + 63) / 64 * 64);
+  // As the NPU's aclrtMalloc lays it out: rounded up to 32 bytes, plus 32.
+  const size_t reserved = (std::max<size_t>(size, 1) + 31) / 32 * 32 + 32;
+  void* p = std::aligned_alloc(64, (reserved + 63) / 64 * 64);
   if (!p) return nullptr;
-  std::memset(p, 0, rounded);
+  std::memset(p, 0, reserved);
   detail::RegisterGlobal(p, size);
   {
     std::lock_guard<std::mutex> lock(detail::g_gm_mutex);
-    detail::g_gm_padded[reinterpret_cast<uintptr_t>(p)] = (rounded + 63) / 64 * 64;
+    detail::g_gm_padded[reinterpret_cast<uintptr_t>(p)] = reserved;
   }
   return p;
 }
