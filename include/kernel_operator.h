@@ -3,6 +3,9 @@
 // thread per block, with the hardware's rules checked (docs/ascendc.md).
 #pragma once
 
+// CANN's CPU-debug headers bring <iostream> along; kernels print with std::cout on that.
+#include <iostream>
+
 #include "ascendc/kernel_cube.h"
 #include "ascendc/kernel_data_copy.h"
 #include "ascendc/kernel_debug.h"

@@ -166,6 +166,9 @@ enum class CacheRwMode : uint8_t { READ = 1, WRITE = 2, RW = 3 };
 // CPU debug's launch layout (SetKernelMode), in CANN's order.
 enum class KernelMode { MIX_MODE = 0, AIC_MODE, AIV_MODE };
 // Core types, as g_coreType holds them: ASCEND_IS_AIC / ASCEND_IS_AIV compare with these.
+// The largest repeatTimes of a vector instruction: the hardware field is 8 bits.
+inline constexpr int32_t MAX_REPEAT_TIMES = 255;
+
 inline constexpr int32_t MIX = 0;
 inline constexpr int32_t AIC = 1;
 inline constexpr int32_t AIV = 2;

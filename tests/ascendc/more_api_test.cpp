@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "kernel_operator_intf.h"
 #include "kernel_operator_list_tensor_intf.h"
 #include "launch_util.h"
 #include "tikicpulib.h"
@@ -491,6 +492,14 @@ TEST(AscendCDebug, AssertMacroFailsTheBlock) {
   EXPECT_NE(out.find("Assertion `GetBlockNum() == 2 && \"block dim must be 2\"' failed"),
             std::string::npos)
       << out;
+}
+
+// Names kernels take from CANN's headers: MAX_REPEAT_TIMES, kernel_operator_intf.h, and
+// <iostream> (std::cout) without an include of their own.
+TEST(AscendCNames, RepeatLimitAndInterfaceHeader) {
+  static_assert(MAX_REPEAT_TIMES == 255);
+  std::ostream& out = std::cout;  // from kernel_operator.h, as with CANN's headers
+  EXPECT_TRUE(out.good());
 }
 
 }  // namespace
