@@ -149,13 +149,41 @@ class TilingData {
   size_t size_ = 0;
 };
 
+// A tensor as the tiling function sees it (TilingContext::GetInputTensor): its shapes, data
+// type and formats; GetData is the value only where it is known when tiling runs (null
+// otherwise, as CANN gives null for inputs the op does not declare value-dependent).
+class Tensor {
+ public:
+  Tensor() = default;
+  Tensor(StorageShape shape, CompileTimeTensorDesc desc, const void* data)
+      : shape_(std::move(shape)), desc_(desc), data_(data) {}
+  const StorageShape& GetShape() const { return shape_; }
+  const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+  const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+  int64_t GetShapeSize() const { return shape_.GetStorageShape().GetShapeSize(); }
+  ge::DataType GetDataType() const { return desc_.GetDataType(); }
+  ge::Format GetOriginFormat() const { return desc_.GetOriginFormat(); }
+  ge::Format GetStorageFormat() const { return desc_.GetStorageFormat(); }
+  template <typename T>
+  const T* GetData() const {
+    return static_cast<const T*>(data_);
+  }
+  const void* GetAddr() const { return data_; }
+
+ private:
+  StorageShape shape_;
+  CompileTimeTensorDesc desc_;
+  const void* data_ = nullptr;
+};
+
 // What a node looks like to its host functions. OpenCANN fills it; op code reads it.
 class NodeView {
  public:
   std::string name, type;
   std::vector<StorageShape> input_shapes, output_shapes;
   std::vector<CompileTimeTensorDesc> input_descs, output_descs;
-  std::vector<bool> input_present;  // optional inputs may be absent
+  std::vector<bool> input_present;        // optional inputs may be absent
+  std::vector<const void*> input_values;  // constant inputs' data when known; may be shorter
   RuntimeAttrs attrs;
   // The chip the model is built for (an opencann::SocSpec, see opencann/soc_table.h);
   // null = the default. Tiling code passes it to PlatformAscendC as CANN's platform info.
@@ -178,6 +206,18 @@ class TilingContext {
   const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
   const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
     return i < node_->output_descs.size() ? &node_->output_descs[i] : nullptr;
+  }
+  // The inputs and outputs as tensors (shape, data type, format, and a constant's value).
+  const Tensor* GetInputTensor(size_t i) const {
+    if (!Present(i)) return nullptr;
+    Tensors();
+    return &inputs_[i];
+  }
+  const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+  const Tensor* GetOutputTensor(size_t i) const {
+    if (i >= node_->output_shapes.size()) return nullptr;
+    Tensors();
+    return &outputs_[i];
   }
   RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
   size_t GetComputeNodeInputNum() const { return node_->input_shapes.size(); }
@@ -207,7 +247,24 @@ class TilingContext {
     return i < node_->input_shapes.size() &&
            (i >= node_->input_present.size() || node_->input_present[i]);
   }
+  // Built on first use from the node (its shapes and descriptions do not change meanwhile).
+  void Tensors() const {
+    if (built_) return;
+    built_ = true;
+    for (size_t i = 0; i < node_->input_shapes.size(); ++i)
+      inputs_.emplace_back(
+          node_->input_shapes[i],
+          i < node_->input_descs.size() ? node_->input_descs[i] : CompileTimeTensorDesc(),
+          i < node_->input_values.size() ? node_->input_values[i] : nullptr);
+    for (size_t i = 0; i < node_->output_shapes.size(); ++i)
+      outputs_.emplace_back(
+          node_->output_shapes[i],
+          i < node_->output_descs.size() ? node_->output_descs[i] : CompileTimeTensorDesc(),
+          nullptr);
+  }
   NodeView* node_;
+  mutable bool built_ = false;
+  mutable std::vector<Tensor> inputs_, outputs_;
   uint32_t block_dim_ = 1;
   uint64_t tiling_key_ = 0;
   TilingData tiling_;

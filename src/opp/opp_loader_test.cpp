@@ -317,3 +317,33 @@ TEST_F(OppEnvironment, NoEnvironmentLoadsNothing) {
 
 }  // namespace
 }  // namespace oc
+
+// The tiling context's tensors: shapes, data type and format of every input and output,
+// and a constant input's value where the node knows it.
+TEST(TilingContext, InputAndOutputTensors) {
+  gert::NodeView node;
+  node.input_shapes.emplace_back(gert::Shape{2, 3}, gert::Shape{2, 3});
+  node.input_shapes.emplace_back(gert::Shape{1}, gert::Shape{1});
+  node.output_shapes.emplace_back(gert::Shape{2}, gert::Shape{2});
+  gert::CompileTimeTensorDesc f16, i32;
+  f16.Set(ge::DT_FLOAT16, ge::FORMAT_ND);
+  i32.Set(ge::DT_INT32, ge::FORMAT_ND);
+  node.input_descs = {f16, i32};
+  node.output_descs = {f16};
+  const int32_t axis = 1;
+  node.input_values = {nullptr, &axis};
+  gert::TilingContext c(&node);
+  const gert::Tensor* x = c.GetInputTensor(0);
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->GetShapeSize(), 6);
+  EXPECT_EQ(x->GetStorageShape().GetDim(1), 3);
+  EXPECT_EQ(x->GetDataType(), ge::DT_FLOAT16);
+  EXPECT_EQ(x->GetData<float>(), nullptr);  // not known when tiling runs
+  ASSERT_NE(c.GetInputTensor(1)->GetData<int32_t>(), nullptr);
+  EXPECT_EQ(*c.GetInputTensor(1)->GetData<int32_t>(), 1);
+  EXPECT_EQ(c.GetInputTensor(2), nullptr);
+  EXPECT_EQ(c.GetOutputTensor(0)->GetShapeSize(), 2);
+  node.input_present = {true, false};
+  gert::TilingContext optional(&node);
+  EXPECT_EQ(optional.GetOptionalInputTensor(1), nullptr);
+}
