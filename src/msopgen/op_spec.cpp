@@ -70,8 +70,15 @@ std::string StringLiteral(const std::string& v) {
 // op.json writes list defaults as JSON lists or as strings holding one ("[1, 2]").
 std::optional<json> ListOf(const json& v) {
   if (v.is_array()) return v;
+  if (v.is_object() && v.empty()) return json::array();  // {} in the JSON: an empty list
   if (!v.is_string()) return std::nullopt;
-  json parsed = json::parse(v.get<std::string>(), nullptr, false);
+  std::string text = v.get<std::string>();
+  // CANN's examples also write lists as C++ initialisers: "{}", "{1, 2}".
+  if (text.size() >= 2 && text.front() == '{' && text.back() == '}') {
+    text.front() = '[';
+    text.back() = ']';
+  }
+  json parsed = json::parse(text, nullptr, false);
   if (parsed.is_discarded() || !parsed.is_array()) return std::nullopt;
   return parsed;
 }
@@ -193,6 +200,12 @@ class Checker {
           return Bad(f, "must be one of ND, NCHW, NHWC, NCDHW, NDHWC");
         s.formats.push_back("FORMAT_" + fm.get<std::string>());
       }
+      // One entry on either side applies to every entry of the other, as CANN's msopgen
+      // takes it; other lengths must agree.
+      if (s.formats.size() == 1 && s.types.size() > 1)
+        s.formats.assign(s.types.size(), s.formats[0]);
+      else if (s.types.size() == 1 && s.formats.size() > 1)
+        s.types.assign(s.formats.size(), s.types[0]);
       if (s.formats.size() != s.types.size())
         return Bad(field + ".format", "has " + std::to_string(s.formats.size()) +
                                           " entries, type has " + std::to_string(s.types.size()));
@@ -213,15 +226,18 @@ class Checker {
     OC_ASSIGN_OR_RETURN(s.type, String(a, "type", field));
     if (s.type == "list_int") s.type = "listInt";
     if (s.type == "list_float") s.type = "listFloat";
+    if (s.type == "string") s.type = "str";  // CANN's msopgen takes both spellings
+    // "value" is the default's other spelling in CANN's examples.
+    const char* default_key = a.contains("default_value") ? "default_value" : "value";
     if (!AttrTypes().count(s.type))
       return Bad(field + ".type",
                  "\"" + s.type + "\" must be int, float, bool, str, listInt or listFloat");
-    if (a.contains("default_value")) {
+    if (a.contains(default_key)) {
       // The value lands in generated C++: it must be a literal of the attribute's type.
-      auto literal = DefaultLiteral(s.type, a["default_value"]);
+      auto literal = DefaultLiteral(s.type, a[default_key]);
       if (!literal)
-        return Bad(field + ".default_value",
-                   a["default_value"].dump() + " is not a value of type " + s.type);
+        return Bad(field + "." + default_key,
+                   a[default_key].dump() + " is not a value of type " + s.type);
       s.default_value = *literal;
     } else if (s.param_type == "optional") {
       return Bad(field + ".default_value", "an optional attribute needs a default value");

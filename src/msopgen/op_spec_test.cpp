@@ -173,11 +173,38 @@ TEST_F(OpSpecTest, TypeListsOfDifferentLengthsAreRefused) {
 
 TEST_F(OpSpecTest, FormatListMustMatchTheTypeList) {
   ExpectRefused(R"([{"op": "AddCustom",
-    "output_desc": [{"name": "z", "type": ["fp16", "float"], "format": ["ND"]}]}])",
-                "[0].output_desc[0].format: has 1 entries, type has 2");
+    "output_desc": [{"name": "z", "type": ["fp16", "float", "int32"], "format": ["ND", "ND"]}]}])",
+                "[0].output_desc[0].format: has 2 entries, type has 3");
   ExpectRefused(R"([{"op": "AddCustom",
     "output_desc": [{"name": "z", "type": ["fp16"], "format": ["NC1HWC0"]}]}])",
                 "[0].output_desc[0].format[0]: must be one of ND, NCHW, NHWC, NCDHW, NDHWC");
+}
+
+// Spellings CANN's msopgen takes and its own examples use: one format for every type (and
+// the reverse), "string" for str, "value" for default_value, lists as "{1, 2}", "{}" or {}.
+TEST_F(OpSpecTest, SpellingsCannAcceptsAreAccepted) {
+  auto r = ParseText(R"([{"op": "ScaleCustom",
+    "input_desc": [{"name": "x", "type": ["fp16", "float"], "format": ["ND"]}],
+    "output_desc": [{"name": "y", "type": ["fp16"], "format": ["ND", "NCHW"]}],
+    "attr": [{"name": "mode", "type": "string", "value": "fast"},
+             {"name": "dims", "type": "list_int", "value": "{1, 2}"},
+             {"name": "none", "type": "listInt", "default_value": "{}"},
+             {"name": "empty", "type": "listFloat", "default_value": {}}]}])");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const OpSpec& op = r->front();
+  ASSERT_EQ(op.inputs[0].formats.size(), 2u);
+  EXPECT_EQ(op.inputs[0].formats[1], "FORMAT_ND");
+  ASSERT_EQ(op.outputs[0].types.size(), 2u);
+  EXPECT_EQ(op.outputs[0].types[1], op.outputs[0].types[0]);
+  EXPECT_EQ(op.outputs[0].formats[1], "FORMAT_NCHW");
+  ASSERT_EQ(op.attrs.size(), 4u);
+  EXPECT_EQ(op.attrs[0].type, "str");
+  EXPECT_EQ(op.attrs[0].default_value, "\"fast\"");
+  EXPECT_EQ(op.attrs[1].type, "listInt");
+  EXPECT_EQ(op.attrs[1].default_value, "1, 2");
+  EXPECT_EQ(op.attrs[2].default_value, "");
+  EXPECT_EQ(op.attrs[3].type, "listFloat");
+  EXPECT_EQ(op.attrs[3].default_value, "");
 }
 
 TEST_F(OpSpecTest, InputAndOutputNamesMustDiffer) {
