@@ -33,6 +33,11 @@ foreach(part runtime lib64 include bin)
   oc_link(../${part} x86_64-linux/${part})
 endforeach()
 oc_link(../compiler/tikcpp x86_64-linux/tikcpp)
+# ccec and bisheng where CANN's CMake templates and scripts look for the compiler.
+oc_link(../../bin compiler/ccec_compiler/bin)
+oc_link(../compiler/ccec_compiler x86_64-linux/ccec_compiler)
+oc_link(../../compiler/ccec_compiler toolkit/tools/ccec_compiler)
+oc_link(../../compiler/ccec_compiler tools/ccec_compiler)
 # The platform description files (<SoC>.ini) where CANN's tools and applications look.
 oc_link(../data compiler/data)
 oc_link(../data x86_64-linux/data)
@@ -64,3 +69,8 @@ export PATH="$_oc_home/bin${PATH:+:$PATH}"
 unset _oc_home
 ]=])
 message(STATUS "Installing: ${P}/set_env.sh")
+# Older CANN kept the environment script as bin/setenv.bash; some projects still source it.
+file(WRITE "${P}/bin/setenv.bash" [=[
+# OpenCANN: the older name of <prefix>/set_env.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)/set_env.sh"
+]=])

@@ -25,7 +25,9 @@ struct LaunchOptions {
   const char* soc = nullptr;  // the chip to model (a model's --soc_version); null: SetSoc's
   bool report = true;         // print the report and write <kernel>_cost.json
 };
-// What a launch found: errors and warnings (as printed) and the cost estimate.
+#if !defined(_GLIBCXX_USE_CXX11_ABI) || _GLIBCXX_USE_CXX11_ABI
+// What a launch found: errors and warnings (as printed) and the cost estimate. OpenCANN's
+// own runtime calls this; it carries std::strings, so it is hidden under the old string ABI.
 struct LaunchResult {
   bool ok = false;
   std::vector<std::string> errors, warnings;
@@ -35,6 +37,7 @@ struct LaunchResult {
 };
 LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<void()>& body,
                     const LaunchOptions& options);
+#endif
 
 // Runs `body` once per block, each on its own thread with its block index; reports
 // faults, warnings and the cost estimate. Returns true when no block failed.

@@ -38,12 +38,19 @@ struct KernelFault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The library's entry points take C strings only, so kernels built with either C++ string
+// ABI (-D_GLIBCXX_USE_CXX11_ABI=0, as CANN's templates set) link against it.
 // Raises a fault from an API call (never returns).
-[[noreturn]] void Fault(const char* api, const std::string& what);
+[[noreturn]] void FaultText(const char* api, const char* what);
 // Records a warning once per (api, message) and block.
-void Warn(const char* api, const std::string& what);
+void WarnText(const char* api, const char* what);
 // Records an error without unwinding (destructors: leaked tensors).
-void Error(const char* api, const std::string& what);
+void ErrorText(const char* api, const char* what);
+[[noreturn]] inline void Fault(const char* api, const std::string& what) {
+  FaultText(api, what.c_str());
+}
+inline void Warn(const char* api, const std::string& what) { WarnText(api, what.c_str()); }
+inline void Error(const char* api, const std::string& what) { ErrorText(api, what.c_str()); }
 
 // Per-core local memory: InitBuffer takes ranges of it.
 uint8_t* LocalBase(Memory m);
@@ -138,8 +145,11 @@ void Print(const char* text);
 // The running block's emulated time so far, in cycles of the SoC clock.
 double ElapsedCycles();
 // assert() in a kernel: prints CANN's message and fails the block (outside a launch: aborts).
-[[noreturn]] void AssertFailed(const char* expr, const char* file, int line,
-                               const std::string& msg);
+[[noreturn]] void AssertFailedText(const char* expr, const char* file, int line, const char* msg);
+[[noreturn]] inline void AssertFailed(const char* expr, const char* file, int line,
+                                      const std::string& msg) {
+  AssertFailedText(expr, file, line, msg.c_str());
+}
 
 // The chip a tikicpulib::<soc> target names (cmake/tikicpulibConfig.cmake), unless
 // OCANN_SOC says otherwise at run time.

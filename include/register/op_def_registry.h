@@ -16,6 +16,14 @@
 #include "graph/types.h"
 #include "register/tilingdata_base.h"
 
+// The definitions below hand std::string members to libopregister, which is built with the
+// C++11 string ABI: a package compiled with the old one would register garbage, so it is
+// refused here instead.
+#if defined(_GLIBCXX_USE_CXX11_ABI) && !_GLIBCXX_USE_CXX11_ABI
+#error \
+    "OpenCANN: register/op_def_registry.h needs the C++11 std::string ABI; build op_host sources without -D_GLIBCXX_USE_CXX11_ABI=0 (Ascend C kernels may keep it)"
+#endif
+
 namespace gert {
 
 class Shape {

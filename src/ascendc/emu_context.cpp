@@ -43,19 +43,19 @@ std::string BlockLabel(const Block& b) {
   return "[block " + std::to_string(b.idx) + (b.core == AIC ? " AIC" : " AIV") + "]";
 }
 
-void Fault(const char* api, const std::string& what) {
+void FaultText(const char* api, const char* what) {
   Current().faulted = true;
   throw KernelFault(Where(api) + what);
 }
 
-void Warn(const char* api, const std::string& what) {
+void WarnText(const char* api, const char* what) {
   Block& b = Current();
   std::lock_guard<std::mutex> lock(b.launch->mutex);
   const std::string key = std::to_string(b.idx) + api + what;
   if (b.launch->warned.insert(key).second) b.launch->warnings.push_back(Where(api) + what);
 }
 
-void Error(const char* api, const std::string& what) {
+void ErrorText(const char* api, const char* what) {
   Block& b = Current();
   if (b.faulted) return;  // the fault already explains the state
   std::lock_guard<std::mutex> lock(b.launch->mutex);
@@ -127,10 +127,10 @@ MaskState& Mask() { return Current().mask; }
 
 double ElapsedCycles() { return Current().timeline.issue; }
 
-void AssertFailed(const char* expr, const char* file, int line, const std::string& msg) {
+void AssertFailedText(const char* expr, const char* file, int line, const char* msg) {
   std::string text = std::string("[ASSERT] ") + file + ":" + std::to_string(line) +
                      ": : Assertion `" + expr + "' failed.";
-  if (!msg.empty()) text += " " + msg;
+  if (msg && *msg) text += std::string(" ") + msg;
   if (!t_block) {
     std::fprintf(stderr, "%s\n", text.c_str());
     std::abort();

@@ -1,0 +1,95 @@
+// Unit tests of ccec's command line and its rewrite of <<<>>> kernel launches.
+#include "ccec/ccec_driver.h"
+
+#include <gtest/gtest.h>
+
+namespace oc::ccec {
+namespace {
+
+TEST(CcecCommandLine, ReadsTheSamplesCompileLine) {
+  // The kernel_invocation samples' ccec call: one Ascend C and one host source, linked.
+  auto r = ParseCommandLine({"-x", "cce", "add_custom.cpp", "-x", "c++", "main.cpp",
+                             "--cce-aicore-arch=dav-c220-vec", "-O2", "-std=c++17", "-Iinc",
+                             "-L/lib", "-lruntime", "-lascendcl", "-o", "add_custom_npu"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->inputs.size(), 2u);
+  EXPECT_EQ(r->inputs[0].language, Language::kCce);
+  EXPECT_EQ(r->inputs[1].language, Language::kCxx);
+  EXPECT_EQ(r->output, "add_custom_npu");
+  EXPECT_EQ(r->core_type, "VecCore");
+  EXPECT_EQ(r->soc, "Ascend910B3");
+  EXPECT_EQ(r->link_flags, (std::vector<std::string>{"-L/lib", "-lruntime", "-lascendcl"}));
+  EXPECT_EQ(r->host_flags, (std::vector<std::string>{"-O2", "-Iinc"}));
+}
+
+TEST(CcecCommandLine, BishengFormsAndCMakeCompileLine) {
+  auto r =
+      ParseCommandLine({"-xcce", "--cce-soc-version=Ascend910B1", "--cce-soc-core-type=CubeCore",
+                        "-MD", "-MT", "k.o", "-MF", "k.o.d", "-o", "k.o", "-c", "k.cpp"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->compile_only);
+  EXPECT_EQ(r->soc, "Ascend910B1");
+  auto defines = DeviceDefines(*r);
+  EXPECT_NE(std::find(defines.begin(), defines.end(), "-D__DAV_C220_CUBE__=1"), defines.end());
+  EXPECT_NE(std::find(defines.begin(), defines.end(), "-DOCANN_TIKICPU_SOC=\"Ascend910B1\""),
+            defines.end());
+  EXPECT_EQ(r->inputs.at(0).language, Language::kCce);
+}
+
+TEST(CcecCommandLine, NpuOnlyOptionsAndOtherChipsAreRefused) {
+  for (const char* bad : {"-S", "--cce-aicore-only"}) {
+    auto r = ParseCommandLine({"-xcce", bad, "k.cpp"});
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("NPU machine code"), std::string::npos);
+  }
+  auto arch = ParseCommandLine({"--cce-aicore-arch=dav-m200", "-xcce", "k.cpp"});
+  ASSERT_FALSE(arch.ok());
+  EXPECT_NE(arch.status().message().find("not modelled"), std::string::npos);
+  auto soc = ParseCommandLine({"--cce-soc-version=Ascend310P3", "-xcce", "k.cpp"});
+  ASSERT_FALSE(soc.ok());
+  EXPECT_FALSE(ParseCommandLine({"--cce-made-up", "k.cpp"}).ok());
+  EXPECT_FALSE(ParseCommandLine({"-O2"}).ok());  // no input
+  EXPECT_FALSE(ParseCommandLine({"-c", "a.cpp", "b.cpp", "-o", "x.o"}).ok());
+}
+
+TEST(CcecCommandLine, CodeGenerationOptionsAreRecordedWithAWarning) {
+  auto r = ParseCommandLine({"-mllvm", "-cce-aicore-record-overflow=true", "--cce-fatobj-link",
+                             "--cce-auto-sync", "-xcce", "k.cpp"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->warnings.size(), 2u);
+  EXPECT_NE(r->warnings[0].find("-cce-aicore-record-overflow=true"), std::string::npos);
+  EXPECT_NE(r->warnings[1].find("--cce-auto-sync"), std::string::npos);
+}
+
+TEST(CcecRewrite, LaunchesBecomeStreamLaunches) {
+  auto r = RewriteLaunches(
+      "void f(){ add_custom<<<8, nullptr, stream>>>(x, y, z); }\n"
+      "void g(){ ns::k<half, 2> <<< n, l2,\n s >>> (a); }\n",
+      "k.cpp");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->find("::oc_ccec::Launch<&add_custom>(\"add_custom\", 8, nullptr, stream)(x, y, z)"),
+            std::string::npos)
+      << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&ns::k<half, 2>>(\"k\",  n, l2,\n s )"), std::string::npos)
+      << *r;
+  EXPECT_EQ(r->rfind("#line 1 \"k.cpp\"\n", 0), 0u);
+}
+
+TEST(CcecRewrite, CommentsAndStringsAreLeftAlone) {
+  const std::string text =
+      "// k<<<1, nullptr, s>>>(a);\n/* k<<<1>>>() */\nconst char* t = \"k<<<1, 0, s>>>(a)\";\n";
+  auto r = RewriteLaunches(text, "k.cpp");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->find("oc_ccec"), std::string::npos);
+}
+
+TEST(CcecRewrite, BrokenLaunchesAreReportedWithTheLine) {
+  auto r = RewriteLaunches("int a;\nk<<<1, nullptr, s(a);\n", "k.cpp");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("k.cpp:2"), std::string::npos) << r.status().message();
+  EXPECT_FALSE(RewriteLaunches("x = <<<1, 0, s>>>(a);", "k.cpp").ok());
+  EXPECT_FALSE(RewriteLaunches("k<<<1, 0, s>>>;", "k.cpp").ok());
+}
+
+}  // namespace
+}  // namespace oc::ccec

@@ -1,0 +1,117 @@
+"""ccec / bisheng: Ascend C sources written for the NPU (<<<>>> launches, AscendCL host code)
+built for the CPU emulation, alone or through a CCE-language CMake project, under both C++
+string ABIs; its refusals; and libc_sec, the secure C library CANN code links."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import SOURCE, run
+
+FIXTURES = os.path.join(SOURCE, "tests", "e2e", "ccec")
+
+
+def env_of(prefix):
+    env = dict(os.environ)
+    env["ASCEND_HOME_PATH"] = str(prefix)
+    env["PATH"] = f"{prefix}/bin:" + env.get("PATH", "")
+    return env
+
+
+def write_inputs(d, n):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    x.tofile(d / "x.bin")
+    y.tofile(d / "y.bin")
+    return x, y
+
+
+def check_output(d, x, y, scale, r):
+    assert r.returncode == 0 and "scale_add ran" in r.stdout, r.stdout + r.stderr
+    z = np.fromfile(d / "z.bin", np.float32)
+    # Muls then Add, each rounded to float as the vector unit does.
+    np.testing.assert_array_equal(z, (x * np.float32(scale)).astype(np.float32) + y)
+    # The second launch passed a host pointer: refused at the launch, with the reason.
+    assert "argument 0 is a pointer to memory that is not device memory" in r.stderr
+
+
+@pytest.mark.parametrize("abi", ["1", "0"])
+def test_ccec_builds_an_npu_program(tmp_path, prefix, abi):
+    # CANN's templates set -D_GLIBCXX_USE_CXX11_ABI=0: the kernel links either way.
+    ccec = str(prefix / "x86_64-linux" / "ccec_compiler" / "bin" / "ccec")
+    exe = tmp_path / "scale_add_npu"
+    r = run([ccec, f"-D_GLIBCXX_USE_CXX11_ABI={abi}", "-xcce",
+             os.path.join(FIXTURES, "scale_add.cpp"), "-x", "c++",
+             os.path.join(FIXTURES, "main.cpp"), "--cce-soc-version=Ascend910B1",
+             "--cce-soc-core-type=VecCore", "-O2", "-std=c++17", "-lascendcl", "-lruntime",
+             "-o", str(exe)], env=env_of(prefix))
+    assert r.returncode == 0, r.stdout + r.stderr
+    x, y = write_inputs(tmp_path, 4096)
+    check_output(tmp_path, x, y, 0.5, run([str(exe), str(tmp_path), "4096", "0.5"]))
+
+
+def test_bisheng_compiles_and_links_separately_with_dependencies(tmp_path, prefix):
+    bisheng = str(prefix / "bin" / "bisheng")
+    kernel = tmp_path / "k.o"
+    r = run([bisheng, "-xcce", "-c", os.path.join(FIXTURES, "scale_add.cpp"), "-MD", "-MT",
+             "k.o", "-MF", str(tmp_path / "k.o.d"), "-o", str(kernel)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    # The dependency file names the source the user wrote and its headers.
+    deps = (tmp_path / "k.o.d").read_text()
+    assert os.path.join(FIXTURES, "scale_add.cpp") in deps and "scale_add_tiling.h" in deps
+    r = run([bisheng, "-c", os.path.join(FIXTURES, "main.cpp"), "-o", str(tmp_path / "m.o"),
+             f"-I{prefix}/include"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    exe = tmp_path / "prog"
+    r = run([bisheng, str(kernel), str(tmp_path / "m.o"), "--cce-fatobj-link", "-o", str(exe)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    x, y = write_inputs(tmp_path, 2048)
+    check_output(tmp_path, x, y, -3.0, run([str(exe), str(tmp_path), "2048", "-3"]))
+
+
+def test_cce_language_cmake_project(tmp_path, prefix):
+    env = env_of(prefix)
+    build = tmp_path / "build"
+    r = run(["cmake", "-S", os.path.join(FIXTURES, "project"), "-B", str(build)], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(build)], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Linking CCE executable" in r.stdout
+    x, y = write_inputs(tmp_path, 1024)
+    check_output(tmp_path, x, y, 2.0,
+                 run([str(build / "scale_add_npu"), str(tmp_path), "1024", "2"]))
+
+
+def test_ccec_refusals_and_warnings(tmp_path, prefix):
+    ccec = str(prefix / "bin" / "ccec")
+    src = os.path.join(FIXTURES, "scale_add.cpp")
+    cases = [(["-S"], "NPU machine code"), (["--cce-aicore-only"], "NPU machine code"),
+             (["--cce-aicore-arch=dav-m200"], "not modelled"),
+             (["--cce-soc-version=Ascend310P3"], "not modelled"),
+             (["--cce-no-such-option"], "does not know")]
+    for flags, why in cases:
+        r = run([ccec, "-xcce", "-c", src, "-o", str(tmp_path / "k.o")] + flags)
+        assert r.returncode != 0 and why in r.stderr, (flags, r.stderr)
+        assert not (tmp_path / "k.o").exists()
+    # An unmatched <<< is reported with the file and line, before the host compiler runs.
+    bad = tmp_path / "bad.cpp"
+    bad.write_text("int a;\nvoid f(void* s) { k<<<1, nullptr, s(a); }\n")
+    r = run([ccec, "-xcce", "-c", str(bad), "-o", str(tmp_path / "bad.o")])
+    assert r.returncode != 0 and f"{bad}:2: <<< without its >>>" in r.stderr, r.stderr
+    # Code-generation options are recorded with one warning line each.
+    r = run([ccec, "-xcce", "-c", src, "-o", str(tmp_path / "k.o"), "-mllvm",
+             "-cce-aicore-record-overflow=true", f"--cce-auto-sync-log={tmp_path}/sync.log"])
+    assert r.returncode == 0, r.stderr
+    assert "[WARNING] ccec: -mllvm -cce-aicore-record-overflow=true" in r.stderr
+    assert "no synchronisation inserted" in (tmp_path / "sync.log").read_text()
+
+
+def test_libc_sec_from_c(tmp_path, prefix):
+    exe = tmp_path / "securec_check"
+    r = run(["gcc", "-std=c11", os.path.join(FIXTURES, "securec_check.c"), f"-I{prefix}/include",
+             f"-L{prefix}/lib64", "-lc_sec", f"-Wl,-rpath,{prefix}/lib64", "-o", str(exe)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(exe)])
+    assert r.returncode == 0 and "all checks passed" in r.stdout, r.stdout
