@@ -43,4 +43,33 @@ enum Format : int32_t {
   FORMAT_RESERVED = 40,
 };
 
+// Bytes per element of a data type; -1 for types without a fixed element size (string,
+// undefined).
+inline int GetSizeByDataType(DataType type) {
+  switch (type) {
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_BOOL:
+      return 1;
+    case DT_FLOAT16:
+    case DT_BF16:
+    case DT_INT16:
+    case DT_UINT16:
+      return 2;
+    case DT_FLOAT:
+    case DT_INT32:
+    case DT_UINT32:
+      return 4;
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_DOUBLE:
+    case DT_COMPLEX64:
+      return 8;
+    case DT_COMPLEX128:
+      return 16;
+    default:
+      return -1;
+  }
+}
+
 }  // namespace ge

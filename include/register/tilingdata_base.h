@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+// CANN's host headers bring in <iostream>; operator packages' tiling code uses std::cout.
+#include <iostream>
 
 #define BEGIN_TILING_DATA_DEF(name) \
   struct name {                     \

@@ -13,6 +13,9 @@ struct ParamSpec {
   std::string param_type = "required";  // required, optional
   std::vector<std::string> types;       // GE names: DT_FLOAT16, DT_FLOAT, ...
   std::vector<std::string> formats;     // FORMAT_ND, ...
+  // The kernel's parameter: the name, or <name>_ref for an output that updates the input of
+  // the same name in place (as CANN's msopgen writes it).
+  std::string arg_name;
 };
 
 struct AttrSpec {
@@ -26,7 +29,7 @@ struct AttrSpec {
 
 struct OpSpec {
   std::string op;           // CamelCase op type, e.g. AddCustom
-  std::string kernel_name;  // snake_case, e.g. add_custom
+  std::string kernel_name;  // CANN's file name: add_custom, g_e_m_m_custom for GEMMCustom
   std::vector<ParamSpec> inputs, outputs;
   std::vector<AttrSpec> attrs;
   size_t combos = 0;  // type combinations (every type list has this length)

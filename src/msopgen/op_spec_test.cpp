@@ -146,9 +146,14 @@ TEST_F(OpSpecTest, MissingOutputDescIsRefused) {
                 "[0].output_desc: is missing");
 }
 
-TEST_F(OpSpecTest, EmptyOutputListIsRefused) {
+TEST_F(OpSpecTest, AnOpNeedsAnInputOrAnOutput) {
   ExpectRefused(R"([{"op": "AddCustom", "output_desc": []}])",
-                "[0].output_desc: needs at least one output");
+                "[0]: needs at least one input or output");
+  // An op that only updates its inputs (no outputs) is accepted.
+  auto r = ParseText(R"([{"op": "Eye", "input_desc": [{"name": "y", "type": ["float"]}],
+                          "output_desc": []}])");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->front().combos, 1u);
 }
 
 TEST_F(OpSpecTest, OpNameMustBeCamelCase) {
@@ -207,11 +212,36 @@ TEST_F(OpSpecTest, SpellingsCannAcceptsAreAccepted) {
   EXPECT_EQ(op.attrs[3].default_value, "");
 }
 
-TEST_F(OpSpecTest, InputAndOutputNamesMustDiffer) {
+TEST_F(OpSpecTest, AnOutputNamedLikeAnInputUpdatesItInPlace) {
+  // CANN's ScatterSub-style ops: the kernel takes the output as x_ref.
+  auto r = ParseText(R"([{"op": "ScatterSub",
+    "input_desc": [{"name": "x", "type": ["fp16"]}, {"name": "index", "type": ["int32"]}],
+    "output_desc": [{"name": "x", "type": ["fp16"]}]}])");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->front().inputs[0].arg_name, "x");
+  EXPECT_EQ(r->front().outputs[0].arg_name, "x_ref");
   ExpectRefused(R"([{"op": "AddCustom",
-    "input_desc": [{"name": "x", "type": ["fp16"]}],
-    "output_desc": [{"name": "x", "type": ["fp16"]}]}])",
+    "input_desc": [{"name": "x", "type": ["fp16"]}, {"name": "x", "type": ["fp16"]}],
+    "output_desc": [{"name": "z", "type": ["fp16"]}]}])",
                 "[0]: input/output name \"x\" is used twice");
+}
+
+TEST_F(OpSpecTest, MoreSpellingsCannAccepts) {
+  auto r = ParseText(R"([{"op": "Mode",
+    "input_desc": [{"name": "x", "type": "float32", "format": "ND"}],
+    "output_desc": [{"name": "y", "type": "float32"}],
+    "attr": [{"name": "dim", "type": "int32", "value": "-1"},
+             {"name": "n", "type": "int64", "value": 2},
+             {"name": "keep", "type": "bool", "value": "FALSE"},
+             {"name": "on", "type": "bool", "value": "TRUE"}]}])");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const auto& a = r->front().attrs;
+  EXPECT_EQ(a[0].type, "int");
+  EXPECT_EQ(a[0].default_value, "-1");
+  EXPECT_EQ(a[1].type, "int");
+  EXPECT_EQ(a[2].default_value, "false");
+  EXPECT_EQ(a[3].default_value, "true");
+  EXPECT_EQ(r->front().inputs[0].types, std::vector<std::string>{"DT_FLOAT"});
 }
 
 TEST_F(OpSpecTest, DynamicInputsAreRefused) {
@@ -256,9 +286,12 @@ TEST_F(OpSpecTest, MissingFileIsRefusedNamingIt) {
 }
 
 TEST(MsopgenNames, SnakeCaseSplitsWords) {
+  // CANN's rule (its generated projects carry these names): an underscore before every
+  // capital but the first.
   EXPECT_EQ(SnakeCase("AddCustom"), "add_custom");
-  EXPECT_EQ(SnakeCase("CustomReLU"), "custom_relu");
-  EXPECT_EQ(SnakeCase("HTTPServer"), "http_server");
+  EXPECT_EQ(SnakeCase("CustomReLU"), "custom_re_l_u");
+  EXPECT_EQ(SnakeCase("GEMMCustom"), "g_e_m_m_custom");
+  EXPECT_EQ(SnakeCase("Conv2D"), "conv2_d");
   EXPECT_EQ(SnakeCase("Add"), "add");
   EXPECT_EQ(SnakeCase("MatMulV2Custom"), "mat_mul_v2_custom");
 }

@@ -25,8 +25,10 @@ OpSpec AddCustom() {
   op.op = "AddCustom";
   op.kernel_name = "add_custom";
   for (const char* name : {"x", "y"})
-    op.inputs.push_back({name, "required", {"DT_FLOAT16", "DT_FLOAT"}, {"FORMAT_ND", "FORMAT_ND"}});
-  op.outputs.push_back({"z", "required", {"DT_FLOAT16", "DT_FLOAT"}, {"FORMAT_ND", "FORMAT_ND"}});
+    op.inputs.push_back(
+        {name, "required", {"DT_FLOAT16", "DT_FLOAT"}, {"FORMAT_ND", "FORMAT_ND"}, name});
+  op.outputs.push_back(
+      {"z", "required", {"DT_FLOAT16", "DT_FLOAT"}, {"FORMAT_ND", "FORMAT_ND"}, "z"});
   op.combos = 2;
   return op;
 }
@@ -71,6 +73,7 @@ TEST_F(ProjectTest, WritesTheExpectedFiles) {
                                           "op_host/add_custom.cpp",
                                           "op_host/add_custom_tiling.h",
                                           "op_kernel/add_custom.cpp",
+                                          "op_kernel/add_custom_combo.cpp",
                                           "op_kernel/add_custom_entry.cpp",
                                           "scripts/install.sh",
                                           "scripts/set_env.bash.in"};
@@ -168,15 +171,15 @@ TEST_F(ProjectTest, TwoOpsGetTwoSetsOfSources) {
   OpSpec relu;
   relu.op = "ReluCustom";
   relu.kernel_name = "relu_custom";
-  relu.inputs.push_back({"x", "required", {"DT_FLOAT"}, {"FORMAT_ND"}});
-  relu.outputs.push_back({"y", "required", {"DT_FLOAT"}, {"FORMAT_ND"}});
+  relu.inputs.push_back({"x", "required", {"DT_FLOAT"}, {"FORMAT_ND"}, "x"});
+  relu.outputs.push_back({"y", "required", {"DT_FLOAT"}, {"FORMAT_ND"}, "y"});
   relu.combos = 1;
   ProjectOptions o;
   o.out_dir = root_ + "/proj";
   o.vendor = "acme";
   ASSERT_TRUE(GenerateProject({AddCustom(), relu}, o).ok());
   const auto files = Files(o.out_dir);
-  EXPECT_EQ(files.size(), 13u + 6u);
+  EXPECT_EQ(files.size(), 14u + 7u);
   for (const char* f : {"op_host/relu_custom.cpp", "op_host/relu_custom_tiling.h",
                         "op_kernel/relu_custom.cpp", "op_kernel/relu_custom_entry.cpp",
                         "op_api/aclnn_relu_custom.h", "op_api/aclnn_relu_custom.cpp"})

@@ -89,6 +89,11 @@ OPS = [
     {"op": "CrashKernel",
      "input_desc": [{"name": "x", "type": ["float"]}],
      "output_desc": [{"name": "y", "type": ["float"]}]},
+    # Named like a C library function (its kernel is expm1), types and formats written
+    # without lists, as CANN's msopgen accepts them.
+    {"op": "Expm1",
+     "input_desc": [{"name": "x", "type": "float32", "format": "ND"}],
+     "output_desc": [{"name": "y", "type": "float32", "format": "ND"}]},
 ]
 
 # A kernel that writes through a wild pointer: the NPU would raise an AI Core exception.
@@ -132,6 +137,7 @@ def package(prefix, tmp_path_factory):
     r = run([str(installer), f"--install-path={work / 'opp'}"])
     assert r.returncode == 0, r.stdout + r.stderr
     vendor = work / "opp" / "vendors" / "acme"
+    assert (vendor / "op_impl" / "lib" / "libcust_kernel_expm1_0.so").exists()
     env_line = (vendor / "bin" / "set_env.bash").read_text()
     assert f"ASCEND_CUSTOM_OPP_PATH={vendor}" in env_line
     return vendor

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <iostream>  // as CANN's host headers: tiling code uses std::cout
 #include <string>
 
 #include "opencann/soc_table.h"
