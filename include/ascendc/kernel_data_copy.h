@@ -96,10 +96,11 @@ uint8_t* Bytes(const T* p) {
   return reinterpret_cast<uint8_t*>(const_cast<T*>(p));
 }
 
-// L1 (C1) -> bias table (C2): blockCount bursts of blockLen 64-byte table blocks; a half or
-// bfloat16 source is widened to float on the way (32 source bytes per table block), as the
-// cube's bias path does. The units are those of the copy_cbuf_to_bt instruction (source gap
-// 32 B, destination gap 64 B); that Ascend C's DataCopy counts the same is not confirmed.
+// L1 (C1) -> bias table (C2): blockCount bursts of blockLen 64-byte blocks of the source; a
+// half or bfloat16 source is widened to float on the way, so one block fills 128 bytes of the
+// table. That blockLen counts source bytes is what CANN's own bias sample relies on (32 halves
+// copied with blockLen = 32 * sizeof(half) / 64 = 1); the gaps' units (source 32 B, table
+// 64 B) are the copy_cbuf_to_bt instruction's, not confirmed for the Ascend C call.
 template <typename T, typename U>
 void CopyIntoBiasTable(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                        const DataCopyParams& p, const char* api) {
@@ -110,12 +111,11 @@ void CopyIntoBiasTable(const LocalTensor<T>& dst, const LocalTensor<U>& src,
   if (!(std::is_same_v<T, float> || std::is_same_v<T, int32_t>) ||
       (widen && !std::is_same_v<T, float>) || (!widen && !std::is_same_v<T, U>))
     Fault(api, "the bias table holds float (from float, half or bfloat16) or int32_t");
-  constexpr uint64_t kTableBlock = 64, per_block = kTableBlock / sizeof(T);
-  const uint64_t src_block = widen ? 32 : 64;
+  constexpr uint64_t kTableBlock = 64, kSourceBlock = 64;
+  const uint64_t n = uint64_t{p.blockLen} * kSourceBlock / sizeof(U);  // elements per burst
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    const uint64_t d = i * (uint64_t{p.blockLen} + p.dstStride) * kTableBlock;
-    const uint64_t s = i * (uint64_t{p.blockLen} * src_block + uint64_t{p.srcStride} * kBlock);
-    const uint64_t n = uint64_t{p.blockLen} * per_block;
+    const uint64_t d = i * (n * sizeof(T) + uint64_t{p.dstStride} * kTableBlock);
+    const uint64_t s = i * (uint64_t{p.blockLen} * kSourceBlock + uint64_t{p.srcStride} * kBlock);
     CheckLocalRange(src, s, n * sizeof(U), api, "source");
     CheckLocalRange(dst, d, n * sizeof(T), api, "destination");
     const U* from = reinterpret_cast<const U*>(Bytes(src.GetPhyAddr()) + s);
@@ -127,7 +127,7 @@ void CopyIntoBiasTable(const LocalTensor<T>& dst, const LocalTensor<U>& src,
         to[k] = static_cast<T>(from[k]);
     }
   }
-  AddCycles(Pipe::kMTE1, 50.0 + double(p.blockCount) * p.blockLen * kTableBlock / 256.0);
+  AddCycles(Pipe::kMTE1, 50.0 + double(p.blockCount) * double(n * sizeof(T)) / 256.0);
 }
 
 // Local -> local copies that end in the cube's side buffers.

@@ -266,6 +266,14 @@ class TBuf {
     t.SetSize(count);
     return t;
   }
+  // CANN's TBuf also answers the queue calls: AllocTensor is the whole buffer, FreeTensor
+  // gives nothing back (a TBuf is not a queue; its memory lives as long as the pipe).
+  template <typename T>
+  LocalTensor<T> AllocTensor() const {
+    return Get<T>();
+  }
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& /*tensor*/) const {}
   void Init(uint8_t* data, uint32_t bytes) {
     data_ = data;
     bytes_ = bytes;

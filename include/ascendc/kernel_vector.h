@@ -297,6 +297,48 @@ OC_ASCENDC_SCALAR(LeakyRelu, a >= C(0) ? a : a * s)
 OC_ASCENDC_SCALAR(ShiftLeft, a << s)
 OC_ASCENDC_SCALAR(ShiftRight, a >> s)
 
+// Logarithms (the high-level Log/Log2/Log10): natural, base 2 and base 10. The forms with a
+// temporary buffer take it for the NPU's intermediate results; the emulation needs none.
+OC_ASCENDC_UNARY(Log, std::log(a))
+OC_ASCENDC_UNARY(Log2, std::log2(a))
+OC_ASCENDC_UNARY(Log10, std::log10(a))
+template <typename T>
+void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+         const LocalTensor<uint8_t>& /*sharedTmpBuffer*/, uint32_t count) {
+  Log(dst, src, static_cast<int32_t>(count));
+}
+template <typename T>
+void Log2(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const LocalTensor<uint8_t>& /*sharedTmpBuffer*/, uint32_t count) {
+  Log2(dst, src, static_cast<int32_t>(count));
+}
+template <typename T>
+void Log10(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+           const LocalTensor<uint8_t>& /*sharedTmpBuffer*/, uint32_t count) {
+  Log10(dst, src, static_cast<int32_t>(count));
+}
+
+// Axpy: dst = src * scalar + dst, also with a half source into a float destination. Computed
+// in float and rounded once to dst's type (the unit's rounding of the intermediate product
+// is not confirmed).
+template <typename T, typename U, typename S>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& scalarValue,
+          const int32_t& count) {
+  const char* api = "Axpy";
+  static_assert(std::is_same_v<T, U> || (std::is_same_v<T, float> && std::is_same_v<U, half>),
+                "Axpy: dst and src have the same type, or src is half and dst float");
+  if (count < 0) detail::Fault(api, "count " + std::to_string(count) + " is negative");
+  detail::CheckVector(dst, count, api, "source and destination");
+  detail::CheckVector(src, count, api, "source");
+  using C = detail::Calc<T>;
+  const C s = static_cast<C>(static_cast<detail::Calc<U>>(static_cast<U>(scalarValue)));
+  for (int32_t i = 0; i < count; ++i)
+    dst.GetPhyAddr()[i] = static_cast<T>(static_cast<C>(src.GetPhyAddr()[i]) * s +
+                                         static_cast<C>(dst.GetPhyAddr()[i]));
+  detail::NoteLocal(dst.GetPhyAddr(), uint64_t(count) * sizeof(T), detail::Use::kWrite, api);
+  detail::CountCycles(uint64_t(count) * sizeof(T));
+}
+
 template <typename T, typename U>
 void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int32_t& count) {
   const T v = static_cast<T>(scalarValue);

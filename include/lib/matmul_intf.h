@@ -347,24 +347,27 @@ class Matmul {
 };
 
 namespace detail {
-inline void RegistMatmul(TPipe*, GM_ADDR) {}
-template <typename MM, typename... Rest>
+// ServedByVector: in a mix launch the Matmul calls come from the vector cores and the cube
+// core serves them; the emulation computes them where they are called, so the cube core is
+// done at REGIST_MATMUL_OBJ. A kernel that defines ASCENDC_CUBE_ONLY drives the Matmul from
+// the cube core itself: that core goes on.
+template <bool ServedByVector>
+void RegistMatmul(TPipe*, GM_ADDR) {}
+template <bool ServedByVector, typename MM, typename... Rest>
 void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm, const TCubeTiling* tiling,
                   Rest&&... rest) {
-  // In a mix launch the Matmul calls come from the vector cores and the cube core serves
-  // them; the emulation computes them where they are called, so the cube core is done.
   RequireCubeUnit("REGIST_MATMUL_OBJ");
-  if (IsMixCube()) EndBlock();
+  if (ServedByVector && IsMixCube()) EndBlock();
   // A null tiling is complete only for a fully constant config; otherwise mm.Init follows.
   if (tiling || MM::kFullConstant) mm.Init(tiling, pipe);
-  RegistMatmul(pipe, workspace, rest...);
+  RegistMatmul<ServedByVector>(pipe, workspace, rest...);
 }
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm): the tiling comes later through mm.Init, unless
 // the config fixes it.
-template <typename MM>
+template <bool ServedByVector, typename MM>
 void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
   RequireCubeUnit("REGIST_MATMUL_OBJ");
-  if (IsMixCube()) EndBlock();
+  if (ServedByVector && IsMixCube()) EndBlock();
   (void)workspace;
   if constexpr (MM::kFullConstant) mm.Init(nullptr, pipe);
 }
@@ -393,5 +396,11 @@ using AscendC::MatmulConfig;
 using AscendC::MatmulType;
 }  // namespace matmul
 
+// Read where the kernel includes this header: a kernel defines ASCENDC_CUBE_ONLY first.
+#ifdef ASCENDC_CUBE_ONLY
+#define OC_MATMUL_SERVED_BY_VECTOR false
+#else
+#define OC_MATMUL_SERVED_BY_VECTOR true
+#endif
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-  ::AscendC::detail::RegistMatmul(tpipe, workspace, __VA_ARGS__)
+  ::AscendC::detail::RegistMatmul<OC_MATMUL_SERVED_BY_VECTOR>(tpipe, workspace, __VA_ARGS__)

@@ -129,8 +129,9 @@ TEST(AscendCCubeBias, BiasTableFilledFromL1WidensHalf) {
       a.SetValue(i, half(1.0f));
       b.SetValue(i, half(0.25f));
     }
-    // 32 floats are two 64-byte blocks of the table, from 64 bytes of half in L1.
-    DataCopy(bias, bias_l1, DataCopyParams(1, 2, 0, 0));
+    // blockLen counts 64-byte blocks of the source, as CANN's bias sample writes it:
+    // 32 halves (64 bytes) are one block, widened into 128 bytes of the table.
+    DataCopy(bias, bias_l1, DataCopyParams(1, 32 * sizeof(half) / 64, 0, 0));
     for (int n = 0; n < 32; ++n) table.push_back(bias.GetPhyAddr()[n]);
     SetFlag<HardEvent::MTE1_M>(EVENT_ID0);  // the copy runs on MTE1, Mmad on the cube pipe
     WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);

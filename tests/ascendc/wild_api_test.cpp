@@ -1,0 +1,101 @@
+// Calls public kernels make that the census found missing: Axpy (same type and half into
+// float), Log/Log2/Log10, and TBuf's queue-style AllocTensor/FreeTensor; against numpy-style
+// values computed here in double.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "launch_util.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+
+namespace {
+
+TEST(AscendCWildApi, AxpyAccumulatesScaledSource) {
+  std::vector<float> same, mixed;
+  auto r = oc_test::LaunchQuiet(
+      "axpy", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, c;
+        pipe.InitBuffer(a, 256);
+        pipe.InitBuffer(b, 256);
+        pipe.InitBuffer(c, 256);
+        LocalTensor<float> dst = a.Get<float>(), src = b.Get<float>();
+        LocalTensor<half> hsrc = c.Get<half>();
+        for (int i = 0; i < 64; ++i) {
+          dst.SetValue(i, float(i));
+          src.SetValue(i, 0.5f * float(i) - 3.0f);
+          hsrc.SetValue(i, half(float(i % 7) - 2.5f));
+        }
+        Axpy(dst, src, 2.0f, 64);  // dst = 2 * src + dst
+        for (int i = 0; i < 64; ++i) same.push_back(dst.GetValue(i));
+        Axpy(dst, hsrc, half(-1.5f), 64);  // half source accumulated into float
+        for (int i = 0; i < 64; ++i) mixed.push_back(dst.GetValue(i));
+      },
+      KernelMode::AIV_MODE);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 64; ++i) {
+    const double want = 2.0 * (0.5 * i - 3.0) + i;
+    EXPECT_EQ(same[i], float(want)) << i;
+    EXPECT_EQ(mixed[i], float(want - 1.5 * ((i % 7) - 2.5))) << i;
+  }
+}
+
+TEST(AscendCWildApi, AxpyReadsItsDestination) {
+  // The destination is an operand: accumulating into bytes nothing wrote is reported.
+  auto r = oc_test::LaunchQuiet(
+      "axpy_uninit", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b;
+        pipe.InitBuffer(a, 256);
+        pipe.InitBuffer(b, 256);
+        LocalTensor<float> dst = a.Get<float>(), src = b.Get<float>();
+        Duplicate(src, 1.0f, 64);
+        Axpy(dst, src, 1.0f, 64);
+      },
+      KernelMode::AIV_MODE);
+  bool reported = false;
+  for (const auto& w : r.warnings) reported |= w.find("Axpy") != std::string::npos;
+  for (const auto& e : r.errors) reported |= e.find("Axpy") != std::string::npos;
+  EXPECT_TRUE(reported);
+}
+
+TEST(AscendCWildApi, LogarithmsAndTBufQueueCalls) {
+  std::vector<float> ln, l2, l10;
+  auto r = oc_test::LaunchQuiet(
+      "logs", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, tmp;
+        pipe.InitBuffer(a, 128);
+        pipe.InitBuffer(b, 128);
+        pipe.InitBuffer(tmp, 256);
+        LocalTensor<float> x = a.AllocTensor<float>(), y = b.AllocTensor<float>();
+        for (int i = 0; i < 32; ++i) x.SetValue(i, 0.25f * float(i + 1));
+        Log(y, x, 32);
+        for (int i = 0; i < 32; ++i) ln.push_back(y.GetValue(i));
+        Log2(y, x, tmp.Get<uint8_t>(), 32);
+        for (int i = 0; i < 32; ++i) l2.push_back(y.GetValue(i));
+        Log10(y, x, 32);
+        for (int i = 0; i < 32; ++i) l10.push_back(y.GetValue(i));
+        a.FreeTensor(x);
+        b.FreeTensor(y);
+      },
+      KernelMode::AIV_MODE);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 32; ++i) {
+    const double x = 0.25 * (i + 1);
+    EXPECT_FLOAT_EQ(ln[i], float(std::log(x)));
+    EXPECT_FLOAT_EQ(l2[i], float(std::log2(x)));
+    EXPECT_FLOAT_EQ(l10[i], float(std::log10(x)));
+  }
+}
+
+}  // namespace
