@@ -460,3 +460,32 @@ def test_generated_aclnn_two_stage_api(prefix, package, tmp_path):
     r = subprocess.run([str(tmp_path / "app")], capture_output=True, text=True, timeout=120,
                        env=env_with([package]))
     assert r.returncode == 0 and "aclnn ok" in r.stdout, r.stdout + r.stderr
+
+
+def test_msopgen_compile_builds_the_package(prefix, tmp_path):
+    """The seed's step 3: msopgen compile -i <project> builds the package msopgen gen's
+    project describes, against the installation msopgen runs from."""
+    spec = tmp_path / "op.json"
+    spec.write_text(json.dumps([OPS[0]]))
+    tool = str(prefix / "bin" / "msopgen")
+    r = run([tool, "gen", "-i", str(spec), "-c", "ai_core-Ascend910B3", "-lan", "cpp",
+             "-out", str(tmp_path / "proj")])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([tool, "compile", "-i", str(tmp_path / "proj")])
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    package = tmp_path / "proj" / "build_out" / "custom_opp_linux_x86_64.run"
+    assert package.exists() and f"into {package}" in r.stdout
+    # What it cannot build is refused, naming what to do.
+    tbe = tmp_path / "tbe_op"
+    (tbe / "tbe" / "impl").mkdir(parents=True)
+    (tbe / "tbe" / "impl" / "conv2_d.py").write_text("# a TBE DSL operator\n")
+    r = run([tool, "compile", "-i", str(tbe)])
+    assert r.returncode != 0 and "TBE (Python DSL/TIK)" in r.stderr, r.stderr
+    cann = tmp_path / "cann_template"
+    for sub in ("op_host", "op_kernel", "cmake"):
+        (cann / sub).mkdir(parents=True)
+    (cann / "cmake" / "func.cmake").write_text("function(opbuild)\nendfunction()\n")
+    r = run([tool, "compile", "-i", str(cann)])
+    assert r.returncode != 0 and "CANN's own template" in r.stderr, r.stderr
+    r = run([tool, "compile", "-i", str(tmp_path / "missing")])
+    assert r.returncode != 0 and "no such project folder" in r.stderr

@@ -1,10 +1,14 @@
-// msopgen: generates an Ascend C operator project from an op description (op.json).
+// msopgen: generates an Ascend C operator project from an op description (op.json), and
+// builds it into its package.
 //   msopgen gen -i op.json -c ai_core-Ascend910B3 -lan cpp -out DIR [-f onnx] [-v vendor]
+//   msopgen compile -i DIR [-c INSTALL_DIR]
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 
 #include "cli/soc.h"
+#include "msopgen/compile.h"
 #include "msopgen/op_spec.h"
 #include "msopgen/project.h"
 
@@ -18,12 +22,43 @@ void Usage() {
       "  -c    compute unit and SoC, e.g. ai_core-Ascend910B3\n"
       "  -lan  kernel language: cpp (Ascend C)\n"
       "  -out  output folder (new or empty)\n"
-      "  -v    vendor name of the package (default customize)\n");
+      "  -v    vendor name of the package (default customize)\n"
+      "usage: msopgen compile -i <project dir> [-c <install dir>]\n"
+      "  builds the project msopgen gen wrote into build_out/custom_opp_linux_x86_64.run,\n"
+      "  against the OpenCANN installation -c names (default: the one msopgen runs from)\n");
 }
 
 int Fail(const std::string& msg) {
   std::fprintf(stderr, "[ERROR] msopgen: %s\n", msg.c_str());
   return 1;
+}
+
+// msopgen compile -i DIR [-c INSTALL_DIR]
+int Compile(int argc, char** argv) {
+  oc::msopgen::CompileOptions options;
+  for (int i = 2; i < argc; ++i) {
+    std::string key = argv[i];
+    if (key == "--input") key = "-i";
+    if (key == "--compute_unit" || key == "--cann_path") key = "-c";
+    if (key != "-i" && key != "-c") return Fail("unknown option [" + std::string(argv[i]) + "]");
+    if (i + 1 >= argc) return Fail("option [" + key + "] needs a value");
+    (key == "-i" ? options.project_dir : options.install_dir) = argv[++i];
+  }
+  if (options.project_dir.empty()) return Fail("option [-i] is required");
+  if (options.install_dir.empty()) {
+    // The installation msopgen runs from, when it is one.
+    std::error_code ec;
+    const auto prefix =
+        std::filesystem::canonical("/proc/self/exe", ec).parent_path().parent_path();
+    if (!ec && std::filesystem::exists(prefix / "lib" / "cmake" / "OpenCANN"))
+      options.install_dir = prefix.string();
+  }
+  std::string package;
+  oc::Status s = oc::msopgen::CompileProject(options, &package);
+  if (!s.ok()) return Fail(s.message());
+  std::printf("[INFO] msopgen: compiled %s into %s\n", options.project_dir.c_str(),
+              package.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -34,7 +69,9 @@ int main(int argc, char** argv) {
     return argc < 2 ? 1 : 0;
   }
   const std::string cmd = argv[1];
-  if (cmd != "gen") return Fail("unknown command [" + cmd + "]; use gen (see msopgen --help)");
+  if (cmd == "compile") return Compile(argc, argv);
+  if (cmd != "gen")
+    return Fail("unknown command [" + cmd + "]; use gen or compile (see msopgen --help)");
   std::map<std::string, std::string> args;
   for (int i = 2; i < argc; ++i) {
     std::string key = argv[i];
