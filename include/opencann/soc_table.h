@@ -6,6 +6,7 @@
 // shared/reference notes. Local memory sizes are given only for the chips the Ascend C
 // emulation models (the 910B family); the others carry 0 there (not confirmed).
 #pragma once
+// C++11: included by operator packages' host code, which CANN's templates build with -std=c++11.
 
 #include <cstdint>
 #include <cstring>
@@ -23,11 +24,13 @@ struct SocSpec {
   uint32_t l0a_bytes, l0b_bytes, l0c_bytes;
   uint64_t l2_bytes;
   bool ascendc_emulated;  // the emulation's checks and cost model know this chip
-  uint32_t bt_bytes = 0;  // bias table (TPosition::C2)
-  uint32_t fb_bytes = 0;  // fixpipe buffer (TPosition::C2PIPE2GM)
+  uint32_t bt_bytes;      // bias table (TPosition::C2)
+  uint32_t fb_bytes;      // fixpipe buffer (TPosition::C2PIPE2GM)
 };
 
-inline constexpr SocSpec kSocTable[] = {
+// C++11 (operator packages' host code includes this through platform_ascendc.h): an
+// aggregate table with internal linkage, one copy per translation unit.
+static constexpr SocSpec kSocTable[] = {
     // name           AIC AIV HBM  MHz   UB         L1         L0A       L0B       L0C
     //   L2, emulated, bias table, fixpipe buffer
     {"Ascend910B1", 24, 48, 64, 1800, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10,
@@ -38,20 +41,20 @@ inline constexpr SocSpec kSocTable[] = {
      192ull << 20, true, 1 << 10, 2 << 10},
     {"Ascend910B4", 20, 40, 32, 1800, 192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10,
      192ull << 20, true, 1 << 10, 2 << 10},
-    {"Ascend910A", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend910B", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend910ProA", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend910ProB", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend910PremiumA", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend310", 2, 0, 8, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend310P1", 10, 0, 24, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend310P3", 8, 0, 24, 0, 0, 0, 0, 0, 0, 0, false},
-    {"Ascend310B1", 1, 0, 8, 0, 0, 0, 0, 0, 0, 0, false},
+    {"Ascend910A", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend910B", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend910ProA", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend910ProB", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend910PremiumA", 32, 0, 32, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend310", 2, 0, 8, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend310P1", 10, 0, 24, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend310P3", 8, 0, 24, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    {"Ascend310B1", 1, 0, 8, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
 };
 
 // The default chip when none is named (atc requires --soc_version; the emulation and the
 // platform API fall back to it).
-inline constexpr const char* kDefaultSoc = "Ascend910B3";
+static constexpr const char* kDefaultSoc = "Ascend910B3";
 
 inline const SocSpec* FindSocSpec(const char* name) {
   if (!name) return nullptr;

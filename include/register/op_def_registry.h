@@ -2,6 +2,10 @@
 // outputs and attributes (OpDef), shape and type inference, and the tiling function, as
 // CANN's register/op_def_registry.h declares them. OpenCANN's atc and runtime read the
 // definitions of every package on ASCEND_CUSTOM_OPP_PATH (libopregister).
+//
+// C++11, and free of std::string in everything a package and the library share (names are
+// ge::AscendString), so a package compiled as CANN's templates compile op_host code
+// (-std=c++11 -D_GLIBCXX_USE_CXX11_ABI=0) registers the same definitions.
 #pragma once
 
 #include <cstddef>
@@ -13,16 +17,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "graph/ascend_string.h"
 #include "graph/types.h"
 #include "register/tilingdata_base.h"
-
-// The definitions below hand std::string members to libopregister, which is built with the
-// C++11 string ABI: a package compiled with the old one would register garbage, so it is
-// refused here instead.
-#if defined(_GLIBCXX_USE_CXX11_ABI) && !_GLIBCXX_USE_CXX11_ABI
-#error \
-    "OpenCANN: register/op_def_registry.h needs the C++11 std::string ABI; build op_host sources without -D_GLIBCXX_USE_CXX11_ABI=0 (Ascend C kernels may keep it)"
-#endif
 
 namespace gert {
 
@@ -92,24 +89,14 @@ class RuntimeAttrs {
     int64_t i = 0;
     float f = 0;
     bool b = false;
-    std::string s;
+    ge::AscendString s;
     std::vector<int64_t> ints;
     std::vector<float> floats;
   };
   template <typename T>
   const T* GetAttrPointer(size_t index) const {
     if (index >= values_.size()) return nullptr;
-    const Value& v = values_[index];
-    if constexpr (std::is_same_v<T, int64_t>)
-      return v.kind == Value::kInt ? &v.i : nullptr;
-    else if constexpr (std::is_same_v<T, float>)
-      return v.kind == Value::kFloat ? &v.f : nullptr;
-    else if constexpr (std::is_same_v<T, bool>)
-      return v.kind == Value::kBool ? &v.b : nullptr;
-    else if constexpr (std::is_same_v<T, char>)
-      return v.kind == Value::kString ? v.s.c_str() : nullptr;
-    else
-      return nullptr;
+    return Pointer(values_[index], static_cast<const T*>(nullptr));
   }
   const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
   const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
@@ -124,6 +111,23 @@ class RuntimeAttrs {
   std::vector<Value>& values() { return values_; }
 
  private:
+  // The value as T (chosen by the tag's type), or null when it holds another kind.
+  static const int64_t* Pointer(const Value& v, const int64_t*) {
+    return v.kind == Value::kInt ? &v.i : nullptr;
+  }
+  static const float* Pointer(const Value& v, const float*) {
+    return v.kind == Value::kFloat ? &v.f : nullptr;
+  }
+  static const bool* Pointer(const Value& v, const bool*) {
+    return v.kind == Value::kBool ? &v.b : nullptr;
+  }
+  static const char* Pointer(const Value& v, const char*) {
+    return v.kind == Value::kString ? v.s.GetString() : nullptr;
+  }
+  template <typename T>
+  static const T* Pointer(const Value&, const T*) {
+    return nullptr;
+  }
   std::vector<Value> values_;
   std::deque<TypedContinuousVector<int64_t>> lists_;
 };
@@ -146,10 +150,10 @@ class CompileTimeTensorDesc {
 // Raw tiling bytes the tiling function fills (SaveToBuffer + SetDataSize).
 class TilingData {
  public:
-  static constexpr size_t kCapacity = 64 * 1024;
+  enum : size_t { kCapacity = 64 * 1024 };
   void* GetData() { return data_; }
   size_t GetCapacity() const { return kCapacity; }
-  void SetDataSize(size_t n) { size_ = n < kCapacity ? n : kCapacity; }
+  void SetDataSize(size_t n) { size_ = n < size_t{kCapacity} ? n : size_t{kCapacity}; }
   size_t GetDataSize() const { return size_; }
 
  private:
@@ -187,7 +191,7 @@ class Tensor {
 // What a node looks like to its host functions. OpenCANN fills it; op code reads it.
 class NodeView {
  public:
-  std::string name, type;
+  ge::AscendString name, type;
   std::vector<StorageShape> input_shapes, output_shapes;
   std::vector<CompileTimeTensorDesc> input_descs, output_descs;
   std::vector<bool> input_present;        // optional inputs may be absent
@@ -230,8 +234,8 @@ class TilingContext {
   RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
   size_t GetComputeNodeInputNum() const { return node_->input_shapes.size(); }
   size_t GetComputeNodeOutputNum() const { return node_->output_shapes.size(); }
-  const char* GetNodeName() const { return node_->name.c_str(); }
-  const char* GetNodeType() const { return node_->type.c_str(); }
+  const char* GetNodeName() const { return node_->name.GetString(); }
+  const char* GetNodeType() const { return node_->type.GetString(); }
   ge::graphStatus SetBlockDim(uint32_t n) {
     block_dim_ = n;
     return ge::GRAPH_SUCCESS;
@@ -296,8 +300,8 @@ class InferShapeContext {
   }
   RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
   size_t GetComputeNodeInputNum() const { return node_->input_shapes.size(); }
-  const char* GetNodeName() const { return node_->name.c_str(); }
-  const char* GetNodeType() const { return node_->type.c_str(); }
+  const char* GetNodeName() const { return node_->name.GetString(); }
+  const char* GetNodeType() const { return node_->type.GetString(); }
 
  private:
   NodeView* node_;
@@ -316,7 +320,7 @@ class InferDataTypeContext {
     return ge::GRAPH_SUCCESS;
   }
   RuntimeAttrs* GetAttrs() const { return &node_->attrs; }
-  const char* GetNodeName() const { return node_->name.c_str(); }
+  const char* GetNodeName() const { return node_->name.GetString(); }
 
  private:
   NodeView* node_;
@@ -350,13 +354,13 @@ class OpParamDef {
   OpParamDef& AutoContiguous() { return *this; }
   OpParamDef& IgnoreContiguous() { return *this; }
 
-  const std::string& name() const { return name_; }
+  const char* name() const { return name_.GetString(); }
   Option param_type() const { return type_; }
   const std::vector<ge::DataType>& dtypes() const { return dtypes_; }
   const std::vector<ge::Format>& formats() const { return formats_; }
 
  private:
-  std::string name_;
+  ge::AscendString name_;
   Option type_ = REQUIRED;
   std::vector<ge::DataType> dtypes_;
   std::vector<ge::Format> formats_;
@@ -370,36 +374,40 @@ class OpAttrDef {
     return *this;
   }
   OpAttrDef& Bool(bool v = false) {
-    return Set(gert::RuntimeAttrs::Value::kBool, [&](auto& x) { x.b = v; });
+    Set(gert::RuntimeAttrs::Value::kBool).b = v;
+    return *this;
   }
   OpAttrDef& Float(float v = 0) {
-    return Set(gert::RuntimeAttrs::Value::kFloat, [&](auto& x) { x.f = v; });
+    Set(gert::RuntimeAttrs::Value::kFloat).f = v;
+    return *this;
   }
   OpAttrDef& Int(int64_t v = 0) {
-    return Set(gert::RuntimeAttrs::Value::kInt, [&](auto& x) { x.i = v; });
+    Set(gert::RuntimeAttrs::Value::kInt).i = v;
+    return *this;
   }
   OpAttrDef& String(const char* v = "") {
-    return Set(gert::RuntimeAttrs::Value::kString, [&](auto& x) { x.s = v; });
+    Set(gert::RuntimeAttrs::Value::kString).s = ge::AscendString(v);
+    return *this;
   }
   OpAttrDef& ListInt(std::vector<int64_t> v = {}) {
-    return Set(gert::RuntimeAttrs::Value::kListInt, [&](auto& x) { x.ints = v; });
+    Set(gert::RuntimeAttrs::Value::kListInt).ints = std::move(v);
+    return *this;
   }
   OpAttrDef& ListFloat(std::vector<float> v = {}) {
-    return Set(gert::RuntimeAttrs::Value::kListFloat, [&](auto& x) { x.floats = v; });
+    Set(gert::RuntimeAttrs::Value::kListFloat).floats = std::move(v);
+    return *this;
   }
 
-  const std::string& name() const { return name_; }
+  const char* name() const { return name_.GetString(); }
   Option attr_type() const { return type_; }
   const gert::RuntimeAttrs::Value& default_value() const { return value_; }
 
  private:
-  template <typename F>
-  OpAttrDef& Set(gert::RuntimeAttrs::Value::Kind kind, F&& f) {
+  gert::RuntimeAttrs::Value& Set(gert::RuntimeAttrs::Value::Kind kind) {
     value_.kind = kind;
-    f(value_);
-    return *this;
+    return value_;
   }
-  std::string name_;
+  ge::AscendString name_;
   Option type_ = OPTIONAL;
   gert::RuntimeAttrs::Value value_;
 };
@@ -430,20 +438,29 @@ class OpAICoreDef {
   }
   OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig&) { return AddConfig(soc); }
   TilingFunc tiling() const { return tiling_; }
-  const std::vector<std::string>& socs() const { return socs_; }
+  const std::vector<ge::AscendString>& socs() const { return socs_; }
 
  private:
   TilingFunc tiling_ = nullptr;
-  std::vector<std::string> socs_;
+  std::vector<ge::AscendString> socs_;
 };
 
 class OpDef {
  public:
   explicit OpDef(const char* type) : type_(type) {}
   virtual ~OpDef() = default;
-  OpParamDef& Input(const char* name) { return inputs_.emplace_back(name); }
-  OpParamDef& Output(const char* name) { return outputs_.emplace_back(name); }
-  OpAttrDef& Attr(const char* name) { return attrs_.emplace_back(name); }
+  OpParamDef& Input(const char* name) {
+    inputs_.emplace_back(name);
+    return inputs_.back();
+  }
+  OpParamDef& Output(const char* name) {
+    outputs_.emplace_back(name);
+    return outputs_.back();
+  }
+  OpAttrDef& Attr(const char* name) {
+    attrs_.emplace_back(name);
+    return attrs_.back();
+  }
   OpDef& SetInferShape(InferShapeFunc f) {
     infer_shape_ = f;
     return *this;
@@ -454,7 +471,7 @@ class OpDef {
   }
   OpAICoreDef& AICore() { return aicore_; }
 
-  const std::string& type() const { return type_; }
+  const char* type() const { return type_.GetString(); }
   const std::deque<OpParamDef>& inputs() const { return inputs_; }
   const std::deque<OpParamDef>& outputs() const { return outputs_; }
   const std::deque<OpAttrDef>& attrs() const { return attrs_; }
@@ -463,7 +480,7 @@ class OpDef {
   const OpAICoreDef& aicore() const { return aicore_; }
 
  private:
-  std::string type_;
+  ge::AscendString type_;
   std::deque<OpParamDef> inputs_, outputs_;  // deque: references stay valid while chaining
   std::deque<OpAttrDef> attrs_;
   InferShapeFunc infer_shape_ = nullptr;
@@ -474,7 +491,10 @@ class OpDef {
 // The kernel entry of an op: extern "C" function taking its inputs, outputs, workspace and
 // tiling as GM addresses (num_args of them).
 struct KernelEntry {
-  std::string op_type, kernel_name;
+  KernelEntry() {}
+  KernelEntry(const char* op, const char* kernel, void* fn, int n, std::vector<ge::DataType> t)
+      : op_type(op), kernel_name(kernel), function(fn), num_args(n), types(std::move(t)) {}
+  ge::AscendString op_type, kernel_name;
   void* function = nullptr;
   int num_args = 0;
   std::vector<ge::DataType> types;  // inputs then outputs; empty: any
@@ -489,15 +509,15 @@ class OpDefRegistry {
   const std::vector<std::unique_ptr<OpDef>>& op_defs() const { return defs_; }
   const std::vector<KernelEntry>& kernels() const { return kernels_; }
   // OpenCANN's loader names the package being loaded, so definitions can be traced to it.
-  void SetCurrentSource(std::string source) { source_ = std::move(source); }
-  const std::vector<std::string>& sources() const { return sources_; }
-  std::vector<std::string>& kernel_sources() { return kernel_sources_; }
+  void SetCurrentSource(const char* source) { source_ = ge::AscendString(source); }
+  const std::vector<ge::AscendString>& sources() const { return sources_; }
+  std::vector<ge::AscendString>& kernel_sources() { return kernel_sources_; }
 
  private:
   std::vector<std::unique_ptr<OpDef>> defs_;
-  std::vector<std::string> sources_, kernel_sources_;
+  std::vector<ge::AscendString> sources_, kernel_sources_;
   std::vector<KernelEntry> kernels_;
-  std::string source_;
+  ge::AscendString source_;
 };
 
 struct OpDefRegisterer {
@@ -508,14 +528,14 @@ struct OpDefRegisterer {
 struct KernelRegisterer {
   KernelRegisterer(const char* op, const char* kernel, void* fn, int num_args,
                    std::vector<ge::DataType> types = {}) {
-    OpDefRegistry::Global().AddKernel({op, kernel, fn, num_args, std::move(types)});
+    OpDefRegistry::Global().AddKernel(KernelEntry(op, kernel, fn, num_args, std::move(types)));
   }
 };
 
 }  // namespace ops
 
 #define OP_ADD(opType, ...) \
-  static ::ops::OpDefRegisterer g_oc_op_def_##opType(std::make_unique<opType>(#opType))
+  static ::ops::OpDefRegisterer g_oc_op_def_##opType(std::unique_ptr<opType>(new opType(#opType)))
 
 // Used by the entry file msopgen writes next to each kernel.
 // ... one kernel symbol per type combination (inputs then outputs), as msopgen writes it.

@@ -45,7 +45,7 @@ Status FillAttrs(const ops::OpDef& def, const AttributeMap& attrs, gert::Runtime
           v.b = attrs.GetInt(a.name(), v.b) != 0;
           break;
         case V::kString:
-          v.s = attrs.GetString(a.name(), v.s);
+          v.s = ge::AscendString(attrs.GetString(a.name(), v.s.GetString()));
           break;
         case V::kListInt:
           v.ints = attrs.GetInts(a.name(), v.ints);
@@ -167,8 +167,8 @@ class CustomOpKernel : public Kernel {
 
   Status Run(const KernelRunContext& ctx) const override {
     AscendcLaunch launch;
-    launch.kernel = kernel_->kernel_name;
-    launch.owner = "custom op " + def_.type();
+    launch.kernel = kernel_->kernel_name.GetString();
+    launch.owner = std::string("custom op ") + def_.type();
     launch.block_dim = block_dim_;
     launch.function = kernel_->function;
     // Arguments as the NPU passes them: inputs, outputs, workspace, tiling (all GM), each

@@ -64,7 +64,7 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
       kAnyDomain, def.type(),
       [&def, kernels, source] { return MakeCustomOpKernel(def, kernels, source); },
       "as the package declares");
-  g_summary.push_back(def.type() + " (" + source + ")");
+  g_summary.push_back(std::string(def.type()) + " (" + source + ")");
   return Status::Ok();
 }
 
@@ -80,7 +80,7 @@ Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
     for (const auto& file : ListFiles(lib_dir)) {
       if (file.size() < 3 || file.compare(file.size() - 3, 3, ".so") != 0) continue;
       if (!g_loaded.insert(file).second) continue;
-      reg.SetCurrentSource(file);
+      reg.SetCurrentSource(file.c_str());
       // RTLD_LOCAL: each op's library keeps its own tiling structs and helpers.
       void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle) {
@@ -95,7 +95,7 @@ Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
   for (size_t i = 0; i < reg.op_defs().size(); ++i) {
     const ops::OpDef* def = reg.op_defs()[i].get();
     if (!g_bridged.insert(def).second) continue;
-    OC_RETURN_IF_ERROR(Bridge(*def, reg.sources()[i]));
+    OC_RETURN_IF_ERROR(Bridge(*def, reg.sources()[i].GetString()));
   }
   return Status::Ok();
 }

@@ -121,7 +121,7 @@ ge::graphStatus CopyShape(gert::InferShapeContext* c) {
 ops::OpDef& AddPackageOp(const std::string& type, const std::string& source, int num_args,
                          bool infer = true, std::vector<ge::DataType> kernel_types = {}) {
   auto& reg = ops::OpDefRegistry::Global();
-  reg.SetCurrentSource(source);
+  reg.SetCurrentSource(source.c_str());
   auto def = std::make_unique<ops::OpDef>(type.c_str());
   def->Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
   def->Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
@@ -129,8 +129,9 @@ ops::OpDef& AddPackageOp(const std::string& type, const std::string& source, int
   ops::OpDef& out = *def;
   reg.AddOpDef(std::move(def));
   if (num_args >= 0)
-    reg.AddKernel({type, type + "_kernel_0", reinterpret_cast<void*>(&OcUnitTestKernel), num_args,
-                   std::move(kernel_types)});
+    reg.AddKernel(ops::KernelEntry(type.c_str(), (type + "_kernel_0").c_str(),
+                                   reinterpret_cast<void*>(&OcUnitTestKernel), num_args,
+                                   std::move(kernel_types)));
   reg.SetCurrentSource("");
   return out;
 }

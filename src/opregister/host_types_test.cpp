@@ -2,6 +2,7 @@
 // (ge::GetSizeByDataType, ge::TypeUtils::GetDataTypeLength).
 #include <gtest/gtest.h>
 
+#include "graph/ascend_string.h"
 #include "graph/types.h"
 #include "graph/utils/type_utils.h"
 
@@ -21,6 +22,18 @@ TEST(HostTypes, ElementSizesByDataType) {
   EXPECT_EQ(length, 2u);
   EXPECT_FALSE(ge::TypeUtils::GetDataTypeLength(ge::DT_UNDEFINED, length));
   EXPECT_EQ(length, 2u);  // untouched
+}
+
+TEST(HostTypes, AscendStringHoldsTextWithoutStdString) {
+  const ge::AscendString empty, null_text(static_cast<const char*>(nullptr)), a("add"),
+      b(std::string("add_custom")), cut("add_custom", 3);
+  EXPECT_STREQ(empty.GetString(), "");
+  EXPECT_TRUE(null_text.empty());
+  EXPECT_EQ(a.GetLength(), 3u);
+  EXPECT_EQ(a, cut);
+  EXPECT_TRUE(a < b && b > a && a != b);
+  EXPECT_TRUE(a == "add" && "add" == a && a != "ad");
+  EXPECT_EQ(std::string("op ") + b, "op add_custom");
 }
 
 }  // namespace

@@ -489,3 +489,44 @@ def test_msopgen_compile_builds_the_package(prefix, tmp_path):
     assert r.returncode != 0 and "CANN's own template" in r.stderr, r.stderr
     r = run([tool, "compile", "-i", str(tmp_path / "missing")])
     assert r.returncode != 0 and "no such project folder" in r.stderr
+
+
+def test_package_built_with_the_old_string_abi(prefix, tmp_path):
+    """CANN's templates build op_host code with -std=c++11 -D_GLIBCXX_USE_CXX11_ABI=0: the
+    registry's types are C++11 and carry no std::string, so such a package registers the
+    same op (names, string attribute default, in-place output) and its kernel runs."""
+    op = {"op": "ScaleCustom",
+          "input_desc": [{"name": "x", "type": ["float"]}],
+          "output_desc": [{"name": "y", "type": ["float"]}],
+          "attr": [{"name": "mode", "type": "string", "value": "fast"}]}
+    spec = tmp_path / "op.json"
+    spec.write_text(json.dumps([op]))
+    r = msopgen("gen", "-i", str(spec), "-c", "ai_core-Ascend910B3", "-lan", "cpp",
+                "-out", str(tmp_path / "proj"), "-v", "oldabi")
+    assert r.returncode == 0, r.stdout + r.stderr
+    proj = tmp_path / "proj"
+    # The op definition compiles as C++11, as CANN's op_build compiles it.
+    r = run(["g++", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0", "-fsyntax-only",
+             f"-I{prefix}/include", f"-I{proj}/op_host", str(proj / "op_host" / "scale_custom.cpp")])
+    assert r.returncode == 0, r.stderr
+    env = dict(os.environ, OPENCANN_ROOT=str(prefix), CXXFLAGS="-D_GLIBCXX_USE_CXX11_ABI=0")
+    r = subprocess.run([str(proj / "build.sh")], capture_output=True, text=True, timeout=900,
+                       env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    # Every library of the package was built with the old ABI.
+    assert "-D_GLIBCXX_USE_CXX11_ABI=0" in (proj / "build" / "CMakeCache.txt").read_text()
+    r = run([str(proj / "build_out" / "custom_opp_linux_x86_64.run"),
+             f"--install-path={tmp_path / 'opp'}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    vendor = tmp_path / "opp" / "vendors" / "oldabi"
+    m = save_model(tmp_path / "m.onnx",
+                   [helper.make_node("ScaleCustom", ["x"], ["y"], domain="custom")],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 300])],
+                   [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 300])])
+    env = env_with([vendor])
+    r = atc(m, tmp_path / "m", env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    x = np.random.default_rng(3).standard_normal((4, 300)).astype(np.float32)
+    r, y = infer(str(tmp_path / "m.om"), [x], env)
+    assert r.returncode == 0, r.stderr[-3000:]
+    np.testing.assert_array_equal(y, x)  # the generated skeleton copies x to y
