@@ -1,5 +1,5 @@
 // The seed's CustomReLU in Ascend C: y = max(x, 0). Copied over the skeleton msopgen writes
-// (op_kernel/custom_re_l_u.cpp: CANN's msopgen names the files of CustomReLU so); DTYPE_X / DTYPE_Y
+// (op_kernel/custom_re_lu.cpp: CANN's msopgen names the files of CustomReLU so); DTYPE_X / DTYPE_Y
 // are float or half per type combination.
 #include "kernel_operator.h"
 
@@ -61,8 +61,8 @@ class KernelCustomReLU {
   uint32_t length_ = 0, tileLength_ = 0;
 };
 
-extern "C" __global__ __aicore__ void custom_re_l_u(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
-                                                    GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void custom_re_lu(GM_ADDR x, GM_ADDR y, GM_ADDR workspace,
+                                                   GM_ADDR tiling) {
   GET_TILING_DATA(tilingData, tiling);
   KernelCustomReLU op;
   op.Init(x, y, tilingData.totalLength, tilingData.tileLength);

@@ -14,7 +14,7 @@ echo "== 1. msopgen gen"
 rm -rf CustomReLU opp
 msopgen gen -i "$here/custom_relu.json" -c ai_core-Ascend910B3 -lan cpp -out CustomReLU
 echo "== 2. the kernel: y = max(x, 0)"
-cp "$here/custom_relu.cpp" CustomReLU/op_kernel/custom_re_l_u.cpp
+cp "$here/custom_relu.cpp" CustomReLU/op_kernel/custom_re_lu.cpp
 echo "== 3. build and install the operator package"
 OPENCANN_ROOT="$root" CustomReLU/build.sh > build.log 2>&1 || { cat build.log; exit 1; }
 CustomReLU/build_out/custom_opp_linux_x86_64.run --install-path="$work/opp"

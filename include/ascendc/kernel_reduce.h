@@ -340,6 +340,13 @@ void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src
   detail::CountCycles(uint64_t(count) * sizeof(T));
 }
 
+// CompareScalar: the newer name of Compares' count form.
+template <typename T, typename U>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,
+                   CMPMODE cmpMode, uint32_t count) {
+  Compares(dst, src0, src1Scalar, cmpMode, count);
+}
+
 // dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar).
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,

@@ -281,6 +281,18 @@ inline void SetVectorMask(uint64_t high, uint64_t low) {
   detail::Mask().mask[0] = low;
   detail::Mask().mask[1] = high;
 }
+// One-value form: in counter mode the element count, in normal mode the first `len` lanes.
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(int32_t len) {
+  if (mode == MaskMode::COUNTER) {
+    detail::Mask().mask[0] = static_cast<uint64_t>(len);
+    detail::Mask().mask[1] = 0;
+    return;
+  }
+  const uint32_t n = len < 0 ? 0u : len > 128 ? 128u : static_cast<uint32_t>(len);
+  detail::Mask().mask[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
+  detail::Mask().mask[1] = n <= 64 ? 0 : n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1);
+}
 inline void ResetMask() { detail::Mask().mask[0] = detail::Mask().mask[1] = ~0ull; }
 
 // printf from a kernel, prefixed with the block as CANN's CPU debug output does.

@@ -19,6 +19,15 @@
 #ifndef __gm__
 #define __gm__
 #endif
+// The newer compiler's core-type marks of a kernel (__global__ __vector__ void k()): which
+// cores run it comes from the launch here (vector cores unless the kernel's type or its
+// first cube instruction says otherwise).
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
 #ifndef __ubuf__
 #define __ubuf__
 #endif

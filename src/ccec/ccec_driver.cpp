@@ -103,6 +103,13 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
       current = Language::kCce;
     } else if (StartsWith(a, "--cce-aicore-arch=")) {
       OC_RETURN_IF_ERROR(ApplyArch(After(a, "--cce-aicore-arch="), &inv));
+    } else if (StartsWith(a, "--npu-arch=")) {
+      // bisheng's spelling: dav-2201 is Atlas A2 (the dav-c220 family).
+      const std::string arch = After(a, "--npu-arch=");
+      if (arch != "dav-2201")
+        return Unsupported(a +
+                           ": OpenCANN's Ascend C emulation models Atlas A2 (dav-2201, "
+                           "Ascend910B1-B4); this architecture is not modelled");
     } else if (StartsWith(a, "--cce-soc-version=")) {
       OC_RETURN_IF_ERROR(ApplySoc(After(a, "--cce-soc-version="), &inv));
     } else if (StartsWith(a, "--cce-soc-core-type=")) {
@@ -161,7 +168,9 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
       } else {
         Language lang = current;
         if (lang == Language::kAuto)
-          lang = ext == ".cce" ? Language::kCce : ext == ".c" ? Language::kC : Language::kCxx;
+          lang = ext == ".cce" || ext == ".asc" ? Language::kCce
+                 : ext == ".c"                  ? Language::kC
+                                                : Language::kCxx;
         inv.inputs.push_back({a, lang});
       }
     }

@@ -36,6 +36,14 @@ TEST(CcecCommandLine, BishengFormsAndCMakeCompileLine) {
   EXPECT_EQ(r->inputs.at(0).language, Language::kCce);
 }
 
+TEST(CcecCommandLine, BishengNpuArchAndAscSources) {
+  // bisheng hello_world.asc --npu-arch=dav-2201: .asc sources are Ascend C.
+  auto r = ParseCommandLine({"hello_world.asc", "--npu-arch=dav-2201", "-o", "demo"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->inputs.at(0).language, Language::kCce);
+  EXPECT_FALSE(ParseCommandLine({"k.asc", "--npu-arch=dav-3510"}).ok());
+}
+
 TEST(CcecCommandLine, NpuOnlyOptionsAndOtherChipsAreRefused) {
   for (const char* bad : {"-S", "--cce-aicore-only"}) {
     auto r = ParseCommandLine({"-xcce", bad, "k.cpp"});

@@ -29,7 +29,7 @@ struct AttrSpec {
 
 struct OpSpec {
   std::string op;           // CamelCase op type, e.g. AddCustom
-  std::string kernel_name;  // CANN's file name: add_custom, g_e_m_m_custom for GEMMCustom
+  std::string kernel_name;  // CANN's file name: add_custom, nll_loss for NLLLoss
   std::vector<ParamSpec> inputs, outputs;
   std::vector<AttrSpec> attrs;
   size_t combos = 0;  // type combinations (every type list has this length)

@@ -286,12 +286,14 @@ TEST_F(OpSpecTest, MissingFileIsRefusedNamingIt) {
 }
 
 TEST(MsopgenNames, SnakeCaseSplitsWords) {
-  // CANN's rule (its generated projects carry these names): an underscore before every
-  // capital but the first.
+  // CANN's names: its documentation (Conv2D -> conv2_d) and projects it generated.
   EXPECT_EQ(SnakeCase("AddCustom"), "add_custom");
-  EXPECT_EQ(SnakeCase("CustomReLU"), "custom_re_l_u");
-  EXPECT_EQ(SnakeCase("GEMMCustom"), "g_e_m_m_custom");
   EXPECT_EQ(SnakeCase("Conv2D"), "conv2_d");
+  EXPECT_EQ(SnakeCase("NLLLoss"), "nll_loss");
+  EXPECT_EQ(SnakeCase("SoftMax"), "soft_max");
+  EXPECT_EQ(SnakeCase("GEMMCustom"), "gemm_custom");
+  EXPECT_EQ(SnakeCase("PagedAttentionKVCache"), "paged_attention_kv_cache");
+  EXPECT_EQ(SnakeCase("CustomReLU"), "custom_re_lu");
   EXPECT_EQ(SnakeCase("Add"), "add");
   EXPECT_EQ(SnakeCase("MatMulV2Custom"), "mat_mul_v2_custom");
 }

@@ -98,4 +98,38 @@ TEST(AscendCWildApi, LogarithmsAndTBufQueueCalls) {
   }
 }
 
+TEST(AscendCWildApi, CompareScalarAndOneValueVectorMask) {
+  std::vector<uint8_t> bits;
+  uint64_t counter_mask[2] = {0, 0}, normal_mask[2] = {0, 0};
+  auto r = oc_test::LaunchQuiet(
+      "cmp_scalar", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b;
+        pipe.InitBuffer(a, 256);
+        pipe.InitBuffer(b, 32);
+        LocalTensor<float> x = a.Get<float>();
+        LocalTensor<uint8_t> m = b.Get<uint8_t>();
+        for (int i = 0; i < 64; ++i) x.SetValue(i, float(i % 5) - 2.0f);
+        CompareScalar(m, x, 0.0f, CMPMODE::LE, 64);
+        for (int i = 0; i < 8; ++i) bits.push_back(m.GetValue(i));
+        SetVectorMask<float, MaskMode::COUNTER>(300);
+        counter_mask[0] = detail::Mask().mask[0];
+        counter_mask[1] = detail::Mask().mask[1];
+        SetVectorMask<float, MaskMode::NORMAL>(70);
+        normal_mask[0] = detail::Mask().mask[0];
+        normal_mask[1] = detail::Mask().mask[1];
+        ResetMask();
+      },
+      KernelMode::AIV_MODE);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ((bits[i / 8] >> (i % 8)) & 1, (i % 5) - 2 <= 0 ? 1 : 0) << i;
+  EXPECT_EQ(counter_mask[0], 300u);
+  EXPECT_EQ(counter_mask[1], 0u);
+  EXPECT_EQ(normal_mask[0], ~0ull);
+  EXPECT_EQ(normal_mask[1], 0x3Full);
+}
+
 }  // namespace

@@ -1123,16 +1123,16 @@ def op_json_cases():
     js("op_name_empty", with_(op=""), "an empty op name")
     js("op_name_digit", with_(op="1Add"), "an op name that is no C++ identifier")
     js("input_desc_not_list", with_(input_desc="x"), "input_desc a string")
-    js("no_outputs", with_(output_desc=[]), "an op without outputs")
+    js("no_outputs", with_(input_desc=[], output_desc=[]), "an op without inputs or outputs")
     js("bad_type", with_(input_desc=[{"name": "x", "param_type": "required",
                                       "format": ["ND"], "type": ["float99"]}]),
        "a dtype nobody has")
     js("bad_param_type", with_(input_desc=[{"name": "x", "param_type": "sometimes",
                                             "format": ["ND"], "type": ["float"]}]),
        "param_type 'sometimes'")
-    js("duplicate_names", with_(output_desc=[{"name": "x", "param_type": "required",
-                                              "format": ["ND"], "type": ["float"]}]),
-       "an input and an output both named x")
+    js("duplicate_names", with_(input_desc=[{"name": "x", "param_type": "required",
+                                             "format": ["ND"], "type": ["float"]}] * 2),
+       "two inputs both named x (an output may share an input's name: in place)")
     js("type_format_count", with_(input_desc=[{"name": "x", "param_type": "required",
                                                "format": ["ND", "NCHW"], "type": ["float"]}]),
        "two formats for one type")
