@@ -319,6 +319,20 @@ std::string AssertText(const char* fmt, Args... args) {
 
 }  // namespace AscendC
 
+// The CCE compiler's scalar min/max builtins, which kernels call unqualified. Plain overloads
+// (not templates): with `using namespace std` an exact match is chosen over std::min.
+#define OC_CCE_SCALAR_MIN_MAX(T)                   \
+  inline T min(T a, T b) { return b < a ? b : a; } \
+  inline T max(T a, T b) { return a < b ? b : a; }
+OC_CCE_SCALAR_MIN_MAX(int)
+OC_CCE_SCALAR_MIN_MAX(unsigned)
+OC_CCE_SCALAR_MIN_MAX(long)
+OC_CCE_SCALAR_MIN_MAX(unsigned long)
+OC_CCE_SCALAR_MIN_MAX(long long)
+OC_CCE_SCALAR_MIN_MAX(unsigned long long)
+OC_CCE_SCALAR_MIN_MAX(float)
+#undef OC_CCE_SCALAR_MIN_MAX
+
 // In CPU debug the core type is known only at run time: these are plain conditions.
 #define ASCEND_IS_AIV (::AscendC::detail::CoreType() == ::AscendC::AIV)
 #define ASCEND_IS_AIC (::AscendC::detail::CoreType() == ::AscendC::AIC)

@@ -283,6 +283,19 @@ set(PACKAGE_DIR vendors/${vendor_name})
 const char* kCMakeOp = R"TPL(# ---- @OP@ ----
 # The op definition; each type combination's kernel is a library of its own, so the
 # kernel's classes (compiled once per DTYPE_*) never meet at link time.
+# The tiling data the kernel sees: the header that registers @OP@'s
+# (REGISTER_TILING_DATA_CLASS), wherever the sources keep it (op_kernel/ first), else the
+# generated op_host/@KERNEL@_tiling.h.
+set(tiling_@KERNEL@ ${CMAKE_CURRENT_SOURCE_DIR}/op_host/@KERNEL@_tiling.h)
+file(GLOB kernel_headers ${CMAKE_CURRENT_SOURCE_DIR}/op_kernel/*.h)
+file(GLOB host_headers ${CMAKE_CURRENT_SOURCE_DIR}/op_host/*.h)  # GLOB sorts: keep the order
+foreach(candidate IN LISTS kernel_headers host_headers)
+  file(READ ${candidate} candidate_text)
+  if(candidate_text MATCHES "REGISTER_TILING_DATA_CLASS\\([ \t]*@OP@[ \t]*,")
+    set(tiling_@KERNEL@ ${candidate})
+    break()
+  endif()
+endforeach()
 add_library(cust_op_@KERNEL@ SHARED op_host/@KERNEL@.cpp)
 target_link_libraries(cust_op_@KERNEL@ PRIVATE OpenCANN::opregister)
 install(TARGETS cust_op_@KERNEL@ LIBRARY DESTINATION ${PACKAGE_DIR}/op_impl/lib)
@@ -293,7 +306,7 @@ const char* kCMakeCombo =
 target_link_libraries(cust_kernel_@KERNEL@_@I@ PRIVATE OpenCANN::ascendc_emu OpenCANN::opregister)
 target_compile_definitions(cust_kernel_@KERNEL@_@I@ PRIVATE OC_KERNEL_COMBO=@I@ @DEFS@)
 set_source_files_properties(op_kernel/@KERNEL@_combo.cpp TARGET_DIRECTORY cust_kernel_@KERNEL@_@I@
-  PROPERTIES COMPILE_OPTIONS "-include;${CMAKE_CURRENT_SOURCE_DIR}/op_host/@KERNEL@_tiling.h")
+  PROPERTIES COMPILE_OPTIONS "-include;${tiling_@KERNEL@}")
 install(TARGETS cust_kernel_@KERNEL@_@I@ LIBRARY DESTINATION ${PACKAGE_DIR}/op_impl/lib)
 )TPL";
 

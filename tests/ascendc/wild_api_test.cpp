@@ -132,4 +132,16 @@ TEST(AscendCWildApi, CompareScalarAndOneValueVectorMask) {
   EXPECT_EQ(normal_mask[1], 0x3Full);
 }
 
+TEST(AscendCWildApi, ScalarMinMaxBuiltins) {
+  // Kernels call the CCE compiler's scalar min/max unqualified.
+  const uint32_t rows = 7, cols = 5;
+  EXPECT_EQ(min(rows, cols), 5u);
+  EXPECT_EQ(max(int64_t{-3}, int64_t{2}), 2);
+  EXPECT_EQ(min(1.5f, -2.0f), -2.0f);
+  {
+    using namespace std;  // NOLINT: an exact match still picks the builtin, no ambiguity
+    EXPECT_EQ(max(rows, cols), 7u);
+  }
+}
+
 }  // namespace

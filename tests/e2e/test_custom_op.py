@@ -530,3 +530,29 @@ def test_package_built_with_the_old_string_abi(prefix, tmp_path):
     r, y = infer(str(tmp_path / "m.om"), [x], env)
     assert r.returncode == 0, r.stderr[-3000:]
     np.testing.assert_array_equal(y, x)  # the generated skeleton copies x to y
+
+
+def test_kernel_sees_the_tiling_header_the_sources_register(prefix, tmp_path):
+    """A project that keeps its tiling struct in op_kernel/ (its op_host includes
+    ../op_kernel/<op>_tiling.h): the kernel is compiled with the header that registers the
+    op's tiling data, not the generated op_host one."""
+    spec = tmp_path / "op.json"
+    spec.write_text(json.dumps([{"op": "TileCustom", "input_desc": [{"name": "x", "type": ["float"]}],
+                                 "output_desc": [{"name": "y", "type": ["float"]}]}]))
+    r = msopgen("gen", "-i", str(spec), "-c", "ai_core-Ascend910B3", "-lan", "cpp",
+                "-out", str(tmp_path / "proj"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    proj = tmp_path / "proj"
+    header = (proj / "op_host" / "tile_custom_tiling.h").read_text()
+    (proj / "op_kernel" / "tile_custom_tiling.h").write_text(
+        header.replace("TileCustomTilingData", "KernelSideTiling"))
+    host = (proj / "op_host" / "tile_custom.cpp").read_text()
+    (proj / "op_host" / "tile_custom.cpp").write_text(
+        host.replace('"tile_custom_tiling.h"', '"../op_kernel/tile_custom_tiling.h"')
+            .replace("TileCustomTilingData", "KernelSideTiling"))
+    kernel = (proj / "op_kernel" / "tile_custom.cpp").read_text()
+    (proj / "op_kernel" / "tile_custom.cpp").write_text(
+        kernel + "\n[[maybe_unused]] static optiling::KernelSideTiling oc_named_struct;\n")
+    r = subprocess.run([str(proj / "build.sh")], capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, OPENCANN_ROOT=str(prefix)))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
