@@ -209,6 +209,10 @@ const char* kComboCpp =
 
 #include "kernel_operator.h"
 
+// The kernel names the registered tiling struct without optiling::, as CANN's kernels may.
+namespace optiling {}
+using namespace optiling;  // NOLINT(build/namespaces)
+
 #define OC_COMBO_NAME2(kernel, combo) kernel##_##combo
 #define OC_COMBO_NAME(kernel, combo) OC_COMBO_NAME2(kernel, combo)
 #define @KERNEL@ OC_COMBO_NAME(@KERNEL@, OC_KERNEL_COMBO)
@@ -454,8 +458,12 @@ Status GenerateAclnn(const OpSpec& op, const std::string& dir) {
     ++num_attrs;
   }
   for (const auto& out : op.outputs) {
-    params += (params.empty() ? "" : ", ") + std::string("const aclTensor *") + out.arg_name;
-    out_args += (out_args.empty() ? "" : ", ") + out.arg_name;
+    // An output updating an input in place is that input's tensor: CANN's aclnn function
+    // takes it once, among the inputs.
+    const bool in_place = out.arg_name != out.name;
+    if (!in_place)
+      params += (params.empty() ? "" : ", ") + std::string("const aclTensor *") + out.arg_name;
+    out_args += (out_args.empty() ? "" : ", ") + (in_place ? out.name : out.arg_name);
   }
   const std::map<std::string, std::string> vars = {
       {"@OP@", op.op},

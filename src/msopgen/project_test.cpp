@@ -224,3 +224,35 @@ TEST_F(ProjectTest, FrameworkIsRecordedInTheReadme) {
 
 }  // namespace
 }  // namespace oc::msopgen
+
+namespace oc::msopgen {
+namespace {
+
+TEST_F(ProjectTest, InPlaceOutputIsTheInputInTheKernelAndAclnn) {
+  // ScatterSub(x, index) -> x: the kernel takes the output as x_ref; CANN's aclnn function
+  // takes x once, as an input.
+  OpSpec op;
+  op.op = "ScatterSub";
+  op.kernel_name = "scatter_sub";
+  op.inputs.push_back({"x", "required", {"DT_FLOAT"}, {"FORMAT_ND"}, "x"});
+  op.inputs.push_back({"index", "required", {"DT_INT32"}, {"FORMAT_ND"}, "index"});
+  op.outputs.push_back({"x", "required", {"DT_FLOAT"}, {"FORMAT_ND"}, "x_ref"});
+  op.combos = 1;
+  ProjectOptions o;
+  o.out_dir = root_ + "/proj";
+  ASSERT_TRUE(GenerateProject({op}, o).ok());
+  const std::string kernel = Read(o.out_dir + "/op_kernel/scatter_sub.cpp");
+  EXPECT_NE(kernel.find("scatter_sub(GM_ADDR x, GM_ADDR index, GM_ADDR x_ref, GM_ADDR workspace"),
+            std::string::npos)
+      << kernel;
+  const std::string aclnn = Read(o.out_dir + "/op_api/aclnn_scatter_sub.h");
+  EXPECT_NE(aclnn.find("const aclTensor *x, const aclTensor *index, uint64_t *workspaceSize"),
+            std::string::npos)
+      << aclnn;
+  EXPECT_EQ(aclnn.find("x_ref"), std::string::npos);
+  const std::string host = Read(o.out_dir + "/op_host/scatter_sub.cpp");
+  EXPECT_NE(host.find("this->Output(\"x\")"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace oc::msopgen

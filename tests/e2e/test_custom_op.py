@@ -552,7 +552,7 @@ def test_kernel_sees_the_tiling_header_the_sources_register(prefix, tmp_path):
             .replace("TileCustomTilingData", "KernelSideTiling"))
     kernel = (proj / "op_kernel" / "tile_custom.cpp").read_text()
     (proj / "op_kernel" / "tile_custom.cpp").write_text(
-        kernel + "\n[[maybe_unused]] static optiling::KernelSideTiling oc_named_struct;\n")
+        kernel + "\n[[maybe_unused]] static KernelSideTiling oc_named_struct;  // unqualified, as CANN kernels name it\n")
     r = subprocess.run([str(proj / "build.sh")], capture_output=True, text=True, timeout=900,
                        env=dict(os.environ, OPENCANN_ROOT=str(prefix)))
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
