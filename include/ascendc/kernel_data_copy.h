@@ -12,8 +12,9 @@ namespace detail {
 constexpr uint32_t kBlock = 32;  // bytes: the unit of every DataCopy
 
 template <typename T>
+// `align`: the start alignment the operand needs; 0 is the memory's (UB: 32 bytes).
 void CheckLocalRange(const LocalTensor<T>& t, uint64_t first_byte, uint64_t bytes, const char* api,
-                     const char* which) {
+                     const char* which, uint32_t align_override = 0) {
   if (t.empty()) Fault(api, std::string(which) + " LocalTensor has no buffer");
   if (first_byte + bytes > static_cast<uint64_t>(t.GetSize()) * sizeof(T))
     Fault(api, std::string(which) + " LocalTensor of " + std::to_string(t.GetSize() * sizeof(T)) +
@@ -24,7 +25,8 @@ void CheckLocalRange(const LocalTensor<T>& t, uint64_t first_byte, uint64_t byte
   RequireCore(m == Memory::kUB ? AIV : AIC, api);
   const uintptr_t addr =
       reinterpret_cast<uintptr_t>(t.GetPhyAddr()) - reinterpret_cast<uintptr_t>(LocalBase(m));
-  const uint32_t align = CurrentSoc().alignment[static_cast<int>(m)];
+  const uint32_t align =
+      align_override ? align_override : CurrentSoc().alignment[static_cast<int>(m)];
   if (align && addr % align)
     Fault(api, std::string(which) + " LocalTensor address " + std::to_string(addr) + " in " +
                    MemoryName(m) + " is not " + std::to_string(align) + "-byte aligned");

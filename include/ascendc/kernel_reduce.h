@@ -113,7 +113,9 @@ template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const int32_t count) {
   const char* api = "ReduceSum";
-  detail::CheckVector(dst, 1, api, "destination");
+  // A reduction's result needs only its element's alignment (CANN documents 2 bytes for half,
+  // 4 for float), not the 32 bytes of other vector operands.
+  detail::CheckVector(dst, 1, api, "destination", sizeof(T));
   detail::CheckVector(src, count, api, "source");
   (void)work;
   double acc = 0;
@@ -126,7 +128,7 @@ namespace detail {
 template <typename T, typename Better>
 void ReduceBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, bool index,
                 Better better, const char* api) {
-  CheckVector(dst, index ? 2 : 1, api, "destination");
+  CheckVector(dst, index ? 2 : 1, api, "destination", sizeof(T));
   CheckVector(src, count, api, "source");
   if (count <= 0) Fault(api, "count must be positive");
   int32_t best = 0;
@@ -171,7 +173,7 @@ void ReduceBestRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
   if (repeatTime < 1 || repeatTime > 255)
     Fault(api, "repeatTime " + std::to_string(repeatTime) + " is out of 1..255");
   if (srcRepStride < 0) Fault(api, "srcRepStride must not be negative");
-  CheckVector(dst, index ? 2 : 1, api, "destination");
+  CheckVector(dst, index ? 2 : 1, api, "destination", sizeof(T));
   CheckVector(src, 0, api, "source");
   const uint32_t per = PerRepeat<T>(), pb = PerBlock<T>();
   int64_t best = -1;
@@ -234,7 +236,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64
   const char* api = "WholeReduceSum";
   const int64_t n = detail::CheckRepeat(repeatTimes, api);
   const auto sel = detail::ContinuousMask<T>(mask, api);
-  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(dst, 0, api, "destination", sizeof(T));  // element-aligned, as documented
   detail::CheckVector(src, 0, api, "source");
   const uint32_t pb = detail::PerBlock<T>();
   for (int64_t r = 0; r < n; ++r) {

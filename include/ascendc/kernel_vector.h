@@ -32,12 +32,13 @@ template <typename T>
 using Calc = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>, float, T>;
 
 template <typename T>
-void CheckVector(const LocalTensor<T>& t, uint64_t elems, const char* api, const char* which) {
+void CheckVector(const LocalTensor<T>& t, uint64_t elems, const char* api, const char* which,
+                 uint32_t align = 0) {
   const Memory m = MemoryOf(t.GetPosition());
   if (m != Memory::kUB)
     Fault(api, std::string(which) + " tensor is in " + MemoryName(m) +
                    "; vector instructions work on UB (VECIN/VECOUT/VECCALC)");
-  CheckLocalRange(t, 0, elems * sizeof(T), api, which);
+  CheckLocalRange(t, 0, elems * sizeof(T), api, which, align);
   // Repeat forms check each element later: the tensor is the operand.
   if (elems == 0)
     NoteLocal(t.GetPhyAddr(), uint64_t{t.GetSize()} * sizeof(T),

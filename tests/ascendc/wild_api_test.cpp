@@ -132,6 +132,44 @@ TEST(AscendCWildApi, CompareScalarAndOneValueVectorMask) {
   EXPECT_EQ(normal_mask[1], 0x3Full);
 }
 
+TEST(AscendCWildApi, ReductionResultsNeedOnlyElementAlignment) {
+  // A layer norm writes each row's sum to sums[row]: 4-byte steps into UB are legal for a
+  // reduction's result (CANN documents element alignment for it).
+  std::vector<float> sums;
+  auto r = oc_test::LaunchQuiet(
+      "reduce_rows", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, w;
+        pipe.InitBuffer(a, 3 * 64 * 4);
+        pipe.InitBuffer(b, 32);
+        pipe.InitBuffer(w, 256);
+        LocalTensor<float> x = a.Get<float>(), out = b.Get<float>(), work = w.Get<float>();
+        for (int i = 0; i < 3 * 64; ++i) x.SetValue(i, float(i / 64 + 1));
+        for (int row = 0; row < 3; ++row) ReduceSum(out[row], x[row * 64], work, 64);
+        for (int row = 0; row < 3; ++row) sums.push_back(out.GetValue(row));
+      },
+      KernelMode::AIV_MODE);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(sums, (std::vector<float>{64, 128, 192}));
+  // The sources still need 32 bytes.
+  r = oc_test::LaunchQuiet(
+      "reduce_unaligned_src", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, w;
+        pipe.InitBuffer(a, 512);
+        pipe.InitBuffer(b, 32);
+        pipe.InitBuffer(w, 256);
+        LocalTensor<float> x = a.Get<float>(), out = b.Get<float>(), work = w.Get<float>();
+        Duplicate(x, 1.0f, 128);
+        ReduceSum(out, x[1], work, 64);
+      },
+      KernelMode::AIV_MODE);
+  EXPECT_FALSE(r.ok);
+}
+
 TEST(AscendCWildApi, ScalarMinMaxBuiltins) {
   // Kernels call the CCE compiler's scalar min/max unqualified.
   const uint32_t rows = 7, cols = 5;
