@@ -1,8 +1,13 @@
 // aclnn's two-stage operator API for custom operator packages: the generated
 // aclnn<Op>GetWorkspaceSize / aclnn<Op> call OcAclnnGetWorkspaceSize / OcAclnnRun, which
-// prepare the package's kernel for the tensors (shape and type checked by the op's own
-// inference) and run it, synchronously or on a stream.
+// prepare the package's kernel for the tensors (types checked by the op's own inference; the
+// output tensors' shapes are taken as given, as CANN's aclnn takes them) and run it,
+// synchronously or on a stream.
+#include <cstdio>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "acl/acl_state.h"
 #include "aclnn/acl_meta.h"
@@ -75,6 +80,14 @@ oc::Status RunThroughHost(const aclOpExecutor& ex, const oc::Backend& device) {
       OC_RETURN_IF_ERROR(
           device.Copy(ex.outputs[k], out[k].data(), ex.output_bytes[k], Kind::kHostToDevice));
   return oc::Status::Ok();
+}
+
+// One stderr line per distinct message for the process.
+void WarnOnce(const std::string& message) {
+  static std::mutex mutex;
+  static std::set<std::string> seen;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (seen.insert(message).second) std::fprintf(stderr, "[WARNING] %s\n", message.c_str());
 }
 
 constexpr const char* kTensorKind = "aclTensor";
@@ -220,12 +233,17 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
     for (uint64_t k = 0; k < numOutputs; ++k) {
       const auto& want = ic.outputs[k];
       const oc::DataType dt = oc::FromAclDataType(outputs[k]->dtype);
-      if (want.dtype != dt || (want.has_shape && want.shape != outputs[k]->dims))
+      if (want.dtype != dt)
         return Fail(ACLNN_ERR_PARAM_INVALID,
                     std::string("aclnn") + opType + ": output " + std::to_string(k) + " must be " +
-                        oc::DataTypeName(want.dtype) + " " + oc::ShapeToString(want.shape) +
-                        ", the tensor is " + oc::DataTypeName(dt) + " " +
-                        oc::ShapeToString(outputs[k]->dims));
+                        oc::DataTypeName(want.dtype) + ", the tensor is " + oc::DataTypeName(dt) +
+                        " " + oc::ShapeToString(outputs[k]->dims));
+      // The caller's output tensors define the shapes, as CANN's aclnn takes them (an op's
+      // InferShape serves graph compilation); a disagreement is reported once per op.
+      if (want.has_shape && want.shape != outputs[k]->dims)
+        WarnOnce(std::string("aclnn") + opType + ": output " + std::to_string(k) + " is " +
+                 oc::ShapeToString(outputs[k]->dims) + ", the op's InferShape gives " +
+                 oc::ShapeToString(want.shape) + "; the tensor's shape is used");
       kc.outputs.push_back({dt, outputs[k]->dims});
       ex->outputs.push_back(outputs[k]->data);
       ex->output_bytes.push_back(outputs[k]->bytes());

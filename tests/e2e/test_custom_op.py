@@ -407,7 +407,7 @@ ACLNN_APP = r"""
 #define EXPECT(x, code) do { int r_ = (x); if (r_ != (code)) { printf("FAIL %s -> %d, want %d\n", #x, r_, code); return 1; } } while (0)
 int main(void) {
   float host[400], out[400];
-  int64_t shape[2] = {4, 100}, wrong[2] = {4, 99};
+  int64_t shape[2] = {4, 100}, wrong[2] = {2, 200};
   void *dx, *dy, *dz, *ws = NULL;
   aclrtStream stream;
   uint64_t size = 0;
@@ -424,12 +424,16 @@ int main(void) {
   aclTensor *x = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, dx);
   aclTensor *y = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, dy);
   aclTensor *z = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, dz);
-  aclTensor *bad = aclCreateTensor(wrong, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, wrong, 2, dz);
+  aclTensor *bad = aclCreateTensor(shape, 2, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, shape, 2, dz);
+  aclTensor *other = aclCreateTensor(wrong, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, wrong, 2, dz);
   aclTensor *onhost = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, host);
   EXPECT(aclnnAddCustomGetWorkspaceSize(x, y, 2.0, bad, &size, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT(aclnnAddCustomGetWorkspaceSize(x, NULL, 2.0, z, &size, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT(aclnnAddCustomGetWorkspaceSize(onhost, y, 2.0, z, &size, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT(aclnnAddCustom(NULL, 0, NULL, stream), ACLNN_ERR_PARAM_NULLPTR);
+  /* An output shape the op's InferShape disagrees with is the caller's choice, as in CANN. */
+  CHECK(aclnnAddCustomGetWorkspaceSize(x, y, 2.0, other, &size, &ex));
+  CHECK(aclnnAddCustom(NULL, 0, ex, stream));
   CHECK(aclnnAddCustomGetWorkspaceSize(x, y, 2.0, z, &size, &ex));
   if (size) CHECK(aclrtMalloc(&ws, size, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK(aclnnAddCustom(ws, size, ex, stream));
@@ -438,6 +442,7 @@ int main(void) {
   for (int i = 0; i < 400; ++i)
     if (out[i] != host[i]) { printf("FAIL z[%d] = %g, want %g\n", i, out[i], host[i]); return 1; }
   aclDestroyTensor(x); aclDestroyTensor(y); aclDestroyTensor(z); aclDestroyTensor(bad); aclDestroyTensor(onhost);
+  aclDestroyTensor(other);
   aclrtFree(dx); aclrtFree(dy); aclrtFree(dz);
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
@@ -460,6 +465,7 @@ def test_generated_aclnn_two_stage_api(prefix, package, tmp_path):
     r = subprocess.run([str(tmp_path / "app")], capture_output=True, text=True, timeout=120,
                        env=env_with([package]))
     assert r.returncode == 0 and "aclnn ok" in r.stdout, r.stdout + r.stderr
+    assert r.stderr.count("the op's InferShape gives [4,100]; the tensor's shape is used") == 1
 
 
 def test_msopgen_compile_builds_the_package(prefix, tmp_path):
