@@ -95,9 +95,10 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
   const auto sel = detail::ContinuousMask<W>(mask, api);
   const uint32_t per = detail::PerRepeat<W>(), pd = detail::PerBlock<D>(),
                  ps = detail::PerBlock<S>();
-  for (int64_t r = 0; r < n; ++r)
+  const int64_t repeats = detail::RepeatsOf(sel, n, per);
+  for (int64_t r = 0; r < repeats; ++r)
     for (uint32_t e = 0; e < per; ++e) {
-      if (!sel.On(e)) continue;
+      if (!detail::LaneOn(sel, r, e, per)) continue;
       const uint64_t di = (r * uint64_t(params.dstRepStride)) * pd + e;
       const uint64_t si = (r * uint64_t(params.srcRepStride)) * ps + e;
       detail::CheckIndex(dst, di, api, "destination");
@@ -177,9 +178,10 @@ void ReduceBestRepeat(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
   CheckVector(src, 0, api, "source");
   const uint32_t per = PerRepeat<T>(), pb = PerBlock<T>();
   int64_t best = -1;
-  for (int32_t r = 0; r < repeatTime; ++r)
+  const int64_t repeats = RepeatsOf(sel, repeatTime, per);
+  for (int64_t r = 0; r < repeats; ++r)
     for (uint32_t e = 0; e < per; ++e) {
-      if (!sel.On(e)) continue;
+      if (!LaneOn(sel, r, e, per)) continue;
       const uint64_t i = uint64_t(r) * srcRepStride * pb + e;
       CheckIndex(src, i, api, "source");
       if (best < 0 || better(AsDouble(src.GetPhyAddr()[i]), AsDouble(src.GetPhyAddr()[best])))
@@ -238,11 +240,12 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64
   const auto sel = detail::ContinuousMask<T>(mask, api);
   detail::CheckVector(dst, 0, api, "destination", sizeof(T));  // element-aligned, as documented
   detail::CheckVector(src, 0, api, "source");
-  const uint32_t pb = detail::PerBlock<T>();
-  for (int64_t r = 0; r < n; ++r) {
+  const uint32_t pb = detail::PerBlock<T>(), per = detail::PerRepeat<T>();
+  const int64_t repeats = detail::RepeatsOf(sel, n, per);
+  for (int64_t r = 0; r < repeats; ++r) {
     double acc = 0;
-    for (uint32_t e = 0; e < detail::PerRepeat<T>(); ++e) {
-      if (!sel.On(e)) continue;
+    for (uint32_t e = 0; e < per; ++e) {
+      if (!detail::LaneOn(sel, r, e, per)) continue;
       const uint64_t i =
           (r * uint64_t(srcRepStride) + (e / pb) * uint64_t(srcBlkStride)) * pb + e % pb;
       detail::CheckIndex(src, i, api, "source");
@@ -252,7 +255,7 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64
     detail::CheckIndex(dst, d, api, "destination");
     dst.GetPhyAddr()[d] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
   }
-  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(2 * n));
+  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(2 * repeats));
 }
 
 // Per repeat and 32-byte block: the block's masked sum -> dst[r * dstRepStride + block]
@@ -265,12 +268,13 @@ void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   const int64_t n = detail::CheckRepeat(repeatTimes, api);
   const auto sel = detail::ContinuousMask<T>(mask, api);
   const uint32_t pb = detail::PerBlock<T>();
-  const uint32_t blocks = detail::PerRepeat<T>() / pb;
-  for (int64_t r = 0; r < n; ++r)
+  const uint32_t per = detail::PerRepeat<T>(), blocks = per / pb;
+  const int64_t repeats = detail::RepeatsOf(sel, n, per);
+  for (int64_t r = 0; r < repeats; ++r)
     for (uint32_t b = 0; b < blocks; ++b) {
       double acc = 0;
       for (uint32_t w = 0; w < pb; ++w) {
-        if (!sel.On(b * pb + w)) continue;
+        if (!detail::LaneOn(sel, r, b * pb + w, per)) continue;
         const uint64_t i = (r * uint64_t(srcRepStride) + b * uint64_t(srcBlkStride)) * pb + w;
         detail::CheckIndex(src, i, api, "source");
         acc += detail::AsDouble(src.GetPhyAddr()[i]);
@@ -279,7 +283,7 @@ void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       detail::CheckIndex(dst, d, api, "destination");
       dst.GetPhyAddr()[d] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
     }
-  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(n));
+  detail::AddCycles(detail::Pipe::kVector, static_cast<double>(repeats));
 }
 
 namespace detail {
@@ -384,16 +388,16 @@ namespace detail {
 template <typename T, typename F>
 void ForMaskedRepeats(const MaskSel<T>& sel, const Repeat& repeat, const BinaryRepeatParams& p,
                       const char* api, F&& f) {
-  const int64_t n = CheckRepeat(repeat, api);
   const uint32_t per = PerRepeat<T>(), pb = PerBlock<T>();
+  const int64_t n = RepeatsOf(sel, CheckRepeat(repeat, api), per);
   for (int64_t r = 0; r < n; ++r)
     for (uint32_t e = 0; e < per; ++e) {
       const uint32_t b = e / pb, w = e % pb;
       auto at = [&](uint32_t blk, uint32_t rep) {
         return (r * uint64_t{rep} + b * uint64_t{blk}) * pb + w;
       };
-      f(r, e, sel.On(e), at(p.dstBlkStride, p.dstRepStride), at(p.src0BlkStride, p.src0RepStride),
-        at(p.src1BlkStride, p.src1RepStride));
+      f(r, e, LaneOn(sel, r, e, per), at(p.dstBlkStride, p.dstRepStride),
+        at(p.src0BlkStride, p.src0RepStride), at(p.src1BlkStride, p.src1RepStride));
     }
   AddCycles(Pipe::kVector, static_cast<double>(n));
 }

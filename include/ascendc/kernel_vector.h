@@ -62,6 +62,20 @@ struct MaskSel {
 template <typename T>
 MaskSel<T> ContinuousMask(uint64_t mask, const char* api) {
   MaskSel<T> s;
+  if (mask == 0) {
+    // MASK_PLACEHOLDER (isSetMask = false): the mask SetVectorMask set applies, the count in
+    // counter mode, the bits in normal mode.
+    if (Mask().counter) {
+      s.count = Mask().mask[0];
+      if (s.count == 0)
+        Fault(api, "counter mode with MASK_PLACEHOLDER, and SetVectorMask set no count");
+      return s;
+    }
+    s.bits = true;
+    s.m[0] = Mask().mask[0];
+    s.m[1] = PerRepeat<T>() > 64 ? Mask().mask[1] : 0;
+    return s;
+  }
   if (Mask().counter) {
     s.count = mask;  // total elements over all repeats
     return s;
@@ -71,6 +85,22 @@ MaskSel<T> ContinuousMask(uint64_t mask, const char* api) {
                    " for " + std::to_string(sizeof(T) * 8) + "-bit elements");
   s.count = mask;
   return s;
+}
+
+// Counter mode (SetMaskCount) with a count, not bits: the count runs across repeats, and the
+// number of repeats follows from it rather than from the call's repeatTimes.
+template <typename T>
+bool CountsAcrossRepeats(const MaskSel<T>& sel) {
+  return Mask().counter && !sel.bits;
+}
+template <typename T>
+bool LaneOn(const MaskSel<T>& sel, int64_t repeat, uint32_t lane, uint32_t per) {
+  if (CountsAcrossRepeats(sel)) return uint64_t(repeat) * per + lane < sel.count;
+  return sel.On(lane);
+}
+template <typename T>
+int64_t RepeatsOf(const MaskSel<T>& sel, int64_t repeats, uint32_t per) {
+  return CountsAcrossRepeats(sel) ? static_cast<int64_t>((sel.count + per - 1) / per) : repeats;
 }
 
 template <typename T>

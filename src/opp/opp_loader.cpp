@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +26,7 @@ std::mutex g_mutex;
 std::set<std::string> g_loaded;         // package files already opened
 std::set<const ops::OpDef*> g_bridged;  // definitions already registered
 std::vector<std::string> g_summary;
+std::map<std::string, std::string> g_custom_types;  // op type -> the package that defined it
 
 // Checks one definition against its kernel and registers both with OpenCANN.
 Status Bridge(const ops::OpDef& def, const std::string& source) {
@@ -56,8 +58,18 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
     if (in.param_type() == ops::DYNAMIC)
       return Unsupported(where + ": dynamic (variadic) input [" + in.name() +
                          "] is not supported yet");
+  // The same op from a second package (or the same package reached through a second path):
+  // the first keeps it, as CANN's search order decides (ASCEND_CUSTOM_OPP_PATH, then
+  // ASCEND_OPP_PATH/vendors by load_priority).
+  if (auto first = g_custom_types.find(def.type()); first != g_custom_types.end()) {
+    if (first->second != source)
+      std::fprintf(stderr, "[WARNING] %s: also defined by [%s], which comes first and is used\n",
+                   where.c_str(), first->second.c_str());
+    return Status::Ok();
+  }
   if (OpRegistry::Global().Find("", def.type()))
     return InvalidArgument(where + ": the op type is a built-in ONNX op; give it another name");
+  g_custom_types[def.type()] = source;
   OpRegistry::Global().Register(MakeCustomOpSchema(def, source));
   // Package kernels run in the Ascend C emulation: the ascendc backend's.
   AscendcKernels().Register(
@@ -79,12 +91,16 @@ Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
       return NotFound("operator package [" + dir + "] has no op_impl/lib folder");
     for (const auto& file : ListFiles(lib_dir)) {
       if (file.size() < 3 || file.compare(file.size() - 3, 3, ".so") != 0) continue;
-      if (!g_loaded.insert(file).second) continue;
+      // One package reached through two paths (a symlink, ASCEND_CUSTOM_OPP_PATH and
+      // ASCEND_OPP_PATH/vendors) is opened once.
+      std::error_code ec;
+      const std::string real = std::filesystem::weakly_canonical(file, ec).string();
+      if (!g_loaded.insert(ec ? file : real).second) continue;
       reg.SetCurrentSource(file.c_str());
       // RTLD_LOCAL: each op's library keeps its own tiling structs and helpers.
       void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle) {
-        g_loaded.erase(file);  // not loaded: the next call refuses it again
+        g_loaded.erase(ec ? file : real);  // not loaded: the next call refuses it again
         const char* err = ::dlerror();
         return ParseError("operator package library [" + file +
                           "] cannot be loaded: " + (err ? err : "unknown error"));

@@ -197,6 +197,25 @@ TEST(OppBridge, BuiltInOnnxOpNameIsRefused) {
                              "the op type is a built-in ONNX op; give it another name");
 }
 
+TEST(OppBridge, AnOpDefinedTwiceKeepsTheFirstPackage) {
+  // The same package installed under ASCEND_CUSTOM_OPP_PATH and ASCEND_OPP_PATH/vendors:
+  // the first found keeps the op, the second is named in one warning line, not an error.
+  AddPackageOp("OcUtTwice", "first/libcust_op.so", 4);
+  AddPackageOp("OcUtTwice", "second/libcust_op.so", 4);
+  testing::internal::CaptureStderr();
+  const Status s = LoadOpPackages({});
+  const std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const auto summary = CustomOpSummary();
+  EXPECT_NE(std::find(summary.begin(), summary.end(), "OcUtTwice (first/libcust_op.so)"),
+            summary.end());
+  EXPECT_EQ(std::find(summary.begin(), summary.end(), "OcUtTwice (second/libcust_op.so)"),
+            summary.end());
+  EXPECT_NE(err.find("also defined by [first/libcust_op.so], which comes first and is used"),
+            std::string::npos)
+      << err;
+}
+
 TEST(OppBridge, GoodOpIsRegisteredAndInfersThroughThePackage) {
   AddPackageOp("OcUtGood", "libcust_op_good.so", 4, true, {ge::DT_FLOAT, ge::DT_FLOAT});
   ASSERT_TRUE(LoadOpPackages({}).ok());

@@ -170,6 +170,56 @@ TEST(AscendCWildApi, ReductionResultsNeedOnlyElementAlignment) {
   EXPECT_FALSE(r.ok);
 }
 
+TEST(AscendCWildApi, MaskPlaceholderUsesTheMaskSetVectorMaskSet) {
+  // isSetMask = false with MASK_PLACEHOLDER: counter mode takes SetVectorMask's count (a
+  // reduce sample sums 4096 floats this way; every sum past the first was left unwritten),
+  // normal mode its bits.
+  std::vector<float> sums, added;
+  auto r = oc_test::LaunchQuiet(
+      "placeholder", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a, b, c;
+        pipe.InitBuffer(a, 4096 * 4);
+        pipe.InitBuffer(b, 256);
+        pipe.InitBuffer(c, 256);
+        LocalTensor<float> x = a.Get<float>(), y = b.Get<float>(), z = c.Get<float>();
+        for (int i = 0; i < 4096; ++i) x.SetValue(i, float(i / 64));
+        Duplicate(y, -1.0f, 64);
+        SetMaskCount();
+        SetVectorMask<float, MaskMode::COUNTER>(0, 4096);
+        WholeReduceSum<float, false>(y, x, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        SetMaskNorm();
+        for (int i = 0; i < 64; ++i) sums.push_back(y.GetValue(i));
+        Duplicate(z, -5.0f, 64);
+        LocalTensor<float> w = x[64];                     // all 1
+        SetVectorMask<float, MaskMode::NORMAL>(0, 0xFF);  // lanes 0..7
+        Add<float, false>(z, w, w, MASK_PLACEHOLDER, 1, {1, 1, 1, 8, 8, 8});
+        ResetMask();
+        for (int i = 0; i < 16; ++i) added.push_back(z.GetValue(i));
+      },
+      KernelMode::AIV_MODE);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(sums[i], 64.0f * i) << i;
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(added[i], i < 8 ? 2.0f : -5.0f) << i;
+  // Counter mode without a count is refused, not silently empty.
+  r = oc_test::LaunchQuiet(
+      "placeholder_nocount", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> a;
+        pipe.InitBuffer(a, 512);
+        LocalTensor<float> x = a.Get<float>();
+        Duplicate(x, 1.0f, 128);
+        SetMaskCount();
+        SetVectorMask<float, MaskMode::COUNTER>(0, 0);
+        Add<float, false>(x, x, x, MASK_PLACEHOLDER, 1, {1, 1, 1, 8, 8, 8});
+      },
+      KernelMode::AIV_MODE);
+  EXPECT_FALSE(r.ok);
+}
+
 TEST(AscendCWildApi, ScalarMinMaxBuiltins) {
   // Kernels call the CCE compiler's scalar min/max unqualified.
   const uint32_t rows = 7, cols = 5;
