@@ -33,6 +33,7 @@ foreach(part runtime lib64 include bin)
   oc_link(../${part} x86_64-linux/${part})
 endforeach()
 oc_link(../compiler/tikcpp x86_64-linux/tikcpp)
+oc_link(../compiler/tikcpp tools/tikcpp)
 # ccec and bisheng where CANN's CMake templates and scripts look for the compiler.
 oc_link(../../bin compiler/ccec_compiler/bin)
 oc_link(../compiler/ccec_compiler x86_64-linux/ccec_compiler)

@@ -265,11 +265,11 @@ void Pad(const LocalTensor<T>& dst, const LocalTensor<T>& src, PadParams& p, Pad
 }
 
 // UnPad: drops rightPad (< 32 bytes) columns from each row of a [height, width] tensor.
+// The form without a temporary buffer takes its scratch from the framework on the NPU; the
+// emulation needs none.
 template <typename T>
-void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& p,
-           LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& t) {
+void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& p, UnPadTiling& t) {
   const char* api = "UnPad";
-  detail::CheckVector(sharedTmpBuffer, 0, api, "work");
   const uint64_t h = t.srcHeight, w = t.srcWidth;
   if (h == 0 || w == 0) detail::Fault(api, "the tiling has no source shape");
   if (p.rightPad * sizeof(T) >= 32 || p.rightPad >= w)
@@ -282,6 +282,12 @@ void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& p,
     std::copy(src.GetPhyAddr() + r * w, src.GetPhyAddr() + r * w + out_w,
               dst.GetPhyAddr() + r * out_w);
   detail::CountCycles(h * w * sizeof(T) * 2);
+}
+template <typename T>
+void UnPad(const LocalTensor<T>& dst, const LocalTensor<T>& src, UnPadParams& p,
+           LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& t) {
+  detail::CheckVector(sharedTmpBuffer, 0, "UnPad", "work");
+  UnPad(dst, src, p, t);
 }
 
 // Broadcast: dim 1 ([1] -> [k]) or 2 along an axis (axis 1: [m, 1] -> [m, k]; axis 0:

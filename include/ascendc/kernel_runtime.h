@@ -294,6 +294,13 @@ inline void SetVectorMask(int32_t len) {
   detail::Mask().mask[1] = n <= 64 ? 0 : n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1);
 }
 inline void ResetMask() { detail::Mask().mask[0] = detail::Mask().mask[1] = ~0ull; }
+// A kernel's first call in static tensor programming: the core's vector mask, mask mode and
+// atomic mode back to their defaults.
+inline void InitSocState() {
+  ResetMask();
+  SetMaskNorm();
+  SetAtomicNone();
+}
 
 // printf from a kernel, prefixed with the block as CANN's CPU debug output does.
 template <typename... Args>

@@ -132,7 +132,7 @@ TEST(AscendCPad, UnalignedRowsPadLeftAndRightAlignedRowsOverwriteTheTail) {
   uint32_t max_tmp = 0, min_tmp = 0;
   GetPadMaxMinTmpSize(ge::Shape({3, 13}), 2, max_tmp, min_tmp);
   EXPECT_GE(min_tmp, 32u);
-  std::vector<float> out1, out2, out3;
+  std::vector<float> out1, out2, out3, out4;
   ASSERT_TRUE(RunOne("pad", [&] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> src, dst, tmp;
@@ -157,6 +157,10 @@ TEST(AscendCPad, UnalignedRowsPadLeftAndRightAlignedRowsOverwriteTheTail) {
     LocalTensor<uint8_t> scratch = tmp.Get<uint8_t>();
     UnPad(s, d, up, scratch, u);
     for (int i = 0; i < 26; ++i) out3.push_back(float(s.GetValue(i)));
+    // The form without a temporary buffer gives the same rows.
+    Duplicate(s, half(0.0f), 32);
+    UnPad(s, d, up, u);
+    for (int i = 0; i < 26; ++i) out4.push_back(float(s.GetValue(i)));
   }));
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 16; ++c)
@@ -166,6 +170,7 @@ TEST(AscendCPad, UnalignedRowsPadLeftAndRightAlignedRowsOverwriteTheTail) {
       EXPECT_EQ(out2[r * 16 + c], c >= 12 && c < 15 ? 7.0f : float(r * 16 + c)) << r << c;
   for (int r = 0; r < 2; ++r)
     for (int c = 0; c < 13; ++c) EXPECT_EQ(out3[r * 13 + c], out2[r * 16 + c]) << r << c;
+  EXPECT_EQ(out4, out3);
 }
 
 TEST(AscendCPad, PadsThatDoNotFitAreRefused) {

@@ -220,6 +220,27 @@ TEST(AscendCWildApi, MaskPlaceholderUsesTheMaskSetVectorMaskSet) {
   EXPECT_FALSE(r.ok);
 }
 
+TEST(AscendCWildApi, InitSocStateResetsMaskAndAtomicModes) {
+  uint64_t mask[2] = {0, 0};
+  bool counter = true;
+  auto r = oc_test::LaunchQuiet(
+      "init_soc", 1,
+      [&] {
+        SetMaskCount();
+        SetVectorMask<float, MaskMode::NORMAL>(0, 0xF);
+        SetAtomicAdd<float>();
+        InitSocState();
+        mask[0] = detail::Mask().mask[0];
+        mask[1] = detail::Mask().mask[1];
+        counter = detail::Mask().counter;
+      },
+      KernelMode::AIV_MODE);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(mask[0], ~0ull);
+  EXPECT_EQ(mask[1], ~0ull);
+  EXPECT_FALSE(counter);
+}
+
 TEST(AscendCWildApi, ScalarMinMaxBuiltins) {
   // Kernels call the CCE compiler's scalar min/max unqualified.
   const uint32_t rows = 7, cols = 5;

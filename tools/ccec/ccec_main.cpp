@@ -120,11 +120,46 @@ struct TempDir {
   }
 };
 
+// ccec --oc-launcher <compiler> <args...>: a CMake compiler launcher (ascendc_library sets it)
+// that rewrites <<<>>> launches in the source being compiled and runs the compiler on the
+// rewritten copy; sources without a launch compile unchanged.
+int Launcher(std::vector<std::string> cmd) {
+  size_t src = 0, obj = 0;
+  for (size_t i = 1; i + 1 < cmd.size(); ++i) {
+    if (cmd[i] == "-c") src = i + 1;
+    if (cmd[i] == "-o") obj = i + 1;
+  }
+  std::string text;
+  if (src == 0 || !ReadFile(cmd[src], &text) || text.find("<<<") == std::string::npos)
+    return Run(cmd, false);
+  const std::string original = cmd[src];
+  auto rewritten = oc::ccec::RewriteLaunches(text, original);
+  if (!rewritten.ok()) return Fail(rewritten.status().message());
+  TempDir tmp;
+  if (tmp.path.empty()) return Fail("cannot create a temporary directory");
+  const std::string copy = tmp.path + "/" + fs::path(original).filename().string();
+  std::ofstream(copy, std::ios::binary) << rewritten.value();
+  cmd[src] = copy;
+  const fs::path dir = fs::path(original).parent_path();
+  cmd.insert(cmd.begin() + 1,
+             {"-iquote", dir.empty() ? "." : dir.string(), "-include", "opencann/ccec_launch.h"});
+  const int rc = Run(cmd, false);
+  if (rc == 0 && obj) {
+    std::vector<std::string> flags(cmd.begin() + 1, cmd.end());
+    FixDepFile(DepFile(flags, cmd[obj + 4]), copy, original);
+  }
+  return rc;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc > 0 && fs::path(argv[0]).filename() == "bisheng") kTool = "bisheng";
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "--oc-launcher") {
+    if (args.size() < 2) return Fail("--oc-launcher needs the compiler command");
+    return Launcher(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   auto parsed = oc::ccec::ParseCommandLine(args);
   if (!parsed.ok()) return Fail(parsed.status().message());
   oc::ccec::Invocation inv = parsed.value();
