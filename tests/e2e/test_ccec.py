@@ -84,6 +84,34 @@ def test_cce_language_cmake_project(tmp_path, prefix):
                  run([str(build / "scale_add_npu"), str(tmp_path), "1024", "2"]))
 
 
+def test_kernel_launch_project_in_npu_mode(tmp_path, prefix):
+    """CANN's samples in npu mode: npu_lib.cmake includes the toolkit's ascendc.cmake; the
+    kernel library (with a <<<>>> launch in its source) installs to <prefix>/lib as CANN's."""
+    build, out = tmp_path / "build", tmp_path / "out"
+    r = run(["cmake", "-S", os.path.join(FIXTURES, "npu_lib_project"), "-B", str(build),
+             f"-DASCEND_CANN_PACKAGE_PATH={prefix}", f"-DCMAKE_INSTALL_PREFIX={out}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(build)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--install", str(build)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (out / "lib" / "libkernels.so").exists()
+    x, y = write_inputs(tmp_path, 2048)
+    # As the samples run it: set_env.sh puts the toolkit on LD_LIBRARY_PATH, run.sh out/lib.
+    env = dict(os.environ, LD_LIBRARY_PATH=f"{out}/lib:{prefix}/lib64")
+    check_output(tmp_path, x, y, 1.5,
+                 run([str(out / "bin" / "scale_add_bbit"), str(tmp_path), "2048", "1.5"], env=env))
+    # ascendc_fatbin_library asks for NPU binaries: refused with a message.
+    bad = tmp_path / "fatbin"
+    bad.mkdir()
+    (bad / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\nproject(f)\n"
+        f"include({prefix}/compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake)\n"
+        "ascendc_fatbin_library(k a.cpp)\n")
+    r = run(["cmake", "-S", str(bad), "-B", str(bad / "build")])
+    assert r.returncode != 0 and "NPU machine code" in " ".join((r.stdout + r.stderr).split())
+
+
 def test_ccec_refusals_and_warnings(tmp_path, prefix):
     ccec = str(prefix / "bin" / "ccec")
     src = os.path.join(FIXTURES, "scale_add.cpp")
