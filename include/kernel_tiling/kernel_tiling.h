@@ -64,10 +64,23 @@ struct PadTiling {
            tmpBuffer2Offset = 0, widthTiling = 0, widthFractal = 0, widthFractalTail = 0,
            widthFractalTailAlingned = 0, brcbTiling = 0, brcbFractal = 0, brcbFractalTail = 0,
            maxRepeatTimes = 0;
+  // As host code uses CANN's tiling data classes: the bytes a kernel receives.
+  size_t GetDataSize() const { return sizeof(PadTiling); }
+  bool SaveToBuffer(void* data, size_t capacity) const {
+    if (!data || capacity < sizeof(PadTiling)) return false;
+    std::memcpy(data, this, sizeof(PadTiling));
+    return true;
+  }
 };
 struct UnPadTiling {
   uint32_t srcHeight = 0, srcWidth = 0, tmpBuffer1BlockNum = 0, tmpBuffer1RowNum = 0,
            tmpBuffer2Offset = 0, widthTiling = 0, widthFractal = 0, widthFractalTail = 0;
+  size_t GetDataSize() const { return sizeof(UnPadTiling); }
+  bool SaveToBuffer(void* data, size_t capacity) const {
+    if (!data || capacity < sizeof(UnPadTiling)) return false;
+    std::memcpy(data, this, sizeof(UnPadTiling));
+    return true;
+  }
 };
 
 namespace optiling {

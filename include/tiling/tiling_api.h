@@ -6,29 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "graph/tensor.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"
-
-namespace ge {
-// A tensor shape as host tiling code passes it (ge::Shape).
-class Shape {
- public:
-  Shape() = default;
-  explicit Shape(std::vector<int64_t> dims) : dims_(std::move(dims)) {}
-  size_t GetDimNum() const { return dims_.size(); }
-  int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-  std::vector<int64_t> GetDims() const { return dims_; }
-  int64_t GetShapeSize() const {
-    int64_t n = 1;
-    for (int64_t d : dims_) n *= d;
-    return dims_.empty() ? 0 : n;
-  }
-
- private:
-  std::vector<int64_t> dims_;
-};
-}  // namespace ge
 
 namespace AscendC {
 // Pad / UnPad host tiling: the kernel side (kernel_gather_pad.h) reads the shape fields. The

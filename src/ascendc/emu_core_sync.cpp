@@ -61,8 +61,18 @@ void BlockBarrier(bool aiv_only) {
           "SyncAll<true> syncs the vector cores, and this is a cube core of a mix "
           "launch: guard it with `if ASCEND_IS_AIV`, or use SyncAll<false> for every "
           "core");
-  std::barrier<>* barrier = aiv_only || !IsMixLaunch(l) ? l.barrier.get() : l.all_barrier.get();
-  if (barrier) barrier->arrive_and_wait();
+  const bool vector_barrier = aiv_only || !IsMixLaunch(l);
+  std::barrier<>* barrier = vector_barrier ? l.barrier.get() : l.all_barrier.get();
+  if (barrier) {
+    std::pair<int, int64_t> round;
+    {
+      std::lock_guard<std::mutex> lock(l.flag_mutex);
+      round = ArriveBarrier(l, b, vector_barrier ? 0 : 1);
+    }
+    barrier->arrive_and_wait();
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    LeaveBarrier(l, b, round);
+  }
   SyncAllPipes();
   AddCycles(Pipe::kScalar, 100);
 }
@@ -93,7 +103,8 @@ void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t bl
   CheckGlobal(slots + slot, 4, api);
   if (set) {
     NoteGlobalWrite(slots + slot, 4);
-    __atomic_add_fetch(slots + slot, 1, __ATOMIC_RELEASE);
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    ReleaseWord(l, b, slots + slot, __atomic_add_fetch(slots + slot, 1, __ATOMIC_RELEASE));
     AddCycles(Pipe::kMTE3, 210);
     return;
   }
@@ -103,6 +114,10 @@ void InterBlock(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, int32_t bl
       "core " + std::to_string(block) + " finished without IBSet of event " +
           std::to_string(event) + " (on the NPU this core would spin forever)",
       "core " + std::to_string(block) + "'s event " + std::to_string(event) + " did not come");
+  {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    AcquireWord(l, b, slots + slot, need);
+  }
   SyncAllPipes();
   AddCycles(Pipe::kMTE2, 210);
 }
@@ -144,7 +159,8 @@ void DetermineCompute(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, Dete
   if (step == DetermineStep::kNotify) {
     int32_t* next = slots + ((me + 1) % n) * 8;
     NoteGlobalWrite(next, 4);
-    __atomic_add_fetch(next, 1, __ATOMIC_RELEASE);
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    ReleaseWord(l, b, next, __atomic_add_fetch(next, 1, __ATOMIC_RELEASE));
     AddCycles(Pipe::kMTE3, 210);
     return;
   }
@@ -160,6 +176,10 @@ void DetermineCompute(int32_t* slots, uint64_t gm_elems, uint64_t ub_elems, Dete
           " would spin forever; every core must call them the same number of times)",
       "core " + std::to_string(prev) + "'s NotifyNextBlock for round " + std::to_string(round) +
           " did not come");
+  {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    AcquireWord(l, b, slots + me * 8, need);
+  }
   SyncAllPipes();
   AddCycles(Pipe::kMTE2, 210);
 }
@@ -190,7 +210,9 @@ void GroupBarrierStep(uint8_t* workspace, uint32_t arrive_size, uint32_t wait_si
   if (arrive) {
     NoteGlobalWrite(counters + index * 8, 4);
     SyncAllPipes();  // the group's work is done before the message goes out
-    __atomic_add_fetch(counters + index * 8, 1, __ATOMIC_RELEASE);
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    ReleaseWord(l, b, counters + index * 8,
+                __atomic_add_fetch(counters + index * 8, 1, __ATOMIC_RELEASE));
     AddCycles(Pipe::kMTE3, 210);
     return;
   }
@@ -209,6 +231,10 @@ void GroupBarrierStep(uint8_t* workspace, uint32_t arrive_size, uint32_t wait_si
                     "core would spin forever)",
                 "arriving core " + std::to_string(i) + " did not arrive for round " +
                     std::to_string(round));
+  {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    for (uint32_t i = 0; i < arrive_size; ++i) AcquireWord(l, b, counters + i * 8, round);
+  }
   SyncAllPipes();
   AddCycles(Pipe::kMTE2, 210);
 }
@@ -225,13 +251,21 @@ void SoftSyncAll(int32_t* slots, int64_t cores, const char* api) {
   CheckGlobal(slots, uint64_t(cores) * 32, api);
   NoteGlobalWrite(slots + me * 8, 4);
   const int32_t round = ++b.soft_syncs;
-  __atomic_store_n(slots + me * 8, round, __ATOMIC_RELEASE);
+  {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    ReleaseWord(l, b, slots + me * 8, round);
+    __atomic_store_n(slots + me * 8, round, __ATOMIC_RELEASE);
+  }
   for (int64_t c = 0; c < cores; ++c)
     WaitForWord(
         slots + c * 8, round, [&] { return CoreFinished(l, c, false); }, api,
         "core " + std::to_string(c) + " finished without reaching sync " + std::to_string(round) +
             " (on the NPU the cores would spin forever)",
         "core " + std::to_string(c) + " did not reach sync " + std::to_string(round));
+  {
+    std::lock_guard<std::mutex> lock(l.flag_mutex);
+    for (int64_t c = 0; c < cores; ++c) AcquireWord(l, b, slots + c * 8, round);
+  }
   SyncAllPipes();
   AddCycles(Pipe::kScalar, 100);
 }
@@ -297,6 +331,21 @@ FlagWait AnyModeWait(const LaunchState& l, const Block& b, uint16_t flag, int64_
   return any;
 }
 
+// The writes before the sets a completed wait consumed come before this core's next ones:
+// the keys CheckFlag counts, up to the sets the wait needed.
+void AcquireFlags(LaunchState& l, Block& b, uint16_t flag, int64_t need) {
+  int64_t of_type = 0;
+  for (const Block* o : l.blocks) of_type += o->core == b.core;
+  AcquireFlag(l, b, {0, b.core, flag, 0}, need * of_type);
+  if (!IsMixLaunch(l)) return;
+  if (b.core == AIV) {
+    AcquireFlag(l, b, {1, b.group, flag, 1 - b.sub}, need);
+    AcquireFlag(l, b, {2, b.group, flag, 100}, need);
+  } else {
+    for (int s = 0; s < l.shape.aiv; ++s) AcquireFlag(l, b, {2, b.group, flag, s}, need);
+  }
+}
+
 void CheckCrossCore(const char* api, int mode, uint16_t flag) {
   Block& b = Current();
   const LaunchState& l = *b.launch;
@@ -331,6 +380,7 @@ void CrossCoreSet(int mode, pipe_t pipe, uint16_t flag) {
   const int64_t scope = mode == 0 ? b.core : b.group;
   const int64_t kind = mode == 0 ? 0 : (mode == 2 && b.core == AIC) ? 100 : b.sub;
   const int64_t n = ++l.flag_sets[{mode, scope, flag, kind}];
+  ReleaseFlag(l, b, {mode, scope, flag, kind});
   // The hardware keeps one 4-bit counter per flag: sets nobody has waited for pile up.
   if (mode > 0) {
     int64_t least_waited = INT64_MAX;
@@ -398,6 +448,7 @@ void CrossCoreWait(int mode, pipe_t, uint16_t flag) {
                      "OCANN_ASCENDC_SYNC_TIMEOUT_S sets the wait)");
   }
   ++waits;
+  AcquireFlags(l, b, flag, waits);
 }
 
 }  // namespace detail

@@ -257,6 +257,7 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   ReadDeclarations(l, body);
   if (auto refusal = ChooseKernelType(l, mode, mode_given)) return Refuse(l, options, *refusal);
   const std::vector<std::unique_ptr<Block>> blocks = MakeBlocks(l);
+  InitClocks(l);
   RunBlocks(l, body);
   CheckGlobalOverlaps(l);
   if (StoppedAtCube(l, mode_given)) return RelaunchOnCube(l, body, options);

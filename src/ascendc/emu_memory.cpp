@@ -166,29 +166,45 @@ void NoteGlobalWrite(const void* p, uint64_t bytes) {
   Block& b = *t_block;
   if (b.atomic_add) return;  // atomic accumulation from many blocks is the point
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  if (!b.gm_writes.empty() && b.gm_writes.back().second == a)
-    b.gm_writes.back().second = a + bytes;
+  const uint32_t epoch = b.clock.empty() ? 0 : b.clock[b.pos];
+  if (!b.gm_writes.empty() && b.gm_writes.back().end == a && b.gm_writes.back().epoch == epoch)
+    b.gm_writes.back().end = a + bytes;
   else
-    b.gm_writes.emplace_back(a, a + bytes);
+    b.gm_writes.push_back({a, a + bytes, epoch});
 }
 
-// Two blocks writing the same global bytes without atomics: which value lands is undefined
-// on the NPU (the emulation runs blocks as threads, so here too).
+// Two blocks writing the same global bytes without atomics, and with nothing ordering the
+// writes (a cross-core flag, SyncAll, a GM word one waits on): which value lands is
+// undefined on the NPU (the emulation runs blocks as threads, so here too).
 void CheckGlobalOverlaps(LaunchState& l) {
   struct Write {
     uintptr_t start, end;
+    uint32_t epoch;
     const Block* block;
   };
   std::vector<Write> all;
   for (const Block* b : l.blocks)
-    for (const auto& [start, end] : b->gm_writes) all.push_back({start, end, b});
+    for (const GmWrite& w : b->gm_writes) all.push_back({w.start, w.end, w.epoch, b});
   std::sort(all.begin(), all.end(),
             [](const Write& a, const Write& b) { return a.start < b.start; });
-  const Write* reach = nullptr;
+  std::vector<const Write*> open;       // writes that reach past the current start
+  uint64_t budget = uint64_t{1} << 26;  // pair checks; a pathological kernel stops early
   int reported = 0;
   for (const Write& w : all) {
-    if (reach && w.start < reach->end && w.block != reach->block && reported < 4) {
+    std::erase_if(open, [&](const Write* o) { return o->end <= w.start; });
+    const Write* clash = nullptr;
+    for (const Write* o : open) {
+      if (budget == 0) break;
+      --budget;
+      if (o->block != w.block && !Ordered(*o->block, o->epoch, *w.block, w.epoch)) {
+        clash = o;
+        break;
+      }
+    }
+    open.push_back(&w);
+    if (clash && reported < 4) {
       ++reported;
+      const Write* reach = clash;
       const uintptr_t from = w.start, to = std::min(w.end, reach->end);
       std::string where;
       {
@@ -206,9 +222,9 @@ void CheckGlobalOverlaps(LaunchState& l) {
                          BlockLabel(*w.block) + " both write " + std::to_string(to - from) +
                          " bytes of global memory" + where +
                          " without atomics: on the NPU which block's value lands is undefined "
-                         "(give each block its own range, or SetAtomicAdd)");
+                         "(give each block its own range, order the writes with a "
+                         "cross-core flag or SyncAll, or SetAtomicAdd)");
     }
-    if (!reach || w.end > reach->end) reach = &w;
   }
 }
 

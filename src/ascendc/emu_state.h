@@ -108,6 +108,18 @@ struct LaunchState {
   std::set<std::string> warned;
   std::vector<uint8_t> workspace;
   std::mutex atomic_mutex;
+  // Happens-before between blocks (emu_happens_before.cpp), under flag_mutex: per flag key
+  // the joined clocks of its sets so far (entry k: sets 0..k); per (GM word, value) the
+  // clock of the block that stored it; per (barrier, round) the join of its arrivals.
+  std::map<std::array<int64_t, 4>, std::vector<std::vector<uint32_t>>> flag_clocks;
+  std::map<std::pair<uintptr_t, int64_t>, std::vector<uint32_t>> word_clocks;
+  std::map<std::pair<int, int64_t>, std::vector<uint32_t>> barrier_clocks;
+};
+
+// A run of global bytes one block wrote in one epoch of its clock.
+struct GmWrite {
+  uintptr_t start, end;  // [start, end)
+  uint32_t epoch;
 };
 
 // One core's run of the kernel: its place in the launch, local memory, timeline and checks.
@@ -136,8 +148,15 @@ struct Block {
   Timeline timeline;
   std::vector<Access> pending;  // operands of the instruction about to be issued
   std::map<std::pair<int, int32_t>, std::array<uint32_t, kPipes>> flags;  // set, not waited
-  std::vector<std::pair<uintptr_t, uintptr_t>> gm_writes;  // [start, end), merged in order
-  std::set<std::string> reported;  // race and init errors, once per kind and API
+  std::vector<GmWrite> gm_writes;  // merged in order within an epoch
+  // Its vector clock: clock[pos] counts its own epochs (a new one after each release and
+  // acquire), clock[i] the epoch of block i it is ordered after; learned[i] records when
+  // that grew, as (own epoch, block i's epoch), so any past epoch's knowledge can be read.
+  size_t pos = 0;
+  std::vector<uint32_t> clock;
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> learned;
+  std::map<int, int64_t> barrier_rounds;  // SyncAll calls per barrier
+  std::set<std::string> reported;         // race and init errors, once per kind and API
   bool atomic_add = false;
   MaskState mask;
 };
@@ -167,6 +186,26 @@ extern thread_local constinit Block* t_block;  // null outside a launch
 Block& Current();
 // "[block 3]", or "[block 1 AIC]" in a mix launch.
 std::string BlockLabel(const Block& b);
+
+// ----- emu_happens_before.cpp: the order between blocks' global writes -----
+
+// Sizes every block's clock (after the launch's blocks are made).
+void InitClocks(LaunchState& l);
+// The block's clock as it lets go of its earlier writes (a flag set, a stored GM word, a
+// barrier arrival); later writes are a new epoch.
+std::vector<uint32_t> ReleaseClock(Block& b);
+// The block is now ordered after what `c` had seen.
+void AcquireClock(Block& b, const std::vector<uint32_t>& c);
+// Under l.flag_mutex: the release of a flag set, of a GM word reaching `value`, and the
+// acquires that take them; a barrier round's arrival and departure.
+void ReleaseFlag(LaunchState& l, Block& b, const std::array<int64_t, 4>& key);
+void AcquireFlag(LaunchState& l, Block& b, const std::array<int64_t, 4>& key, int64_t sets);
+void ReleaseWord(LaunchState& l, Block& b, const void* word, int64_t value);
+void AcquireWord(LaunchState& l, Block& b, const void* word, int64_t value);
+std::pair<int, int64_t> ArriveBarrier(LaunchState& l, Block& b, int barrier);
+void LeaveBarrier(LaunchState& l, Block& b, const std::pair<int, int64_t>& round);
+// Whether block a's write in epoch ea is ordered with block b's in epoch eb.
+bool Ordered(const Block& a, uint32_t ea, const Block& b, uint32_t eb);
 
 // ----- emu_memory.cpp -----
 

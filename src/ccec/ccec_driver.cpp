@@ -48,7 +48,7 @@ bool IsHostFlagWithValue(const std::string& a) {
 }
 
 Language LanguageOf(const std::string& name, const std::string& flag) {
-  if (name == "cce") return Language::kCce;
+  if (name == "cce" || name == "asc") return Language::kCce;
   if (name == "c++" || name == "cpp" || name == "c++-header") return Language::kCxx;
   if (name == "c") return Language::kC;
   (void)flag;
@@ -80,7 +80,7 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
       inv.compile_only = true;
     } else if (a == "-E") {
       inv.preprocess_only = true;
-    } else if (a == "-S" || a == "-emit-llvm" || a == "--cce-aicore-only" ||
+    } else if (a == "-S" || a == "-emit-llvm" || a == "--cce-aicore-only" || a == "--aicore-only" ||
                a == "--cce-device-only" || a == "--cce-aicore-lang-only" ||
                StartsWith(a, "--cce-aicore-dump")) {
       return Unsupported(a +
@@ -99,8 +99,22 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
       current = LanguageOf(lang, a);
       if (current == Language::kAuto && lang != "none")
         return InvalidArgument(a + ": ccec compiles cce, c++ and c");
-    } else if (a == "--cce-aicore-lang") {
+    } else if (a == "--cce-aicore-lang" || a == "--asc-aicore-lang") {
       current = Language::kCce;
+    } else if (StartsWith(a, "--run-mode=")) {
+      // find_package(ASC)'s CMAKE_ASC_RUN_MODE: npu, cpu (CANN's CPU debug) or sim (its
+      // simulator); all three run in this emulation.
+      const std::string mode = After(a, "--run-mode=");
+      if (mode != "npu" && mode != "cpu" && mode != "sim")
+        return InvalidArgument(a + ": the run mode is npu, cpu or sim");
+    } else if (a == "-Xaicore-start" || a == "-Xaicore-end" || a == "-Xhost-start" ||
+               a == "-Xhost-end") {
+      // Brackets around device-only and host-only options (ascendc_compile_options): one
+      // compile serves both sides here, so the options inside apply as they are.
+    } else if (a == "--enable-simt") {
+      return Unsupported(a +
+                         ": SIMT programming (the Ascend 950 generation) is not modelled by "
+                         "OpenCANN's emulation, which models Atlas A2 (dav-2201)");
     } else if (StartsWith(a, "--cce-aicore-arch=")) {
       OC_RETURN_IF_ERROR(ApplyArch(After(a, "--cce-aicore-arch="), &inv));
     } else if (StartsWith(a, "--npu-arch=")) {
@@ -186,7 +200,7 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
 
 std::vector<std::string> DeviceDefines(const Invocation& inv) {
   std::vector<std::string> d = {"-DOCANN_TIKICPU_SOC=\"" + inv.soc + "\"", "-D__CCE_AICORE__=220",
-                                "-DOCANN_CCEC=1"};
+                                "-DOCANN_CCEC=1", "-DOCANN_NPU_COMPILE=1"};
   // A single-core-type compile defines that core's macro, as the NPU compiler's pass for it
   // does; a mixed (AICore) compile defines neither here, as the emulation builds one program
   // for both core types.

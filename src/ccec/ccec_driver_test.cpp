@@ -44,6 +44,24 @@ TEST(CcecCommandLine, BishengNpuArchAndAscSources) {
   EXPECT_FALSE(ParseCommandLine({"k.asc", "--npu-arch=dav-3510"}).ok());
 }
 
+TEST(CcecCommandLine, FindPackageAscCompileLine) {
+  // CMake's ASC language rule (find_package(ASC)): --asc-aicore-lang before the source, the
+  // run mode, and ascendc_compile_options' device/host brackets.
+  auto r =
+      ParseCommandLine({"-DX=1", "-Iinc", "-std=c++17", "-O3", "--npu-arch=dav-2201",
+                        "--run-mode=cpu", "-Xaicore-start", "-O2", "-Xaicore-end", "-Xhost-start",
+                        "-Xhost-end", "-o", "k.asc.o", "-c", "--asc-aicore-lang", "k.asc"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->compile_only);
+  EXPECT_EQ(r->inputs.at(0).language, Language::kCce);
+  EXPECT_EQ(ParseCommandLine({"-x", "asc", "k.cpp"})->inputs.at(0).language, Language::kCce);
+  EXPECT_FALSE(ParseCommandLine({"--run-mode=fpga", "k.asc"}).ok());
+  auto simt = ParseCommandLine({"--enable-simt", "k.asc"});
+  ASSERT_FALSE(simt.ok());
+  EXPECT_NE(simt.status().message().find("SIMT"), std::string::npos);
+  EXPECT_FALSE(ParseCommandLine({"--aicore-only", "k.asc"}).ok());
+}
+
 TEST(CcecCommandLine, NpuOnlyOptionsAndOtherChipsAreRefused) {
   for (const char* bad : {"-S", "--cce-aicore-only"}) {
     auto r = ParseCommandLine({"-xcce", bad, "k.cpp"});

@@ -308,7 +308,8 @@ install(TARGETS cust_op_@KERNEL@ LIBRARY DESTINATION ${PACKAGE_DIR}/op_impl/lib)
 const char* kCMakeCombo =
     R"TPL(add_library(cust_kernel_@KERNEL@_@I@ SHARED op_kernel/@KERNEL@_combo.cpp op_kernel/@KERNEL@_entry.cpp)
 target_link_libraries(cust_kernel_@KERNEL@_@I@ PRIVATE OpenCANN::ascendc_emu OpenCANN::opregister)
-target_compile_definitions(cust_kernel_@KERNEL@_@I@ PRIVATE OC_KERNEL_COMBO=@I@ @DEFS@)
+# OCANN_NPU_COMPILE: compiled as CANN compiles a package's kernels, for the device.
+target_compile_definitions(cust_kernel_@KERNEL@_@I@ PRIVATE OC_KERNEL_COMBO=@I@ OCANN_NPU_COMPILE=1 @DEFS@)
 set_source_files_properties(op_kernel/@KERNEL@_combo.cpp TARGET_DIRECTORY cust_kernel_@KERNEL@_@I@
   PROPERTIES COMPILE_OPTIONS "-include;${tiling_@KERNEL@}")
 install(TARGETS cust_kernel_@KERNEL@_@I@ LIBRARY DESTINATION ${PACKAGE_DIR}/op_impl/lib)

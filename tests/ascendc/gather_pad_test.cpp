@@ -1,9 +1,11 @@
 // GatherMask, Pad/UnPad and the host helpers around them, against values worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <numeric>
 #include <vector>
 
+#include "graph/tensor.h"
 #include "kernel_operator.h"
 #include "launch_util.h"
 #include "lib/matmul_intf.h"
@@ -570,6 +572,31 @@ TEST(AscendCGroupBarrier, AnArrivalThatNeverComesAndABadIndexAreReported) {
   ASSERT_FALSE(r.ok);
   EXPECT_NE(r.errors[0].find("arriveIndex 3 is out of 0..0"), std::string::npos) << r.errors[0];
   GmFree(ws);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCPadTiling, HostCodeSavesTheTilingAsCannsClassesDo) {
+  // The opDev AbsPad sample's host code: graph/tensor.h's ge::Shape, then GetDataSize and
+  // SaveToBuffer into the buffer the kernel reads.
+  const ge::Shape src(std::vector<int64_t>{2, 16}), used(std::vector<int64_t>{2, 13});
+  uint32_t max_tmp = 0, min_tmp = 0;
+  AscendC::GetPadMaxMinTmpSize(src, sizeof(int16_t), max_tmp, min_tmp);
+  optiling::PadTiling pad;
+  AscendC::PadTilingFunc(src, used, max_tmp, sizeof(int16_t), pad);
+  std::vector<uint8_t> buf(pad.GetDataSize());
+  ASSERT_EQ(buf.size(), sizeof(PadTiling));
+  EXPECT_TRUE(pad.SaveToBuffer(buf.data(), buf.size()));
+  PadTiling back;
+  std::memcpy(&back, buf.data(), sizeof(back));
+  EXPECT_EQ(back.srcHeight, 2u);
+  EXPECT_EQ(back.srcWidth, 16u);
+  EXPECT_FALSE(pad.SaveToBuffer(buf.data(), buf.size() - 1));  // too small: nothing written
+  optiling::UnPadTiling unpad;
+  AscendC::UnPadTilingFunc(src, 0, sizeof(int16_t), unpad);
+  EXPECT_EQ(unpad.GetDataSize(), sizeof(UnPadTiling));
 }
 
 }  // namespace

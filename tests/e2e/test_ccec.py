@@ -84,6 +84,34 @@ def test_cce_language_cmake_project(tmp_path, prefix):
                  run([str(build / "scale_add_npu"), str(tmp_path), "1024", "2"]))
 
 
+def test_find_package_asc_project(tmp_path, prefix):
+    """CANN's newer projects: find_package(ASC) (found from <prefix>/bin on PATH, as set_env.sh
+    leaves it), project(... LANGUAGES ASC CXX) and one .asc file with kernel and host code."""
+    env = env_of(prefix)
+    build = tmp_path / "build"
+    r = run(["cmake", "-S", os.path.join(FIXTURES, "asc_project"), "-B", str(build)], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["cmake", "--build", str(build)], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Linking ASC executable" in r.stdout
+    x, y = write_inputs(tmp_path, 1024)
+    check_output(tmp_path, x, y, 3.0,
+                 run([str(build / "scale_add_asc"), str(tmp_path), "1024", "3"]))
+    # The operator-package side of the package is refused with a message, and so is SIMT.
+    for body, words in (("npu_op_package(p TYPE RUN)\n", "npu_op_package"),
+                        ("set(CMAKE_ASC_ENABLE_SIMT ON)\nproject(s LANGUAGES ASC)\n"
+                         "add_executable(s k.asc)\n", "SIMT")):
+        bad = tmp_path / ("bad_" + words)
+        bad.mkdir()
+        (bad / "k.asc").write_text("int main() { return 0; }\n")
+        (bad / "CMakeLists.txt").write_text(
+            "cmake_minimum_required(VERSION 3.16)\nfind_package(ASC REQUIRED)\n" + body)
+        r = run(["cmake", "-S", str(bad), "-B", str(bad / "build")], env=env)
+        if r.returncode == 0:
+            r = run(["cmake", "--build", str(bad / "build")], env=env)
+        assert r.returncode != 0 and words in r.stdout + r.stderr, r.stdout + r.stderr
+
+
 def test_kernel_launch_project_in_npu_mode(tmp_path, prefix):
     """CANN's samples in npu mode: npu_lib.cmake includes the toolkit's ascendc.cmake; the
     kernel library (with a <<<>>> launch in its source) installs to <prefix>/lib as CANN's."""
