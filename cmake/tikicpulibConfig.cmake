@@ -20,16 +20,35 @@ endif()
 get_filename_component(_tikicpu_libdir "${_tikicpu_opencann}/../.." ABSOLUTE)
 include(CMakeFindDependencyMacro)
 find_dependency(OpenCANN CONFIG PATHS "${_tikicpu_opencann}" NO_DEFAULT_PATH)
+# The tikicpulib targets are GLOBAL (below), so what they link must be too.
+foreach(_tikicpu_dep ascendc_emu ascendcl opregister ascend_runtime acl_op_compiler)
+  if(TARGET OpenCANN::${_tikicpu_dep})
+    get_target_property(_tikicpu_global OpenCANN::${_tikicpu_dep} IMPORTED_GLOBAL)
+    if(NOT _tikicpu_global)
+      set_target_properties(OpenCANN::${_tikicpu_dep} PROPERTIES IMPORTED_GLOBAL TRUE)
+    endif()
+  endif()
+endforeach()
 
 set(_tikicpu_modelled Ascend910B1 Ascend910B2 Ascend910B3 Ascend910B4)
 set(_tikicpu_other Ascend910A Ascend910B Ascend910ProA Ascend910PremiumA Ascend310P1
     Ascend310P3 Ascend310B1 Ascend910_9391 Ascend910_9392 Ascend910_9381 Ascend910_9382
     ascend910 ascend310p ascend910b ascend310b)
+# Each chip by its name, in lower case, and with a lower-case first letter (ascend910B1: the
+# form older projects' CMake modules build from `ascend${SOC}`). GLOBAL: a project may find
+# the package in one folder and link the target in another.
+macro(_tikicpu_names soc out)
+  string(TOLOWER "${soc}" _tikicpu_lower)
+  string(SUBSTRING "${_tikicpu_lower}" 0 1 _tikicpu_first)
+  string(SUBSTRING "${soc}" 1 -1 _tikicpu_rest)
+  set(${out} ${soc} ${_tikicpu_lower} ${_tikicpu_first}${_tikicpu_rest})
+  list(REMOVE_DUPLICATES ${out})
+endmacro()
 foreach(_soc IN LISTS _tikicpu_modelled)
-  string(TOLOWER "${_soc}" _lower)
-  foreach(_name IN ITEMS ${_soc} ${_lower})
+  _tikicpu_names(${_soc} _names)
+  foreach(_name IN LISTS _names)
     if(NOT TARGET tikicpulib::${_name})
-      add_library(tikicpulib::${_name} INTERFACE IMPORTED)
+      add_library(tikicpulib::${_name} INTERFACE IMPORTED GLOBAL)
       set_target_properties(tikicpulib::${_name} PROPERTIES
         INTERFACE_LINK_LIBRARIES OpenCANN::ascendc_emu
         INTERFACE_LINK_DIRECTORIES "${_tikicpu_libdir}"
@@ -38,13 +57,16 @@ foreach(_soc IN LISTS _tikicpu_modelled)
   endforeach()
 endforeach()
 foreach(_soc IN LISTS _tikicpu_other)
-  if(NOT TARGET tikicpulib::${_soc})
-    add_library(tikicpulib::${_soc} INTERFACE IMPORTED)
-    set_target_properties(tikicpulib::${_soc} PROPERTIES
-      INTERFACE_LINK_LIBRARIES OpenCANN::ascendc_emu
-      INTERFACE_LINK_DIRECTORIES "${_tikicpu_libdir}"
-      INTERFACE_COMPILE_DEFINITIONS "OCANN_TIKICPU_UNMODELLED_SOC=\"${_soc}\"")
-  endif()
+  _tikicpu_names(${_soc} _names)
+  foreach(_name IN LISTS _names)
+    if(NOT TARGET tikicpulib::${_name})
+      add_library(tikicpulib::${_name} INTERFACE IMPORTED GLOBAL)
+      set_target_properties(tikicpulib::${_name} PROPERTIES
+        INTERFACE_LINK_LIBRARIES OpenCANN::ascendc_emu
+        INTERFACE_LINK_DIRECTORIES "${_tikicpu_libdir}"
+        INTERFACE_COMPILE_DEFINITIONS "OCANN_TIKICPU_UNMODELLED_SOC=\"${_soc}\"")
+    endif()
+  endforeach()
 endforeach()
 set(tikicpulib_FOUND TRUE)
 unset(_tikicpu_dir)

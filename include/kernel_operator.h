@@ -17,4 +17,7 @@
 #include "ascendc/kernel_vector.h"
 
 // Samples written for CANN's first Ascend C releases name the API tik2.
-namespace tik2 = AscendC;
+// A namespace of its own (not an alias), so code that reopens `namespace tik2 {` compiles.
+namespace tik2 {
+using namespace AscendC;
+}

@@ -64,6 +64,9 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api);
 // Whether [p, p + bytes) lies in one known global allocation, the NPU's padding included.
 bool GlobalRangeAllocated(const void* p, uint64_t bytes);
 void RegisterGlobal(const void* p, uint64_t bytes);
+// The same for memory laid out as the NPU's aclrtMalloc lays it out (rounded up to 32 bytes,
+// plus 32): accesses into that padding are legal on the NPU, and reported as a warning.
+void RegisterDeviceGlobal(const void* p, uint64_t bytes);
 void UnregisterGlobal(const void* p);
 
 // The cost model: each instruction is issued to its pipe with its duration; its local-memory
@@ -129,6 +132,9 @@ void GroupBarrierStep(uint8_t* workspace, uint32_t arrive_size, uint32_t wait_si
 void SoftSyncAll(int32_t* slots, int64_t cores, const char* api);
 void CrossCoreWait(int mode, pipe_t pipe, uint16_t flag);
 uint8_t* SystemWorkspace();
+// SetSysWorkSpace: the launch's system workspace is the caller's from here on.
+void SetSystemWorkspace(uint8_t* workspace);
+constexpr uint64_t kSystemWorkspaceBytes = 16ull * 1024 * 1024;  // GetLibApiWorkSpaceSize
 bool AtomicAddEnabled();
 void SetAtomic(bool add, int dtype_size, bool is_float);
 // Serialises atomic read-modify-write on global memory across blocks.
@@ -212,6 +218,14 @@ inline int64_t GetSubBlockNum() { return detail::TaskRatio(); }
 inline int64_t GetTaskRatio() { return detail::TaskRatio(); }
 inline int64_t GetTaskRation() { return detail::TaskRatio(); }
 inline GM_ADDR GetSysWorkSpacePtr() { return detail::SystemWorkspace(); }
+// Kernel-launch code without HAVE_WORKSPACE hands the system workspace over itself: the
+// front of the workspace it was given (GetLibApiWorkSpaceSize bytes, 16 MiB on Atlas A2), the
+// user's part after it.
+inline void SetSysWorkSpace(GM_ADDR workspace) { detail::SetSystemWorkspace(workspace); }
+inline void SetSysWorkspace(GM_ADDR workspace) { detail::SetSystemWorkspace(workspace); }
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
+  return workspace ? workspace + detail::kSystemWorkspaceBytes : nullptr;
+}
 inline int64_t GetUBSizeInBytes() {
   return detail::CurrentSoc().capacity[static_cast<int>(detail::Memory::kUB)];
 }
@@ -255,6 +269,13 @@ inline void WaitFlag(int32_t id) {
 }
 inline void SetFlag(HardEvent event, int32_t id) { detail::SetFlagEvent(event, id, "SetFlag"); }
 inline void WaitFlag(HardEvent event, int32_t id) { detail::WaitFlagEvent(event, id, "WaitFlag"); }
+// The CCE intrinsics kernels also call directly: set_flag/wait_flag(src pipe, dst pipe, id).
+inline void set_flag(pipe_t src, pipe_t dst, int32_t id) {
+  detail::SetFlagEvent(detail::EventOf(src, dst), id, "set_flag");
+}
+inline void wait_flag(pipe_t src, pipe_t dst, int32_t id) {
+  detail::WaitFlagEvent(detail::EventOf(src, dst), id, "wait_flag");
+}
 // TQueSync<src, dst>: the same, named by pipes.
 template <pipe_t src, pipe_t dst>
 struct TQueSync {

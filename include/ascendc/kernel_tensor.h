@@ -399,12 +399,27 @@ constexpr TPosition PoolPosition(const TBufPool<pos, n>&) {
   return pos;
 }
 
+class TPipe;
+namespace detail {
+// The pipe GetTPipePtr returns: per block (blocks run on their own threads).
+inline TPipe*& CurrentPipe() {
+  static thread_local TPipe* pipe = nullptr;
+  return pipe;
+}
+}  // namespace detail
+
 // Owns the core's local memories for the kernel: InitBuffer carves queues and buffers out
 // of UB / L1 / L0 and fails when the SoC's capacity is exceeded.
 class TPipe {
  public:
-  TPipe() { detail::ResetLocal(); }
-  ~TPipe() = default;
+  // The block's pipe is the one constructed last (GetTPipePtr), as CANN's global one is.
+  TPipe() {
+    detail::ResetLocal();
+    detail::CurrentPipe() = this;
+  }
+  ~TPipe() {
+    if (detail::CurrentPipe() == this) detail::CurrentPipe() = nullptr;
+  }
   template <TPosition pos, int32_t depth>
   bool InitBuffer(TQue<pos, depth>& que, uint8_t num, uint32_t len) {
     que.base().Init(num, len, "TPipe::InitBuffer");
@@ -582,5 +597,8 @@ void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t
                            std::to_string(cores * 32));
   detail::SoftSyncAll(gmWorkspace.GetPhyAddr(), cores, api);
 }
+
+// The kernel's TPipe, for code that does not get it passed (CANN keeps a global one).
+inline TPipe* GetTPipePtr() { return detail::CurrentPipe(); }
 
 }  // namespace AscendC

@@ -48,7 +48,26 @@ namespace matmul_tiling {
 // The order Matmul::Iterate walks the base blocks: M first (the default) or N first.
 enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
-enum class TPosition { GM, VECIN, VECOUT, VECCALC, A1, B1, A2, B2, CO1, CO2, TSCM };
+// Where an operand lives (the tiling only records it): LCM is the local cache memory, UB on
+// Atlas A2 (a Matmul result that stays on chip for the vector core).
+enum class TPosition {
+  GM,
+  VECIN,
+  VECOUT,
+  VECCALC,
+  A1,
+  B1,
+  A2,
+  B2,
+  CO1,
+  CO2,
+  TSCM,
+  LCM,
+  C1,
+  C2,
+  SPM,
+  SHM
+};
 enum class CubeFormat { ND, NZ, ND_ALIGN, SCALAR, VECTOR };
 enum class DataType { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_BF16 = 27 };
 

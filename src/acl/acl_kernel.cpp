@@ -79,6 +79,7 @@ aclError Launch(const char* kernelName, void* function, OcKernelCall call, uint3
   if (call) launch.call = call;
   launch.args.assign(args, args + numArgs);
   launch.globals = std::move(regions);
+  launch.globals_padded = true;  // aclrtMalloc memory (Backend::AllocateDeviceMemory)
   launch.report = oc::GlobalConfig().ascendc_report;
   auto task = [launch, what, values]() -> oc::Status {
     // The kernel's device memory stays allocated through the run (aclrtFree waits for it).

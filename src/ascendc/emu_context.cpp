@@ -115,8 +115,16 @@ void EndBlock() { throw BlockEnd{}; }
 uint8_t* SystemWorkspace() {
   LaunchState& l = *Current().launch;
   std::lock_guard<std::mutex> lock(l.mutex);
-  if (l.workspace.empty()) l.workspace.resize(16 << 20);
+  if (l.system_workspace) return l.system_workspace;
+  if (l.workspace.empty()) l.workspace.resize(kSystemWorkspaceBytes);
   return l.workspace.data();
+}
+
+void SetSystemWorkspace(uint8_t* workspace) {
+  LaunchState& l = *Current().launch;
+  if (workspace) CheckGlobal(workspace, 1, "SetSysWorkSpace");
+  std::lock_guard<std::mutex> lock(l.mutex);
+  l.system_workspace = workspace;
 }
 
 bool AtomicAddEnabled() { return Current().atomic_add; }

@@ -85,9 +85,17 @@ void RegisterGlobal(const void* p, uint64_t bytes) {
   g_gm[reinterpret_cast<uintptr_t>(p)] = bytes;
 }
 
+void RegisterDeviceGlobal(const void* p, uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(g_gm_mutex);
+  g_gm[reinterpret_cast<uintptr_t>(p)] = bytes;
+  if (bytes <= UINT64_MAX - 64)
+    g_gm_padded[reinterpret_cast<uintptr_t>(p)] = (bytes + 31) / 32 * 32 + 32;
+}
+
 void UnregisterGlobal(const void* p) {
   std::lock_guard<std::mutex> lock(g_gm_mutex);
   g_gm.erase(reinterpret_cast<uintptr_t>(p));
+  g_gm_padded.erase(reinterpret_cast<uintptr_t>(p));
 }
 
 void CheckGlobal(const void* p, uint64_t bytes, const char* api) {

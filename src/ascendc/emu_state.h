@@ -107,6 +107,7 @@ struct LaunchState {
   std::vector<std::string> errors, warnings;
   std::set<std::string> warned;
   std::vector<uint8_t> workspace;
+  uint8_t* system_workspace = nullptr;  // SetSysWorkSpace's; else `workspace`
   std::mutex atomic_mutex;
   // Happens-before between blocks (emu_happens_before.cpp), under flag_mutex: per flag key
   // the joined clocks of its sets so far (entry k: sets 0..k); per (GM word, value) the

@@ -95,11 +95,14 @@ Status Backend::ToPlain(int layout, const TensorType& type, const void* src, voi
 }
 
 void* Backend::AllocateDeviceMemory(size_t bytes) const {
-  // Rounded up to the alignment (aligned_alloc's rule); a size that overflows is refused.
+  // As the NPU's aclrtMalloc lays memory out: rounded up to 32 bytes plus 32, which kernels
+  // may read (Ascend C's checks allow it); then to the alignment (aligned_alloc's rule). A
+  // size that overflows is refused.
   constexpr size_t kAlign = 64;
   if (bytes == 0) bytes = 1;
-  if (bytes > SIZE_MAX - (kAlign - 1)) return nullptr;
-  return std::aligned_alloc(kAlign, (bytes + kAlign - 1) / kAlign * kAlign);
+  if (bytes > SIZE_MAX - 2 * kAlign) return nullptr;
+  const size_t laid_out = (bytes + 31) / 32 * 32 + 32;
+  return std::aligned_alloc(kAlign, (laid_out + kAlign - 1) / kAlign * kAlign);
 }
 
 void Backend::FreeDeviceMemory(void* p) const { std::free(p); }

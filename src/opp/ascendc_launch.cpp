@@ -10,7 +10,12 @@ Status RunAscendcKernel(const AscendcLaunch& launch) {
   if (!launch.call)
     for (void* a : launch.args) gm.push_back(static_cast<uint8_t*>(a));
   for (auto [p, n] : launch.globals)
-    if (p && n) AscendC::detail::RegisterGlobal(p, n);
+    if (p && n) {
+      if (launch.globals_padded)
+        AscendC::detail::RegisterDeviceGlobal(p, n);
+      else
+        AscendC::detail::RegisterGlobal(p, n);
+    }
   AscendC::detail::LaunchOptions options;
   options.tiling_key = launch.tiling_key;
   options.soc = launch.soc.empty() ? nullptr : launch.soc.c_str();

@@ -28,6 +28,9 @@ struct AscendcLaunch {
   // Global memory the kernel may access, known to the checks while it runs (null or empty
   // regions are left out).
   std::vector<std::pair<const void*, size_t>> globals;
+  // The regions are aclrtMalloc memory, laid out as on the NPU (32-byte rounding plus 32
+  // that kernels may read); otherwise only their exact sizes are the kernel's.
+  bool globals_padded = false;
   std::optional<uint64_t> tiling_key;  // unset: ICPU_SET_TILING_KEY's
   std::string soc;                     // the chip to model; empty: the emulation's own
   bool report = true;                  // print the emulation's report, write <kernel>_cost.json

@@ -1,6 +1,7 @@
 #include "opp/custom_op.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -193,7 +194,11 @@ class CustomOpKernel : public Kernel {
     launch.tiling_key = tiling_key_;
     launch.soc = soc_version_;
     launch.report = GlobalConfig().ascendc_report;
-    return RunAscendcKernel(launch);
+    Status s = RunAscendcKernel(launch);
+    // Without the report the emulation printed nothing: the reason goes to stderr here, so
+    // an application that only sees the error code (aclnn, a model) still learns it.
+    if (!s.ok() && !launch.report) std::fprintf(stderr, "[ERROR] %s\n", s.message().c_str());
+    return s;
   }
 
  private:

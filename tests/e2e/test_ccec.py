@@ -103,7 +103,7 @@ def test_find_package_asc_project(tmp_path, prefix):
                          "add_executable(s k.asc)\n", "SIMT")):
         bad = tmp_path / ("bad_" + words)
         bad.mkdir()
-        (bad / "k.asc").write_text("int main() { return 0; }\n")
+        (bad / "k.asc").write_text("int main(int argc, char** argv) { return 0; }\n")
         (bad / "CMakeLists.txt").write_text(
             "cmake_minimum_required(VERSION 3.16)\nfind_package(ASC REQUIRED)\n" + body)
         r = run(["cmake", "-S", str(bad), "-B", str(bad / "build")], env=env)
@@ -138,6 +138,55 @@ def test_kernel_launch_project_in_npu_mode(tmp_path, prefix):
         "ascendc_fatbin_library(k a.cpp)\n")
     r = run(["cmake", "-S", str(bad), "-B", str(bad / "build")])
     assert r.returncode != 0 and "NPU machine code" in " ".join((r.stdout + r.stderr).split())
+
+
+PADDING_KERNEL = r"""
+#include <cstdio>
+#include <cstdlib>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+// Reads n floats through a view of an aclrtMalloc'ed 8-byte buffer: up to 16 stay inside
+// the 64 bytes the NPU lays out for it (rounded to 32, plus 32).
+__global__ __aicore__ void pad_read(GM_ADDR x, GM_ADDR y, uint32_t n) {
+  GlobalTensor<float> gx, gy;
+  gx.SetGlobalBuffer((__gm__ float*)x, n);
+  gy.SetGlobalBuffer((__gm__ float*)y, n);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 128);
+  LocalTensor<float> t = b.Get<float>();
+  DataCopy(t, gx, n);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(gy, t, n);
+}
+int main(int argc, char** argv) {
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream s;
+  aclrtCreateStream(&s);
+  void *x, *y;
+  aclrtMalloc(&x, 8, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&y, 128, ACL_MEM_MALLOC_HUGE_FIRST);
+  pad_read<<<1, nullptr, s>>>((uint8_t*)x, (uint8_t*)y, (uint32_t)atoi(argv[1]));
+  std::printf("sync=%d\n", (int)aclrtSynchronizeStream(s));
+  return 0;
+}
+"""
+
+
+def test_a_kernel_may_read_the_padding_aclrtmalloc_lays_out(tmp_path, prefix):
+    src = tmp_path / "pad_read.cpp"
+    src.write_text(PADDING_KERNEL)
+    exe = tmp_path / "pad_read"
+    r = run([str(prefix / "bin" / "ccec"), "-xcce", str(src), "-o", str(exe)],
+            env=env_of(prefix))
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(exe), "16"], env=env_of(prefix))
+    assert "sync=0" in r.stdout, r.stdout + r.stderr
+    r = run([str(exe), "24"], env=env_of(prefix))  # 96 bytes: past the padding
+    assert "sync=507015" in r.stdout, r.stdout + r.stderr
+    assert "runs past the end of its allocation of 8 bytes" in r.stderr, r.stderr
 
 
 def test_ccec_refusals_and_warnings(tmp_path, prefix):
