@@ -311,7 +311,8 @@ def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path, prefix):
         return b, subprocess.run(["cmake", "--build", str(b)], env=env, capture_output=True,
                                  text=True, timeout=600)
 
-    b, r = build("Ascend910B2")
+    # ascend910B2: the spelling older projects' CMake modules build from "ascend${SOC}".
+    b, r = build("ascend910B2")
     assert r.returncode == 0, r.stdout + r.stderr
     r = subprocess.run([str(b / "ascendc_kernels_bbit")], env=env, capture_output=True,
                        text=True, timeout=300)
@@ -321,6 +322,21 @@ def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path, prefix):
     # A chip the emulation does not model configures, then fails to compile with the reason.
     _, r = build("Ascend310P3")
     assert r.returncode != 0 and "emulation models Ascend910B1-B4" in r.stdout + r.stderr
+    # The targets are global: found in one folder, linked in a sibling one.
+    sib = tmp_path / "siblings"
+    (sib / "a").mkdir(parents=True)
+    (sib / "b").mkdir()
+    (sib / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\nproject(s CXX)\n"
+        f"set(CMAKE_PREFIX_PATH {prefix}/tools/tikicpulib/lib/cmake)\n"
+        "add_subdirectory(a)\nadd_subdirectory(b)\n")
+    (sib / "a" / "CMakeLists.txt").write_text("find_package(tikicpulib REQUIRED)\n")
+    (sib / "b" / "CMakeLists.txt").write_text(
+        "add_library(k STATIC k.cpp)\ntarget_link_libraries(k PUBLIC tikicpulib::Ascend910B1)\n")
+    (sib / "b" / "k.cpp").write_text('#include "kernel_operator.h"\nint k() { return 0; }\n')
+    r = subprocess.run(["cmake", "-S", str(sib), "-B", str(sib / "build")], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 OP_COMPILER_MAIN = r"""

@@ -1,0 +1,91 @@
+// Calls the census found in kernel-launch code: SetSysWorkSpace/GetUserWorkspace (the
+// system workspace at the front of the kernel's), GetTPipePtr, the CCE intrinsics
+// set_flag/wait_flag ordering pipes as SetFlag/WaitFlag do, and code reopening namespace tik2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernel_operator.h"
+#include "launch_util.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+using oc_test::Launch;
+
+// tik2-era code adds its own helpers to the namespace.
+namespace tik2 {
+template <typename T>
+inline T Twice(T v) {
+  return v * 2;
+}
+}  // namespace tik2
+
+namespace {
+
+TEST(AscendCKernelLaunchApi, SystemWorkspaceAtTheFrontOfTheKernels) {
+  constexpr uint64_t kSys = 16ull * 1024 * 1024;
+  auto* ws = static_cast<uint8_t*>(GmAlloc(kSys + 64));
+  uint8_t* seen_sys = nullptr;
+  uint8_t* seen_user = nullptr;
+  auto [ok, out] = Launch("sys_ws", 1, [&] {
+    SetSysWorkSpace(ws);
+    seen_sys = GetSysWorkSpacePtr();
+    seen_user = GetUserWorkspace(ws);
+    SetSysWorkspace(ws);  // the spelling older samples use
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_EQ(seen_sys, ws);
+  EXPECT_EQ(seen_user, ws + kSys);
+  GmFree(ws);
+}
+
+TEST(AscendCKernelLaunchApi, GetTPipePtrIsTheBlocksPipe) {
+  bool same = false, inited = false;
+  auto [ok, out] = Launch("tpipe_ptr", 2, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    GetTPipePtr()->InitBuffer(b, 256);  // helpers that reach the pipe this way
+    same = GetTPipePtr() == &pipe;
+    inited = b.Get<float>().GetSize() == 64;
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_TRUE(same);
+  EXPECT_TRUE(inited);
+  EXPECT_EQ(tik2::Twice(21), 42);
+}
+
+TEST(AscendCKernelLaunchApi, SetFlagIntrinsicsOrderThePipes) {
+  auto* x = static_cast<float*>(GmAlloc(1024 * 4));
+  for (int i = 0; i < 1024; ++i) x[i] = static_cast<float>(i);
+  auto run = [&](bool flags) {
+    return Launch(flags ? "intrinsic_flags" : "no_flags", 1, [&] {
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> b;
+      pipe.InitBuffer(b, 4096);
+      GlobalTensor<float> g;
+      g.SetGlobalBuffer(x, 1024);
+      LocalTensor<float> t = b.Get<float>();
+      DataCopy(t, g, 1024);
+      if (flags) {
+        set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+      }
+      Muls(t, t, 2.0f, 1024);
+      if (flags) {
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      }
+      DataCopy(g, t, 1024);
+    });
+  };
+  auto [racy_ok, racy] = run(false);
+  EXPECT_FALSE(racy_ok);
+  EXPECT_NE(racy.find("Muls: race (read after write)"), std::string::npos) << racy;
+  for (int i = 0; i < 1024; ++i) x[i] = static_cast<float>(i);
+  auto [ok, out] = run(true);
+  EXPECT_TRUE(ok) << out;
+  for (int i = 0; i < 1024; ++i) ASSERT_EQ(x[i], 2.0f * i) << i;
+  GmFree(x);
+}
+
+}  // namespace
