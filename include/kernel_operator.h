@@ -16,6 +16,12 @@
 #include "ascendc/kernel_types.h"
 #include "ascendc/kernel_vector.h"
 
+// The architecture the emulation models (Atlas A2, dav-2201), for kernels that choose their
+// code by it (`#if __NPU_ARCH__ == 2201`); bisheng/ccec define it on the command line too.
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
 // Samples written for CANN's first Ascend C releases name the API tik2.
 // A namespace of its own (not an alias), so code that reopens `namespace tik2 {` compiles.
 namespace tik2 {

@@ -300,4 +300,23 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(len * p.blockCount, p.blockCount));
 }
 
+// The older parameter forms: DataCopyParams (blockLen in bytes here too) and
+// DataCopyPadParams, whose uint64_t paddingValue gives the pad element's bits (its low
+// sizeof(T) bytes; CANN's exact reading of that field is not confirmed).
+template <typename T>
+void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                 const DataCopyPadParams& pad) {
+  DataCopyPadExtParams<T> ext;
+  ext.isPad = pad.isPad;
+  ext.leftPadding = pad.leftPadding;
+  ext.rightPadding = pad.rightPadding;
+  std::memcpy(&ext.paddingValue, &pad.paddingValue, std::min(sizeof(T), sizeof(uint64_t)));
+  DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0),
+              ext);
+}
+template <typename T>
+void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0));
+}
+
 }  // namespace AscendC

@@ -110,7 +110,7 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
 
 // Whole-tensor reductions: dst[0] = result (ReduceMax/Min with calIndex: dst[1] holds the
 // index's bits, as the hardware stores it).
-template <typename T>
+template <typename T, bool isSetMask = true>  // isSetMask: the mask forms' flag, accepted here too
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const int32_t count) {
   const char* api = "ReduceSum";
@@ -149,14 +149,14 @@ void ReduceBest(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t co
 }
 }  // namespace detail
 
-template <typename T>
+template <typename T, bool isSetMask = true>  // isSetMask: the mask forms' flag, accepted here too
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const int32_t count, bool calIndex = false) {
   (void)work;
   detail::ReduceBest(
       dst, src, count, calIndex, [](double a, double b) { return a > b; }, "ReduceMax");
 }
-template <typename T>
+template <typename T, bool isSetMask = true>  // isSetMask: the mask forms' flag, accepted here too
 void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work,
                const int32_t count, bool calIndex = false) {
   (void)work;
@@ -258,8 +258,9 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64
   detail::AddCycles(detail::Pipe::kVector, static_cast<double>(2 * repeats));
 }
 
-// Per repeat and 32-byte block: the block's masked sum -> dst[r * dstRepStride + block]
-// (dstRepStride in elements... counted as 8 results per repeat when 8).
+// Per repeat and 32-byte block: the block's masked sum -> dst[r * dstRepStride * 8 + block]:
+// dstRepStride counts one repeat's reduced length (8 elements: 16 bytes of half, 32 of
+// float), as CANN documents it; 1 lays the repeats' results end to end.
 template <typename T, bool isSetMask = true>
 void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     detail::Repeat repeatTimes, uint64_t mask, int32_t dstRepStride,
@@ -279,7 +280,7 @@ void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
         detail::CheckIndex(src, i, api, "source");
         acc += detail::AsDouble(src.GetPhyAddr()[i]);
       }
-      const uint64_t d = r * uint64_t(dstRepStride) + b;
+      const uint64_t d = r * uint64_t(dstRepStride) * blocks + b;
       detail::CheckIndex(dst, d, api, "destination");
       dst.GetPhyAddr()[d] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
     }

@@ -425,3 +425,19 @@ namespace {
     ::AscendC::detail::SelectBuildSoc(OCANN_TIKICPU_SOC);
 }  // namespace
 #endif
+
+// The device compiler's built-in variables block_idx and block_num (kernels compiled as for
+// the NPU use them in place of GetBlockIdx/GetBlockNum): objects that read the running
+// block's values, so a local variable of the same name still shadows them.
+#ifdef OCANN_NPU_COMPILE
+namespace AscendC::detail {
+struct BlockIdxVariable {
+  operator int64_t() const { return ::AscendC::GetBlockIdx(); }
+};
+struct BlockNumVariable {
+  operator int64_t() const { return ::AscendC::GetBlockNum(); }
+};
+}  // namespace AscendC::detail
+inline constexpr ::AscendC::detail::BlockIdxVariable block_idx{};
+inline constexpr ::AscendC::detail::BlockNumVariable block_num{};
+#endif

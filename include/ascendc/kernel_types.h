@@ -221,6 +221,14 @@ struct DataCopyExtParams {
   DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src, uint32_t dst, uint32_t r)
       : blockCount(count), blockLen(len), srcStride(src), dstStride(dst), rsv(r) {}
 };
+struct DataCopyPadParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0, rightPadding = 0;
+  uint64_t paddingValue = 0;
+  DataCopyPadParams() = default;
+  DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint64_t value)
+      : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
 template <typename T>
 struct DataCopyPadExtParams {
   bool isPad = false;

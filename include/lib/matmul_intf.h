@@ -378,6 +378,11 @@ void RegistMatmul(TPipe* pipe, GM_ADDR workspace, MM& mm) {
 using AscendC::CubeFormat;
 using AscendC::Matmul;
 using AscendC::MatmulType;
+// The configurations by name, as CANN's samples write them without a namespace.
+using AscendC::CFG_IBSHARE_NORM;
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::MM_CFG_BB;
 // CANN's samples name the types through namespace matmul too, and code written inside it sees
 // the AscendC names (GetBlockIdx, GetSysWorkSpacePtr, SyncAll, MatmulShapeParams...) as
 // CANN's headers make them visible there.

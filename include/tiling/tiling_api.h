@@ -8,6 +8,7 @@
 
 #include "graph/tensor.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "register/tilingdata_base.h"  // BEGIN_TILING_DATA_DEF, as CANN's header brings it
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"
 

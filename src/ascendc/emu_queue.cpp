@@ -74,8 +74,10 @@ QueueSlot* QueueBase::Alloc(const char* api) {
 void QueueBase::Enqueue(QueueSlot* slot, const char* api) {
   if (!slot || slot->owner != this)
     Fault(api, "the tensor does not belong to this queue (AllocTensor it from this queue)");
-  if (slot->state != QueueSlot::kAllocated)
-    Fault(api, "the tensor is not in the allocated state (enqueued twice, or already freed)");
+  // A tensor taken out with DeQue may go back in (CANN's EnQue takes a buffer that is
+  // allocated or dequeued): a consumer handing it on to the next stage.
+  if (slot->state != QueueSlot::kAllocated && slot->state != QueueSlot::kDequeued)
+    Fault(api, "the tensor is not allocated or dequeued (enqueued twice, or already freed)");
   if (static_cast<int>(queued_.size()) >= depth_)
     Fault(api, "the queue already holds " + std::to_string(queued_.size()) +
                    " tensors, its depth is " + std::to_string(depth_));

@@ -35,12 +35,23 @@ void Race(Block& b, const char* kind, const char* api, int pipe, const char* oth
                  ">, a queue, or PipeBarrier<PIPE_ALL>): correct here, a race on the NPU");
 }
 
-// A read of bytes nothing wrote: reported once per API.
+// A read of bytes nothing wrote: reported once per API. Copying them out to global memory
+// is an error (garbage lands in the kernel's output on the NPU), and so is a cube operand;
+// a vector computation reading them is a warning, as its garbage may never leave local
+// memory (a vector length rounded up to the repeat, lanes the copy-out leaves behind).
 void Uninitialized(Block& b, const char* api, Memory m, uint64_t off, uint64_t end, uint64_t at) {
   if (!FirstReport(b, std::string("init ") + api)) return;
-  Error(api, "reads " + std::to_string(end - off) + " bytes of " + MemoryName(m) + " at offset " +
-                 std::to_string(off) + ", of which byte " + std::to_string(at) +
-                 " was never written (uninitialized: garbage on the NPU, NaN here)");
+  const std::string what = "reads " + std::to_string(end - off) + " bytes of " + MemoryName(m) +
+                           " at offset " + std::to_string(off) + ", of which byte " +
+                           std::to_string(at) +
+                           " was never written (uninitialized: garbage on the NPU, NaN here)";
+  const std::string name = api;
+  if (name.find("->GM") != std::string::npos || name.rfind("Fixpipe", 0) == 0)
+    Error(api, what + ", and copies it out to global memory");
+  else if (name.rfind("Mmad", 0) == 0 || name.rfind("LoadData", 0) == 0)
+    Error(api, what);  // a cube operand: every product of it lands in the result
+  else
+    Warn(api, what + "; an error if it reaches global memory");
 }
 
 void Schedule(Block& b, Pipe pipe, double cycles) {

@@ -118,6 +118,16 @@ TEST(AscendCApi, ReductionsCompareSelect) {
     EXPECT_EQ(out.GetValue(1), 64 * 192 + 2016.0f);
     BlockReduceSum(out, t[0], 1, 64, 8, 1, 8);
     EXPECT_EQ(out.GetValue(1), 8 * 8 + 28.0f);
+    // Two repeats, dstRepStride 1 (one repeat's 8 results): 16 block sums end to end, as the
+    // row sums of a 16 x 8 float tile (t[i] = i).
+    Duplicate(out, -1.0f, 64);
+    BlockReduceSum(out, t[0], 2, 64, 1, 1, 8);
+    for (int b = 0; b < 16; ++b)  // (t[37] holds 5000 since the ReduceMax above)
+      EXPECT_EQ(out.GetValue(b), 64.0f * b + 28.0f + (b == 4 ? 5000.0f - 37.0f : 0.0f)) << b;
+    EXPECT_EQ(out.GetValue(16), -1.0f);
+    // dstRepStride 2 leaves one repeat's length between them.
+    BlockReduceSum(out, t[0], 2, 64, 2, 1, 8);
+    EXPECT_EQ(out.GetValue(16), 64.0f * 8 + 28.0f);
     // Compare / Select.
     LocalTensor<uint8_t> m = t[1200].ReinterpretCast<uint8_t>();
     Compares(m, t, 10.0f, CMPMODE::LT, 64);

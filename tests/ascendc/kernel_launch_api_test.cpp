@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "kernel_operator.h"
 #include "launch_util.h"
@@ -86,6 +87,39 @@ TEST(AscendCKernelLaunchApi, SetFlagIntrinsicsOrderThePipes) {
   EXPECT_TRUE(ok) << out;
   for (int i = 0; i < 1024; ++i) ASSERT_EQ(x[i], 2.0f * i) << i;
   GmFree(x);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCKernelLaunchApi, ADequeuedTensorMayBeEnqueuedAgain) {
+  // A consumer hands the tensor it took out back to the queue (CANN's EnQue takes an
+  // allocated or a dequeued buffer); enqueuing it twice without a DeQue stays an error.
+  auto [ok, out] = Launch("re_enque", 1, [&] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    Duplicate(t, 1.0f, 64);
+    q.EnQue(t);
+    t = q.DeQue<float>();
+    Adds(t, t, 1.0f, 64);
+    q.EnQue(t);
+    t = q.DeQue<float>();
+    q.FreeTensor(t);
+  });
+  EXPECT_TRUE(ok) << out;
+  std::tie(ok, out) = Launch("enque_twice", 1, [&] {
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.EnQue(t);
+    q.EnQue(t);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("not allocated or dequeued"), std::string::npos) << out;
 }
 
 }  // namespace

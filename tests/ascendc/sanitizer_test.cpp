@@ -112,10 +112,29 @@ TEST(AscendCSanitizer, ReadOfLocalMemoryNothingWrote) {
     Duplicate(x, 1.0f, 128);  // half of x
     Add(z, x, y, 256);
   });
-  EXPECT_FALSE(ok);
+  // A computation reading garbage is a warning (it may never leave UB)...
+  EXPECT_TRUE(ok) << out;
   EXPECT_HAS(out,
              "Add: reads 1024 bytes of UB at offset 0, of which byte 512 was never written "
              "(uninitialized");
+  EXPECT_HAS(out, "an error if it reaches global memory");
+  // ...copying never-written bytes out to global memory is an error.
+  auto* g = static_cast<float*>(GmAlloc(1024));
+  std::tie(ok, out) = Launch("uninit_out", 1, [g] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> x = b.Get<float>();
+    Duplicate(x, 1.0f, 128);
+    PipeBarrier<PIPE_ALL>();
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g, 256);
+    DataCopy(gt, x, 256);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_HAS(out, "of which byte 512 was never written");
+  EXPECT_HAS(out, "copies it out to global memory");
+  GmFree(g);
   // Written first: clean, and the poison does not show.
   std::tie(ok, out) = Launch("init", 1, [] {
     TPipe pipe;
@@ -153,7 +172,7 @@ TEST(AscendCSanitizer, StridedCopiesWithManyBurstsInitializeEveryBurst) {
   EXPECT_TRUE(ok) << out;
   EXPECT_EQ(out.find("WRONG VALUE"), std::string::npos) << out;
   std::tie(ok, out) = Launch("bursts_short", 1, [&] { body(15)(); });
-  EXPECT_FALSE(ok);
+  EXPECT_TRUE(ok) << out;  // a warning: the garbage stays in UB
   EXPECT_HAS(out, "Adds: reads 4096 bytes of UB at offset 0, of which byte 3840 was never written");
   GmFree(x);
 }
