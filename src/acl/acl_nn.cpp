@@ -208,6 +208,7 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
     std::vector<oc::ValueInfo> in_infos(numInputs);
     oc::InferContext ic;
     ic.node = &ex->node;
+    ic.aclnn = true;
     ic.outputs.resize(numOutputs);
     oc::KernelPrepareContext kc;
     kc.node = &ex->node;

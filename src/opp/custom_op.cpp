@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "base/aligned_buffer.h"
@@ -88,11 +89,30 @@ Status MakeNodeView(const ops::OpDef& def, const Node& node, const std::vector<T
     }
     view->input_descs.push_back(desc);
   }
+  // The OpDef's type lists are columns of combinations: the first column whose input types
+  // all match gives the outputs' types (a one-entry list serves every column). Without such
+  // a column, the first input's type. InferDataType, where the package has one, decides last.
+  auto type_at = [](const std::vector<ge::DataType>& list, size_t c) {
+    return list.size() == 1 ? list[0] : c < list.size() ? list[c] : ge::DT_UNDEFINED;
+  };
+  size_t columns = 0;
+  for (const auto& p : def.inputs()) columns = std::max(columns, p.dtypes().size());
+  for (const auto& p : def.outputs()) columns = std::max(columns, p.dtypes().size());
+  std::optional<size_t> column;
+  for (size_t c = 0; c < columns && !column; ++c) {
+    bool match = true;
+    for (size_t i = 0; i < def.inputs().size() && match; ++i)
+      if (view->input_present[i] && !def.inputs()[i].dtypes().empty())
+        match = type_at(def.inputs()[i].dtypes(), c) == view->input_descs[i].GetDataType();
+    if (match) column = c;
+  }
   for (size_t k = 0; k < def.outputs().size(); ++k) {
     view->output_shapes.emplace_back();
     gert::CompileTimeTensorDesc desc;
-    // Default output type: the first input's (InferDataType may change it).
     if (!view->input_descs.empty()) desc = view->input_descs[0];
+    const auto& declared = def.outputs()[k].dtypes();
+    if (column && !declared.empty() && type_at(declared, *column) != ge::DT_UNDEFINED)
+      desc.Set(type_at(declared, *column), ge::FORMAT_ND);
     view->output_descs.push_back(desc);
   }
   return FillAttrs(def, node.attrs, &view->attrs, where);
@@ -247,6 +267,18 @@ OpSchema MakeCustomOpSchema(const ops::OpDef& def, const std::string& source) {
     if (auto f = def.infer_dtype()) {
       gert::InferDataTypeContext tc(&view);
       if (f(&tc) != ge::GRAPH_SUCCESS) return InvalidArgument(where + ": InferDataType failed");
+    }
+    if (!def.infer_shape()) {
+      // No InferShape: enough for aclnn, which takes the output shapes from its tensors
+      // (CANN's too); a graph has nothing to size the outputs with.
+      if (!ic.aclnn)
+        return InvalidArgument(where +
+                               ": the OpDef has no SetInferShape function, so a graph cannot "
+                               "size its outputs (aclnn" +
+                               def.type() + " can run it)");
+      for (size_t k = 0; k < ic.outputs.size() && k < view.output_descs.size(); ++k)
+        ic.SetOutputTypeOnly(k, FromAclDataType(view.output_descs[k].GetDataType()));
+      return Status::Ok();
     }
     gert::InferShapeContext sc(&view);
     if (def.infer_shape()(&sc) != ge::GRAPH_SUCCESS)

@@ -39,7 +39,6 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
     return ParseError(where +
                       ": no kernel is registered for the op (the op_kernel entry file "
                       "of the msopgen project is missing from the library)");
-  if (!def.infer_shape()) return ParseError(where + ": the OpDef has no SetInferShape function");
   const size_t params = def.inputs().size() + def.outputs().size();
   const int expected = static_cast<int>(params) + 2;
   for (const auto* kernel : kernels) {
@@ -67,13 +66,25 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
                    where.c_str(), first->second.c_str());
     return Status::Ok();
   }
-  if (OpRegistry::Global().Find("", def.type()))
-    return InvalidArgument(where + ": the op type is a built-in ONNX op; give it another name");
+  // An op named like a built-in one (Div, Asinh) is the package's under the "custom" domain:
+  // aclnn<Op> and graph nodes of that domain run the package's kernel, ONNX nodes keep the
+  // built-in.
+  std::string domain = kAnyDomain;
+  if (OpRegistry::Global().Find("", def.type())) {
+    domain = "custom";
+    std::fprintf(stderr,
+                 "[WARNING] %s: the type is also a built-in op; aclnn%s and graph nodes of "
+                 "domain \"custom\" run the package's kernel, ONNX %s nodes keep OpenCANN's "
+                 "built-in (CANN's graph would take the package's)\n",
+                 where.c_str(), def.type(), def.type());
+  }
   g_custom_types[def.type()] = source;
-  OpRegistry::Global().Register(MakeCustomOpSchema(def, source));
+  OpSchema schema = MakeCustomOpSchema(def, source);
+  schema.domain = domain;
+  OpRegistry::Global().Register(std::move(schema));
   // Package kernels run in the Ascend C emulation: the ascendc backend's.
   AscendcKernels().Register(
-      kAnyDomain, def.type(),
+      domain, def.type(),
       [&def, kernels, source] { return MakeCustomOpKernel(def, kernels, source); },
       "as the package declares");
   g_summary.push_back(std::string(def.type()) + " (" + source + ")");

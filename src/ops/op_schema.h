@@ -20,6 +20,9 @@ struct InferContext {
   std::vector<const ValueInfo*> inputs;     // nullptr for omitted optional inputs
   std::vector<const Tensor*> const_inputs;  // value when known at compile time, else nullptr
   std::vector<ValueInfo> outputs;           // filled by the schema
+  // The caller gives the output shapes (aclnn's output tensors): a schema may leave them
+  // unknown (an operator package without InferShape).
+  bool aclnn = false;
 
   size_t num_inputs() const { return inputs.size(); }
   bool has_input(size_t i) const { return i < inputs.size() && inputs[i] != nullptr; }
