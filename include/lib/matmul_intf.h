@@ -383,6 +383,8 @@ using AscendC::CFG_IBSHARE_NORM;
 using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
 using AscendC::MM_CFG_BB;
+// Kernel code calls it unqualified, as CANN declares it outside the namespace.
+using AscendC::GetSysWorkSpacePtr;
 // CANN's samples name the types through namespace matmul too, and code written inside it sees
 // the AscendC names (GetBlockIdx, GetSysWorkSpacePtr, SyncAll, MatmulShapeParams...) as
 // CANN's headers make them visible there.

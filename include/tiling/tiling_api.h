@@ -114,6 +114,8 @@ class MatmulApiTiling {
     bias_ = bias;
     return 0;
   }
+  // The newer spelling (CANN 9's samples).
+  int32_t EnableBias(bool bias = false) { return SetBias(bias); }
   int32_t SetBufferSpace(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
   int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) {
     fix_m_ = baseM, fix_n_ = baseN, fix_k_ = baseK;

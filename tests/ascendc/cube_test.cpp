@@ -167,6 +167,11 @@ TEST(AscendCCube, HighLevelMatmulOnSeveralCoresWithTailsAndBias) {
   TCubeTiling tiling;
   ASSERT_EQ(tiler.GetTiling(tiling), 0);
   EXPECT_EQ(tiling.usedCoreNum, 4);
+  EXPECT_EQ(tiling.isBias, 1);
+  tiler.EnableBias(false);  // the newer spelling of SetBias
+  TCubeTiling no_bias;
+  ASSERT_EQ(tiler.GetTiling(no_bias), 0);
+  EXPECT_EQ(no_bias.isBias, 0);
   auto* a = static_cast<half*>(GmAlloc(M * K * 2));
   auto* b = static_cast<half*>(GmAlloc(K * N * 2));
   auto* bias = static_cast<float*>(GmAlloc(N * 4));
