@@ -316,11 +316,18 @@ aclnnStatus OcAclnnRun(void* workspace, uint64_t workspaceSize, aclOpExecutor* e
     }
     return RunThroughHost(*ex, device);
   };
+  // A kernel that fails on the device is an AI Core exception for the stream (507015), as
+  // CANN reports it from aclrtSynchronizeStream.
+  auto run_on_core = [run]() -> oc::Status {
+    oc::Status st = run();
+    if (st.ok() || !st.cann_code().empty() || st.code() != oc::StatusCode::kInternal) return st;
+    return oc::Status(st.code(), st.message(), std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION));
+  };
   if (worker) {
-    worker->Submit(run);
+    worker->Submit(run_on_core);
     return ACLNN_SUCCESS;
   }
-  oc::Status s = run();
+  oc::Status s = run_on_core();
   if (!s.ok()) return Fail(ACLNN_ERR_RUNTIME_ERROR, std::string(fn) + ": " + s.ToString());
   return ACLNN_SUCCESS;
 }

@@ -468,6 +468,49 @@ def test_generated_aclnn_two_stage_api(prefix, package, tmp_path):
     assert r.stderr.count("the op's InferShape gives [4,100]; the tensor's shape is used") == 1
 
 
+ACLNN_FAULT_APP = r"""
+#include <stdio.h>
+#include "acl/acl.h"
+#include "aclnn_bad_kernel.h"
+int main(void) {
+  int64_t shape[1] = {64};
+  void *dx, *dy;
+  aclrtStream stream;
+  uint64_t size = 0;
+  aclOpExecutor *ex = NULL;
+  aclInit(NULL);
+  aclrtSetDevice(0);
+  aclrtCreateStream(&stream);
+  aclrtMalloc(&dx, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dy, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclTensor *x = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, dx);
+  aclTensor *y = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, dy);
+  int prep = aclnnBadKernelGetWorkspaceSize(x, y, &size, &ex);
+  int launch = aclnnBadKernel(NULL, size, ex, stream);
+  int sync = aclrtSynchronizeStream(stream);
+  printf("prep=%d launch=%d sync=%d\n", prep, launch, sync);
+  return 0;
+}
+"""
+
+
+def test_aclnn_kernel_fault_is_an_aicore_exception_with_its_reason(prefix, package, tmp_path):
+    """A package kernel that breaks the hardware's rules, called through aclnn on a stream:
+    aclrtSynchronizeStream returns 507015 and the reason is on stderr without any switch."""
+    src = tmp_path / "fault.c"
+    src.write_text(ACLNN_FAULT_APP)
+    api = package / "op_api"
+    r = run(["gcc", str(src), f"-I{prefix}/include", f"-I{api}/include", "-o",
+             str(tmp_path / "fault"), f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi",
+             "-lascendcl", f"-Wl,-rpath,{api}/lib:{prefix}/lib"])
+    assert r.returncode == 0, r.stderr
+    env = {k: v for k, v in env_with([package]).items() if k != "OCANN_ASCENDC_REPORT"}
+    r = subprocess.run([str(tmp_path / "fault")], capture_output=True, text=True, timeout=120,
+                       env=env)
+    assert "prep=0 launch=0 sync=507015" in r.stdout, r.stdout + r.stderr
+    assert "TPipe::InitBuffer: UB capacity exceeded" in r.stderr, r.stderr
+
+
 def test_msopgen_compile_builds_the_package(prefix, tmp_path):
     """The seed's step 3: msopgen compile -i <project> builds the package msopgen gen's
     project describes, against the installation msopgen runs from."""
