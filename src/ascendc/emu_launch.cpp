@@ -261,6 +261,12 @@ LaunchResult Launch(const char* name, uint32_t block_dim, const std::function<vo
   RunBlocks(l, body);
   CheckGlobalOverlaps(l);
   if (StoppedAtCube(l, mode_given)) return RelaunchOnCube(l, body, options);
+  // A launch that ran to the end without writing a byte of global memory produced nothing
+  // (a skeleton kernel, a path its #if left out): legal, and almost never meant.
+  if (l.errors.empty() && std::none_of(l.blocks.begin(), l.blocks.end(),
+                                       [](const Block* b) { return b->wrote_global; }))
+    l.warnings.push_back("[kernel " + l.name +
+                         "] no block wrote global memory: the kernel's outputs are untouched");
   LaunchResult result;
   result.errors = l.errors;
   result.warnings = l.warnings;

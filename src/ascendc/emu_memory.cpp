@@ -172,6 +172,7 @@ Memory Locate(Block& b, const uint8_t* p, uint64_t* offset) {
 void NoteGlobalWrite(const void* p, uint64_t bytes) {
   if (!t_block || t_block->probe || bytes == 0) return;
   Block& b = *t_block;
+  b.wrote_global = true;
   if (b.atomic_add) return;  // atomic accumulation from many blocks is the point
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   const uint32_t epoch = b.clock.empty() ? 0 : b.clock[b.pos];

@@ -159,6 +159,7 @@ struct Block {
   std::map<int, int64_t> barrier_rounds;  // SyncAll calls per barrier
   std::set<std::string> reported;         // race and init errors, once per kind and API
   bool atomic_add = false;
+  bool wrote_global = false;  // any global write, atomic ones included
   MaskState mask;
 };
 

@@ -41,17 +41,19 @@ TEST(AscendCKernelLaunchApi, SystemWorkspaceAtTheFrontOfTheKernels) {
 }
 
 TEST(AscendCKernelLaunchApi, GetTPipePtrIsTheBlocksPipe) {
-  bool same = false, inited = false;
+  bool same[2] = {false, false}, inited[2] = {false, false};  // one slot per block
   auto [ok, out] = Launch("tpipe_ptr", 2, [&] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b;
     GetTPipePtr()->InitBuffer(b, 256);  // helpers that reach the pipe this way
-    same = GetTPipePtr() == &pipe;
-    inited = b.Get<float>().GetSize() == 64;
+    same[GetBlockIdx()] = GetTPipePtr() == &pipe;
+    inited[GetBlockIdx()] = b.Get<float>().GetSize() == 64;
   });
   ASSERT_TRUE(ok) << out;
-  EXPECT_TRUE(same);
-  EXPECT_TRUE(inited);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_TRUE(same[i]);
+    EXPECT_TRUE(inited[i]);
+  }
   EXPECT_EQ(tik2::Twice(21), 42);
 }
 
