@@ -83,10 +83,28 @@ class GlobalTensor {
 };
 
 template <typename T>
+class LocalTensor;
+namespace detail {
+// `dst = a + b` and friends (Ascend C's operator forms of Add/Sub/Mul/Div/Max/Min/And/Or):
+// the expression the operator returns; assigning it runs the instruction (kernel_vector.h).
+enum class VecOp { kAdd, kSub, kMul, kDiv, kAnd, kOr };
+template <typename T>
+struct VecExpr {
+  const LocalTensor<T>& a;
+  const LocalTensor<T>& b;
+  VecOp op;
+};
+}  // namespace detail
+
+template <typename T>
 class LocalTensor {
  public:
   using PrimType = T;
   LocalTensor() = default;
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
+  // dst = a op b over dst's elements (defined in kernel_vector.h).
+  LocalTensor& operator=(const detail::VecExpr<T>& e);
   LocalTensor(T* ptr, uint32_t count, TPosition pos, detail::QueueSlot* slot,
               uint32_t generation = 0)
       : ptr_(ptr), size_(count), pos_(pos), slot_(slot), gen_(generation) {}

@@ -198,6 +198,13 @@ struct BinaryRepeatParams {
         src0RepStride(s0r),
         src1RepStride(s1r) {}
 };
+// Copy's strides: within a repeat (in 32-byte blocks) and between repeats (in blocks).
+struct CopyRepeatParams {
+  uint16_t dstStride = 1, srcStride = 1, dstRepeatSize = 8, srcRepeatSize = 8;
+  CopyRepeatParams() = default;
+  CopyRepeatParams(uint16_t ds, uint16_t ss, uint16_t dr, uint16_t sr)
+      : dstStride(ds), srcStride(ss), dstRepeatSize(dr), srcRepeatSize(sr) {}
+};
 struct UnaryRepeatParams {
   uint16_t dstBlkStride = 1, srcBlkStride = 1;
   uint8_t dstRepStride = 8, srcRepStride = 8;

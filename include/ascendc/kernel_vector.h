@@ -253,6 +253,88 @@ OC_ASCENDC_BINARY(Min, a < b ? a : b)
 OC_ASCENDC_BINARY(And, a& b)
 OC_ASCENDC_BINARY(Or, a | b)
 
+// The operator forms: `dst = a * b;` is Mul(dst, a, b, dst.GetSize()) (the count as dst's
+// size is how the emulation reads CANN's operator overloads; not confirmed).
+#define OC_ASCENDC_VEC_OPERATOR(SYM, OP)                                              \
+  template <typename T>                                                               \
+  detail::VecExpr<T> operator SYM(const LocalTensor<T>& a, const LocalTensor<T>& b) { \
+    return {a, b, detail::VecOp::OP};                                                 \
+  }
+OC_ASCENDC_VEC_OPERATOR(+, kAdd)
+OC_ASCENDC_VEC_OPERATOR(-, kSub)
+OC_ASCENDC_VEC_OPERATOR(*, kMul)
+OC_ASCENDC_VEC_OPERATOR(/, kDiv)
+OC_ASCENDC_VEC_OPERATOR(&, kAnd)
+OC_ASCENDC_VEC_OPERATOR(|, kOr)
+#undef OC_ASCENDC_VEC_OPERATOR
+
+template <typename T>
+LocalTensor<T>& LocalTensor<T>::operator=(const detail::VecExpr<T>& e) {
+  const int32_t n = static_cast<int32_t>(GetSize());
+  switch (e.op) {
+    case detail::VecOp::kAdd:
+      Add(*this, e.a, e.b, n);
+      break;
+    case detail::VecOp::kSub:
+      Sub(*this, e.a, e.b, n);
+      break;
+    case detail::VecOp::kMul:
+      Mul(*this, e.a, e.b, n);
+      break;
+    case detail::VecOp::kDiv:
+      Div(*this, e.a, e.b, n);
+      break;
+    case detail::VecOp::kAnd:
+      if constexpr (std::is_integral_v<T>)
+        And(*this, e.a, e.b, n);
+      else
+        detail::Fault("LocalTensor operator&", "bitwise operators take integer tensors");
+      break;
+    case detail::VecOp::kOr:
+      if constexpr (std::is_integral_v<T>)
+        Or(*this, e.a, e.b, n);
+      else
+        detail::Fault("LocalTensor operator|", "bitwise operators take integer tensors");
+      break;
+  }
+  return *this;
+}
+
+// Copy: local -> local in repeats of 256 bytes, block and repeat strides in 32-byte blocks
+// (CopyRepeatParams: dstStride, srcStride, dstRepeatSize, srcRepeatSize).
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,
+          detail::Repeat repeatTimes, const CopyRepeatParams& p) {
+  const char* api = "Copy";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy moves 16- and 32-bit elements");
+  const int64_t n = detail::CheckRepeat(repeatTimes, api);
+  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(src, 0, api, "source");
+  const uint32_t blk[3] = {p.dstStride, p.srcStride, 0};
+  const uint32_t rep[3] = {p.dstRepeatSize, p.srcRepeatSize, 0};
+  detail::ForRepeats(detail::ContinuousMask<T>(mask, api), n, blk, rep,
+                     [&](uint64_t d, uint64_t s, uint64_t) {
+                       detail::CheckIndex(dst, d, api, "destination");
+                       detail::CheckIndex(src, s, api, "source");
+                       dst.GetPhyAddr()[d] = src.GetPhyAddr()[s];
+                     });
+}
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+          detail::Repeat repeatTimes, const CopyRepeatParams& p) {
+  const char* api = "Copy";
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy moves 16- and 32-bit elements");
+  const int64_t n = detail::CheckRepeat(repeatTimes, api);
+  const uint32_t blk[3] = {p.dstStride, p.srcStride, 0};
+  const uint32_t rep[3] = {p.dstRepeatSize, p.srcRepeatSize, 0};
+  detail::ForRepeats(detail::BitMask<T>(mask, api), n, blk, rep,
+                     [&](uint64_t d, uint64_t s, uint64_t) {
+                       detail::CheckIndex(dst, d, api, "destination");
+                       detail::CheckIndex(src, s, api, "source");
+                       dst.GetPhyAddr()[d] = src.GetPhyAddr()[s];
+                     });
+}
+
 // Unary.
 #define OC_ASCENDC_UNARY(NAME, EXPR)                                                           \
   template <typename T>                                                                        \

@@ -5,9 +5,11 @@
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "kernel_operator.h"
 #include "launch_util.h"
+#include "lib/matrix/matmul/matmul.h"  // the pre-8.0 path of the Matmul API
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -122,6 +124,41 @@ TEST(AscendCKernelLaunchApi, ADequeuedTensorMayBeEnqueuedAgain) {
   });
   EXPECT_FALSE(ok);
   EXPECT_NE(out.find("not allocated or dequeued"), std::string::npos) << out;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCKernelLaunchApi, OperatorFormsAndCopy) {
+  std::vector<float> got(64), copied(128);
+  auto [ok, out] = Launch("operators", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<float> x = b.GetWithOffset<float>(64, 0), y = b.GetWithOffset<float>(64, 256),
+                       z = b.GetWithOffset<float>(64, 512);
+    for (int i = 0; i < 64; ++i) {
+      x.SetValue(i, 1.0f + i);
+      y.SetValue(i, 2.0f);
+    }
+    z = x * y;  // Mul over z's 64 elements
+    z = z - y;
+    for (int i = 0; i < 64; ++i) got[i] = z.GetValue(i);
+    // Copy: two repeats of 64 floats; the second lands one repeat further on.
+    LocalTensor<float> src = b.GetWithOffset<float>(128, 1024),
+                       dst = b.GetWithOffset<float>(256, 2048);
+    for (int i = 0; i < 128; ++i) src.SetValue(i, static_cast<float>(i));
+    Duplicate(dst, -1.0f, 256);
+    Copy(dst, src, 64, 2, CopyRepeatParams(1, 1, 16, 8));
+    for (int i = 0; i < 64; ++i) copied[i] = dst.GetValue(i);
+    for (int i = 0; i < 64; ++i) copied[64 + i] = dst.GetValue(128 + i);
+    if (dst.GetValue(64) != -1.0f) AscendC::printf("GAP WRITTEN\n");
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_EQ(out.find("GAP WRITTEN"), std::string::npos);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], 2.0f * (1.0f + i) - 2.0f) << i;
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(copied[i], static_cast<float>(i)) << i;
 }
 
 }  // namespace
