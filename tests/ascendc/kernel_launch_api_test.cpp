@@ -3,6 +3,8 @@
 // set_flag/wait_flag ordering pipes as SetFlag/WaitFlag do, and code reopening namespace tik2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -159,6 +161,60 @@ TEST(AscendCKernelLaunchApi, OperatorFormsAndCopy) {
   EXPECT_EQ(out.find("GAP WRITTEN"), std::string::npos);
   for (int i = 0; i < 64; ++i) EXPECT_EQ(got[i], 2.0f * (1.0f + i) - 2.0f) << i;
   for (int i = 0; i < 128; ++i) EXPECT_EQ(copied[i], static_cast<float>(i)) << i;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCKernelLaunchApi, Sort32SortsEachRepeatLargestFirst) {
+  // Two repeats of float scores with ties; then half scores.
+  std::vector<float> scores(64);
+  for (int i = 0; i < 64; ++i) scores[i] = static_cast<float>((i * 7) % 13);
+  std::vector<uint8_t> pairs(64 * 8), half_pairs(32 * 8);
+  auto [ok, out] = Launch("sort32", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<float> s = b.GetWithOffset<float>(64, 0);
+    LocalTensor<uint32_t> idx = b.GetWithOffset<uint32_t>(64, 256);
+    LocalTensor<float> d = b.GetWithOffset<float>(128, 512);
+    for (int i = 0; i < 64; ++i) {
+      s.SetValue(i, scores[i]);
+      idx.SetValue(i, 1000 + i);
+    }
+    Sort32(d, s, idx, 2);
+    std::memcpy(pairs.data(), d.GetPhyAddr(), pairs.size());
+    LocalTensor<half> hs = b.GetWithOffset<half>(32, 1536);
+    LocalTensor<half> hd = b.GetWithOffset<half>(128, 2048);
+    for (int i = 0; i < 32; ++i) hs.SetValue(i, half(static_cast<float>(i % 5)));
+    Sort32(hd, hs, idx, 1);
+    std::memcpy(half_pairs.data(), hd.GetPhyAddr(), half_pairs.size());
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int r = 0; r < 2; ++r) {
+    // The reference: a stable sort of the repeat's positions by score, largest first.
+    std::vector<int> want(32);
+    for (int i = 0; i < 32; ++i) want[i] = r * 32 + i;
+    std::stable_sort(want.begin(), want.end(), [&](int a, int b) { return scores[a] > scores[b]; });
+    for (int k = 0; k < 32; ++k) {
+      float score;
+      uint32_t index;
+      std::memcpy(&score, &pairs[(r * 32 + k) * 8], 4);
+      std::memcpy(&index, &pairs[(r * 32 + k) * 8 + 4], 4);
+      EXPECT_EQ(score, scores[want[k]]) << r << " " << k;
+      EXPECT_EQ(index, 1000u + want[k]) << r << " " << k;
+    }
+  }
+  // half: the score in the low two bytes, two reserved zero bytes, the index above.
+  uint16_t first_bits;
+  uint32_t first_index;
+  std::memcpy(&first_bits, &half_pairs[0], 2);
+  std::memcpy(&first_index, &half_pairs[4], 4);
+  EXPECT_EQ(first_bits, half(4.0f).bits);
+  EXPECT_EQ(first_index, 1004u);  // the first position holding 4
+  EXPECT_EQ(half_pairs[2], 0);
+  EXPECT_EQ(half_pairs[3], 0);
 }
 
 }  // namespace
