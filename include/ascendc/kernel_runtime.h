@@ -61,6 +61,9 @@ void ResetLocal();
 // Global memory: checks that [p, p+bytes) lies inside one known allocation. Unknown
 // pointers (not from GmAlloc or a launch) are accepted.
 void CheckGlobal(const void* p, uint64_t bytes, const char* api);
+// The same for a view SetGlobalBuffer sets: past the allocation is a warning (nothing is
+// accessed yet), the accesses through it are checked as they come.
+void CheckGlobalView(const void* p, uint64_t bytes, const char* api);
 // Whether [p, p + bytes) lies in one known global allocation, the NPU's padding included.
 bool GlobalRangeAllocated(const void* p, uint64_t bytes);
 void RegisterGlobal(const void* p, uint64_t bytes);

@@ -18,7 +18,7 @@ class GlobalTensor {
  public:
   using PrimType = T;
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t count) {
-    detail::CheckGlobal(buffer, count * sizeof(T), "GlobalTensor::SetGlobalBuffer");
+    detail::CheckGlobalView(buffer, count * sizeof(T), "GlobalTensor::SetGlobalBuffer");
     ptr_ = buffer;
     size_ = total_ = count;
     offset_ = 0;

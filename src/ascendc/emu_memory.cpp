@@ -98,7 +98,10 @@ void UnregisterGlobal(const void* p) {
   g_gm_padded.erase(reinterpret_cast<uintptr_t>(p));
 }
 
-void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
+namespace {
+// `view`: SetGlobalBuffer, which only records where the tensor is; what would be a fault for
+// an access is a warning there (blocks often set views past the data they never touch).
+void CheckGlobalBytes(const void* p, uint64_t bytes, const char* api, bool view) {
   if (t_block && t_block->probe) throw ProbeEnd{};  // the kernel's declarations are over
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   std::string problem, warning;
@@ -143,8 +146,20 @@ void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
                 std::to_string(next->first - a) + " bytes before an allocation of " +
                 std::to_string(next->second) + " bytes and runs into it";
   }
-  if (!problem.empty()) Fault(api, problem);
-  if (!warning.empty()) Warn(api, warning);
+  if (!problem.empty() && view)
+    Warn(api, "the view " + problem.substr(problem.find("of ") + 3) +
+                  " (setting a view accesses nothing on the NPU; an access there is an error)");
+  else if (!problem.empty())
+    Fault(api, problem);
+  if (!warning.empty() && !view) Warn(api, warning);
+}
+}  // namespace
+
+void CheckGlobal(const void* p, uint64_t bytes, const char* api) {
+  CheckGlobalBytes(p, bytes, api, false);
+}
+void CheckGlobalView(const void* p, uint64_t bytes, const char* api) {
+  CheckGlobalBytes(p, bytes, api, true);
 }
 
 bool GlobalRangeAllocated(const void* p, uint64_t bytes) {

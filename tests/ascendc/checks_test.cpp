@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "kernel_operator.h"
 #include "launch_util.h"
@@ -156,14 +157,21 @@ TEST(AscendCChecks, TensorLeakedAtKernelEnd) {
 TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
   auto* x = static_cast<float*>(GmAlloc(100 * sizeof(float)));
   auto [ok, out] = Launch("gm_overflow", 4, [x] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 128);
     GlobalTensor<float> g;
     g.SetGlobalBuffer(x + GetBlockIdx() * 32, 32);  // block 3 reaches element 128 of 100
+    DataCopy(b.Get<float>(), g, 32);
   });
   EXPECT_FALSE(ok);
+  // The view is a warning; the copy through it is the error.
   EXPECT_HAS(out,
-             "[kernel gm_overflow][block 3] GlobalTensor::SetGlobalBuffer: global memory "
-             "access of 128 bytes at offset 384 runs past the end of its allocation of 400 "
-             "bytes");
+             "[kernel gm_overflow][block 3] GlobalTensor::SetGlobalBuffer: the view 128 bytes "
+             "at offset 384 runs past the end of its allocation of 400 bytes");
+  EXPECT_HAS(out,
+             "[kernel gm_overflow][block 3] DataCopy(GM->local): global memory access of 128 "
+             "bytes at offset 384 runs past the end of its allocation of 400 bytes");
   auto [ok2, out2] = Launch("gm_copy_overflow", 1, [x] {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b;
@@ -183,6 +191,7 @@ TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
   auto [ok3, out3] = Launch("into_padding", 1, [x] {
     GlobalTensor<float> g;
     g.SetGlobalBuffer(x + 104, 4);  // x holds 100 floats; the NPU allocates 448 bytes
+    (void)g.GetValue(3);            // bytes 428..432
   });
   EXPECT_TRUE(ok3) << out3;
   EXPECT_HAS(out3,
@@ -193,9 +202,23 @@ TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
     GlobalTensor<float> g;
     g.SetGlobalBuffer(x + 110, 4);  // bytes 440..456 of a 448-byte NPU allocation
   });
+  // Setting the view accesses nothing: a warning...
+  EXPECT_TRUE(ok4) << out4;
+  EXPECT_HAS(out4,
+             "the view 16 bytes starts at offset 440, 40 bytes past the end of an "
+             "allocation of 400 bytes (setting a view accesses nothing on the NPU");
+  // ...reading through it is the error.
+  std::tie(ok4, out4) = Launch("read_past_the_end", 1, [x] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 32);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(x + 110, 8);
+    DataCopy(b.Get<float>(), g, 8);  // bytes 440..472 of a 448-byte NPU allocation
+  });
   EXPECT_FALSE(ok4);
   EXPECT_HAS(out4,
-             "global memory access of 16 bytes starts at offset 440, 40 bytes past the end "
+             "global memory access of 32 bytes starts at offset 440, 40 bytes past the end "
              "of an allocation of 400 bytes");
   GmFree(x);
 }
