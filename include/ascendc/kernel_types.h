@@ -19,9 +19,9 @@
 #ifndef __gm__
 #define __gm__
 #endif
-// The newer compiler's core-type marks of a kernel (__global__ __vector__ void k()): which
-// cores run it comes from the launch here (vector cores unless the kernel's type or its
-// first cube instruction says otherwise).
+// The newer compiler's core-type marks of a kernel (__global__ __cube__ void k()): ccec's
+// rewrite of a <<<>>> launch of a marked kernel in the same source declares its type
+// (KERNEL_TYPE_AIC_ONLY / AIV_ONLY), so only those cores run it, as on the NPU.
 #ifndef __vector__
 #define __vector__
 #endif

@@ -16,13 +16,19 @@
 
 #include "acl/acl_kernel_launch.h"
 
+namespace AscendC::detail {
+void DeclareKernelType(int type);  // libascendc_emu: KERNEL_TASK_TYPE_DEFAULT
+}
+
 namespace oc_ccec {
 
-template <auto Kernel, typename Signature = decltype(Kernel)>
+// KernelType: the core type a __cube__ (KERNEL_TYPE_AIC_ONLY) or __vector__
+// (KERNEL_TYPE_AIV_ONLY) kernel runs on; -1 for an unmarked kernel.
+template <auto Kernel, int KernelType = -1, typename Signature = decltype(Kernel)>
 class Launcher;
 
-template <auto Kernel, typename... Params>
-class Launcher<Kernel, void (*)(Params...)> {
+template <auto Kernel, int KernelType, typename... Params>
+class Launcher<Kernel, KernelType, void (*)(Params...)> {
  public:
   Launcher(const char* name, uint32_t block_dim, void* stream)
       : name_(name), block_dim_(block_dim), stream_(stream) {}
@@ -52,7 +58,11 @@ class Launcher<Kernel, void (*)(Params...)> {
   static void CallWith(void* const* slots, std::index_sequence<I...>) {
     Kernel(Unpack<std::decay_t<Params>>(slots[I])...);
   }
-  static void Call(void* const* slots) { CallWith(slots, std::index_sequence_for<Params...>{}); }
+  static void Call(void* const* slots) {
+    // Declared before the body, so the launch reads it as the kernel's own declaration.
+    if constexpr (KernelType >= 0) ::AscendC::detail::DeclareKernelType(KernelType);
+    CallWith(slots, std::index_sequence_for<Params...>{});
+  }
 
   template <typename T>
   static void* Slot(T& value) {
@@ -82,10 +92,10 @@ class Launcher<Kernel, void (*)(Params...)> {
 };
 
 // blockDim, l2ctrl (reserved on the NPU: must be null there, ignored here) and stream.
-template <auto Kernel>
-Launcher<Kernel> Launch(const char* name, uint32_t block_dim, void* /*l2ctrl*/ = nullptr,
-                        void* stream = nullptr) {
-  return Launcher<Kernel>(name, block_dim, stream);
+template <auto Kernel, int KernelType = -1>
+Launcher<Kernel, KernelType> Launch(const char* name, uint32_t block_dim,
+                                    void* /*l2ctrl*/ = nullptr, void* stream = nullptr) {
+  return Launcher<Kernel, KernelType>(name, block_dim, stream);
 }
 
 }  // namespace oc_ccec

@@ -252,7 +252,37 @@ std::string KernelName(const std::string& callee) {
 
 }  // namespace
 
+// Kernels the source marks __cube__ or __vector__ (the newer compiler's core-type marks):
+// name -> KERNEL_TYPE_AIC_ONLY (1) or KERNEL_TYPE_AIV_ONLY (0). The name is the identifier
+// before the first '(' after the mark.
+std::map<std::string, int> CoreTypeMarks(const std::string& source) {
+  std::map<std::string, int> marks;
+  for (const auto& [mark, type] : {std::pair<const char*, int>{"__cube__", 1}, {"__vector__", 0}}) {
+    for (size_t at = source.find(mark); at != std::string::npos; at = source.find(mark, at + 1)) {
+      const size_t end = at + std::char_traits<char>::length(mark);
+      const bool word =
+          (at == 0 ||
+           !(std::isalnum(static_cast<unsigned char>(source[at - 1])) || source[at - 1] == '_')) &&
+          (end >= source.size() ||
+           !(std::isalnum(static_cast<unsigned char>(source[end])) || source[end] == '_'));
+      if (!word) continue;
+      const size_t paren = source.find('(', end);
+      const size_t stop = source.find_first_of(";{", end);
+      if (paren == std::string::npos || (stop != std::string::npos && stop < paren)) continue;
+      size_t e = paren;
+      while (e > end && std::isspace(static_cast<unsigned char>(source[e - 1]))) --e;
+      size_t b = e;
+      while (b > end &&
+             (std::isalnum(static_cast<unsigned char>(source[b - 1])) || source[b - 1] == '_'))
+        --b;
+      if (b < e && source.compare(b, e - b, "define") != 0) marks[source.substr(b, e - b)] = type;
+    }
+  }
+  return marks;
+}
+
 Result<std::string> RewriteLaunches(const std::string& source, const std::string& path) {
+  const std::map<std::string, int> marks = CoreTypeMarks(source);
   std::string escaped_path;
   for (char c : path) {
     if (c == '"' || c == '\\') escaped_path += '\\';
@@ -310,7 +340,11 @@ Result<std::string> RewriteLaunches(const std::string& source, const std::string
     for (size_t k = i; k < paren; ++k)
       if (source[k] == '\n') ++line;
     out.append(source, copied, start - copied);
-    out += "::oc_ccec::Launch<&" + callee + ">(\"" + KernelName(callee) + "\", " + config + ")";
+    // A kernel marked __cube__/__vector__ runs on that core type only, as on the NPU.
+    const auto mark = marks.find(KernelName(callee));
+    const std::string type = mark == marks.end() ? "" : ", " + std::to_string(mark->second);
+    out +=
+        "::oc_ccec::Launch<&" + callee + type + ">(\"" + KernelName(callee) + "\", " + config + ")";
     // Keep the line count: newlines inside the launch configuration move below it.
     for (size_t k = start; k < paren; ++k)
       if (source[k] == '\n') out += '\n';

@@ -101,6 +101,22 @@ TEST(CcecRewrite, LaunchesBecomeStreamLaunches) {
   EXPECT_EQ(r->rfind("#line 1 \"k.cpp\"\n", 0), 0u);
 }
 
+TEST(CcecRewrite, CoreTypeMarksSelectTheCores) {
+  // A __cube__ kernel launches on cube cores only (KERNEL_TYPE_AIC_ONLY = 1), a __vector__ one
+  // on vector cores (0); an unmarked one as before.
+  auto r = RewriteLaunches(
+      "__global__ __cube__ void mm(GM_ADDR a) {}\n"
+      "extern \"C\" __global__ __aicore__ __vector__ void\n  add(GM_ADDR x) {}\n"
+      "__global__ __aicore__ void plain(GM_ADDR x) {}\n"
+      "void h(){ mm<<<20, nullptr, s>>>(a); add<<<8, nullptr, s>>>(x); plain<<<1, nullptr, "
+      "s>>>(x); }\n",
+      "k.asc");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->find("::oc_ccec::Launch<&mm, 1>(\"mm\""), std::string::npos) << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&add, 0>(\"add\""), std::string::npos) << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&plain>(\"plain\""), std::string::npos) << *r;
+}
+
 TEST(CcecRewrite, CommentsAndStringsAreLeftAlone) {
   const std::string text =
       "// k<<<1, nullptr, s>>>(a);\n/* k<<<1>>>() */\nconst char* t = \"k<<<1, 0, s>>>(a)\";\n";

@@ -189,6 +189,48 @@ def test_a_kernel_may_read_the_padding_aclrtmalloc_lays_out(tmp_path, prefix):
     assert "runs past the end of its allocation of 8 bytes" in r.stderr, r.stderr
 
 
+CUBE_MARK_KERNEL = r"""
+#include <cstdio>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+// A kernel marked __cube__ runs on the cube cores only: each block records its core type.
+__global__ __cube__ void which_core(GM_ADDR out) {
+  GlobalTensor<int32_t> g;
+  g.SetGlobalBuffer((__gm__ int32_t*)out, 64);
+  g.SetValue(ASCEND_IS_AIC ? GetBlockIdx() : 32 + GetBlockIdx(), ASCEND_IS_AIC ? 1 : 2);
+}
+int main() {
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream s;
+  aclrtCreateStream(&s);
+  void* d;
+  aclrtMalloc(&d, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemset(d, 256, 0, 256);
+  which_core<<<2, nullptr, s>>>((uint8_t*)d);
+  int rc = aclrtSynchronizeStream(s);
+  int h[64];
+  aclrtMemcpy(h, 256, d, 256, ACL_MEMCPY_DEVICE_TO_HOST);
+  int aic = 0, aiv = 0;
+  for (int i = 0; i < 64; ++i) aic += h[i] == 1, aiv += h[i] == 2;
+  std::printf("sync=%d aic=%d aiv=%d\n", rc, aic, aiv);
+  return 0;
+}
+"""
+
+
+def test_a_cube_marked_kernel_runs_on_cube_cores_only(tmp_path, prefix):
+    src = tmp_path / "which.asc"
+    src.write_text(CUBE_MARK_KERNEL)
+    exe = tmp_path / "which"
+    r = run([str(prefix / "bin" / "bisheng"), str(src), "--npu-arch=dav-2201", "-o", str(exe)],
+            env=env_of(prefix))
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run([str(exe)], env=env_of(prefix))
+    assert "sync=0 aic=2 aiv=0" in r.stdout, r.stdout + r.stderr
+
+
 def test_ccec_refusals_and_warnings(tmp_path, prefix):
     ccec = str(prefix / "bin" / "ccec")
     src = os.path.join(FIXTURES, "scale_add.cpp")
