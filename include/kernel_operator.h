@@ -12,6 +12,7 @@
 #include "ascendc/kernel_gather_pad.h"
 #include "ascendc/kernel_reduce.h"
 #include "ascendc/kernel_runtime.h"
+#include "ascendc/kernel_softmax.h"
 #include "ascendc/kernel_sort.h"
 #include "ascendc/kernel_tensor.h"
 #include "ascendc/kernel_types.h"

@@ -489,6 +489,15 @@ enum cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
 enum dcci_dst_t { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
 inline void dcci(__gm__ const void*, int /* cache_line_t */) {}
 inline void dcci(__gm__ const void*, int /* cache_line_t */, int /* dcci_dst_t */) {}
+// DataCacheCleanAndInvalid: the API form of dcci (the same: nothing to do on a coherent CPU).
+enum class CacheLine { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
+enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+template <typename T, CacheLine entireType>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 
 }  // namespace AscendC
 

@@ -448,6 +448,14 @@ class TPipe {
     que.base().Init(num, len, "TPipe::InitBuffer");
     return true;
   }
+  // The queue form on a TBuf (CANN's TBuf is a queue binding with no depth): one buffer.
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint8_t num, uint32_t len) {
+    if (num != 1)
+      detail::Fault("TPipe::InitBuffer(TBuf)",
+                    "a TBuf holds one buffer: num is " + std::to_string(num) + ", not 1");
+    return InitBuffer(buf, len);
+  }
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
     const detail::Memory m = detail::MemoryOf(pos);

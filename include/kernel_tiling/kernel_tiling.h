@@ -83,8 +83,42 @@ struct UnPadTiling {
   }
 };
 
+// The SoftMax family's tiling (SoftMaxTilingFunc fills it on the host). The emulation reads
+// srcM and srcK (the rows and the 32-byte-aligned last axis); the split fields are kept as
+// the host computed them.
+#define OC_SOFTMAX_FIELD(name)              \
+  uint32_t name = 0;                        \
+  void set_##name(uint32_t v) { name = v; } \
+  uint32_t get_##name() const { return name; }
+struct SoftMaxTiling {
+  OC_SOFTMAX_FIELD(srcM)
+  OC_SOFTMAX_FIELD(srcK)
+  OC_SOFTMAX_FIELD(srcSize)
+  OC_SOFTMAX_FIELD(outMaxM)
+  OC_SOFTMAX_FIELD(outMaxK)
+  OC_SOFTMAX_FIELD(outMaxSize)
+  OC_SOFTMAX_FIELD(splitM)
+  OC_SOFTMAX_FIELD(splitK)
+  OC_SOFTMAX_FIELD(splitSize)
+  OC_SOFTMAX_FIELD(reduceM)
+  OC_SOFTMAX_FIELD(reduceK)
+  OC_SOFTMAX_FIELD(reduceSize)
+  OC_SOFTMAX_FIELD(rangeM)
+  OC_SOFTMAX_FIELD(tailM)
+  OC_SOFTMAX_FIELD(tailSplitSize)
+  OC_SOFTMAX_FIELD(tailReduceSize)
+  size_t GetDataSize() const { return sizeof(SoftMaxTiling); }
+  bool SaveToBuffer(void* data, size_t capacity) const {
+    if (!data || capacity < sizeof(SoftMaxTiling)) return false;
+    std::memcpy(data, this, sizeof(SoftMaxTiling));
+    return true;
+  }
+};
+#undef OC_SOFTMAX_FIELD
+
 namespace optiling {
 using TCubeTiling = ::TCubeTiling;
+using SoftMaxTiling = ::SoftMaxTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
 }  // namespace optiling

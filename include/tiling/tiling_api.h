@@ -42,6 +42,55 @@ inline void UnPadTilingFunc(const ge::Shape srcShape, uint32_t stackBufferSize, 
   t.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
   t.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
 }
+
+// The SoftMax family's host side (SoftMax, SimpleSoftMax). The emulation needs no temporary
+// buffer; the sizes are OpenCANN's (a float row of work plus 64 bytes per row, all rows at
+// most, one at least), not CANN's, which are not published.
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                     const bool isReuseSource) {
+  (void)dataTypeSize;
+  (void)isReuseSource;
+  const uint64_t k =
+      srcShape.GetDimNum() ? static_cast<uint64_t>(srcShape.GetDim(srcShape.GetDimNum() - 1)) : 0;
+  const uint64_t m = k ? static_cast<uint64_t>(srcShape.GetShapeSize()) / k : 0;
+  return static_cast<uint32_t>(std::min<uint64_t>(m * (k * 4 + 64), UINT32_MAX));
+}
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                     const bool isReuseSource) {
+  (void)dataTypeSize;
+  (void)isReuseSource;
+  const uint64_t k =
+      srcShape.GetDimNum() ? static_cast<uint64_t>(srcShape.GetDim(srcShape.GetDimNum() - 1)) : 0;
+  return static_cast<uint32_t>(std::min<uint64_t>(k * 4 + 64, UINT32_MAX));
+}
+// [m0, ..., n] is [m, n]: the rows, the last axis, and a split of the rows over the work
+// space (how many rows one pass of localWorkSpaceSize holds).
+inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                              const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t) {
+  t = optiling::SoftMaxTiling();
+  if (srcShape.GetDimNum() == 0 || dataTypeSize == 0) return;
+  const uint64_t k = static_cast<uint64_t>(srcShape.GetDim(srcShape.GetDimNum() - 1));
+  const uint64_t m = k ? static_cast<uint64_t>(srcShape.GetShapeSize()) / k : 0;
+  const uint64_t per_row = k * 4 + 64;
+  const uint64_t split = std::max<uint64_t>(1, std::min<uint64_t>(m, localWorkSpaceSize / per_row));
+  const uint32_t block = 32 / dataTypeSize;
+  t.srcM = static_cast<uint32_t>(m);
+  t.srcK = static_cast<uint32_t>(k);
+  t.srcSize = static_cast<uint32_t>(m * k);
+  t.outMaxM = t.srcM;
+  t.outMaxK = block;
+  t.outMaxSize = static_cast<uint32_t>(m * block);
+  t.splitM = static_cast<uint32_t>(split);
+  t.splitK = t.srcK;
+  t.splitSize = static_cast<uint32_t>(split * k);
+  t.reduceM = t.splitM;
+  t.reduceK = block;
+  t.reduceSize = static_cast<uint32_t>(split * block);
+  t.rangeM = static_cast<uint32_t>(m / split);
+  t.tailM = static_cast<uint32_t>(m % split);
+  t.tailSplitSize = static_cast<uint32_t>(t.tailM * k);
+  t.tailReduceSize = t.tailM * block;
+}
 }  // namespace AscendC
 
 namespace matmul_tiling {

@@ -218,3 +218,36 @@ TEST(AscendCKernelLaunchApi, Sort32SortsEachRepeatLargestFirst) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCKernelLaunchApi, TBufQueueFormAndDataCacheCleanAndInvalid) {
+  auto* g = static_cast<float*>(GmAlloc(64));
+  auto [ok, out] = Launch("tbuf_num", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1, 256);  // the queue form, one buffer
+    LocalTensor<float> t = b.Get<float>();
+    Duplicate(t, 3.0f, 64);
+    GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g, 16);
+    gt.SetValue(0, 5.0f);
+    // A cache flush after a scalar write: nothing to do on the CPU, and it compiles.
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(gt);
+    DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE>(gt);
+    if (t.GetSize() != 64) AscendC::printf("WRONG SIZE\n");
+  });
+  EXPECT_TRUE(ok) << out;
+  EXPECT_EQ(out.find("WRONG SIZE"), std::string::npos);
+  EXPECT_EQ(g[0], 5.0f);
+  std::tie(ok, out) = Launch("tbuf_two", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 2, 256);
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("a TBuf holds one buffer"), std::string::npos) << out;
+  GmFree(g);
+}
+
+}  // namespace

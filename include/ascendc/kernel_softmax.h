@@ -1,0 +1,160 @@
+// The SoftMax family of the advanced API: SoftMax and SimpleSoftMax over [m, k] rows (ND),
+// with sum and max kept per row as one 32-byte block of repeated values, as CANN lays them.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ascendc/kernel_reduce.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace AscendC {
+
+// The shape the call works on: srcM rows of srcK (32-byte aligned) elements, of which
+// oriSrcK are data (0: all). Zeros take the tiling's shape.
+struct SoftMaxShapeInfo {
+  uint32_t srcM = 0, srcK = 0, oriSrcM = 0, oriSrcK = 0;
+};
+struct SoftmaxConfig {
+  bool isCheckTiling = true;
+  uint32_t oriSrcM = 0, oriSrcK = 0;
+};
+inline constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {};
+using ::SoftMaxTiling;
+
+namespace detail {
+
+struct SoftMaxShape {
+  uint32_t m, k, valid;
+};
+
+template <typename T>
+SoftMaxShape SoftMaxShapeOf(const SoftMaxTiling& tiling, const SoftMaxShapeInfo& info,
+                            const char* api) {
+  SoftMaxShape s{info.srcM ? info.srcM : tiling.srcM, info.srcK ? info.srcK : tiling.srcK, 0};
+  s.valid = info.oriSrcK ? info.oriSrcK : s.k;
+  if (s.m == 0 || s.k == 0)
+    Fault(api,
+          "no shape: the tiling's srcM/srcK are 0 (fill it with SoftMaxTilingFunc) and no "
+          "SoftMaxShapeInfo gives one");
+  if (s.k * sizeof(T) % 32 != 0)
+    Fault(api, "the last axis of " + std::to_string(s.k) + " elements is not 32-byte aligned");
+  if (s.valid > s.k)
+    Fault(api, "oriSrcK " + std::to_string(s.valid) + " is more than srcK " + std::to_string(s.k));
+  return s;
+}
+
+// Per row: max and the sum of exp(x - max) over the data columns (computed in double, as
+// the emulation's reductions are), then dst = exp(x - max) / sum. With `given`, sum and max
+// are inputs (SimpleSoftMax).
+template <typename T, typename U>
+void SoftMaxRows(const LocalTensor<T>& dst, const LocalTensor<U>& sum, const LocalTensor<U>& max,
+                 const LocalTensor<T>& src, const SoftMaxShape& s, bool given, const char* api) {
+  const uint32_t stat = 32 / sizeof(U);  // one 32-byte block of repeated values per row
+  const uint64_t n = uint64_t(s.m) * s.k;
+  CheckVector(src, n, api, "source");
+  if (given) {
+    CheckVector(sum, uint64_t(s.m) * stat, api, "source (sum)");
+    CheckVector(max, uint64_t(s.m) * stat, api, "source (max)");
+  }
+  CheckVector(dst, n, api, "destination");
+  if (!given) {
+    CheckVector(sum, uint64_t(s.m) * stat, api, "destination (sum)");
+    CheckVector(max, uint64_t(s.m) * stat, api, "destination (max)");
+  }
+  const T* x = src.GetPhyAddr();
+  std::vector<double> e(s.valid);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    const T* row = x + uint64_t(r) * s.k;
+    double mx, sm = 0;
+    if (given) {
+      mx = AsDouble(max.GetPhyAddr()[uint64_t(r) * stat]);
+      sm = AsDouble(sum.GetPhyAddr()[uint64_t(r) * stat]);
+      for (uint32_t c = 0; c < s.valid; ++c) e[c] = std::exp(AsDouble(row[c]) - mx);
+    } else {
+      mx = -std::numeric_limits<double>::infinity();
+      for (uint32_t c = 0; c < s.valid; ++c) mx = std::max(mx, AsDouble(row[c]));
+      for (uint32_t c = 0; c < s.valid; ++c) sm += (e[c] = std::exp(AsDouble(row[c]) - mx));
+      for (uint32_t j = 0; j < stat; ++j) {
+        max.GetPhyAddr()[uint64_t(r) * stat + j] = static_cast<U>(static_cast<float>(mx));
+        sum.GetPhyAddr()[uint64_t(r) * stat + j] = static_cast<U>(static_cast<float>(sm));
+      }
+    }
+    T* out = dst.GetPhyAddr() + uint64_t(r) * s.k;
+    for (uint32_t c = 0; c < s.valid; ++c) out[c] = static_cast<T>(static_cast<float>(e[c] / sm));
+    for (uint32_t c = s.valid; c < s.k; ++c) out[c] = static_cast<T>(0.0f);
+  }
+  // Reduce max, subtract, exp, reduce sum, divide: five passes over the data.
+  CountCycles(n * sizeof(T) * 5);
+}
+
+}  // namespace detail
+
+// SoftMax: dst = softmax of each row of src; sum and max receive the row statistics.
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
+             const LocalTensor<T>& src, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& shapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "OpenCANN's SoftMax takes ND data; the NZ format is not modelled");
+  detail::SoftMaxRows(dst, sum, max, src, detail::SoftMaxShapeOf<T>(tiling, shapeInfo, "SoftMax"),
+                      false, "SoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sum, const LocalTensor<T>& max,
+             const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}) {
+  (void)sharedTmpBuffer;  // the emulation computes without it
+  SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dst, sum, max, src, tiling,
+                                                                  shapeInfo);
+}
+// half data with float statistics.
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<half>& dst, const LocalTensor<float>& sum,
+             const LocalTensor<float>& max, const LocalTensor<half>& src,
+             const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "OpenCANN's SoftMax takes ND data; the NZ format is not modelled");
+  detail::SoftMaxRows(dst, sum, max, src,
+                      detail::SoftMaxShapeOf<half>(tiling, shapeInfo, "SoftMax"), false, "SoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SoftMax(const LocalTensor<half>& dst, const LocalTensor<float>& sum,
+             const LocalTensor<float>& max, const LocalTensor<half>& src,
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+             const SoftMaxShapeInfo& shapeInfo = {}) {
+  (void)sharedTmpBuffer;
+  SoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dst, sum, max, src, tiling,
+                                                                  shapeInfo);
+}
+
+// SimpleSoftMax: the same with sum and max given (from an earlier SoftMax).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& inSum,
+                   const LocalTensor<T>& inMax, const LocalTensor<T>& src,
+                   const SoftMaxTiling& tiling, const SoftMaxShapeInfo& shapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "OpenCANN's SimpleSoftMax takes ND data");
+  detail::SoftMaxRows(dst, inSum, inMax, src,
+                      detail::SoftMaxShapeOf<T>(tiling, shapeInfo, "SimpleSoftMax"), true,
+                      "SimpleSoftMax");
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& inSum,
+                   const LocalTensor<T>& inMax, const LocalTensor<T>& src,
+                   const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
+                   const SoftMaxShapeInfo& shapeInfo = {}) {
+  (void)sharedTmpBuffer;
+  SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dst, inSum, inMax, src,
+                                                                        tiling, shapeInfo);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,118 @@
+// SoftMax and SimpleSoftMax against a double-precision reference of the documented formula
+// (max per row, exp(x - max), sum, divide), with the host tiling from SoftMaxTilingFunc and
+// the statistics laid out as one 32-byte block per row.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kernel_operator.h"
+#include "launch_util.h"
+#include "tikicpulib.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+using oc_test::Launch;
+
+namespace {
+
+constexpr uint32_t kM = 4, kK = 64;
+
+double Ref(const std::vector<float>& x, uint32_t r, uint32_t c, uint32_t valid, double* mx,
+           double* sum) {
+  *mx = -INFINITY;
+  for (uint32_t j = 0; j < valid; ++j) *mx = std::max<double>(*mx, x[r * kK + j]);
+  *sum = 0;
+  for (uint32_t j = 0; j < valid; ++j) *sum += std::exp(x[r * kK + j] - *mx);
+  return std::exp(x[r * kK + c] - *mx) / *sum;
+}
+
+TEST(AscendCSoftMax, RowsMatchTheFormulaAndStatisticsFillABlock) {
+  std::vector<float> x(kM * kK);
+  for (uint32_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * i) * 4.0f;
+  optiling::SoftMaxTiling tiling;
+  SoftMaxTilingFunc(ge::Shape({kM, kK}), sizeof(float),
+                    GetSoftMaxMinTmpSize(ge::Shape({kM, kK}), sizeof(float), false), tiling);
+  EXPECT_EQ(tiling.srcM, kM);
+  EXPECT_EQ(tiling.srcK, kK);
+  EXPECT_EQ(tiling.splitM, 1u);  // the minimum work space holds one row
+  std::vector<float> y(kM * kK), sums(kM * 8), maxs(kM * 8), simple(kM * kK), part(kM * kK);
+  auto [ok, out] = Launch("softmax", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 8192);
+    LocalTensor<float> src = b.GetWithOffset<float>(kM * kK, 0);
+    LocalTensor<float> dst = b.GetWithOffset<float>(kM * kK, 1024);
+    LocalTensor<float> sum = b.GetWithOffset<float>(kM * 8, 2048);
+    LocalTensor<float> max = b.GetWithOffset<float>(kM * 8, 2176);
+    LocalTensor<float> dst2 = b.GetWithOffset<float>(kM * kK, 2304);
+    for (uint32_t i = 0; i < x.size(); ++i) src.SetValue(i, x[i]);
+    SoftMax<float>(dst, sum, max, src, tiling);
+    SimpleSoftMax<float>(dst2, sum, max, src, tiling);
+    for (uint32_t i = 0; i < y.size(); ++i) y[i] = dst.GetValue(i), simple[i] = dst2.GetValue(i);
+    for (uint32_t i = 0; i < sums.size(); ++i) sums[i] = sum.GetValue(i), maxs[i] = max.GetValue(i);
+    // Only the first 50 columns are data (SoftMaxShapeInfo.oriSrcK).
+    SoftMax<float>(dst, sum, max, src, tiling, SoftMaxShapeInfo{kM, kK, kM, 50});
+    for (uint32_t i = 0; i < part.size(); ++i) part[i] = dst.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (uint32_t r = 0; r < kM; ++r) {
+    double mx, sum;
+    for (uint32_t c = 0; c < kK; ++c) {
+      EXPECT_NEAR(y[r * kK + c], Ref(x, r, c, kK, &mx, &sum), 1e-6) << r << " " << c;
+      EXPECT_NEAR(simple[r * kK + c], y[r * kK + c], 1e-7);
+    }
+    for (uint32_t j = 0; j < 8; ++j) {  // the statistics repeated over the row's 32 bytes
+      EXPECT_NEAR(maxs[r * 8 + j], mx, 1e-6);
+      EXPECT_NEAR(sums[r * 8 + j], sum, 1e-4);
+    }
+    for (uint32_t c = 0; c < 50; ++c)
+      EXPECT_NEAR(part[r * kK + c], Ref(x, r, c, 50, &mx, &sum), 1e-6) << r << " " << c;
+    for (uint32_t c = 50; c < kK; ++c) EXPECT_EQ(part[r * kK + c], 0.0f);
+  }
+}
+
+TEST(AscendCSoftMax, HalfDataWithFloatStatisticsAndRefusals) {
+  std::vector<float> y(kM * kK);
+  optiling::SoftMaxTiling tiling;
+  SoftMaxTilingFunc(ge::Shape({kM, kK}), 2, 1 << 16, tiling);
+  auto [ok, out] = Launch("softmax_half", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<half> src = b.GetWithOffset<half>(kM * kK, 0);
+    LocalTensor<half> dst = b.GetWithOffset<half>(kM * kK, 512);
+    LocalTensor<float> sum = b.GetWithOffset<float>(kM * 8, 1024);
+    LocalTensor<float> max = b.GetWithOffset<float>(kM * 8, 1152);
+    for (uint32_t i = 0; i < kM * kK; ++i) src.SetValue(i, half(static_cast<float>(i % kK) / 16));
+    SoftMax<half>(dst, sum, max, src, tiling);
+    for (uint32_t i = 0; i < y.size(); ++i) y[i] = static_cast<float>(dst.GetValue(i));
+  });
+  ASSERT_TRUE(ok) << out;
+  double sum = 0;
+  for (uint32_t c = 0; c < kK; ++c) sum += std::exp(c / 16.0 - (kK - 1) / 16.0);
+  for (uint32_t c = 0; c < kK; ++c)
+    EXPECT_NEAR(y[c], std::exp(c / 16.0 - (kK - 1) / 16.0) / sum, 1e-3) << c;
+  // A tiling nothing filled, and a last axis that is not 32-byte aligned, are refused.
+  std::tie(ok, out) = Launch("softmax_no_tiling", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> t = b.Get<float>();
+    SoftMax<float>(t, t, t, t, optiling::SoftMaxTiling());
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("no shape"), std::string::npos) << out;
+  std::tie(ok, out) = Launch("softmax_unaligned", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> t = b.Get<float>();
+    SoftMax<float>(t, t, t, t, optiling::SoftMaxTiling(), SoftMaxShapeInfo{2, 10, 2, 10});
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("not 32-byte aligned"), std::string::npos) << out;
+}
+
+}  // namespace
