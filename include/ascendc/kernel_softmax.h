@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -155,6 +156,30 @@ void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& inSum,
   (void)sharedTmpBuffer;
   SimpleSoftMax<T, isReuseSource, isBasicBlock, isDataFormatNZ, config>(dst, inSum, inMax, src,
                                                                         tiling, shapeInfo);
+}
+
+// AdjustSoftMaxRes: rows whose max equals `from` (the max's bits: a float's 32, a half's 16)
+// are set to `to` across the row's srcK elements. True when a row was adjusted. The max is
+// read once per 32-byte block (stepSizeMode 0) or once per element (any other mode).
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
+                      const uint32_t from, const T1 to, const SoftMaxShapeInfo& shapeInfo) {
+  static_assert(!isDataFormatNZ, "OpenCANN's AdjustSoftMaxRes takes ND data");
+  const char* api = "AdjustSoftMaxRes";
+  const uint32_t m = shapeInfo.srcM, k = shapeInfo.srcK;
+  const uint32_t step = stepSizeMode == 0 ? 32 / sizeof(T2) : 1;
+  detail::CheckVector(maxTensor, uint64_t(m) * step, api, "source (max)");
+  detail::CheckVector(softMaxRes, uint64_t(m) * k, api, "destination");
+  bool adjusted = false;
+  for (uint32_t r = 0; r < m; ++r) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, maxTensor.GetPhyAddr() + uint64_t(r) * step, sizeof(T2));
+    if (bits != from) continue;
+    adjusted = true;
+    for (uint32_t c = 0; c < k; ++c) softMaxRes.GetPhyAddr()[uint64_t(r) * k + c] = to;
+  }
+  detail::CountCycles(uint64_t(m) * k * sizeof(T1));
+  return adjusted;
 }
 
 }  // namespace AscendC

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,33 @@ TEST(AscendCSoftMax, HalfDataWithFloatStatisticsAndRefusals) {
   });
   EXPECT_FALSE(ok);
   EXPECT_NE(out.find("not 32-byte aligned"), std::string::npos) << out;
+}
+
+TEST(AscendCSoftMax, AdjustSoftMaxResSetsTheRowsWhoseMaxMatches) {
+  std::vector<float> res(2 * 8);
+  bool adjusted = false, none = true;
+  auto [ok, out] = Launch("adjust", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> r = b.GetWithOffset<float>(16, 0);
+    LocalTensor<float> mx = b.GetWithOffset<float>(16, 256);
+    Duplicate(r, 0.5f, 16);
+    Duplicate(mx, 3.0f, 8);
+    Duplicate(mx[8], -1.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    uint32_t bits;
+    const float three = 3.0f;
+    std::memcpy(&bits, &three, 4);
+    adjusted = AdjustSoftMaxRes<float, float>(r, mx, bits, 9.0f, SoftMaxShapeInfo{2, 8, 2, 8});
+    none = AdjustSoftMaxRes<float, float>(r, mx, 0x7f800000u, 1.0f, SoftMaxShapeInfo{2, 8, 2, 8});
+    for (int i = 0; i < 16; ++i) res[i] = r.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_TRUE(adjusted);
+  EXPECT_FALSE(none);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(res[i], 9.0f);  // row 0's max was 3
+  for (int i = 8; i < 16; ++i) EXPECT_EQ(res[i], 0.5f);
 }
 
 }  // namespace
