@@ -31,13 +31,22 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
                                                void* tensorData);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor);
 
+/* List arguments of aclnn calls (list attributes): copies of `size` values. */
+typedef struct aclIntArray aclIntArray;
+typedef struct aclFloatArray aclFloatArray;
+ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array);
+ACL_FUNC_VISIBILITY aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyFloatArray(const aclFloatArray* array);
+
 /* OpenCANN: the generic stages behind every generated aclnn<Op> function. */
 typedef struct {
   const char* name;
-  int kind; /* 0 int, 1 float, 2 bool, 3 string */
+  int kind; /* 0 int, 1 float, 2 bool, 3 string, 4 aclIntArray, 5 aclFloatArray (in `list`) */
   int64_t i;
   double f;
   const char* s;
+  const void* list;
 } OcAclnnAttr;
 ACL_FUNC_VISIBILITY aclnnStatus OcAclnnGetWorkspaceSize(
     const char* opType, const aclTensor* const* inputs, uint64_t numInputs,

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "acl/acl_nn_arrays.h"
 #include "acl/acl_state.h"
 #include "aclnn/acl_meta.h"
 #include "backend/backend.h"
@@ -192,12 +193,25 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
     for (uint64_t a = 0; a < numAttrs; ++a) {
       const OcAclnnAttr& at = attrs[a];
       if (!at.name) return Fail(ACLNN_ERR_PARAM_NULLPTR, "an attribute has no name");
-      if (at.kind == 1)
+      if (at.kind == 1) {
         ex->node.attrs.Set(at.name, static_cast<float>(at.f));
-      else if (at.kind == 3)
+      } else if (at.kind == 3) {
         ex->node.attrs.Set(at.name, std::string(at.s ? at.s : ""));
-      else
+      } else if (at.kind == 4 || at.kind == 5) {
+        const char* kind = at.kind == 4 ? oc::acl::kIntArrayKind : oc::acl::kFloatArrayKind;
+        if (!at.list)
+          return Fail(ACLNN_ERR_PARAM_NULLPTR,
+                      std::string("aclnn") + opType + ": attribute " + at.name + " is null");
+        if (!oc::acl::IsHandleKind(at.list, kind))
+          return Fail(ACLNN_ERR_PARAM_INVALID, std::string("aclnn") + opType + ": attribute " +
+                                                   at.name + " is not a live " + kind);
+        if (at.kind == 4)
+          ex->node.attrs.Set(at.name, static_cast<const aclIntArray*>(at.list)->values);
+        else
+          ex->node.attrs.Set(at.name, static_cast<const aclFloatArray*>(at.list)->values);
+      } else {
         ex->node.attrs.Set(at.name, at.i);
+      }
     }
     const oc::OpSchema* schema = oc::OpRegistry::Global().Find("custom", opType);
     if (!schema)

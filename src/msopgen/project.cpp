@@ -443,18 +443,22 @@ Status GenerateAclnn(const OpSpec& op, const std::string& dir) {
   for (const auto& a : op.attrs) {
     std::string ctype, init;
     if (a.type == "int")
-      ctype = "int64_t", init = "0, " + a.name + ", 0.0, nullptr";
+      ctype = "int64_t", init = "0, " + a.name + ", 0.0, nullptr, nullptr";
     else if (a.type == "float")
-      ctype = "double", init = "1, 0, " + a.name + ", nullptr";
+      ctype = "double", init = "1, 0, " + a.name + ", nullptr, nullptr";
     else if (a.type == "bool")
-      ctype = "bool", init = "2, " + a.name + " ? 1 : 0, 0.0, nullptr";
+      ctype = "bool", init = "2, " + a.name + " ? 1 : 0, 0.0, nullptr, nullptr";
     else if (a.type == "str")
-      ctype = "const char *", init = "3, 0, 0.0, " + a.name;
-    else  // list attributes have no aclnn form here yet: the op gets none
+      ctype = "const char *", init = "3, 0, 0.0, " + a.name + ", nullptr";
+    else if (a.type == "listInt")
+      ctype = "const aclIntArray *", init = "4, 0, 0.0, nullptr, " + a.name;
+    else if (a.type == "listFloat")
+      ctype = "const aclFloatArray *", init = "5, 0, 0.0, nullptr, " + a.name;
+    else  // other list attributes have no aclnn form here yet: the op gets none
       return Write(dir + "/op_api/aclnn_" + op.kernel_name + ".h",
                    "/* " + op.op + ": no aclnn functions (list attribute " + a.name +
                        " is not supported by OpenCANN's aclnn yet). */\n");
-    params += (params.empty() ? "" : ", ") + ctype + " " + a.name;
+    params += (params.empty() ? "" : ", ") + ctype + (ctype.back() == '*' ? "" : " ") + a.name;
     attrs += std::string(attrs.empty() ? "" : ",\n") + "      {\"" + a.name + "\", " + init + "}";
     ++num_attrs;
   }
@@ -583,11 +587,10 @@ static Status GenerateInto(const std::vector<OpSpec>& ops, const ProjectOptions&
   for (const auto& op : ops) {
     OC_RETURN_IF_ERROR(GenerateOp(op, o, &cmake_ops));
     list += (list.empty() ? "" : ", ") + op.op;
-    bool has_list = false;
-    for (const auto& a : op.attrs) has_list |= a.type == "listInt" || a.type == "listFloat";
-    if (!has_list)
-      aclnn_sources += (aclnn_sources.empty() ? "" : " ") + std::string("op_api/aclnn_") +
-                       op.kernel_name + ".cpp";
+    // Every attribute type the spec accepts has an aclnn form (lists as aclIntArray and
+    // aclFloatArray).
+    aclnn_sources +=
+        (aclnn_sources.empty() ? "" : " ") + std::string("op_api/aclnn_") + op.kernel_name + ".cpp";
   }
   const std::map<std::string, std::string> vars = {
       {"@VENDOR@", o.vendor},

@@ -86,6 +86,13 @@ OPS = [
     {"op": "BadKernel",
      "input_desc": [{"name": "x", "type": ["float"]}],
      "output_desc": [{"name": "y", "type": ["float"]}]},
+    # List attributes: aclnnListAttrs takes them as aclIntArray / aclFloatArray.
+    {"op": "ListAttrs",
+     "input_desc": [{"name": "x", "type": ["float"]}],
+     "output_desc": [{"name": "y", "type": ["float"]}],
+     "attr": [{"name": "axes", "param_type": "required", "type": "listInt"},
+              {"name": "weights", "param_type": "optional", "type": "listFloat",
+               "default_value": "{1.0}"}]},
     {"op": "CrashKernel",
      "input_desc": [{"name": "x", "type": ["float"]}],
      "output_desc": [{"name": "y", "type": ["float"]}]},
@@ -492,6 +499,61 @@ int main(void) {
   return 0;
 }
 """
+
+
+ACLNN_LIST_APP = r"""
+#include <stdio.h>
+#include "acl/acl.h"
+#include "aclnn_list_attrs.h"
+int main(void) {
+  int64_t shape[1] = {64}, axes_v[2] = {0, -1};
+  float weights_v[3] = {0.5f, 1.5f, 2.0f};
+  void *dx, *dy;
+  aclrtStream stream;
+  uint64_t size = 0;
+  aclOpExecutor *ex = NULL;
+  aclInit(NULL);
+  aclrtSetDevice(0);
+  aclrtCreateStream(&stream);
+  aclrtMalloc(&dx, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dy, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemset(dx, 256, 0, 256);
+  aclTensor *x = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, dx);
+  aclTensor *y = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, dy);
+  aclIntArray *axes = aclCreateIntArray(axes_v, 2);
+  aclFloatArray *weights = aclCreateFloatArray(weights_v, 3);
+  int prep = aclnnListAttrsGetWorkspaceSize(x, axes, weights, y, &size, &ex);
+  int run = aclnnListAttrs(NULL, size, ex, stream);
+  int sync = aclrtSynchronizeStream(stream);
+  int destroy = aclDestroyIntArray(axes);
+  int again = aclDestroyIntArray(axes);                    /* destroyed already */
+  int stale = aclnnListAttrsGetWorkspaceSize(x, axes, weights, y, &size, &ex);
+  int null_list = aclnnListAttrsGetWorkspaceSize(x, NULL, weights, y, &size, &ex);
+  int bad_create = aclCreateIntArray(NULL, 3) == NULL;
+  aclDestroyFloatArray(weights);
+  printf("prep=%d run=%d sync=%d destroy=%d again=%d stale=%d null=%d bad_create=%d\n", prep, run,
+         sync, destroy, again, stale, null_list, bad_create);
+  return 0;
+}
+"""
+
+
+def test_aclnn_list_attributes(prefix, package, tmp_path):
+    """List attributes through aclnn: aclIntArray / aclFloatArray in, a destroyed or null one
+    refused with CANN's codes."""
+    header = (package / "op_api" / "include" / "aclnn_list_attrs.h").read_text()
+    assert "const aclIntArray *axes" in header and "const aclFloatArray *weights" in header
+    src = tmp_path / "lists.c"
+    src.write_text(ACLNN_LIST_APP)
+    api = package / "op_api"
+    r = run(["gcc", str(src), f"-I{prefix}/include", f"-I{api}/include", "-o",
+             str(tmp_path / "lists"), f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi",
+             "-lascendcl", f"-Wl,-rpath,{api}/lib:{prefix}/lib"])
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([str(tmp_path / "lists")], capture_output=True, text=True, timeout=120,
+                       env=env_with([package]))
+    assert ("prep=0 run=0 sync=0 destroy=0 again=161002 stale=161002 null=161001 bad_create=1"
+            in r.stdout), r.stdout + r.stderr
 
 
 def test_aclnn_kernel_fault_is_an_aicore_exception_with_its_reason(prefix, package, tmp_path):
