@@ -124,8 +124,21 @@ class RuntimeAttrs {
   static const char* Pointer(const Value& v, const char*) {
     return v.kind == Value::kString ? v.s.GetString() : nullptr;
   }
+  // Another integer type over an Int attribute reads its storage's low bytes, as CANN's
+  // int64 storage reads (GetAttrPointer<uint32_t> on an Int attribute); other types: null.
   template <typename T>
-  static const T* Pointer(const Value&, const T*) {
+  struct IntView {
+    static const bool value =
+        std::is_integral<T>::value && !std::is_same<T, bool>::value && sizeof(T) <= sizeof(int64_t);
+  };
+  template <typename T>
+  static typename std::enable_if<IntView<T>::value, const T*>::type Pointer(const Value& v,
+                                                                            const T*) {
+    return v.kind == Value::kInt ? reinterpret_cast<const T*>(&v.i) : nullptr;
+  }
+  template <typename T>
+  static typename std::enable_if<!IntView<T>::value, const T*>::type Pointer(const Value&,
+                                                                             const T*) {
     return nullptr;
   }
   std::vector<Value> values_;

@@ -152,17 +152,20 @@ TEST_F(ProjectTest, AttributesGetTheirDefaultsInTheOpDefinition) {
   EXPECT_NE(Read(o.out_dir + "/op_api/aclnn_add_custom.h").find("double alpha"), std::string::npos);
 }
 
-TEST_F(ProjectTest, ListAttributeLeavesTheOpWithoutAclnnSources) {
+TEST_F(ProjectTest, ListAttributesBecomeAclnnArrays) {
   OpSpec op = AddCustom();
   op.attrs.push_back({"axes", "optional", "listInt", "1, 2"});
+  op.attrs.push_back({"weights", "optional", "listFloat", "0.5"});
   ProjectOptions o;
   o.out_dir = root_ + "/proj";
   ASSERT_TRUE(GenerateProject({op}, o).ok());
   const auto files = Files(o.out_dir);
-  EXPECT_TRUE(files.count("op_api/aclnn_add_custom.h"));
-  EXPECT_FALSE(files.count("op_api/aclnn_add_custom.cpp"));
-  EXPECT_EQ(Read(o.out_dir + "/CMakeLists.txt").find("op_api/aclnn_add_custom.cpp"),
+  EXPECT_TRUE(files.count("op_api/aclnn_add_custom.cpp"));
+  EXPECT_NE(Read(o.out_dir + "/CMakeLists.txt").find("op_api/aclnn_add_custom.cpp"),
             std::string::npos);
+  const std::string h = Read(o.out_dir + "/op_api/aclnn_add_custom.h");
+  EXPECT_NE(h.find("const aclIntArray *axes"), std::string::npos) << h;
+  EXPECT_NE(h.find("const aclFloatArray *weights"), std::string::npos) << h;
   EXPECT_NE(Read(o.out_dir + "/op_host/add_custom.cpp").find(".ListInt({1, 2})"),
             std::string::npos);
 }

@@ -427,3 +427,29 @@ TEST(TilingContext, InputAndOutputTensors) {
   gert::TilingContext optional(&node);
   EXPECT_EQ(optional.GetOptionalInputTensor(1), nullptr);
 }
+
+namespace oc {
+namespace {
+
+TEST(OppRuntimeAttrs, AnIntAttributeReadsAsOtherIntegerTypes) {
+  // Tiling code reads an Int attribute as uint32_t (CANN's int64 storage, low bytes).
+  gert::RuntimeAttrs attrs;
+  gert::RuntimeAttrs::Value k;
+  k.kind = gert::RuntimeAttrs::Value::kInt;
+  k.i = 4;
+  attrs.values().push_back(k);
+  gert::RuntimeAttrs::Value f;
+  f.kind = gert::RuntimeAttrs::Value::kFloat;
+  f.f = 0.5f;
+  attrs.values().push_back(f);
+  ASSERT_NE(attrs.GetAttrPointer<uint32_t>(0), nullptr);
+  EXPECT_EQ(*attrs.GetAttrPointer<uint32_t>(0), 4u);
+  EXPECT_EQ(*attrs.GetAttrPointer<int32_t>(0), 4);
+  EXPECT_EQ(*attrs.GetInt(0), 4);
+  EXPECT_EQ(attrs.GetAttrPointer<uint32_t>(1), nullptr);  // a float attribute is not an int
+  EXPECT_EQ(attrs.GetAttrPointer<double>(0), nullptr);
+  EXPECT_EQ(attrs.GetAttrPointer<uint32_t>(2), nullptr);  // past the attributes
+}
+
+}  // namespace
+}  // namespace oc
