@@ -63,7 +63,7 @@ oc::Status RunThroughHost(const aclOpExecutor& ex, const oc::Backend& device) {
     if (ex.input_bytes[i])
       OC_RETURN_IF_ERROR(
           device.Copy(in[i].data(), ex.inputs[i], ex.input_bytes[i], Kind::kDeviceToHost));
-    in_ptrs.push_back(in[i].data());
+    in_ptrs.push_back(ex.inputs[i] ? in[i].data() : nullptr);  // null: an input left out
   }
   for (size_t k = 0; k < ex.outputs.size(); ++k) {
     if (!out[k].Resize(ex.output_bytes[k])) return no_memory(ex.output_bytes[k]);
@@ -179,8 +179,10 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
     return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": a required pointer is null");
   // The tensors' fields are read under the lock (a destroy meanwhile comes before or after).
   auto read = oc::acl::ReadHandles();
+  // A null input is checked against the op below: an optional one may be left out.
   for (uint64_t i = 0; i < numInputs; ++i)
-    if (aclnnStatus s = CheckTensor(inputs[i], "input", i, fn)) return s;
+    if (inputs[i])
+      if (aclnnStatus s = CheckTensor(inputs[i], "input", i, fn)) return s;
   for (uint64_t i = 0; i < numOutputs; ++i)
     if (aclnnStatus s = CheckTensor(outputs[i], "output", i, fn)) return s;
   if (oc::Status p = oc::LoadCustomOpPackages(); !p.ok())
@@ -228,6 +230,21 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
     kc.node = &ex->node;
     kc.num_threads = State::Get().num_threads() > 0 ? State::Get().num_threads() : 1;
     for (uint64_t i = 0; i < numInputs; ++i) {
+      if (!inputs[i]) {
+        // An optional input left out, as CANN's aclnn takes a null tensor for it.
+        const bool optional = static_cast<int64_t>(i) >= schema->min_inputs ||
+                              (i < 32 && (schema->omittable_inputs >> i & 1u));
+        if (!optional)
+          return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": input " + std::to_string(i) +
+                                                   " is null and the op requires it");
+        ic.inputs.push_back(nullptr);
+        ic.const_inputs.push_back(nullptr);
+        kc.inputs.push_back({oc::DataType::kUndefined, {}});
+        kc.constants.push_back(nullptr);
+        ex->inputs.push_back(nullptr);
+        ex->input_bytes.push_back(0);
+        continue;
+      }
       const oc::DataType dt = oc::FromAclDataType(inputs[i]->dtype);
       in_infos[i] = oc::ValueInfo{dt, inputs[i]->dims, true};
       ic.inputs.push_back(&in_infos[i]);

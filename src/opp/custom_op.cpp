@@ -241,9 +241,13 @@ OpSchema MakeCustomOpSchema(const ops::OpDef& def, const std::string& source) {
   OpSchema s;
   s.op_type = def.type();
   s.domain = kAnyDomain;
+  // Positions up to the last required input are expected; optional ones among them may be
+  // left out (omittable), optional ones after it simply not given.
   s.min_inputs = 0;
-  for (const auto& in : def.inputs())
-    if (in.param_type() == ops::REQUIRED) ++s.min_inputs;
+  for (size_t i = 0; i < def.inputs().size(); ++i)
+    if (def.inputs()[i].param_type() == ops::REQUIRED) s.min_inputs = static_cast<int>(i) + 1;
+  for (int i = 0; i < s.min_inputs && i < 32; ++i)
+    if (def.inputs()[i].param_type() != ops::REQUIRED) s.omittable_inputs |= 1u << i;
   s.max_inputs = static_cast<int>(def.inputs().size());
   s.min_outputs = 1;
   s.max_outputs = static_cast<int>(def.outputs().size());

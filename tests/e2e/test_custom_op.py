@@ -93,6 +93,11 @@ OPS = [
      "attr": [{"name": "axes", "param_type": "required", "type": "listInt"},
               {"name": "weights", "param_type": "optional", "type": "listFloat",
                "default_value": "{1.0}"}]},
+    # An optional input aclnn callers may pass as NULL.
+    {"op": "OptInput",
+     "input_desc": [{"name": "x", "type": ["float"]},
+                    {"name": "bias", "param_type": "optional", "type": ["float"]}],
+     "output_desc": [{"name": "y", "type": ["float"]}]},
     {"op": "CrashKernel",
      "input_desc": [{"name": "x", "type": ["float"]}],
      "output_desc": [{"name": "y", "type": ["float"]}]},
@@ -554,6 +559,54 @@ def test_aclnn_list_attributes(prefix, package, tmp_path):
                        env=env_with([package]))
     assert ("prep=0 run=0 sync=0 destroy=0 again=161002 stale=161002 null=161001 bad_create=1"
             in r.stdout), r.stdout + r.stderr
+
+
+ACLNN_OPTIONAL_APP = r"""
+#include <stdio.h>
+#include "acl/acl.h"
+#include "aclnn_opt_input.h"
+int main(void) {
+  int64_t shape[1] = {64};
+  float host[64], out[64];
+  void *dx, *dy;
+  aclrtStream stream;
+  uint64_t size = 0;
+  aclOpExecutor *ex = NULL;
+  for (int i = 0; i < 64; ++i) host[i] = 0.25f * i;
+  aclInit(NULL);
+  aclrtSetDevice(0);
+  aclrtCreateStream(&stream);
+  aclrtMalloc(&dx, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dy, 256, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemcpy(dx, 256, host, 256, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclTensor *x = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, dx);
+  aclTensor *y = aclCreateTensor(shape, 1, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 1, dy);
+  int prep = aclnnOptInputGetWorkspaceSize(x, NULL, y, &size, &ex); /* bias left out */
+  int run = aclnnOptInput(NULL, size, ex, stream);
+  int sync = aclrtSynchronizeStream(stream);
+  aclrtMemcpy(out, 256, dy, 256, ACL_MEMCPY_DEVICE_TO_HOST);
+  int same = 1;
+  for (int i = 0; i < 64; ++i) same &= out[i] == host[i];  /* the skeleton copies x */
+  int required = aclnnOptInputGetWorkspaceSize(NULL, NULL, y, &size, &ex);
+  printf("prep=%d run=%d sync=%d same=%d required=%d\n", prep, run, sync, same, required);
+  return 0;
+}
+"""
+
+
+def test_aclnn_optional_input_left_out(prefix, package, tmp_path):
+    """An optional input passed as NULL is left out (the kernel gets a null address); a null
+    required input is 161001."""
+    src = tmp_path / "opt.c"
+    src.write_text(ACLNN_OPTIONAL_APP)
+    api = package / "op_api"
+    r = run(["gcc", str(src), f"-I{prefix}/include", f"-I{api}/include", "-o",
+             str(tmp_path / "opt"), f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi",
+             "-lascendcl", f"-Wl,-rpath,{api}/lib:{prefix}/lib"])
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([str(tmp_path / "opt")], capture_output=True, text=True, timeout=120,
+                       env=env_with([package]))
+    assert "prep=0 run=0 sync=0 same=1 required=161001" in r.stdout, r.stdout + r.stderr
 
 
 def test_aclnn_kernel_fault_is_an_aicore_exception_with_its_reason(prefix, package, tmp_path):
