@@ -490,7 +490,7 @@ class OpDef {
   const std::deque<OpAttrDef>& attrs() const { return attrs_; }
   InferShapeFunc infer_shape() const { return infer_shape_; }
   InferDataTypeFunc infer_dtype() const { return infer_dtype_; }
-  const OpAICoreDef& aicore() const { return aicore_; }
+  const OpAICoreDef& ai_core_def() const { return aicore_; }
 
  private:
   ge::AscendString type_;

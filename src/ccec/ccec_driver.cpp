@@ -200,7 +200,11 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
 
 std::vector<std::string> DeviceDefines(const Invocation& inv) {
   std::vector<std::string> d = {"-DOCANN_TIKICPU_SOC=\"" + inv.soc + "\"", "-D__CCE_AICORE__=220",
-                                "-DOCANN_CCEC=1", "-DOCANN_NPU_COMPILE=1", "-D__NPU_ARCH__=2201"};
+                                "-DOCANN_CCEC=1", "-DOCANN_NPU_COMPILE=1", "-D__NPU_ARCH__=2201",
+                                // The device compiler's attribute [aicore] (older headers
+                                // define __aicore__ as it outside CPU debug) becomes [[]],
+                                // an empty C++ attribute list.
+                                "-Daicore=[]"};
   // A single-core-type compile defines that core's macro, as the NPU compiler's pass for it
   // does; a mixed (AICore) compile defines neither here, as the emulation builds one program
   // for both core types.

@@ -34,6 +34,8 @@ TEST(CcecCommandLine, BishengFormsAndCMakeCompileLine) {
   EXPECT_NE(std::find(defines.begin(), defines.end(), "-DOCANN_TIKICPU_SOC=\"Ascend910B1\""),
             defines.end());
   EXPECT_EQ(r->inputs.at(0).language, Language::kCce);
+  // The CCE attribute [aicore] that NPU-mode headers spell __aicore__ with compiles.
+  EXPECT_NE(std::find(defines.begin(), defines.end(), "-Daicore=[]"), defines.end());
 }
 
 TEST(CcecCommandLine, BishengNpuArchAndAscSources) {

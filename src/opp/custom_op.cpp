@@ -169,7 +169,7 @@ class CustomOpKernel : public Kernel {
     soc_version_ = ctx.soc_version;
     view.platform_info = opencann::FindSocSpec(soc_version_.c_str());
     gert::TilingContext tc(&view);
-    if (auto tiling = def_.aicore().tiling()) {
+    if (auto tiling = def_.ai_core_def().tiling()) {
       if (tiling(&tc) != ge::GRAPH_SUCCESS)
         return InvalidArgument(where + ": the tiling function failed");
     }
