@@ -10,6 +10,7 @@
 #include "ascendc/kernel_data_copy.h"
 #include "ascendc/kernel_debug.h"
 #include "ascendc/kernel_gather_pad.h"
+#include "ascendc/kernel_norm.h"
 #include "ascendc/kernel_reduce.h"
 #include "ascendc/kernel_runtime.h"
 #include "ascendc/kernel_softmax.h"

@@ -9,23 +9,6 @@
 
 namespace AscendC {
 
-enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC };
-
-struct ShapeInfo {
-  static constexpr int K_MAX_DIM = 8;
-  uint8_t shapeDim = 0, originalShapeDim = 0;
-  uint32_t shape[K_MAX_DIM] = {}, originalShape[K_MAX_DIM] = {};
-  DataFormat dataFormat = DataFormat::ND;
-  ShapeInfo() = default;
-  ShapeInfo(uint8_t dim, const uint32_t s[], uint8_t origDim, const uint32_t orig[], DataFormat fmt)
-      : shapeDim(dim), originalShapeDim(origDim), dataFormat(fmt) {
-    for (int i = 0; i < dim && i < K_MAX_DIM; ++i) shape[i] = s[i];
-    for (int i = 0; i < origDim && i < K_MAX_DIM; ++i) originalShape[i] = orig[i];
-  }
-  ShapeInfo(uint8_t dim, const uint32_t s[], DataFormat fmt = DataFormat::ND)
-      : ShapeInfo(dim, s, dim, s, fmt) {}
-};
-
 inline int GetShapeSize(const ShapeInfo& s) {
   int n = 1;
   for (int i = 0; i < s.shapeDim; ++i) n *= static_cast<int>(s.shape[i]);

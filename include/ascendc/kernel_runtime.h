@@ -56,6 +56,8 @@ inline void Error(const char* api, const std::string& what) { ErrorText(api, wha
 uint8_t* LocalBase(Memory m);
 // Reserves `bytes` of memory `m` for the current pipe; faults when over capacity.
 uint32_t ReserveLocal(Memory m, uint32_t bytes, const char* api);
+// Bytes of the memory the pipe has handed out in this block.
+uint32_t UsedLocal(Memory m);
 void ResetLocal();
 
 // Global memory: checks that [p, p+bytes) lies inside one known allocation. Unknown

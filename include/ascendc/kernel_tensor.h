@@ -162,6 +162,10 @@ class LocalTensor {
   detail::QueueSlot* slot() const { return slot_; }
   uint32_t generation() const { return gen_; }
   bool empty() const { return ptr_ == nullptr; }
+  // The shape the advanced API may read (RmsNorm, LayerNorm callers set it); kept with this
+  // handle, not with the buffer.
+  void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
 
  private:
   void Check(uint32_t i, const char* api) const {
@@ -172,6 +176,7 @@ class LocalTensor {
   }
   T* ptr_ = nullptr;
   uint32_t size_ = 0;
+  ShapeInfo shape_info_;
   TPosition pos_ = TPosition::VECCALC;
   detail::QueueSlot* slot_ = nullptr;
   uint32_t gen_ = 0;
@@ -622,6 +627,20 @@ void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t
                            " bytes; " + std::to_string(cores) + " cores need " +
                            std::to_string(cores * 32));
   detail::SoftSyncAll(gmWorkspace.GetPhyAddr(), cores, api);
+}
+
+// PopStackBuffer: the rest of a local memory past what the pipe has handed out, as a
+// tensor (the advanced API's temporary space). Later InitBuffer calls may overlap it, as on
+// the NPU.
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& buffer) {
+  const detail::Memory m = detail::MemoryOf(pos);
+  const uint32_t start = (detail::UsedLocal(m) + 31) / 32 * 32;
+  const uint32_t cap = static_cast<uint32_t>(detail::CurrentSoc().capacity[static_cast<int>(m)]);
+  if (start >= cap) return false;
+  buffer = LocalTensor<T>(reinterpret_cast<T*>(detail::LocalBase(m) + start),
+                          (cap - start) / sizeof(T), pos, nullptr);
+  return true;
 }
 
 // The kernel's TPipe, for code that does not get it passed (CANN keeps a global one).

@@ -116,9 +116,25 @@ struct SoftMaxTiling {
 };
 #undef OC_SOFTMAX_FIELD
 
+// RmsNorm's tiling over [B, S, H] (GetRmsNormTilingInfo fills it): the emulation reads the
+// lengths and reciprocalOfHLength; the split fields are kept as the host computed them.
+struct RmsNormTiling {
+  uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
+  float reciprocalOfHLength = 0;
+  uint32_t mainBshLength = 0, mainBsLength = 0, mainBsLengthAlign = 0, loopRound = 0,
+           inputTailPos = 0, tailBshLength = 0, tailBsLength = 0;
+  size_t GetDataSize() const { return sizeof(RmsNormTiling); }
+  bool SaveToBuffer(void* data, size_t capacity) const {
+    if (!data || capacity < sizeof(RmsNormTiling)) return false;
+    std::memcpy(data, this, sizeof(RmsNormTiling));
+    return true;
+  }
+};
+
 namespace optiling {
 using TCubeTiling = ::TCubeTiling;
 using SoftMaxTiling = ::SoftMaxTiling;
+using RmsNormTiling = ::RmsNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
 }  // namespace optiling

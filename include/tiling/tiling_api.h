@@ -91,6 +91,46 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
   t.tailSplitSize = static_cast<uint32_t>(t.tailM * k);
   t.tailReduceSize = t.tailM * block;
 }
+
+// RmsNorm over [B, S, H] (H 32-byte aligned; originSrcShape's H the data): the emulation
+// needs no temporary buffer, so the sizes are OpenCANN's (one float row at least, all rows at
+// most); false when the shape is not three axes.
+inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                    uint32_t& maxValue, uint32_t& minValue,
+                                    const bool isBasicBlock = false) {
+  (void)typeSize;
+  (void)isBasicBlock;
+  if (srcShape.GetDimNum() != 3) return false;
+  const uint64_t h = static_cast<uint64_t>(srcShape.GetDim(2));
+  const uint64_t rows = static_cast<uint64_t>(srcShape.GetDim(0) * srcShape.GetDim(1));
+  minValue = static_cast<uint32_t>(std::min<uint64_t>(h * 4 + 32, UINT32_MAX));
+  maxValue = static_cast<uint32_t>(std::min<uint64_t>(rows * (h * 4 + 32), UINT32_MAX));
+  return true;
+}
+inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
+                                 const uint32_t stackBufferByteSize, const uint32_t typeSize,
+                                 optiling::RmsNormTiling& tiling, const bool isBasicBlock = false) {
+  (void)isBasicBlock;
+  if (srcShape.GetDimNum() != 3 || originSrcShape.GetDimNum() != 3 || typeSize == 0) return false;
+  tiling = optiling::RmsNormTiling();
+  tiling.bLength = static_cast<uint32_t>(srcShape.GetDim(0));
+  tiling.sLength = static_cast<uint32_t>(srcShape.GetDim(1));
+  tiling.hLength = static_cast<uint32_t>(srcShape.GetDim(2));
+  tiling.originalHLength = static_cast<uint32_t>(originSrcShape.GetDim(2));
+  if (tiling.hLength == 0 || tiling.originalHLength == 0 || tiling.originalHLength > tiling.hLength)
+    return false;
+  tiling.reciprocalOfHLength = 1.0f / static_cast<float>(tiling.originalHLength);
+  const uint32_t bs = tiling.bLength * tiling.sLength;
+  const uint32_t per_pass = std::max<uint32_t>(1, stackBufferByteSize / (tiling.hLength * 4 + 32));
+  tiling.mainBsLength = std::min(bs, per_pass);
+  tiling.mainBsLengthAlign = (tiling.mainBsLength + 7) / 8 * 8;
+  tiling.mainBshLength = tiling.mainBsLength * tiling.hLength;
+  tiling.loopRound = tiling.mainBsLength ? bs / tiling.mainBsLength : 0;
+  tiling.inputTailPos = tiling.loopRound * tiling.mainBshLength;
+  tiling.tailBsLength = bs - tiling.loopRound * tiling.mainBsLength;
+  tiling.tailBshLength = tiling.tailBsLength * tiling.hLength;
+  return true;
+}
 }  // namespace AscendC
 
 namespace matmul_tiling {

@@ -75,6 +75,8 @@ uint32_t ReserveLocal(Memory m, uint32_t bytes, const char* api) {
   return off;
 }
 
+uint32_t UsedLocal(Memory m) { return Current().used[static_cast<int>(m)]; }
+
 void ResetLocal() {
   Block& b = Current();
   for (auto& u : b.used) u = 0;

@@ -1,4 +1,4 @@
-// SoftMax and SimpleSoftMax against a double-precision reference of the documented formula
+// SoftMax, SimpleSoftMax and RmsNorm against a double-precision reference of the documented formula
 // (max per row, exp(x - max), sum, divide), with the host tiling from SoftMaxTilingFunc and
 // the statistics laid out as one 32-byte block per row.
 #include <gtest/gtest.h>
@@ -141,6 +141,74 @@ TEST(AscendCSoftMax, AdjustSoftMaxResSetsTheRowsWhoseMaxMatches) {
   EXPECT_FALSE(none);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(res[i], 9.0f);  // row 0's max was 3
   for (int i = 8; i < 16; ++i) EXPECT_EQ(res[i], 0.5f);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCRmsNorm, RowsScaledByTheirRootMeanSquareAndGamma) {
+  // [B, S, H] = [2, 3, 16], the last 4 columns padding (originalHLength 12).
+  constexpr uint32_t B = 2, S = 3, H = 16, V = 12;
+  optiling::RmsNormTiling tiling;
+  uint32_t max_tmp = 0, min_tmp = 0;
+  ASSERT_TRUE(GetRmsNormMaxMinTmpSize(ge::Shape({B, S, H}), 4, max_tmp, min_tmp));
+  EXPECT_LE(min_tmp, max_tmp);
+  ASSERT_TRUE(GetRmsNormTilingInfo(ge::Shape({B, S, H}), ge::Shape({B, S, V}), min_tmp, 4, tiling));
+  EXPECT_EQ(tiling.hLength, H);
+  EXPECT_FLOAT_EQ(tiling.reciprocalOfHLength, 1.0f / V);
+  optiling::RmsNormTiling two_axes;
+  EXPECT_FALSE(GetRmsNormTilingInfo(ge::Shape({B, H}), ge::Shape({B, V}), min_tmp, 4, two_axes));
+  std::vector<float> x(B * S * H), g(H), y(B * S * H);
+  for (uint32_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.3f * i) * 2.0f;
+  for (uint32_t i = 0; i < H; ++i) g[i] = 0.5f + 0.1f * i;
+  const float eps = 1e-5f;
+  auto [ok, out] = Launch("rmsnorm", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 2048);
+    LocalTensor<float> src = b.GetWithOffset<float>(B * S * H, 0);
+    LocalTensor<float> gamma = b.GetWithOffset<float>(H, 512);
+    LocalTensor<float> dst = b.GetWithOffset<float>(B * S * H, 1024);
+    for (uint32_t i = 0; i < x.size(); ++i) src.SetValue(i, x[i]);
+    for (uint32_t i = 0; i < H; ++i) gamma.SetValue(i, g[i]);
+    RmsNorm<float>(dst, src, gamma, eps, tiling);
+    for (uint32_t i = 0; i < y.size(); ++i) y[i] = dst.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (uint32_t r = 0; r < B * S; ++r) {
+    double sq = 0;
+    for (uint32_t c = 0; c < V; ++c) sq += double(x[r * H + c]) * x[r * H + c];
+    const double inv = 1.0 / std::sqrt(sq / V + eps);
+    for (uint32_t c = 0; c < V; ++c)
+      EXPECT_NEAR(y[r * H + c], x[r * H + c] * inv * g[c], 1e-5) << r << " " << c;
+    for (uint32_t c = V; c < H; ++c) EXPECT_EQ(y[r * H + c], 0.0f);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCRmsNorm, StackBufferAndShapeInfo) {
+  uint32_t stack_elems = 0;
+  uint32_t dims = 0;
+  auto [ok, out] = Launch("stack_buffer", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<uint8_t> stack;
+    if (!PopStackBuffer<uint8_t, TPosition::LCM>(stack)) AscendC::printf("NO STACK\n");
+    stack_elems = stack.GetSize();
+    LocalTensor<float> t = b.Get<float>();
+    const uint32_t shape[3] = {2, 4, 32};
+    t.SetShapeInfo(ShapeInfo(3, shape, DataFormat::ND));
+    dims = t.GetShapeInfo().shapeDim;
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_EQ(out.find("NO STACK"), std::string::npos);
+  EXPECT_EQ(stack_elems, 192u * 1024 - 1024);  // the rest of the 192 KiB UB
+  EXPECT_EQ(dims, 3u);
 }
 
 }  // namespace
