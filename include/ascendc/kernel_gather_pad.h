@@ -3,6 +3,7 @@
 // as CANN's vector APIs define them.
 #pragma once
 
+#include <cstring>
 #include <string>
 
 #include "ascendc/kernel_vector.h"
@@ -316,6 +317,54 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
                const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
   detail::CheckVector(sharedTmpBuffer, 0, "Broadcast", "work");
   Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape);
+}
+
+// Gatherb's strides: where each gathered 32-byte block lands in dst (in blocks); the
+// source-side fields are reserved, as CANN documents them.
+struct GatherRepeatParams {
+  uint32_t blockNumber = 8;
+  uint16_t dstRepStride = 8;
+  uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8,
+          src1RepStride = 8;
+  bool repeatStrideMode = false, strideSizeMode = false;
+  GatherRepeatParams() = default;
+  GatherRepeatParams(uint8_t dstBlkStrideIn, uint16_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+};
+
+// Gatherb: each repeat gathers 8 blocks of 32 bytes from src0 at the byte offsets in
+// offset[8r .. 8r+7] (32-byte aligned) into dst's blocks r * dstRepStride + b * dstBlkStride.
+template <typename T>
+void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+             const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
+             const GatherRepeatParams& p) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "Gatherb moves 16- and 32-bit elements on Atlas A2 (uint16_t, uint32_t)");
+  const char* api = "Gatherb";
+  if (repeatTime == 0) detail::Fault(api, "repeatTime must be 1..255");
+  detail::CheckVector(offset, uint64_t(repeatTime) * 8, api, "offset");
+  detail::CheckVector(dst, 0, api, "destination");
+  detail::CheckVector(src0, 0, api, "source");
+  const uint64_t src_bytes = uint64_t(src0.GetSize()) * sizeof(T);
+  const uint64_t dst_bytes = uint64_t(dst.GetSize()) * sizeof(T);
+  auto* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  const auto* in = reinterpret_cast<const uint8_t*>(src0.GetPhyAddr());
+  for (uint32_t r = 0; r < repeatTime; ++r)
+    for (uint32_t b = 0; b < 8; ++b) {
+      const uint64_t from = offset.GetPhyAddr()[r * 8 + b];
+      const uint64_t to = (uint64_t(r) * p.dstRepStride + uint64_t(b) * p.dstBlkStride) * 32;
+      if (from % 32)
+        detail::Fault(api, "offset " + std::to_string(from) + " (block " +
+                               std::to_string(r * 8 + b) + ") is not 32-byte aligned");
+      if (from + 32 > src_bytes)
+        detail::Fault(api, "offset " + std::to_string(from) + " reads past the source's " +
+                               std::to_string(src_bytes) + " bytes");
+      if (to + 32 > dst_bytes)
+        detail::Fault(api, "block " + std::to_string(r * 8 + b) + " lands past the destination's " +
+                               std::to_string(dst_bytes) + " bytes");
+      std::memcpy(out + to, in + from, 32);
+    }
+  detail::CountCycles(uint64_t(repeatTime) * 256);
 }
 
 }  // namespace AscendC

@@ -251,3 +251,38 @@ TEST(AscendCKernelLaunchApi, TBufQueueFormAndDataCacheCleanAndInvalid) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCKernelLaunchApi, GatherbGathersBlocksByByteOffset) {
+  std::vector<uint32_t> got(128);
+  auto [ok, out] = Launch("gatherb", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<uint32_t> src = b.GetWithOffset<uint32_t>(128, 0);
+    LocalTensor<uint32_t> offsets = b.GetWithOffset<uint32_t>(16, 512);
+    LocalTensor<uint32_t> dst = b.GetWithOffset<uint32_t>(128, 1024);
+    for (uint32_t i = 0; i < 128; ++i) src.SetValue(i, i);
+    for (uint32_t k = 0; k < 16; ++k) offsets.SetValue(k, (15 - k) * 32);  // blocks reversed
+    Gatherb<uint32_t>(dst, src, offsets, 2, GatherRepeatParams{1, 8});
+    for (uint32_t i = 0; i < 128; ++i) got[i] = dst.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (uint32_t k = 0; k < 16; ++k)
+    for (uint32_t j = 0; j < 8; ++j) EXPECT_EQ(got[k * 8 + j], (15 - k) * 8 + j) << k << " " << j;
+  std::tie(ok, out) = Launch("gatherb_unaligned", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<uint32_t> src = b.GetWithOffset<uint32_t>(64, 0);
+    LocalTensor<uint32_t> offsets = b.GetWithOffset<uint32_t>(8, 256);
+    LocalTensor<uint32_t> dst = b.GetWithOffset<uint32_t>(64, 512);
+    Duplicate(offsets, 4u, 8);
+    Gatherb<uint32_t>(dst, src, offsets, 1, GatherRepeatParams{1, 8});
+  });
+  EXPECT_FALSE(ok);
+  EXPECT_NE(out.find("is not 32-byte aligned"), std::string::npos) << out;
+}
+
+}  // namespace
