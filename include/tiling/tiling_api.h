@@ -131,6 +131,20 @@ inline bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& ori
   tiling.tailBshLength = tiling.tailBsLength * tiling.hLength;
   return true;
 }
+
+// AscendQuant / AscendDequant need no temporary buffer here: OpenCANN's sizes, a float per
+// element at most and one 32-byte block at least.
+inline void GetAscendQuantMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                        uint32_t& maxValue, uint32_t& minValue) {
+  (void)typeSize;
+  const uint64_t n = srcShape.GetDimNum() ? static_cast<uint64_t>(srcShape.GetShapeSize()) : 0;
+  maxValue = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(n * 4, 32), UINT32_MAX));
+  minValue = 32;
+}
+inline void GetAscendDequantMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                          uint32_t& maxValue, uint32_t& minValue) {
+  GetAscendQuantMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
+}
 }  // namespace AscendC
 
 namespace matmul_tiling {

@@ -212,3 +212,42 @@ TEST(AscendCRmsNorm, StackBufferAndShapeInfo) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCQuant, QuantizeInHalfStepsAndDequantizePerColumn) {
+  std::vector<float> x = {0.0f, 0.24f, -1.26f, 100.0f, -100.0f, 0.5f, 1.5f, 2.5f};
+  std::vector<int8_t> q(32);
+  std::vector<float> dq(16);
+  auto [ok, out] = Launch("quant", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> src = b.GetWithOffset<float>(32, 0);
+    LocalTensor<int8_t> dst = b.GetWithOffset<int8_t>(32, 128);
+    Duplicate(src, 0.0f, 32);
+    for (uint32_t i = 0; i < x.size(); ++i) src.SetValue(i, x[i]);
+    AscendQuant<float>(dst, src, 2.0f, 0.0f, 32);
+    for (int i = 0; i < 32; ++i) q[i] = dst.GetValue(i);
+    // Dequantise 2 rows of 8 int32 with 4 scales: the first 4 columns of each row.
+    LocalTensor<int32_t> ints = b.GetWithOffset<int32_t>(16, 256);
+    LocalTensor<float> scales = b.GetWithOffset<float>(8, 384);
+    LocalTensor<float> res = b.GetWithOffset<float>(16, 512);
+    for (int i = 0; i < 16; ++i) ints.SetValue(i, i - 5);
+    for (int i = 0; i < 8; ++i) scales.SetValue(i, 0.5f * (i + 1));
+    Duplicate(res, -7.0f, 16);
+    AscendDequant<float, float, DeQuantMode::DEQUANT_WITH_MULTI_ROW>(res, ints, scales,
+                                                                     DequantParams{2, 8, 4});
+    for (int i = 0; i < 16; ++i) dq[i] = res.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  // x * 2 rounded half to even and saturated: 0.48 -> 0, -2.52 -> -3, 1 -> 1, 3 -> 3, 5 -> 5.
+  const std::vector<int8_t> want = {0, 0, -3, 127, -128, 1, 3, 5};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(q[i], want[i]) << i;
+  for (int r = 0; r < 2; ++r) {
+    for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(dq[r * 8 + i], (r * 8 + i - 5) * 0.5f * (i + 1));
+    for (int i = 4; i < 8; ++i) EXPECT_EQ(dq[r * 8 + i], -7.0f);  // past calCount: untouched
+  }
+}
+
+}  // namespace
