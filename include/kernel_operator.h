@@ -13,6 +13,7 @@
 #include "ascendc/kernel_norm.h"
 #include "ascendc/kernel_quant.h"
 #include "ascendc/kernel_reduce.h"
+#include "ascendc/kernel_reduce_pattern.h"
 #include "ascendc/kernel_runtime.h"
 #include "ascendc/kernel_softmax.h"
 #include "ascendc/kernel_sort.h"

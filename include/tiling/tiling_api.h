@@ -145,6 +145,27 @@ inline void GetAscendDequantMaxMinTmpSize(const ge::Shape& srcShape, const uint3
                                           uint32_t& maxValue, uint32_t& minValue) {
   GetAscendQuantMaxMinTmpSize(srcShape, typeSize, maxValue, minValue);
 }
+
+// The reductions by pattern (ReduceMax<T, Pattern::Reduce::AR/RA>): no temporary buffer
+// here, so OpenCANN's sizes (a float per element at most, one 32-byte block at least).
+enum class ReducePattern { AR = 0, RA };
+#define OC_REDUCE_TMP_SIZE(NAME)                                                                  \
+  inline void NAME(const ge::Shape& srcShape, const ge::DataType dataType,                        \
+                   const ReducePattern pattern, const bool isSrcInnerPad,                         \
+                   const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {            \
+    (void)dataType;                                                                               \
+    (void)pattern;                                                                                \
+    (void)isSrcInnerPad;                                                                          \
+    (void)isReuseSource;                                                                          \
+    const uint64_t n = srcShape.GetDimNum() ? static_cast<uint64_t>(srcShape.GetShapeSize()) : 0; \
+    maxValue =                                                                                    \
+        static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(n * 4, 32), UINT32_MAX));     \
+    minValue = 32;                                                                                \
+  }
+OC_REDUCE_TMP_SIZE(GetReduceMaxMaxMinTmpSize)
+OC_REDUCE_TMP_SIZE(GetReduceMinMaxMinTmpSize)
+OC_REDUCE_TMP_SIZE(GetReduceSumMaxMinTmpSize)
+#undef OC_REDUCE_TMP_SIZE
 }  // namespace AscendC
 
 namespace matmul_tiling {

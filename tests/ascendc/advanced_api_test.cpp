@@ -3,6 +3,7 @@
 // the statistics laid out as one 32-byte block per row.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -248,6 +249,48 @@ TEST(AscendCQuant, QuantizeInHalfStepsAndDequantizePerColumn) {
     for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(dq[r * 8 + i], (r * 8 + i - 5) * 0.5f * (i + 1));
     for (int i = 4; i < 8; ++i) EXPECT_EQ(dq[r * 8 + i], -7.0f);  // past calCount: untouched
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCReducePattern, RowsAndColumnsWithAndWithoutInnerPadding) {
+  // A 3 x 5 float tile padded to 8 columns in memory (srcInnerPad), and a 2 x 8 unpadded one.
+  std::vector<float> ar(3), ra(5), sum_ra(8);
+  auto [ok, out] = Launch("reduce_pattern", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<float> x = b.GetWithOffset<float>(24, 0);
+    LocalTensor<float> y = b.GetWithOffset<float>(8, 128);
+    LocalTensor<float> z = b.GetWithOffset<float>(16, 256);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 8; ++c)
+        x.SetValue(r * 8 + c, c < 5 ? float((r * 7 + c * 3) % 11) : 99.0f);
+    const uint32_t ar_shape[2] = {3, 5};
+    ReduceMax<float, Pattern::Reduce::AR>(y, x, ar_shape, true);  // a row's max, padding skipped
+    for (int i = 0; i < 3; ++i) ar[i] = y.GetValue(i);
+    const uint32_t ra_shape[2] = {3, 5};
+    ReduceMax<float, Pattern::Reduce::RA>(y, x, ra_shape, true);  // a column's max
+    for (int i = 0; i < 5; ++i) ra[i] = y.GetValue(i);
+    for (int i = 0; i < 16; ++i) z.SetValue(i, float(i));
+    const uint32_t z_shape[2] = {2, 8};
+    ReduceSum<float, Pattern::Reduce::RA>(y, z, z_shape, false);
+    for (int i = 0; i < 8; ++i) sum_ra[i] = y.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int r = 0; r < 3; ++r) {
+    float m = -1;
+    for (int c = 0; c < 5; ++c) m = std::max(m, float((r * 7 + c * 3) % 11));
+    EXPECT_EQ(ar[r], m) << r;
+  }
+  for (int c = 0; c < 5; ++c) {
+    float m = -1;
+    for (int r = 0; r < 3; ++r) m = std::max(m, float((r * 7 + c * 3) % 11));
+    EXPECT_EQ(ra[c], m) << c;
+  }
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(sum_ra[c], float(c + 8 + c));
 }
 
 }  // namespace
