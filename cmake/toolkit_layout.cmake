@@ -39,6 +39,8 @@ oc_link(../../bin compiler/ccec_compiler/bin)
 oc_link(../compiler/ccec_compiler x86_64-linux/ccec_compiler)
 oc_link(../../compiler/ccec_compiler toolkit/tools/ccec_compiler)
 oc_link(../../compiler/ccec_compiler tools/ccec_compiler)
+# op_build where older templates look for it (tools/opbuild).
+oc_link(../toolkit/tools/opbuild tools/opbuild)
 # The platform description files (<SoC>.ini) where CANN's tools and applications look.
 oc_link(../data compiler/data)
 oc_link(../data x86_64-linux/data)

@@ -38,5 +38,18 @@
   size_t GetDataSize() const { return sizeof(OcSelf); }                               \
   }
 
+// Where each op's tiling data is declared, for opc (which compiles the op's kernel with the
+// declaration, as CANN compiles kernels with the struct of the installed package). Weak:
+// code that includes the header without libopregister (CPU-debug kernels) links as before.
+extern "C" __attribute__((weak, visibility("default"))) void OcRegisterTilingDataHeader(
+    const char* op_type, const char* struct_name, const char* header);
+struct OcTilingDataRegisterer {
+  OcTilingDataRegisterer(const char* op_type, const char* struct_name, const char* header) {
+    if (OcRegisterTilingDataHeader) OcRegisterTilingDataHeader(op_type, struct_name, header);
+  }
+};
+
 // The kernel of the op reads this type with GET_TILING_DATA.
-#define REGISTER_TILING_DATA_CLASS(op, name) using OcTilingDataOf = name;
+#define REGISTER_TILING_DATA_CLASS(op, name) \
+  using OcTilingDataOf = name;               \
+  static OcTilingDataRegisterer g_oc_tiling_data_##op(#op, #name, __FILE__);

@@ -432,8 +432,10 @@ std::string SocConfig(const std::string& soc) {
   return lower;
 }
 
-// op_api/aclnn_<op>.h and .cpp: inputs, attributes (float as double, as CANN), outputs.
-Status GenerateAclnn(const OpSpec& op, const std::string& dir) {
+}  // namespace
+
+// aclnn_<op>.h and .cpp in `api_dir`: inputs, attributes (float as double, as CANN), outputs.
+Status GenerateAclnn(const OpSpec& op, const std::string& api_dir) {
   std::string params, in_args, out_args, attrs;
   for (const auto& in : op.inputs) {
     params += (params.empty() ? "" : ", ") + std::string("const aclTensor *") + in.arg_name;
@@ -455,7 +457,7 @@ Status GenerateAclnn(const OpSpec& op, const std::string& dir) {
     else if (a.type == "listFloat")
       ctype = "const aclFloatArray *", init = "5, 0, 0.0, nullptr, " + a.name;
     else  // other list attributes have no aclnn form here yet: the op gets none
-      return Write(dir + "/op_api/aclnn_" + op.kernel_name + ".h",
+      return Write(api_dir + "/aclnn_" + op.kernel_name + ".h",
                    "/* " + op.op + ": no aclnn functions (list attribute " + a.name +
                        " is not supported by OpenCANN's aclnn yet). */\n");
     params += (params.empty() ? "" : ", ") + ctype + (ctype.back() == '*' ? "" : " ") + a.name;
@@ -483,9 +485,11 @@ Status GenerateAclnn(const OpSpec& op, const std::string& dir) {
       {"@ATTRS_PTR@", num_attrs ? "attrs" : "nullptr"},
       {"@NUM_ATTRS@", std::to_string(num_attrs)},
       {"@NUM_OUTPUTS@", std::to_string(op.outputs.size())}};
-  OC_RETURN_IF_ERROR(Write(dir + "/op_api/aclnn_" + op.kernel_name + ".h", Replace(kAclnnH, vars)));
-  return Write(dir + "/op_api/aclnn_" + op.kernel_name + ".cpp", Replace(kAclnnCpp, vars));
+  OC_RETURN_IF_ERROR(Write(api_dir + "/aclnn_" + op.kernel_name + ".h", Replace(kAclnnH, vars)));
+  return Write(api_dir + "/aclnn_" + op.kernel_name + ".cpp", Replace(kAclnnCpp, vars));
 }
+
+namespace {
 
 Status GenerateOp(const OpSpec& op, const ProjectOptions& o, std::string* cmake) {
   const std::string dir = o.out_dir;
@@ -571,7 +575,7 @@ Status GenerateOp(const OpSpec& op, const ProjectOptions& o, std::string* cmake)
                            Replace(kComboCpp, {{"@KERNEL@", op.kernel_name}})));
   OC_RETURN_IF_ERROR(Write(dir + "/op_kernel/" + op.kernel_name + "_entry.cpp",
                            Replace(kEntryCpp, {{"@OP@", op.op}, {"@REGS@", regs}})));
-  OC_RETURN_IF_ERROR(GenerateAclnn(op, dir));
+  OC_RETURN_IF_ERROR(GenerateAclnn(op, dir + "/op_api"));
   *cmake +=
       Replace(kCMakeOp, {{"@OP@", op.op}, {"@KERNEL@", op.kernel_name}, {"@COMBOS@", combos}}) +
       "\n";

@@ -18,6 +18,10 @@ struct ProjectOptions {
   std::string framework;  // -f (recorded in the README)
 };
 
+// The two-stage API of one op (aclnn_<kernel_name>.h and .cpp) written into api_dir: what
+// msopgen's projects and op_build (CANN's op-project template) compile into libcust_opapi.
+Status GenerateAclnn(const OpSpec& op, const std::string& api_dir);
+
 // Fails when out_dir holds files (no overwrite) or a file cannot be written.
 Status GenerateProject(const std::vector<OpSpec>& ops, const ProjectOptions& options);
 

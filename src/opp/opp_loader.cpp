@@ -14,6 +14,7 @@
 
 #include "base/config.h"
 #include "base/file.h"
+#include "opencann/soc_table.h"
 #include "opp/ascendc_backend.h"
 #include "opp/custom_op.h"
 #include "ops/op_schema.h"
@@ -27,6 +28,7 @@ std::set<std::string> g_loaded;         // package files already opened
 std::set<const ops::OpDef*> g_bridged;  // definitions already registered
 std::vector<std::string> g_summary;
 std::map<std::string, std::string> g_custom_types;  // op type -> the package that defined it
+std::map<std::string, std::string> g_kernel_notes;  // package folder -> why it has no kernels here
 
 // Checks one definition against its kernel and registers both with OpenCANN.
 Status Bridge(const ops::OpDef& def, const std::string& source) {
@@ -35,10 +37,13 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
   for (const auto& k : reg.kernels())
     if (k.op_type == def.type()) kernels.push_back(&k);
   const std::string where = "operator package [" + source + "], op [" + def.type() + "]";
-  if (kernels.empty())
+  if (kernels.empty()) {
+    for (const auto& [dir, note] : g_kernel_notes)
+      if (source.rfind(dir, 0) == 0) return NotFound(where + ": no kernel for the op: " + note);
     return ParseError(where +
                       ": no kernel is registered for the op (the op_kernel entry file "
-                      "of the msopgen project is missing from the library)");
+                      "of the msopgen project, or the template's opc binaries, are missing)");
+  }
   const size_t params = def.inputs().size() + def.outputs().size();
   const int expected = static_cast<int>(params) + 2;
   for (const auto* kernel : kernels) {
@@ -91,17 +96,98 @@ Status Bridge(const ops::OpDef& def, const std::string& source) {
   return Status::Ok();
 }
 
+// A package as OpenCANN's msopgen lays it out (op_impl/lib) or as CANN's op-project template
+// does (op_impl/ai_core/tbe/: op_tiling/ holds the op_host library, kernel/<unit>/ the
+// binaries opc compiled).
+bool IsPackageDir(const std::string& dir) {
+  return IsDirectory(dir + "/op_impl/lib") || IsDirectory(dir + "/op_impl/ai_core/tbe/op_tiling") ||
+         IsDirectory(dir + "/op_impl/ai_core/tbe/kernel");
+}
+
+// The compute unit whose binaries the emulated chip runs: Ascend910B3 -> ascend910b, as
+// AddConfig and the template's kernel/<unit>/ folders name it.
+std::string ComputeUnitOfChip() {
+  const char* env = std::getenv("OCANN_SOC");
+  std::string soc = env && *env ? env : opencann::kDefaultSoc;
+  std::string unit;
+  for (char c : soc) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!unit.empty() && std::isdigit(static_cast<unsigned char>(unit.back()))) unit.pop_back();
+  return unit;
+}
+
+std::vector<std::string> FilesUnder(const std::string& dir, const std::string& suffix) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string p = it->path().string();
+    if (it->is_regular_file(ec) && p.size() > suffix.size() &&
+        p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0)
+      out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The libraries of one package in load order: the op_host library first, then the kernels.
+// A template package's binaries must be opc's (OpenCANN's emulation); CANN's NPU binaries
+// are refused by name.
+Result<std::vector<std::string>> PackageLibraries(const std::string& dir,
+                                                  std::string* kernel_note) {
+  std::vector<std::string> libs;
+  if (IsDirectory(dir + "/op_impl/lib")) {
+    for (const auto& file : ListFiles(dir + "/op_impl/lib"))
+      if (file.size() >= 3 && file.compare(file.size() - 3, 3, ".so") == 0) libs.push_back(file);
+    return libs;
+  }
+  const std::string tbe = dir + "/op_impl/ai_core/tbe";
+  std::vector<std::string> host = FilesUnder(tbe + "/op_tiling/lib/linux", ".so");
+  if (host.empty()) host = FilesUnder(dir + "/op_proto/lib/linux", ".so");
+  libs.insert(libs.end(), host.begin(), host.end());
+  const std::string unit = ComputeUnitOfChip();
+  const std::string kernels = tbe + "/kernel/" + unit;
+  if (!IsDirectory(kernels)) {
+    std::vector<std::string> units;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(tbe + "/kernel", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name != "config" && e.is_directory(ec)) units.push_back(name);
+    }
+    std::sort(units.begin(), units.end());
+    std::string others;
+    for (const auto& u : units) others += (others.empty() ? "" : ", ") + u;
+    *kernel_note = "the package has kernel binaries for " +
+                   (others.empty() ? "no compute unit" : others) + ", none for " + unit +
+                   " (the emulated chip's; OCANN_SOC chooses it): build it with " + unit +
+                   " in ASCEND_COMPUTE_UNIT and AddConfig(\"" + unit + "\")";
+    return libs;
+  }
+  for (const auto& obj : FilesUnder(kernels, ".o")) {
+    const std::string json = obj.substr(0, obj.size() - 2) + ".json";
+    const Result<std::string> text = ReadFile(json);
+    if (!text.ok() || text.value().find("OPENCANN_ASCENDC_EMULATION") == std::string::npos)
+      return Unsupported("operator package [" + dir + "]: kernel binary [" + obj +
+                         "] was not compiled by OpenCANN's opc (an NPU binary from CANN cannot run "
+                         "in the emulation); rebuild the package against OpenCANN");
+    libs.push_back(obj);
+  }
+  return libs;
+}
+
 }  // namespace
 
 Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
   std::lock_guard<std::mutex> lock(g_mutex);
   auto& reg = ops::OpDefRegistry::Global();
   for (const auto& dir : vendor_dirs) {
-    const std::string lib_dir = dir + "/op_impl/lib";
-    if (!IsDirectory(lib_dir))
-      return NotFound("operator package [" + dir + "] has no op_impl/lib folder");
-    for (const auto& file : ListFiles(lib_dir)) {
-      if (file.size() < 3 || file.compare(file.size() - 3, 3, ".so") != 0) continue;
+    if (!IsPackageDir(dir))
+      return NotFound("operator package [" + dir +
+                      "] has neither op_impl/lib (OpenCANN's msopgen) nor op_impl/ai_core/tbe "
+                      "(CANN's op-project template)");
+    std::string kernel_note;
+    OC_ASSIGN_OR_RETURN(std::vector<std::string> libs, PackageLibraries(dir, &kernel_note));
+    if (!kernel_note.empty()) g_kernel_notes[dir] = kernel_note;
+    for (const auto& file : libs) {
       // One package reached through two paths (a symlink, ASCEND_CUSTOM_OPP_PATH and
       // ASCEND_OPP_PATH/vendors) is opened once.
       std::error_code ec;
@@ -146,7 +232,7 @@ static std::vector<std::string> VendorPackages(const std::string& vendors) {
   for (const std::string& f : found)
     if (std::find(names.begin(), names.end(), f) == names.end()) names.push_back(f);
   for (const std::string& n : names)
-    if (IsDirectory(vendors + "/" + n + "/op_impl/lib")) out.push_back(vendors + "/" + n);
+    if (IsPackageDir(vendors + "/" + n)) out.push_back(vendors + "/" + n);
   return out;
 }
 
@@ -163,7 +249,7 @@ Status LoadCustomOpPackages() {
       if (colon == std::string::npos) colon = paths.size();
       const std::string dir = paths.substr(start, colon - start);
       // Entries that are not installed packages (stale or empty) are skipped, as CANN does.
-      if (!dir.empty() && IsDirectory(dir + "/op_impl/lib")) dirs.push_back(dir);
+      if (!dir.empty() && IsPackageDir(dir)) dirs.push_back(dir);
       start = colon + 1;
     }
     // Then the packages installed into the toolkit: $ASCEND_OPP_PATH/vendors/<vendor>, in

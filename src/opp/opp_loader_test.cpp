@@ -48,7 +48,41 @@ TEST_F(OppFolders, VendorFolderWithoutOpImplLibIsNotFound) {
   Status s = LoadOpPackages({vendor});
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), StatusCode::kNotFound);
-  EXPECT_EQ(s.message(), "operator package [" + vendor + "] has no op_impl/lib folder");
+  EXPECT_EQ(s.message(),
+            "operator package [" + vendor +
+                "] has neither op_impl/lib (OpenCANN's msopgen) nor op_impl/ai_core/tbe "
+                "(CANN's op-project template)");
+}
+
+// CANN's op-project template layout: kernel binaries that opc did not compile (an NPU's .o
+// from CANN) are refused by name before anything is loaded.
+TEST_F(OppFolders, TemplatePackageWithNpuBinariesIsRefused) {
+  const std::string vendor = root_ + "/customize";
+  const std::string bin = vendor + "/op_impl/ai_core/tbe/kernel/ascend910b/add_custom";
+  fs::create_directories(bin);
+  fs::create_directories(vendor + "/op_impl/ai_core/tbe/op_tiling/lib/linux/x86_64");
+  std::ofstream(bin + "/AddCustom_1.o") << "\x7f"
+                                           "ELF";
+  std::ofstream(bin + "/AddCustom_1.json")
+      << R"({"binFileName": "AddCustom_1", "magic": "RT_DEV_BINARY_MAGIC_ELF"})";
+  Status s = LoadOpPackages({vendor});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported);
+  EXPECT_NE(s.message().find("[" + bin + "/AddCustom_1.o] was not compiled by OpenCANN's opc"),
+            std::string::npos)
+      << s.message();
+}
+
+// A template package built for other compute units loads (its op definitions are there) and
+// has no kernels for the emulated chip.
+TEST_F(OppFolders, TemplatePackageForAnotherComputeUnitLoadsNoKernels) {
+  const std::string vendor = root_ + "/customize";
+  fs::create_directories(vendor + "/op_impl/ai_core/tbe/kernel/ascend310b/add_custom");
+  fs::create_directories(vendor + "/op_impl/ai_core/tbe/kernel/config/ascend310b");
+  fs::create_directories(vendor + "/op_impl/ai_core/tbe/op_tiling/lib/linux/x86_64");
+  const size_t before = CustomOpSummary().size();
+  EXPECT_TRUE(LoadOpPackages({vendor}).ok());
+  EXPECT_EQ(CustomOpSummary().size(), before);
 }
 
 TEST_F(OppFolders, MissingVendorFolderIsNotFound) {
@@ -105,7 +139,11 @@ TEST_F(OppFolders, FirstMissingFolderStopsTheList) {
   fs::create_directories(good + "/op_impl/lib");
   Status s = LoadOpPackages({good, root_ + "/bad"});
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.message(), "operator package [" + root_ + "/bad] has no op_impl/lib folder");
+  EXPECT_EQ(
+      s.message(),
+      "operator package [" + root_ +
+          "/bad] has neither op_impl/lib (OpenCANN's msopgen) nor op_impl/ai_core/tbe (CANN's "
+          "op-project template)");
 }
 
 // ---- The bridge: OpDefs and kernel entries as a package's static initialisers leave them.
@@ -148,7 +186,7 @@ TEST(OppBridge, OpWithoutKernelIsRefused) {
   EXPECT_EQ(s.code(), StatusCode::kParseError);
   EXPECT_EQ(s.message(), Where("libcust_op_a.so", "OcUtNoKernel") +
                              "no kernel is registered for the op (the op_kernel entry file of "
-                             "the msopgen project is missing from the library)");
+                             "the msopgen project, or the template's opc binaries, are missing)");
   // A refused definition is reported once; the next load goes on.
   EXPECT_TRUE(LoadOpPackages({}).ok());
 }

@@ -1,0 +1,382 @@
+"""CANN's operator-project template, step by step, as its cmake/func.cmake drives it: the
+op_host library compiled with the template's command, op_build on it (aclnn sources, op_proto,
+aic-<unit>-ops-info.ini), the package laid out as the template installs it, opc compiling the
+kernel through a Python operator wrapper for each type combination, and the package's aclnn
+API run against numpy. The wrapper and the project are this test's own, written to the
+interfaces CANN documents (the template's scripts are not redistributed)."""
+import json
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from conftest import BUILD, run
+
+TILING_H = r"""
+#pragma once
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ScaleAddCustomTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+  TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+  TILING_DATA_FIELD_DEF(float, alpha);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ScaleAddCustom, ScaleAddCustomTilingData)
+}  // namespace optiling
+"""
+
+HOST_CPP = r"""
+#include "scale_add_custom_tiling.h"
+#include "register/op_def_registry.h"
+
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+  ScaleAddCustomTilingData tiling;
+  const uint32_t total = static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize());
+  const float* alpha = context->GetAttrs()->GetAttrPointer<float>(0);
+  context->SetBlockDim(8);
+  tiling.set_totalLength(total);
+  tiling.set_tileLength(128);
+  tiling.set_alpha(*alpha);
+  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+  size_t* workspace = context->GetWorkspaceSizes(1);
+  workspace[0] = 0;
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+
+namespace ge {
+static graphStatus InferShape(gert::InferShapeContext* context) {
+  *context->GetOutputShape(0) = *context->GetInputShape(0);
+  return GRAPH_SUCCESS;
+}
+static graphStatus InferDataType(gert::InferDataTypeContext* context) {
+  context->SetOutputDataType(0, context->GetInputDataType(0));
+  return GRAPH_SUCCESS;
+}
+}  // namespace ge
+
+namespace ops {
+class ScaleAddCustom : public OpDef {
+ public:
+  explicit ScaleAddCustom(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Input("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    this->Attr("alpha").AttrType(OPTIONAL).Float(2.0);
+    this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);
+    this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().AddConfig(UNIT);
+  }
+};
+OP_ADD(ScaleAddCustom);
+}  // namespace ops
+"""
+
+KERNEL_CPP = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+template <typename T>
+class KernelScaleAdd {
+ public:
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t total, uint32_t tile, float alpha) {
+    blockLen_ = total / GetBlockNum();
+    tile_ = tile;
+    alpha_ = alpha;
+    xGm_.SetGlobalBuffer((__gm__ T*)x + blockLen_ * GetBlockIdx(), blockLen_);
+    yGm_.SetGlobalBuffer((__gm__ T*)y + blockLen_ * GetBlockIdx(), blockLen_);
+    zGm_.SetGlobalBuffer((__gm__ T*)z + blockLen_ * GetBlockIdx(), blockLen_);
+    pipe_.InitBuffer(inX_, 2, tile_ * sizeof(T));
+    pipe_.InitBuffer(inY_, 2, tile_ * sizeof(T));
+    pipe_.InitBuffer(out_, 2, tile_ * sizeof(T));
+  }
+  __aicore__ inline void Process() {
+    for (uint32_t i = 0; i < blockLen_ / tile_; ++i) {
+      LocalTensor<T> x = inX_.AllocTensor<T>();
+      LocalTensor<T> y = inY_.AllocTensor<T>();
+      DataCopy(x, xGm_[i * tile_], tile_);
+      DataCopy(y, yGm_[i * tile_], tile_);
+      inX_.EnQue(x);
+      inY_.EnQue(y);
+      x = inX_.DeQue<T>();
+      y = inY_.DeQue<T>();
+      LocalTensor<T> z = out_.AllocTensor<T>();
+      Muls(z, x, static_cast<T>(alpha_), tile_);
+      Add(z, z, y, tile_);
+      out_.EnQue(z);
+      inX_.FreeTensor(x);
+      inY_.FreeTensor(y);
+      z = out_.DeQue<T>();
+      DataCopy(zGm_[i * tile_], z, tile_);
+      out_.FreeTensor(z);
+    }
+  }
+
+ private:
+  TPipe pipe_;
+  TQue<QuePosition::VECIN, 2> inX_, inY_;
+  TQue<QuePosition::VECOUT, 2> out_;
+  GlobalTensor<T> xGm_, yGm_, zGm_;
+  uint32_t blockLen_ = 0, tile_ = 0;
+  float alpha_ = 0;
+};
+
+extern "C" __global__ __aicore__ void scale_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
+                                                       GM_ADDR tiling) {
+  GET_TILING_DATA(t, tiling);
+  KernelScaleAdd<DTYPE_X> op;
+  op.Init(x, y, z, t.totalLength, t.tileLength, t.alpha);
+  op.Process();
+}
+"""
+
+# An operator wrapper as the template's generator writes one: it imports CANN's compile API
+# and hands the kernel source and its type macros to compile_op.
+WRAPPER_PY = r'''
+import os
+from tbe.common.platform import get_soc_spec
+from tbe.common.utils import para_check
+from tbe.tikcpp import compile_op, get_code_channel, OpInfo
+from tbe.common.buildcfg import get_current_build_config
+from impl.util.platform_adapter import tbe_register
+
+CTYPES = {"float16": "half", "float32": "float"}
+
+
+@tbe_register.register_operator("ScaleAddCustom")
+@para_check.check_op_params(para_check.REQUIRED_INPUT, para_check.REQUIRED_INPUT, para_check.REQUIRED_OUTPUT,
+                            para_check.OPTION_ATTR_FLOAT, para_check.KERNEL_NAME)
+def scale_add_custom(x, y, z, alpha=2.0, kernel_name="scale_add_custom", impl_mode=""):
+    if get_current_build_config("enable_op_prebuild"):
+        return
+    options = ["-x", "cce"]
+    for t in (x, y, z):
+        name = t["param_name"].upper()
+        options += ["-DDTYPE_%s=%s" % (name, CTYPES[t["dtype"]]), "-DFORMAT_%s=FORMAT_%s" % (name, t["format"])]
+    assert get_soc_spec("SHORT_SOC_VERSION") == "Ascend910B", get_soc_spec("SHORT_SOC_VERSION")
+    src = os.path.join(os.path.dirname(os.path.realpath(__file__)), "scale_add_custom.cpp")
+    info = OpInfo(kernel_name=kernel_name, op_type="ScaleAddCustom", inputs=[x, y], outputs=[z],
+                  attrs=[{"name": "alpha", "dtype": "float", "value": alpha}], impl_mode=impl_mode)
+    compile_op(src, "scale_add_custom", info, options, get_code_channel(src, kernel_name, "ScaleAddCustom"), "{}")
+'''
+
+APP_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include "acl/acl.h"
+#include "aclnn_scale_add_custom.h"
+/* app <acl dtype> <elements> <elem bytes> <x.bin> <y.bin> <z.bin> */
+static void *load(const char *path, size_t n) {
+  void *p = malloc(n);
+  FILE *f = fopen(path, "rb");
+  if (!f || fread(p, 1, n, f) != n) { fprintf(stderr, "cannot read %s\n", path); exit(2); }
+  fclose(f);
+  return p;
+}
+int main(int argc, char **argv) {
+  int dtype = atoi(argv[1]);
+  int64_t n = atoll(argv[2]);
+  size_t bytes = (size_t)n * (size_t)atoi(argv[3]);
+  int64_t shape[1] = {n};
+  void *hx = load(argv[4], bytes), *hy = load(argv[5], bytes), *hz = malloc(bytes);
+  void *dx, *dy, *dz;
+  aclrtStream stream;
+  uint64_t ws = 0;
+  aclOpExecutor *ex = NULL;
+  if (aclInit(NULL) || aclrtSetDevice(0) || aclrtCreateStream(&stream)) return 3;
+  aclrtMalloc(&dx, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dy, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dz, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemcpy(dx, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemcpy(dy, bytes, hy, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclTensor *x = aclCreateTensor(shape, 1, (aclDataType)dtype, NULL, 0, ACL_FORMAT_ND, shape, 1, dx);
+  aclTensor *y = aclCreateTensor(shape, 1, (aclDataType)dtype, NULL, 0, ACL_FORMAT_ND, shape, 1, dy);
+  aclTensor *z = aclCreateTensor(shape, 1, (aclDataType)dtype, NULL, 0, ACL_FORMAT_ND, shape, 1, dz);
+  int prep = aclnnScaleAddCustomGetWorkspaceSize(x, y, 0.5, z, &ws, &ex);
+  int launch = prep ? -1 : aclnnScaleAddCustom(NULL, ws, ex, stream);
+  int sync = aclrtSynchronizeStream(stream);
+  printf("prep=%d launch=%d sync=%d\n", prep, launch, sync);
+  if (prep || launch || sync) return 1;
+  aclrtMemcpy(hz, bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+  FILE *f = fopen(argv[6], "wb");
+  fwrite(hz, 1, bytes, f);
+  fclose(f);
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    root = tmp_path_factory.mktemp("prefix")
+    r = run(["cmake", "--install", BUILD, "--prefix", str(root)])
+    assert r.returncode == 0, r.stdout + r.stderr
+    return root
+
+
+def make_project(root, unit):
+    (root / "op_host").mkdir(parents=True)
+    (root / "op_kernel").mkdir()
+    (root / "op_host" / "scale_add_custom_tiling.h").write_text(TILING_H)
+    (root / "op_host" / "scale_add_custom.cpp").write_text(HOST_CPP.replace("UNIT", '"%s"' % unit))
+    (root / "op_kernel" / "scale_add_custom.cpp").write_text(KERNEL_CPP)
+
+
+def host_library(prefix, root, out, extra=()):
+    """The op_host sources compiled as the template's opbuild() and cust_optiling compile them."""
+    return run(["g++", "-g", "-fPIC", "-shared", "-std=c++11", str(root / "op_host" / "scale_add_custom.cpp"),
+                "-D_GLIBCXX_USE_CXX11_ABI=0", "-I", f"{prefix}/include", "-L", f"{prefix}/lib64", *extra,
+                "-lexe_graph", "-lregister", "-ltiling_api", "-o", str(out)])
+
+
+@pytest.fixture(scope="module")
+def template_package(prefix, tmp_path_factory):
+    """The package of a template project for ascend910b, binaries compiled by opc."""
+    root = tmp_path_factory.mktemp("scale_add")
+    make_project(root, "ascend910b")
+    autogen = root / "build_out" / "autogen"
+    autogen.mkdir(parents=True)
+    r = host_library(prefix, root, autogen / "libascend_all_ops.so")
+    assert r.returncode == 0, r.stderr
+    r = run([f"{prefix}/toolkit/tools/opbuild/op_build", str(autogen / "libascend_all_ops.so"), str(autogen)])
+    assert r.returncode == 0, r.stdout + r.stderr
+
+    vendor = root / "installed" / "vendors" / "customize"
+    tiling = vendor / "op_impl/ai_core/tbe/op_tiling/lib/linux/x86_64"
+    tiling.mkdir(parents=True)
+    r = host_library(prefix, root, tiling / "libcust_opmaster_rt2.0.so",
+                     ["-Wl,--whole-archive", "-lrt2_registry", "-Wl,--no-whole-archive"])
+    assert r.returncode == 0, r.stderr
+    api = vendor / "op_api"
+    (api / "lib").mkdir(parents=True)
+    (api / "include").mkdir()
+    shutil.copy(autogen / "aclnn_scale_add_custom.h", api / "include")
+    r = run(["g++", "-fPIC", "-shared", "-D_GLIBCXX_USE_CXX11_ABI=0", str(autogen / "aclnn_scale_add_custom.cpp"),
+             f"-I{prefix}/include", f"-L{prefix}/lib64", "-lascendcl", "-lnnopbase",
+             "-o", str(api / "lib" / "libcust_opapi.so")])
+    assert r.returncode == 0, r.stderr
+
+    src = root / "build_out" / "binary" / "src"
+    src.mkdir(parents=True)
+    shutil.copy(root / "op_kernel" / "scale_add_custom.cpp", src)
+    (src / "ScaleAddCustom.py").write_text(WRAPPER_PY)
+    out = vendor / "op_impl/ai_core/tbe/kernel/ascend910b/scale_add_custom"
+    env = dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(vendor))
+    for i, dtype in enumerate(["float16", "float32"]):
+        tensor = {"dtype": dtype, "format": "ND", "paramType": "required", "shape": [-2]}
+        param = {"op_type": "ScaleAddCustom",
+                 "op_list": [{"bin_filename": f"ScaleAddCustom_{i}",
+                              "inputs": [dict(tensor, name="x", index=0), dict(tensor, name="y", index=1)],
+                              "outputs": [dict(tensor, name="z", index=0)],
+                              "attrs": [{"name": "alpha", "dtype": "float", "value": 0.0}]}]}
+        (src / f"param_{i}.json").write_text(json.dumps(param))
+        r = subprocess.run([f"{prefix}/bin/opc", str(src / "ScaleAddCustom.py"), "--main_func=scale_add_custom",
+                            f"--input_param={src}/param_{i}.json", "--soc_version=Ascend910B3", f"--output={out}",
+                            '--impl_mode=""', "--simplified_key_mode=0", "--op_mode=dynamic"],
+                           capture_output=True, text=True, env=env, timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+    return {"root": root, "autogen": autogen, "vendor": vendor, "out": out, "src": src}
+
+
+def test_op_build_writes_the_templates_sources(template_package):
+    autogen = template_package["autogen"]
+    ini = (autogen / "aic-ascend910b-ops-info.ini").read_text().splitlines()
+    assert ini[0] == "[ScaleAddCustom]"
+    for line in ["input0.name=x", "input0.dtype=float16,float32", "input0.format=ND,ND",
+                 "input0.paramType=required", "input1.name=y", "output0.name=z",
+                 "output0.dtype=float16,float32", "attr.list=alpha", "attr_alpha.type=float",
+                 "attr_alpha.paramType=optional", "attr_alpha.defaultValue=2.0",
+                 "opFile.value=scale_add_custom", "opInterface.value=scale_add_custom"]:
+        assert line in ini, line
+    header = (autogen / "aclnn_scale_add_custom.h").read_text()
+    assert "aclnnScaleAddCustomGetWorkspaceSize" in header and "double alpha" in header
+    assert (autogen / "op_proto.h").exists() and (autogen / "op_proto.cc").exists()
+
+
+def test_opc_writes_the_binary_and_its_description(template_package):
+    out = template_package["out"]
+    desc = json.loads((out / "ScaleAddCustom_0.json").read_text())
+    assert desc["binFileName"] == "ScaleAddCustom_0" and desc["binFileSuffix"] == ".o"
+    assert desc["magic"] == "OPENCANN_ASCENDC_EMULATION"
+    assert desc["tilingDataStruct"] == "ScaleAddCustomTilingData"  # from the installed op_host library
+    info = desc["supportInfo"]
+    assert [t["dtype"] for t in info["inputs"]] == ["float16", "float16"]
+    assert info["outputs"][0]["dtype"] == "float16" and "staticKey" in info
+    # The .o is the kernel for the emulation: a shared object.
+    assert (out / "ScaleAddCustom_0.o").read_bytes()[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("dtype,acl,size", [("float16", 1, 2), ("float32", 0, 4)])
+def test_template_package_runs_through_aclnn(prefix, template_package, tmp_path, dtype, acl, size):
+    api = template_package["vendor"] / "op_api"
+    r = run(["gcc", "-x", "c", "-", f"-I{prefix}/include", f"-I{api}/include", "-o", str(tmp_path / "app"),
+             f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi", "-lascendcl", f"-Wl,-rpath,{api}/lib:{prefix}/lib"],
+            input=APP_C)
+    assert r.returncode == 0, r.stderr
+    rng = np.random.default_rng(7)
+    n = 8 * 128 * 3
+    x = rng.standard_normal(n).astype(dtype)
+    y = rng.standard_normal(n).astype(dtype)
+    x.tofile(tmp_path / "x.bin")
+    y.tofile(tmp_path / "y.bin")
+    env = dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(template_package["vendor"]))
+    r = subprocess.run([str(tmp_path / "app"), str(acl), str(n), str(size), str(tmp_path / "x.bin"),
+                        str(tmp_path / "y.bin"), str(tmp_path / "z.bin")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and "prep=0 launch=0 sync=0" in r.stdout, r.stdout + r.stderr
+    z = np.fromfile(tmp_path / "z.bin", dtype=dtype)
+    expect = (x.astype(np.float32) * 0.5 + y.astype(np.float32)).astype(dtype)
+    np.testing.assert_allclose(z.astype(np.float32), expect.astype(np.float32),
+                               rtol=2e-3 if dtype == "float16" else 1e-6, atol=1e-3 if dtype == "float16" else 1e-6)
+
+
+def test_package_without_binaries_for_the_chip_says_so(prefix, template_package, tmp_path):
+    """The same package with its binaries for ascend310b only: the emulated 910B3 has none."""
+    vendor = tmp_path / "customize"
+    shutil.copytree(template_package["vendor"], vendor, symlinks=True)
+    kernel = vendor / "op_impl/ai_core/tbe/kernel"
+    (kernel / "ascend910b").rename(kernel / "ascend310b")
+    api = vendor / "op_api"
+    r = run(["gcc", "-x", "c", "-", f"-I{prefix}/include", f"-I{api}/include", "-o", str(tmp_path / "app"),
+             f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi", "-lascendcl", f"-Wl,-rpath,{api}/lib:{prefix}/lib"],
+            input=APP_C)
+    assert r.returncode == 0, r.stderr
+    np.zeros(1024, np.float32).tofile(tmp_path / "x.bin")
+    r = subprocess.run([str(tmp_path / "app"), "0", "1024", "4", str(tmp_path / "x.bin"), str(tmp_path / "x.bin"),
+                        str(tmp_path / "z.bin")], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(vendor)))
+    assert r.returncode == 1
+    assert "kernel binaries for ascend310b, none for ascend910b" in r.stderr, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--main_func=scale_add_custom", "--soc_version=Ascend910B3", "--output=OUT", "--input_param=PARAM",
+      "--frobnicate=1"], "--frobnicate: an option OpenCANN's opc does not know"),
+    (["--main_func=scale_add_custom", "--soc_version=Ascend999", "--output=OUT", "--input_param=PARAM"],
+     "--soc_version=Ascend999: not a chip OpenCANN describes"),
+    (["--main_func=no_such", "--soc_version=Ascend910B3", "--output=OUT", "--input_param=PARAM"],
+     "has no function no_such"),
+    (["--main_func=scale_add_custom", "--soc_version=Ascend910B3", "--output=OUT"], "--input_param is required"),
+    (["--main_func=scale_add_custom", "--soc_version=Ascend910B3", "--output=OUT", "--input_param=GARBAGE"],
+     "not a parameter file with op_type and op_list"),
+])
+def test_opc_refuses_bad_invocations(prefix, template_package, tmp_path, args, message):
+    src = template_package["src"]
+    (tmp_path / "garbage.json").write_text("{not json")
+    args = [a.replace("OUT", str(tmp_path / "out")).replace("PARAM", str(src / "param_0.json"))
+            .replace("GARBAGE", str(tmp_path / "garbage.json")) for a in args]
+    r = run([f"{prefix}/bin/opc", str(src / "ScaleAddCustom.py"), *args])
+    assert r.returncode == 1
+    assert message in r.stderr, r.stderr
+    assert not (tmp_path / "out" / "ScaleAddCustom_0.o").exists()
+
+
+def test_op_build_refuses_a_library_that_cannot_load(prefix, tmp_path):
+    (tmp_path / "lib.so").write_text("not a library")
+    r = run([f"{prefix}/toolkit/tools/opbuild/op_build", str(tmp_path / "lib.so"), str(tmp_path)])
+    assert r.returncode == 1 and "cannot load" in r.stderr
+    assert not list(tmp_path.glob("*.ini"))

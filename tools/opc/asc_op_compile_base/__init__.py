@@ -1,0 +1,1 @@
+"""The newer name of CANN's Ascend C compile package: the same OpenCANN stand-ins as tbe."""

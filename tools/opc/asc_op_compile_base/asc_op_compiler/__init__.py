@@ -1,0 +1,2 @@
+from tbe.tikcpp.compile_op import (  # noqa: F401
+    OpInfo, check_op_cap, compile_op, generalize_op_params, get_code_channel, replay_op)

@@ -1,0 +1,1 @@
+from tbe.common.utils import para_check  # noqa: F401

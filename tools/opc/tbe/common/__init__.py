@@ -1,0 +1,1 @@
+"""tbe.common: the platform, build configuration and parameter checks of an opc compile."""
