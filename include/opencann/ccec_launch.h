@@ -15,6 +15,9 @@
 #include <utility>
 
 #include "acl/acl_kernel_launch.h"
+// Host stubs beside kernels synchronise the stream they launched on (aclrtSynchronizeStream),
+// as CANN's device compile lets them without an include of their own.
+#include "acl/acl_rt.h"
 
 namespace AscendC::detail {
 void DeclareKernelType(int type);  // libascendc_emu: KERNEL_TASK_TYPE_DEFAULT

@@ -49,7 +49,10 @@ static constexpr SocSpec kSocTable[] = {
     {"Ascend310", 2, 0, 8, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
     {"Ascend310P1", 10, 0, 24, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
     {"Ascend310P3", 8, 0, 24, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
-    {"Ascend310B1", 1, 0, 8, 0, 0, 0, 0, 0, 0, 0, false, 0, 0},
+    // Atlas 200I/500 A2 (dav-m300): one AI core split into a cube and a vector part, as its
+    // platform ini's counts give them; UB 248 KiB, L1 1 MiB, L2 4 MiB (docs/npu-facts).
+    {"Ascend310B1", 1, 1, 8, 1224, 248 << 10, 1 << 20, 64 << 10, 64 << 10, 128 << 10, 4ull << 20,
+     true, 1 << 10, 2 << 10},
 };
 
 // The default chip when none is named (atc requires --soc_version; the emulation and the

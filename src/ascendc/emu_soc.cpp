@@ -1,5 +1,6 @@
 // The emulated chips (from the SoC table), the process-wide choice among them, and how a
 // kernel type lays a launch's blockDim units onto the chip's cores.
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -11,6 +12,20 @@ namespace detail {
 namespace {
 
 const SocFacts* g_soc = nullptr;
+
+// Ascend310B1 runs with the Atlas A2 emulation's instruction semantics: say so once.
+const SocFacts* Chosen(const SocFacts* s) {
+  static bool warned = false;
+  if (s && !warned && std::string(s->name).rfind("Ascend310B", 0) == 0) {
+    warned = true;
+    std::fprintf(stderr,
+                 "[WARNING] %s: emulated with 310B1's core counts and buffer sizes and the Atlas "
+                 "A2 (dav-c220) instruction semantics; dav-m300's own differences are not "
+                 "modelled\n",
+                 s->name);
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -91,14 +106,14 @@ const SocFacts& CurrentSoc() {
   // A launch for a model built for a chip uses that chip (LaunchOptions::soc).
   if (t_block && t_block->launch->soc) return *t_block->launch->soc;
   if (!g_soc) {
-    g_soc = FindSocFacts(std::getenv("OCANN_SOC"));
+    g_soc = Chosen(FindSocFacts(std::getenv("OCANN_SOC")));
     if (!g_soc) g_soc = FindSocFacts(opencann::kDefaultSoc);
   }
   return *g_soc;
 }
 
 bool SetSoc(const char* name) {
-  const SocFacts* s = FindSocFacts(name);
+  const SocFacts* s = Chosen(FindSocFacts(name));
   if (s) g_soc = s;
   return s != nullptr;
 }

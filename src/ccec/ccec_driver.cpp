@@ -3,6 +3,8 @@
 #include <cctype>
 #include <map>
 
+#include "opencann/soc_table.h"
+
 namespace oc::ccec {
 namespace {
 
@@ -27,18 +29,18 @@ Status ApplyArch(const std::string& arch, Invocation* inv) {
 }
 
 Status ApplySoc(const std::string& soc, Invocation* inv) {
-  static const char* kModelled[] = {"Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4"};
-  for (const char* m : kModelled) {
-    std::string lower = m;
+  for (const auto& spec : opencann::kSocTable) {
+    if (!spec.ascendc_emulated) continue;
+    std::string lower = spec.name;
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (soc == m || soc == lower) {
-      inv->soc = m;
+    if (soc == spec.name || soc == lower) {
+      inv->soc = spec.name;
       return Status();
     }
   }
   return Unsupported("--cce-soc-version=" + soc +
-                     ": OpenCANN's Ascend C emulation models Ascend910B1-B4 (Atlas A2); this "
-                     "chip is not modelled");
+                     ": OpenCANN's Ascend C emulation models Ascend910B1-B4 (Atlas A2) and "
+                     "Ascend310B1 (Atlas 200I/500 A2); this chip is not modelled");
 }
 
 // Options taking their value in the next argument, passed to the host compiler.
@@ -199,8 +201,13 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args) {
 }
 
 std::vector<std::string> DeviceDefines(const Invocation& inv) {
-  std::vector<std::string> d = {"-DOCANN_TIKICPU_SOC=\"" + inv.soc + "\"", "-D__CCE_AICORE__=220",
-                                "-DOCANN_CCEC=1", "-DOCANN_NPU_COMPILE=1", "-D__NPU_ARCH__=2201",
+  // The chip's architecture macros: Atlas A2 is dav-c220 (220, 2201), Ascend310B dav-m300
+  // (300, 3002); kernels choose code paths by them as the NPU compiler's passes do.
+  const bool m300 = inv.soc.rfind("Ascend310B", 0) == 0;
+  std::vector<std::string> d = {"-DOCANN_TIKICPU_SOC=\"" + inv.soc + "\"",
+                                m300 ? "-D__CCE_AICORE__=300" : "-D__CCE_AICORE__=220",
+                                "-DOCANN_CCEC=1", "-DOCANN_NPU_COMPILE=1",
+                                m300 ? "-D__NPU_ARCH__=3002" : "-D__NPU_ARCH__=2201",
                                 // The device compiler's attribute [aicore] (older headers
                                 // define __aicore__ as it outside CPU debug) becomes [[]],
                                 // an empty C++ attribute list.

@@ -32,12 +32,23 @@ TEST(CliSoc, Ascend910B4HasHalfTheMemoryOf910B3) {
 }
 
 TEST(CliSoc, InferenceChipsAreKnownButNotEmulated) {
-  for (const char* name : {"Ascend310", "Ascend310P3", "Ascend310B1", "Ascend910A"}) {
+  for (const char* name : {"Ascend310", "Ascend310P3", "Ascend910A"}) {
     const SocInfo* s = FindSoc(name);
     ASSERT_NE(s, nullptr) << name;
     EXPECT_FALSE(s->ascendc_emulated) << name;
     EXPECT_EQ(s->aiv_cores, 0) << name;
   }
+}
+
+// Atlas 200I/500 A2: one AI core (a cube part and a vector part), 248 KiB of UB.
+TEST(CliSoc, Ascend310B1IsEmulatedWithItsOwnSizes) {
+  const SocInfo* s = FindSoc("Ascend310B1");
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(s->ascendc_emulated);
+  EXPECT_EQ(s->aic_cores, 1);
+  EXPECT_EQ(s->aiv_cores, 1);
+  EXPECT_EQ(s->ub_bytes, 253952u);
+  EXPECT_EQ(s->l1_bytes, 1u << 20);
 }
 
 TEST(CliSoc, UnknownAndMisspelledNamesAreNotFound) {
@@ -77,7 +88,7 @@ TEST(CliSoc, EmulatedChipsCarryLocalMemorySizes) {
     EXPECT_GT(s->l0c_bytes, 0u) << n;
     EXPECT_GT(s->mhz, 0) << n;
   }
-  EXPECT_EQ(emulated, 4);  // the 910B family
+  EXPECT_EQ(emulated, 5);  // the 910B family and Ascend310B1
 }
 
 }  // namespace

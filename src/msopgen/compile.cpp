@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace oc::msopgen {
 namespace fs = std::filesystem;
@@ -19,13 +20,6 @@ bool HasAny(const fs::path& dir, const char* extension) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == extension) return true;
   return false;
-}
-
-bool Contains(const fs::path& file, const std::string& text) {
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str().find(text) != std::string::npos;
 }
 
 }  // namespace
@@ -45,12 +39,8 @@ Status CheckCompilable(const std::string& dir) {
     return InvalidArgument("-i [" + dir +
                            "]: not an operator project (no op_host/ and op_kernel/); create one "
                            "with msopgen gen");
-  if (fs::exists(p / "cmake" / "func.cmake") && Contains(p / "cmake" / "func.cmake", "opbuild"))
-    return Unsupported("-i [" + dir +
-                       "]: a project on CANN's own template (cmake/func.cmake: op_build, opc "
-                       "binary kernels), which OpenCANN does not build yet; generate a project "
-                       "with OpenCANN's msopgen gen from the same op.json and copy op_host/ and "
-                       "op_kernel/ into it");
+  // CANN's own template (cmake/func.cmake: op_build, opc) builds through its build.sh as
+  // OpenCANN's does: both run against the toolkit op_build and opc are part of.
   if (!fs::exists(p / "build.sh", ec) || !fs::exists(p / "CMakeLists.txt", ec))
     return InvalidArgument("-i [" + dir + "]: build.sh or CMakeLists.txt is missing");
   return Status::Ok();
@@ -63,23 +53,37 @@ Status CompileProject(const CompileOptions& options, std::string* package) {
       !fs::exists(fs::path(options.install_dir) / "lib" / "cmake" / "OpenCANN"))
     return NotFound("-c [" + options.install_dir +
                     "]: not an OpenCANN installation (no lib/cmake/OpenCANN)");
-  const fs::path out = dir / "build_out" / "custom_opp_linux_x86_64.run";
+  // The package: custom_opp_<system>_<arch>.run (OpenCANN's template names the system
+  // "linux", CANN's the distribution's id).
+  auto packages = [&dir] {
+    std::vector<fs::path> found;
+    std::error_code e;
+    for (const auto& f : fs::directory_iterator(dir / "build_out", e)) {
+      const std::string name = f.path().filename().string();
+      if (name.rfind("custom_opp_", 0) == 0 && f.path().extension() == ".run")
+        found.push_back(f.path());
+    }
+    return found;
+  };
   std::error_code ec;
-  fs::remove(out, ec);
+  for (const auto& old : packages()) fs::remove(old, ec);
   const pid_t pid = fork();
   if (pid < 0) return Internal("cannot start the build");
   if (pid == 0) {
     if (!options.install_dir.empty()) setenv("OPENCANN_ROOT", options.install_dir.c_str(), 1);
-    const std::string script = (dir / "build.sh").string();
-    execl("/bin/bash", "bash", script.c_str(), static_cast<char*>(nullptr));
+    // CANN's build.sh makes build_out/ in the current folder: run it from the project's.
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    execl("/bin/bash", "bash", "./build.sh", static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;
   if (waitpid(pid, &status, 0) < 0) return Internal("lost the build");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return Internal("the build of [" + dir.string() + "] failed (its output is above)");
-  if (!fs::exists(out, ec)) return Internal("the build wrote no " + out.string());
-  *package = out.string();
+  const std::vector<fs::path> built = packages();
+  if (built.empty())
+    return Internal("the build wrote no " + (dir / "build_out" / "custom_opp_*.run").string());
+  *package = built.front().string();
   return Status::Ok();
 }
 

@@ -1,8 +1,8 @@
 // msopgen compile: builds an operator project into its package (build_out/*.run), as the
 // seed's step 3 does with CANN's msopgen. Projects msopgen gen wrote (op_host + op_kernel,
 // built with CMake against an installed OpenCANN) are built; TBE (Python DSL/TIK) and AI CPU
-// deliverables, and projects on CANN's own template (cmake/func.cmake: op_build, opc), are
-// refused with what to do instead.
+// deliverables are refused with what to do instead. Projects on CANN's own template
+// (cmake/func.cmake) build through their build.sh with OpenCANN's op_build and opc.
 #pragma once
 
 #include <string>

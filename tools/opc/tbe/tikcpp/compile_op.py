@@ -247,7 +247,7 @@ def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_
     os.makedirs(out_dir, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="opc_") as tmp:
         wrapper = os.path.join(tmp, kernel_name + "_wrapper.cpp")
-        with open(wrapper, "w") as f:
+        with open(wrapper, "w", errors="surrogateescape") as f:
             f.write("// opc: %s's kernel %s compiled for OpenCANN's Ascend C emulation as binary %s.\n"
                     % (op_type, origin_func_name, kernel_name))
             f.write("#include <cmath>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n"
@@ -255,14 +255,21 @@ def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_
             f.write("// Kernels name the registered tiling struct without optiling::, as CANN's may.\n"
                     "namespace optiling {}\nusing namespace optiling;  // NOLINT\n\n")
             # The kernel's function under a private name, so a kernel named like a C library
-            # function (asinh, exp) cannot clash with its declaration.
-            f.write("#define %s oc_opc_kernel\n#include \"%s\"\n#undef %s\n\n" % (origin_func_name, src, origin_func_name))
+            # function (asinh, exp) cannot clash with its declaration. The source is copied in
+            # (not included) so that ccec rewrites the <<<>>> launches of its host stubs.
+            with open(src, errors="surrogateescape") as kernel:
+                text = kernel.read()
+            f.write("#define %s oc_opc_kernel\n#line 1 \"%s\"\n" % (origin_func_name, src))
+            f.write(text)
+            f.write("\n#undef %s\n\n" % origin_func_name)
             f.write("static ::ops::KernelRegisterer g_oc_opc_kernel(\"%s\", \"%s\", reinterpret_cast<void*>(&oc_opc_kernel),\n"
                     "    %d, std::vector<ge::DataType>{%s});\n" % (op_type, kernel_name, num_args, ", ".join(types)))
         obj = os.path.join(out_dir, kernel_name + ".o")
         ccec = context.get("ccec") or "ccec"
         cmd = [ccec, "-xcce", wrapper, "-shared", "-fPIC", "-O2", "-o", obj + ".tmp",
                "--cce-soc-version=" + soc, "-lopregister"]
+        # Quoted includes of the kernel resolve from its own folder, as they would in place.
+        cmd[3:3] = ["-iquote", os.path.dirname(os.path.realpath(src))]
         if header:
             cmd[3:3] = ["-include", header]
         cmd += _filter_options(list(options or []))
