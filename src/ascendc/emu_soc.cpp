@@ -106,8 +106,16 @@ const SocFacts& CurrentSoc() {
   // A launch for a model built for a chip uses that chip (LaunchOptions::soc).
   if (t_block && t_block->launch->soc) return *t_block->launch->soc;
   if (!g_soc) {
-    g_soc = Chosen(FindSocFacts(std::getenv("OCANN_SOC")));
-    if (!g_soc) g_soc = FindSocFacts(opencann::kDefaultSoc);
+    const char* env = std::getenv("OCANN_SOC");
+    g_soc = Chosen(FindSocFacts(env));
+    if (!g_soc) {
+      if (env && *env)
+        std::fprintf(stderr,
+                     "[WARNING] OCANN_SOC=%s: not a chip the Ascend C emulation models "
+                     "(Ascend910B1-B4, Ascend310B1); %s is used\n",
+                     env, opencann::kDefaultSoc);
+      g_soc = FindSocFacts(opencann::kDefaultSoc);
+    }
   }
   return *g_soc;
 }

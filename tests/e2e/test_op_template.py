@@ -157,7 +157,7 @@ def scale_add_custom(x, y, z, alpha=2.0, kernel_name="scale_add_custom", impl_mo
     for t in (x, y, z):
         name = t["param_name"].upper()
         options += ["-DDTYPE_%s=%s" % (name, CTYPES[t["dtype"]]), "-DFORMAT_%s=FORMAT_%s" % (name, t["format"])]
-    assert get_soc_spec("SHORT_SOC_VERSION") == "Ascend910B", get_soc_spec("SHORT_SOC_VERSION")
+    assert get_soc_spec("SHORT_SOC_VERSION") in ("Ascend910B", "Ascend310P"), get_soc_spec("SHORT_SOC_VERSION")
     src = os.path.join(os.path.dirname(os.path.realpath(__file__)), "scale_add_custom.cpp")
     info = OpInfo(kernel_name=kernel_name, op_type="ScaleAddCustom", inputs=[x, y], outputs=[z],
                   attrs=[{"name": "alpha", "dtype": "float", "value": alpha}], impl_mode=impl_mode)
@@ -373,6 +373,19 @@ def test_opc_refuses_bad_invocations(prefix, template_package, tmp_path, args, m
     assert r.returncode == 1
     assert message in r.stderr, r.stderr
     assert not (tmp_path / "out" / "ScaleAddCustom_0.o").exists()
+
+
+def test_opc_for_a_chip_the_emulation_does_not_model(prefix, template_package, tmp_path):
+    """A package for ascend310p;ascend910b gets a 310P binary too: compiled (the kernel is
+    checked), marked as not emulated, with one warning line; no emulated chip loads it."""
+    src = template_package["src"]
+    r = run([f"{prefix}/bin/opc", str(src / "ScaleAddCustom.py"), "--main_func=scale_add_custom",
+             f"--input_param={src}/param_1.json", "--soc_version=Ascend310P3", f"--output={tmp_path}"],
+            env=dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(template_package["vendor"])))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stderr.count("Ascend310P3 is not emulated by OpenCANN") == 1, r.stderr
+    desc = json.loads((tmp_path / "ScaleAddCustom_1.json").read_text())
+    assert desc["socVersion"] == "Ascend310P3" and desc["emulated"] is False
 
 
 def test_op_build_refuses_a_library_that_cannot_load(prefix, tmp_path):

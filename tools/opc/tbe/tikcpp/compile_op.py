@@ -219,12 +219,33 @@ def _support_info(inputs, outputs, attrs, impl_mode, kernel_name):
     }
 
 
+def _emulated(soc):
+    """Whether OpenCANN's Ascend C emulation models the chip (its platform file has sizes)."""
+    from tbe.common.platform import _platform_ini
+    import configparser
+    ini = _platform_ini(soc)
+    if ini is None:
+        return False
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(ini)
+    return parser.has_option("AICoreSpec", "ub_size")
+
+
 def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_compile_option="{}", *_args,
                **_kw):
     kernel_name = op_info.kernel_name or context.get("kernel_name")
     op_type = op_info.op_type
     out_dir = context.get("output")
     soc = context.get("soc_version")
+    compile_soc, emulated = soc, _emulated(soc)
+    if not emulated:
+        # A package built for several compute units (ascend310p;ascend910b) gets a binary for
+        # each; one for a chip the emulation does not model is compiled (its source checked)
+        # but no emulated chip loads it.
+        compile_soc = "Ascend910B3"
+        CommonUtility.print_compile_log(
+            kernel_name, "%s is not emulated by OpenCANN: the binary is compiled with Atlas A2 semantics to "
+            "check the kernel, and no emulated chip runs it" % soc, AscendCLogLevel.LOG_WARNING)
     if not os.path.isfile(src):
         raise RuntimeError("compile_op: the kernel source %s does not exist" % src)
     inputs = _param_entries("inputs") or list(op_info.inputs)
@@ -267,7 +288,7 @@ def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_
         obj = os.path.join(out_dir, kernel_name + ".o")
         ccec = context.get("ccec") or "ccec"
         cmd = [ccec, "-xcce", wrapper, "-shared", "-fPIC", "-O2", "-o", obj + ".tmp",
-               "--cce-soc-version=" + soc, "-lopregister"]
+               "--cce-soc-version=" + compile_soc, "-lopregister"]
         # Quoted includes of the kernel resolve from its own folder, as they would in place.
         cmd[3:3] = ["-iquote", os.path.dirname(os.path.realpath(src))]
         if header:
@@ -294,6 +315,7 @@ def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_
         "opType": op_type,
         "originFuncName": origin_func_name,
         "socVersion": soc,
+        "emulated": emulated,
         "tilingDataStruct": struct_name or "",
         "sha256": digest,
         "workspace": {"num": 1, "size": [-1], "type": [0]},
