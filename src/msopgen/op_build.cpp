@@ -94,9 +94,10 @@ std::string FloatText(float f) {
   return s;
 }
 
-// The default as the ini writes it (lists comma-separated, as CANN's ini does).
+// The default as the ini writes it: the template's wrapper generator pastes it into Python
+// (bool capitalised there), so lists are bracketed.
 std::string AttrDefaultText(const gert::RuntimeAttrs::Value& v) {
-  std::string out;
+  std::string out = "[";
   switch (v.kind) {
     case gert::RuntimeAttrs::Value::kInt:
       return std::to_string(v.i);
@@ -107,13 +108,13 @@ std::string AttrDefaultText(const gert::RuntimeAttrs::Value& v) {
     case gert::RuntimeAttrs::Value::kString:
       return v.s.GetString();
     case gert::RuntimeAttrs::Value::kListInt:
-      for (int64_t x : v.ints) out += (out.empty() ? "" : ",") + std::to_string(x);
-      return out;
+      for (int64_t x : v.ints) out += (out.size() > 1 ? "," : "") + std::to_string(x);
+      return out + "]";
     case gert::RuntimeAttrs::Value::kListFloat:
-      for (float x : v.floats) out += (out.empty() ? "" : ",") + FloatText(x);
-      return out;
+      for (float x : v.floats) out += (out.size() > 1 ? "," : "") + FloatText(x);
+      return out + "]";
   }
-  return out;
+  return "";
 }
 
 // The default as C++ source, as op_spec.h keeps it.
