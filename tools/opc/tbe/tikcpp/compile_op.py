@@ -287,8 +287,11 @@ def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_
                     "    %d, std::vector<ge::DataType>{%s});\n" % (op_type, kernel_name, num_args, ", ".join(types)))
         obj = os.path.join(out_dir, kernel_name + ".o")
         ccec = context.get("ccec") or "ccec"
+        # CANN compiles an operator's kernel for the device only (--cce-aicore-only): the host
+        # launch stubs older kernels keep under #ifndef __CCE_KT_TEST__ are not built, so the
+        # macro that leaves them out is defined here (as msopgen's projects compile kernels).
         cmd = [ccec, "-xcce", wrapper, "-shared", "-fPIC", "-O2", "-o", obj + ".tmp",
-               "--cce-soc-version=" + compile_soc, "-lopregister"]
+               "--cce-soc-version=" + compile_soc, "-D__CCE_KT_TEST__=1", "-lopregister"]
         # Quoted includes of the kernel resolve from its own folder, as they would in place.
         cmd[3:3] = ["-iquote", os.path.dirname(os.path.realpath(src))]
         if header:
