@@ -17,6 +17,7 @@
 #include "base/dtype.h"
 #include "opp/opp_loader.h"
 #include "ops/op_schema.h"
+#include "register/op_def_registry.h"
 
 using oc::acl::Fail;
 using oc::acl::State;
@@ -106,6 +107,16 @@ aclnnStatus CheckTensor(const aclTensor* t, const char* what, size_t i, const ch
     return Fail(ACLNN_ERR_PARAM_INVALID,
                 std::string(fn) + ": " + name + " is not device memory of its size (aclrtMalloc)");
   return ACLNN_SUCCESS;
+}
+
+// Whether the package op's attribute may be left out (OPTIONAL in its OpDef).
+bool IsOptionalPackageAttr(const char* op_type, const char* name) {
+  for (const auto& def : ops::OpDefRegistry::Global().op_defs()) {
+    if (std::string(def->type()) != op_type) continue;
+    for (const auto& a : def->attrs())
+      if (std::string(a.name()) == name) return a.attr_type() != ops::REQUIRED;
+  }
+  return false;
 }
 
 }  // namespace
@@ -201,9 +212,14 @@ aclnnStatus OcAclnnGetWorkspaceSize(const char* opType, const aclTensor* const* 
         ex->node.attrs.Set(at.name, std::string(at.s ? at.s : ""));
       } else if (at.kind == 4 || at.kind == 5) {
         const char* kind = at.kind == 4 ? oc::acl::kIntArrayKind : oc::acl::kFloatArrayKind;
-        if (!at.list)
-          return Fail(ACLNN_ERR_PARAM_NULLPTR,
-                      std::string("aclnn") + opType + ": attribute " + at.name + " is null");
+        // A null list leaves an optional attribute at its default, as CANN's aclnn takes it;
+        // a required one must be given.
+        if (!at.list) {
+          if (!IsOptionalPackageAttr(opType, at.name))
+            return Fail(ACLNN_ERR_PARAM_NULLPTR, std::string("aclnn") + opType + ": attribute " +
+                                                     at.name + " is null and the op requires it");
+          continue;
+        }
         if (!oc::acl::IsHandleKind(at.list, kind))
           return Fail(ACLNN_ERR_PARAM_INVALID, std::string("aclnn") + opType + ": attribute " +
                                                    at.name + " is not a live " + kind);

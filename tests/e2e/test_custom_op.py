@@ -530,14 +530,16 @@ int main(void) {
   int prep = aclnnListAttrsGetWorkspaceSize(x, axes, weights, y, &size, &ex);
   int run = aclnnListAttrs(NULL, size, ex, stream);
   int sync = aclrtSynchronizeStream(stream);
+  aclOpExecutor *ex2 = NULL;
+  int opt_null = aclnnListAttrsGetWorkspaceSize(x, axes, NULL, y, &size, &ex2);  /* default */
   int destroy = aclDestroyIntArray(axes);
   int again = aclDestroyIntArray(axes);                    /* destroyed already */
   int stale = aclnnListAttrsGetWorkspaceSize(x, axes, weights, y, &size, &ex);
   int null_list = aclnnListAttrsGetWorkspaceSize(x, NULL, weights, y, &size, &ex);
   int bad_create = aclCreateIntArray(NULL, 3) == NULL;
   aclDestroyFloatArray(weights);
-  printf("prep=%d run=%d sync=%d destroy=%d again=%d stale=%d null=%d bad_create=%d\n", prep, run,
-         sync, destroy, again, stale, null_list, bad_create);
+  printf("prep=%d run=%d sync=%d opt_null=%d destroy=%d again=%d stale=%d null=%d bad_create=%d\n",
+         prep, run, sync, opt_null, destroy, again, stale, null_list, bad_create);
   return 0;
 }
 """
@@ -557,8 +559,9 @@ def test_aclnn_list_attributes(prefix, package, tmp_path):
     assert r.returncode == 0, r.stderr
     r = subprocess.run([str(tmp_path / "lists")], capture_output=True, text=True, timeout=120,
                        env=env_with([package]))
-    assert ("prep=0 run=0 sync=0 destroy=0 again=161002 stale=161002 null=161001 bad_create=1"
-            in r.stdout), r.stdout + r.stderr
+    # A null optional list takes its default; a null required one is refused.
+    assert ("prep=0 run=0 sync=0 opt_null=0 destroy=0 again=161002 stale=161002 null=161001 "
+            "bad_create=1" in r.stdout), r.stdout + r.stderr
 
 
 ACLNN_OPTIONAL_APP = r"""
