@@ -215,7 +215,6 @@ Result<OpSpec> SpecFromOpDef(const ops::OpDef& def) {
       if (in.name == p.name) p.arg_name = p.name + "_ref";
     spec.outputs.push_back(std::move(p));
   }
-  if (spec.outputs.empty()) return ParseError(where + ": has no output");
   for (const auto& a : def.attrs()) {
     AttrSpec attr;
     attr.name = a.name();

@@ -25,7 +25,9 @@ for candidate in (os.path.join(HERE, "..", "lib", "python3", "dist-packages"), o
 # Options of CANN's opc that select NPU code generation, debugging aids or caches: recorded.
 RECORDED = {"--simplified_key_mode", "--op_mode", "--core_type", "--log", "--op_debug_config", "--debug_dir",
             "--op_bank_path", "--mdl_bank_path", "--optional_input_mode", "--dynamic_param_mode",
-            "--op_precision_mode", "--deterministic", "--op_debug_level", "--enable_superkernel"}
+            "--op_precision_mode", "--deterministic", "--op_debug_level", "--enable_superkernel",
+            "--tiling_key", "--op_super_kernel_options", "--kernel-template-input"}
+# --tiling_key limits CANN's compile to some tiling keys; the emulation's binary holds them all.
 USAGE = ("usage: opc <op>.py --main_func=<function> --input_param=<param>.json --soc_version=<SoC> "
          "--output=<folder> [--impl_mode=high_performance|high_precision]")
 

@@ -127,7 +127,10 @@ def _tiling_header(op_type):
     if found:
         return found.decode(), name.value.decode()
     for vendor in _vendor_dirs():
+        # The installed layout (op_tiling/lib/linux/<arch>/), and the liboptiling.so link the
+        # newer template's ascendc_compile_kernel.py puts beside a build's own library.
         libs = glob.glob(os.path.join(vendor, "op_impl/ai_core/tbe/op_tiling/lib/linux/*/*.so"))
+        libs += glob.glob(os.path.join(vendor, "op_impl/ai_core/tbe/op_tiling/*.so"))
         libs += glob.glob(os.path.join(vendor, "op_impl/lib/*.so"))
         for lib in sorted(libs):
             try:
@@ -288,10 +291,12 @@ def compile_op(src, origin_func_name, op_info, options=None, code_channel=0, op_
         obj = os.path.join(out_dir, kernel_name + ".o")
         ccec = context.get("ccec") or "ccec"
         # CANN compiles an operator's kernel for the device only (--cce-aicore-only): the host
-        # launch stubs older kernels keep under #ifndef __CCE_KT_TEST__ are not built, so the
-        # macro that leaves them out is defined here (as msopgen's projects compile kernels).
+        # launch stubs kernels keep under #ifndef __CCE_KT_TEST__ or ASCENDC_CPU_DEBUG are not
+        # built, so the macros that leave them out are defined (as msopgen's projects compile
+        # kernels, linking the emulation).
         cmd = [ccec, "-xcce", wrapper, "-shared", "-fPIC", "-O2", "-o", obj + ".tmp",
-               "--cce-soc-version=" + compile_soc, "-D__CCE_KT_TEST__=1", "-lopregister"]
+               "--cce-soc-version=" + compile_soc, "-D__CCE_KT_TEST__=1", "-DASCENDC_CPU_DEBUG=1",
+               "-lopregister"]
         # Quoted includes of the kernel resolve from its own folder, as they would in place.
         cmd[3:3] = ["-iquote", os.path.dirname(os.path.realpath(src))]
         if header:
