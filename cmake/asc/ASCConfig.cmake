@@ -66,15 +66,5 @@ function(ascendc_compile_options target scope)
   endif()
 endfunction()
 
-# The operator-package side of the package (CANN's op project template on find_package(ASC):
-# npu_op_package and the rest) is not here: say so where a project calls it.
-foreach(_oc_fn npu_op_package npu_op_code_gen npu_op_library npu_op_kernel_options
-        npu_op_kernel_sources npu_op_package_add npu_op_device_tiling_library)
-  cmake_language(EVAL CODE "
-    function(${_oc_fn})
-      message(FATAL_ERROR \"${_oc_fn}: operator packages on CANN's find_package(ASC) template \"
-        \"are not supported by OpenCANN yet; generate the project with 'msopgen gen' and build \"
-        \"it with 'msopgen compile' (docs/tutorials/custom-operator.md)\")
-    endfunction()")
-endforeach()
-unset(_oc_fn)
+# The operator-package functions (npu_op_package and the rest): ASCOpPackage.cmake.
+include("${CMAKE_CURRENT_LIST_DIR}/ASCOpPackage.cmake")

@@ -388,6 +388,66 @@ def test_opc_for_a_chip_the_emulation_does_not_model(prefix, template_package, t
     assert desc["socVersion"] == "Ascend310P3" and desc["emulated"] is False
 
 
+ASC_TOP = """cmake_minimum_required(VERSION 3.16.0)
+project(opp)
+find_package(ASC REQUIRED)
+npu_op_package(scale TYPE RUN CONFIG INSTALL_PATH ${CMAKE_BINARY_DIR}/)
+add_subdirectory(op_host)
+add_subdirectory(op_kernel)
+"""
+ASC_HOST = """aux_source_directory(${CMAKE_CURRENT_SOURCE_DIR} ops_srcs)
+npu_op_code_gen(SRC ${ops_srcs} PACKAGE scale OUT_DIR ${ASCEND_AUTOGEN_PATH})
+file(GLOB aclnn_src ${ASCEND_AUTOGEN_PATH}/aclnn_*.cpp)
+npu_op_library(cust_opapi ACLNN ${aclnn_src})
+npu_op_library(cust_op_proto GRAPH ${ops_srcs} ${ASCEND_AUTOGEN_PATH}/op_proto.cc)
+npu_op_library(cust_optiling TILING ${ops_srcs})
+npu_op_package_add(scale LIBRARY cust_optiling cust_opapi cust_op_proto)
+"""
+ASC_KERNEL = """npu_op_kernel_sources(ascendc_kernels KERNEL_DIR ./)
+npu_op_kernel_library(ascendc_kernels SRC_BASE ${CMAKE_CURRENT_SOURCE_DIR}/ TILING_LIBRARY cust_optiling)
+npu_op_package_add(scale LIBRARY ascendc_kernels)
+"""
+
+
+def test_asc_package_template_builds_installs_and_runs(prefix, tmp_path):
+    """find_package(ASC)'s operator-package functions (npu_op_package, npu_op_code_gen,
+    npu_op_library, npu_op_kernel_library, npu_op_package_add): binary + package targets, the
+    .run installed, the op run through aclnn."""
+    root = tmp_path / "proj"
+    make_project(root, "ascend910b")
+    (root / "CMakeLists.txt").write_text(ASC_TOP)
+    (root / "op_host" / "CMakeLists.txt").write_text(ASC_HOST)
+    (root / "op_kernel" / "CMakeLists.txt").write_text(ASC_KERNEL)
+    build = root / "build_out"
+    r = run(["cmake", "-S", str(root), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}",
+             "-DASCEND_COMPUTE_UNIT=ascend910b"])
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    for target in ("binary", "package"):
+        r = run(["cmake", "--build", str(build), "--target", target, "-j2"])
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    package = next(build.glob("custom_opp_*.run"))
+    r = run(["bash", str(package), f"--install-path={tmp_path / 'opp'}"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    vendor = tmp_path / "opp" / "vendors" / "scale"
+    assert (tmp_path / "opp" / "vendors" / "config.ini").read_text().startswith("load_priority=scale")
+    assert len(list((vendor / "op_impl/ai_core/tbe/kernel/ascend910b/scale_add_custom").glob("*.o"))) == 2
+    api = vendor / "op_api"
+    r = run(["gcc", "-x", "c", "-", f"-I{prefix}/include", f"-I{api}/include", "-o", str(tmp_path / "app"),
+             f"-L{api}/lib", f"-L{prefix}/lib", "-lcust_opapi", "-lascendcl", f"-Wl,-rpath,{api}/lib:{prefix}/lib"],
+            input=APP_C)
+    assert r.returncode == 0, r.stderr
+    n = 8 * 128
+    x = np.arange(n, dtype=np.float32) / 7
+    y = np.ones(n, np.float32)
+    x.tofile(tmp_path / "x.bin")
+    y.tofile(tmp_path / "y.bin")
+    r = subprocess.run([str(tmp_path / "app"), "0", str(n), "4", str(tmp_path / "x.bin"), str(tmp_path / "y.bin"),
+                        str(tmp_path / "z.bin")], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(vendor)))
+    assert r.returncode == 0, r.stdout + r.stderr
+    np.testing.assert_allclose(np.fromfile(tmp_path / "z.bin", np.float32), x * 0.5 + y, rtol=1e-6)
+
+
 def test_op_build_refuses_a_library_that_cannot_load(prefix, tmp_path):
     (tmp_path / "lib.so").write_text("not a library")
     r = run([f"{prefix}/toolkit/tools/opbuild/op_build", str(tmp_path / "lib.so"), str(tmp_path)])
