@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <initializer_list>
 #include <memory>
@@ -96,50 +97,83 @@ class RuntimeAttrs {
   template <typename T>
   const T* GetAttrPointer(size_t index) const {
     if (index >= values_.size()) return nullptr;
-    return Pointer(values_[index], static_cast<const T*>(nullptr));
+    return Pointer(index, values_[index], static_cast<const T*>(nullptr));
   }
   const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
   const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
   const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
   const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
   const TypedContinuousVector<int64_t>* GetListInt(size_t i) {
-    if (i >= values_.size() || values_[i].kind != Value::kListInt) return nullptr;
-    lists_.emplace_back(&values_[i].ints);
+    if (i >= values_.size()) return nullptr;
+    static std::vector<int64_t> empty;
+    if (values_[i].kind != Value::kListInt) Mismatch(i, values_[i], "a list of int");
+    lists_.emplace_back(values_[i].kind == Value::kListInt ? &values_[i].ints : &empty);
     return &lists_.back();
   }
   size_t GetAttrNum() const { return values_.size(); }
   std::vector<Value>& values() { return values_; }
 
  private:
-  // The value as T (chosen by the tag's type), or null when it holds another kind.
-  static const int64_t* Pointer(const Value& v, const int64_t*) {
-    return v.kind == Value::kInt ? &v.i : nullptr;
+  // An attribute read as another type than its own: CANN hands out the attribute's storage
+  // reinterpreted, and so does this (a list's reads as zeros), with one warning line.
+  static void Mismatch(size_t index, const Value& v, const char* as) {
+    static const char* const kinds[] = {"an int",   "a float",       "a bool",
+                                        "a string", "a list of int", "a list of float"};
+    std::fprintf(stderr,
+                 "[WARNING] RuntimeAttrs: attribute %zu is %s and is read as %s; its bytes are "
+                 "reinterpreted, as CANN's are (check the attribute index)\n",
+                 index, kinds[v.kind], as);
   }
-  static const float* Pointer(const Value& v, const float*) {
-    return v.kind == Value::kFloat ? &v.f : nullptr;
+  static const void* Storage(const Value& v) {
+    alignas(8) static const unsigned char zeros[16] = {};
+    switch (v.kind) {
+      case Value::kInt:
+        return &v.i;
+      case Value::kFloat:
+        return &v.f;
+      case Value::kBool:
+        return &v.b;
+      case Value::kString:
+        return v.s.GetString();
+      default:
+        return zeros;
+    }
   }
-  static const bool* Pointer(const Value& v, const bool*) {
-    return v.kind == Value::kBool ? &v.b : nullptr;
+  template <typename T>
+  const T* Reinterpreted(size_t index, const Value& v, const char* as) const {
+    Mismatch(index, v, as);
+    return static_cast<const T*>(Storage(v));
   }
-  static const char* Pointer(const Value& v, const char*) {
-    return v.kind == Value::kString ? v.s.GetString() : nullptr;
+  // The value as T (chosen by the tag's type); another kind's storage, reinterpreted.
+  const int64_t* Pointer(size_t i, const Value& v, const int64_t*) const {
+    return v.kind == Value::kInt ? &v.i : Reinterpreted<int64_t>(i, v, "an int");
+  }
+  const float* Pointer(size_t i, const Value& v, const float*) const {
+    return v.kind == Value::kFloat ? &v.f : Reinterpreted<float>(i, v, "a float");
+  }
+  const bool* Pointer(size_t i, const Value& v, const bool*) const {
+    return v.kind == Value::kBool ? &v.b : Reinterpreted<bool>(i, v, "a bool");
+  }
+  const char* Pointer(size_t i, const Value& v, const char*) const {
+    return v.kind == Value::kString ? v.s.GetString() : Reinterpreted<char>(i, v, "a string");
   }
   // Another integer type over an Int attribute reads its storage's low bytes, as CANN's
-  // int64 storage reads (GetAttrPointer<uint32_t> on an Int attribute); other types: null.
+  // int64 storage reads (GetAttrPointer<uint32_t> on an Int attribute).
   template <typename T>
   struct IntView {
     static const bool value =
         std::is_integral<T>::value && !std::is_same<T, bool>::value && sizeof(T) <= sizeof(int64_t);
   };
   template <typename T>
-  static typename std::enable_if<IntView<T>::value, const T*>::type Pointer(const Value& v,
-                                                                            const T*) {
-    return v.kind == Value::kInt ? reinterpret_cast<const T*>(&v.i) : nullptr;
+  typename std::enable_if<IntView<T>::value, const T*>::type Pointer(size_t i, const Value& v,
+                                                                     const T*) const {
+    return v.kind == Value::kInt ? reinterpret_cast<const T*>(&v.i)
+                                 : Reinterpreted<T>(i, v, "an integer");
   }
   template <typename T>
-  static typename std::enable_if<!IntView<T>::value, const T*>::type Pointer(const Value&,
-                                                                             const T*) {
-    return nullptr;
+  typename std::enable_if<!IntView<T>::value, const T*>::type Pointer(size_t, const Value&,
+                                                                      const T*) const {
+    return nullptr;  // types no attribute has (structs): nothing to hand out
   }
   std::vector<Value> values_;
   std::deque<TypedContinuousVector<int64_t>> lists_;

@@ -484,9 +484,30 @@ TEST(OppRuntimeAttrs, AnIntAttributeReadsAsOtherIntegerTypes) {
   EXPECT_EQ(*attrs.GetAttrPointer<uint32_t>(0), 4u);
   EXPECT_EQ(*attrs.GetAttrPointer<int32_t>(0), 4);
   EXPECT_EQ(*attrs.GetInt(0), 4);
-  EXPECT_EQ(attrs.GetAttrPointer<uint32_t>(1), nullptr);  // a float attribute is not an int
   EXPECT_EQ(attrs.GetAttrPointer<double>(0), nullptr);
   EXPECT_EQ(attrs.GetAttrPointer<uint32_t>(2), nullptr);  // past the attributes
+}
+
+TEST(OppRuntimeAttrs, AnAttributeReadAsAnotherTypeIsItsBytesReinterpreted) {
+  // Tiling code that indexes attributes wrongly (GetBool(0) on a float) reads the storage
+  // reinterpreted, as CANN's does, with a warning; never a null pointer to crash on.
+  gert::RuntimeAttrs attrs;
+  gert::RuntimeAttrs::Value f;
+  f.kind = gert::RuntimeAttrs::Value::kFloat;
+  f.f = 0.5f;
+  attrs.values().push_back(f);
+  gert::RuntimeAttrs::Value list;
+  list.kind = gert::RuntimeAttrs::Value::kListInt;
+  list.ints = {3, 4};
+  attrs.values().push_back(list);
+  ASSERT_NE(attrs.GetAttrPointer<uint32_t>(0), nullptr);
+  EXPECT_EQ(*attrs.GetAttrPointer<uint32_t>(0), 0x3F000000u);  // 0.5f's bits
+  ASSERT_NE(attrs.GetBool(0), nullptr);
+  ASSERT_NE(attrs.GetFloat(1), nullptr);
+  EXPECT_EQ(*attrs.GetFloat(1), 0.0f);  // a list read as a scalar: zeros
+  ASSERT_NE(attrs.GetListInt(0), nullptr);
+  EXPECT_EQ(attrs.GetListInt(0)->GetSize(), 0u);
+  EXPECT_EQ(attrs.GetListInt(1)->GetSize(), 2u);
 }
 
 }  // namespace
