@@ -148,10 +148,11 @@ TEST(AscendCChecks, TensorLeakedAtKernelEnd) {
     LocalTensor<float> t = q.AllocTensor<float>();
     q.EnQue(t);  // never dequeued nor freed
   });
-  EXPECT_FALSE(ok);
+  // Legal on the NPU (the buffers go with the kernel): a warning, the launch succeeds.
+  EXPECT_TRUE(ok) << out;
   EXPECT_HAS(out,
-             "[kernel leak][blocks 0, 1, 2] TQue: a tensor of this queue was not freed by the end "
-             "of the kernel (still enqueued)");
+             "[WARNING] [kernel leak][blocks 0, 1, 2] TQue: a tensor of this queue was not freed "
+             "by the end of the kernel (still enqueued)");
 }
 
 TEST(AscendCChecks, GlobalMemoryOutsideAllocation) {
