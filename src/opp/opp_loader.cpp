@@ -135,12 +135,13 @@ std::vector<std::string> FilesUnder(const std::string& dir, const std::string& s
 Result<std::vector<std::string>> PackageLibraries(const std::string& dir,
                                                   std::string* kernel_note) {
   std::vector<std::string> libs;
+  // One vendor folder may hold both layouts (packages installed into the same vendor merge).
   if (IsDirectory(dir + "/op_impl/lib")) {
     for (const auto& file : ListFiles(dir + "/op_impl/lib"))
       if (file.size() >= 3 && file.compare(file.size() - 3, 3, ".so") == 0) libs.push_back(file);
-    return libs;
   }
   const std::string tbe = dir + "/op_impl/ai_core/tbe";
+  if (!IsDirectory(tbe + "/op_tiling") && !IsDirectory(tbe + "/kernel")) return libs;
   std::vector<std::string> host = FilesUnder(tbe + "/op_tiling/lib/linux", ".so");
   if (host.empty()) host = FilesUnder(dir + "/op_proto/lib/linux", ".so");
   libs.insert(libs.end(), host.begin(), host.end());

@@ -73,6 +73,20 @@ TEST_F(OppFolders, TemplatePackageWithNpuBinariesIsRefused) {
       << s.message();
 }
 
+// A vendor folder holding both layouts (packages installed into one vendor merge): the
+// template's binaries are checked too.
+TEST_F(OppFolders, VendorWithBothLayoutsLoadsTheTemplatesToo) {
+  const std::string vendor = root_ + "/customize";
+  fs::create_directories(vendor + "/op_impl/lib");
+  const std::string bin = vendor + "/op_impl/ai_core/tbe/kernel/ascend910b/add_custom";
+  fs::create_directories(bin);
+  std::ofstream(bin + "/AddCustom_1.o") << "x";
+  std::ofstream(bin + "/AddCustom_1.json") << R"({"magic": "RT_DEV_BINARY_MAGIC_ELF"})";
+  Status s = LoadOpPackages({vendor});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kUnsupported) << s.message();
+}
+
 // A template package built for other compute units loads (its op definitions are there) and
 // has no kernels for the emulated chip.
 TEST_F(OppFolders, TemplatePackageForAnotherComputeUnitLoadsNoKernels) {
