@@ -70,6 +70,14 @@ ACL_FUNC_VISIBILITY aclError aclopCompileAndExecute(
     aclDataBuffer* const outputs[], const aclopAttr* attr, aclopEngineType engineType,
     aclopCompileType compileFlag, const char* opPath, aclrtStream stream);
 
+/* aclopCompileAndExecute with the descriptions writable: the outputs' run through
+ * aclopExecuteV2 (for ops whose output shapes depend on the data). */
+ACL_FUNC_VISIBILITY aclError
+aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                         aclDataBuffer* inputs[], int numOutputs, aclTensorDesc* outputDesc[],
+                         aclDataBuffer* outputs[], aclopAttr* attr, aclopEngineType engineType,
+                         aclopCompileType compileFlag, const char* opPath, aclrtStream stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -373,4 +373,17 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs,
                       stream);
 }
 
+aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[],
+                                  aclDataBuffer* inputs[], int numOutputs,
+                                  aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
+                                  aclopAttr* attr, aclopEngineType engineType,
+                                  aclopCompileType compileFlag, const char* opPath,
+                                  aclrtStream stream) {
+  if (aclError e = aclopCompile(opType, numInputs, inputDesc, numOutputs, outputDesc, attr,
+                                engineType, compileFlag, opPath))
+    return e;
+  return aclopExecuteV2(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                        stream);
+}
+
 }  // extern "C"

@@ -3,9 +3,12 @@
 // float32 serves it.
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include "base/half.h"
 #include "compiler/compiler.h"
+#include "ops/op_schema.h"
 
 namespace oc {
 namespace {
@@ -50,9 +53,68 @@ bool HasFloat16(const Graph& graph) {
   return false;
 }
 
+// A node an operator package implements: its kernel takes the types its OpDef declares, so
+// it keeps its float16 inputs and outputs (package schemas match any domain, or "custom").
+bool IsPackageNode(const Node& n) {
+  const OpSchema* s = OpRegistry::Global().Find(n.domain, n.op_type);
+  return s && (s->domain == kAnyDomain || s->domain == "custom");
+}
+
+// The element types of a package node's inputs and outputs before widening.
+struct NodeTypes {
+  std::vector<DataType> in, out;
+};
+
+// After widening: each package node reads float16 copies of its widened inputs and writes
+// float16 values that are widened for their readers.
+void KeepPackageNodesHalf(Graph& g, const std::map<std::string, NodeTypes>& original,
+                          std::vector<Node>* added) {
+  for (Node& n : g.nodes) {
+    auto types = original.find(n.name);
+    if (types == original.end()) continue;
+    for (size_t i = 0; i < n.inputs.size() && i < types->second.in.size(); ++i) {
+      std::string& x = n.inputs[i];
+      const DataType t = types->second.in[i];
+      const ValueInfo* vi = x.empty() ? nullptr : g.FindValue(x);
+      if (!IsHalf(t) || !vi || IsHalf(vi->dtype)) continue;
+      const std::string half = g.UniqueValueName(x + "_" + HalfName(t));
+      ValueInfo h = *vi;
+      h.dtype = t;
+      g.values[half] = h;
+      added->push_back(CastNode(half, x, half, t));
+      x = half;
+    }
+    for (size_t i = 0; i < n.outputs.size() && i < types->second.out.size(); ++i) {
+      std::string& y = n.outputs[i];
+      const DataType t = types->second.out[i];
+      const ValueInfo* vi = y.empty() ? nullptr : g.FindValue(y);
+      if (!IsHalf(t) || !vi || IsHalf(vi->dtype)) continue;
+      const std::string half = g.UniqueValueName(y + "_" + HalfName(t));
+      ValueInfo h = *vi;
+      h.dtype = t;
+      g.values[half] = h;
+      added->push_back(CastNode(y + "_widened", half, y, DataType::kFloat));
+      y = half;
+    }
+  }
+}
+
 Status WidenFloat16(Graph& g, PrecisionOptions* precision) {
   if (!HasFloat16(g)) return Status::Ok();
   const std::set<std::string> inputs(g.inputs.begin(), g.inputs.end());
+  std::map<std::string, NodeTypes> original;  // package nodes, by name
+  for (const Node& n : g.nodes) {
+    if (!IsPackageNode(n)) continue;
+    NodeTypes& t = original[n.name];
+    for (const auto& x : n.inputs) {
+      const ValueInfo* vi = x.empty() ? nullptr : g.FindValue(x);
+      t.in.push_back(vi ? vi->dtype : DataType::kUndefined);
+    }
+    for (const auto& y : n.outputs) {
+      const ValueInfo* vi = y.empty() ? nullptr : g.FindValue(y);
+      t.out.push_back(vi ? vi->dtype : DataType::kUndefined);
+    }
+  }
   // Which nodes compute in float16: those writing a float16 value. They keep that precision
   // through --customize_dtypes' mechanism (fp16 inputs, fp32 accumulation, fp16 result).
   for (Node& n : g.nodes) {
@@ -61,7 +123,7 @@ Status WidenFloat16(Graph& g, PrecisionOptions* precision) {
       const ValueInfo* vi = out.empty() ? nullptr : g.FindValue(out);
       if (vi && IsHalf(vi->dtype)) half_out = HalfName(vi->dtype);
     }
-    if (half_out && !precision->custom_nodes.count(n.name))
+    if (half_out && !precision->custom_nodes.count(n.name) && !IsPackageNode(n))
       precision->custom_nodes[n.name] = half_out;
     // Attributes that name a 16-bit float or hold such values produce float32 now.
     for (const char* key : {"to", "dtype"})
@@ -113,6 +175,7 @@ Status WidenFloat16(Graph& g, PrecisionOptions* precision) {
   for (auto& [name, vi] : g.values)
     if (IsHalf(vi.dtype) && !inputs.count(name) && !outputs.count(name))
       vi.dtype = DataType::kFloat;
+  KeepPackageNodesHalf(g, original, &added);
   for (auto& n : added) g.nodes.push_back(std::move(n));
   return g.TopologicalSort();
 }

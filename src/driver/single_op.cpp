@@ -9,6 +9,7 @@
 #include "frontend/air/air_importer.h"
 #include "ge_ir.pb.h"
 #include "om/om_model.h"
+#include "opp/opp_loader.h"
 
 namespace oc {
 namespace {
@@ -173,6 +174,8 @@ std::string SingleOpFileName(size_t index, const SingleOp& op) {
 }
 
 Result<std::string> CompileSingleOp(const SingleOp& op, const ConvertOptions& options) {
+  // The op may be a package's (ASCEND_CUSTOM_OPP_PATH, $ASCEND_OPP_PATH/vendors).
+  OC_RETURN_IF_ERROR(LoadCustomOpPackages());
   // The op as a one-op GE graph: Data ops, the op, NetOutput; the AIR frontend converts it
   // (in memory: nothing reads the graph but the frontend).
   ge::proto::GraphDef g;

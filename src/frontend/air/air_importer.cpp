@@ -10,6 +10,7 @@
 
 #include "base/file.h"
 #include "frontend/air/air_builder.h"
+#include "ops/op_schema.h"
 
 namespace oc {
 namespace {
@@ -46,6 +47,58 @@ Result<Tensor> ConstValue(const OpDef& op) {
   Tensor out(dt, shape);
   if (bytes.value()) std::memcpy(out.mutable_data(), t.data().data(), bytes.value());
   return out;
+}
+
+// An op of an operator package: one node of domain "custom" with the op's inputs, as many
+// outputs as it describes, and its scalar and list attributes.
+Status PackageOp(const OpDef& op, AirBuilder& a) {
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < a.NumInputs(op); ++i) {
+    OC_ASSIGN_OR_RETURN(std::string x, a.In(op, i));
+    inputs.push_back(x);
+  }
+  AttributeMap attrs;
+  for (const auto& [name, v] : op.attr()) {
+    switch (v.value_case()) {
+      case AttrDef::kI:
+        attrs.Set(name, v.i());
+        break;
+      case AttrDef::kF:
+        attrs.Set(name, v.f());
+        break;
+      case AttrDef::kB:
+        attrs.Set(name, static_cast<int64_t>(v.b()));
+        break;
+      case AttrDef::kS:
+        attrs.Set(name, v.s());
+        break;
+      case AttrDef::kDt:
+        attrs.Set(name, v.dt());
+        break;
+      case AttrDef::kList:
+        if (v.list().i_size()) {
+          attrs.Set(name, std::vector<int64_t>(v.list().i().begin(), v.list().i().end()));
+        } else if (v.list().f_size()) {
+          attrs.Set(name, std::vector<float>(v.list().f().begin(), v.list().f().end()));
+        } else if (v.list().b_size()) {
+          std::vector<int64_t> b;
+          for (bool x : v.list().b()) b.push_back(x);
+          attrs.Set(name, b);
+        } else if (v.list().val_type() == AttrDef::ListValue::VT_LIST_FLOAT) {
+          attrs.Set(name, std::vector<float>{});
+        } else {
+          attrs.Set(name, std::vector<int64_t>{});
+        }
+        break;
+      default:
+        return OpUnsupported(op, "attribute [" + name + "] of its kind on a package op");
+    }
+  }
+  const size_t outputs = op.output_desc_size() ? static_cast<size_t>(op.output_desc_size()) : 1;
+  std::vector<std::string> outs =
+      a.b.Add(op.name(), op.type(), std::move(inputs), std::move(attrs), outputs, "custom");
+  for (size_t k = 0; k < outs.size(); ++k) a.Out(op, outs[k], static_cast<int>(k));
+  return Status::Ok();
 }
 
 }  // namespace
@@ -97,6 +150,12 @@ Result<Graph> ImportAirGraph(const ge::proto::GraphDef& gd, const std::string& p
         a.b.graph().outputs.push_back(it->second);
       }
       has_output = true;
+      continue;
+    }
+    // An op of a loaded operator package (its OpDef is in the op registry under "custom"):
+    // one node of that type, the GE attributes as they are.
+    if (!Converters().Supports(op.type()) && OpRegistry::Global().Find("custom", op.type())) {
+      OC_RETURN_IF_ERROR(PackageOp(op, a));
       continue;
     }
     OC_ASSIGN_OR_RETURN(AirConverter convert, Converters().Lookup(op.name(), op.type()));
