@@ -107,8 +107,9 @@ bool IsPackageDir(const std::string& dir) {
 // The compute unit whose binaries the emulated chip runs: Ascend910B3 -> ascend910b, as
 // AddConfig and the template's kernel/<unit>/ folders name it.
 std::string ComputeUnitOfChip() {
-  const char* env = std::getenv("OCANN_SOC");
-  std::string soc = env && *env ? env : opencann::kDefaultSoc;
+  // As the emulation chooses: OCANN_SOC when it names an emulated chip, else the default.
+  const opencann::SocSpec* spec = opencann::FindSocSpec(GlobalConfig().soc.c_str());
+  std::string soc = spec && spec->ascendc_emulated ? spec->name : opencann::kDefaultSoc;
   std::string unit;
   for (char c : soc) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   while (!unit.empty() && std::isdigit(static_cast<unsigned char>(unit.back()))) unit.pop_back();
@@ -175,6 +176,24 @@ Result<std::vector<std::string>> PackageLibraries(const std::string& dir,
   return libs;
 }
 
+// The package's framework plugins (framework/<tensorflow|onnx|caffe>/*.so): loading one
+// records its REGISTER_CUSTOM_OP mappings (register/register.h) for the parsers. One that
+// does not load is reported and left out: the package's ops still run.
+void LoadFrameworkPlugins(const std::string& dir) {
+  for (const auto& file : FilesUnder(dir + "/framework", ".so")) {
+    std::error_code ec;
+    const std::string real = std::filesystem::weakly_canonical(file, ec).string();
+    if (!g_loaded.insert(ec ? file : real).second) continue;
+    if (!::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      const char* err = ::dlerror();
+      std::fprintf(stderr,
+                   "[WARNING] operator package [%s]: framework plugin [%s] cannot be loaded (%s); "
+                   "the framework ops it maps are not mapped\n",
+                   dir.c_str(), file.c_str(), err ? err : "unknown error");
+    }
+  }
+}
+
 }  // namespace
 
 Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
@@ -187,6 +206,7 @@ Status LoadOpPackages(const std::vector<std::string>& vendor_dirs) {
                       "(CANN's op-project template)");
     std::string kernel_note;
     OC_ASSIGN_OR_RETURN(std::vector<std::string> libs, PackageLibraries(dir, &kernel_note));
+    LoadFrameworkPlugins(dir);
     if (!kernel_note.empty()) g_kernel_notes[dir] = kernel_note;
     for (const auto& file : libs) {
       // One package reached through two paths (a symlink, ASCEND_CUSTOM_OPP_PATH and

@@ -448,6 +448,131 @@ def test_asc_package_template_builds_installs_and_runs(prefix, tmp_path):
     np.testing.assert_allclose(np.fromfile(tmp_path / "z.bin", np.float32), x * 0.5 + y, rtol=1e-6)
 
 
+SINGLE_OP_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "acl/acl.h"
+#include "acl/acl_op_compiler.h"
+/* app <model dir or "online"> <n>: z = x * 0.5 + y in float16 through a single operator */
+int main(int argc, char **argv) {
+  int online = strcmp(argv[1], "online") == 0;
+  int64_t n = atoll(argv[2]), dims[1] = {n};
+  size_t bytes = (size_t)n * 2;
+  uint16_t *hx = malloc(bytes), *hy = malloc(bytes), *hz = malloc(bytes);
+  for (int64_t i = 0; i < n; ++i) { hx[i] = 0x3C00; hy[i] = 0x4000; }   /* 1.0, 2.0 */
+  void *dx, *dy, *dz;
+  aclrtStream stream;
+  if (aclInit(NULL) || aclrtSetDevice(0) || aclrtCreateStream(&stream)) return 3;
+  if (!online && aclopSetModelDir(argv[1])) return 4;
+  aclrtMalloc(&dx, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dy, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&dz, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMemcpy(dx, bytes, hx, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclrtMemcpy(dy, bytes, hy, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  aclTensorDesc *in[2], *out[1];
+  in[0] = aclCreateTensorDesc(ACL_FLOAT16, 1, dims, ACL_FORMAT_ND);
+  in[1] = aclCreateTensorDesc(ACL_FLOAT16, 1, dims, ACL_FORMAT_ND);
+  out[0] = aclCreateTensorDesc(ACL_FLOAT16, 1, dims, ACL_FORMAT_ND);
+  aclDataBuffer *ib[2] = {aclCreateDataBuffer(dx, bytes), aclCreateDataBuffer(dy, bytes)};
+  aclDataBuffer *ob[1] = {aclCreateDataBuffer(dz, bytes)};
+  aclopAttr *attr = aclopCreateAttr();
+  aclopSetAttrFloat(attr, "alpha", 0.5f);
+  int rc = online ? aclopCompileAndExecuteV2("ScaleAddCustom", 2, in, ib, 1, out, ob, attr, ACL_ENGINE_SYS,
+                                             ACL_COMPILE_SYS, NULL, stream)
+                  : aclopExecuteV2("ScaleAddCustom", 2, in, ib, 1, out, ob, attr, stream);
+  int sync = aclrtSynchronizeStream(stream);
+  aclrtMemcpy(hz, bytes, dz, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+  int bad = 0;
+  for (int64_t i = 0; i < n; ++i) bad += hz[i] != 0x4100;   /* 2.5 */
+  printf("rc=%d sync=%d bad=%d\n", rc, sync, bad);
+  return 0;
+}
+"""
+
+
+def test_package_op_as_a_single_operator(prefix, template_package, tmp_path):
+    """atc --singleop compiles a package op (float16 stays float16 for its kernel), and
+    aclopExecuteV2 runs the .om; aclopCompileAndExecuteV2 compiles and runs it online."""
+    spec = [{"op": "ScaleAddCustom",
+             "input_desc": [{"name": "x", "format": "ND", "shape": [-1], "shape_range": [[1, -1]], "type": "float16"},
+                            {"name": "y", "format": "ND", "shape": [-1], "shape_range": [[1, -1]], "type": "float16"}],
+             "output_desc": [{"name": "z", "format": "ND", "shape": [-1], "shape_range": [[1, -1]], "type": "float16"}],
+             "attr": [{"name": "alpha", "type": "float", "value": 0.5}]}]
+    (tmp_path / "op.json").write_text(json.dumps(spec))
+    env = dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(template_package["vendor"]))
+    r = subprocess.run([f"{prefix}/bin/atc", f"--singleop={tmp_path}/op.json", f"--output={tmp_path}/models",
+                        "--soc_version=Ascend910B3"], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = run(["gcc", "-x", "c", "-", f"-I{prefix}/include", "-o", str(tmp_path / "app"), f"-L{prefix}/lib",
+             "-lacl_op_compiler", "-lascendcl", f"-Wl,-rpath,{prefix}/lib"], input=SINGLE_OP_C)
+    assert r.returncode == 0, r.stderr
+    for mode in (str(tmp_path / "models"), "online"):
+        r = subprocess.run([str(tmp_path / "app"), mode, "4096"], capture_output=True, text=True, env=env,
+                           timeout=600)
+        assert "rc=0 sync=0 bad=0" in r.stdout, mode + "\n" + r.stdout + r.stderr
+
+
+ONNX_PLUGIN = r"""
+#include <string>
+#include "graph/operator.h"
+#include "register/register.h"
+namespace domi {
+// Maps ONNX Add onto ScaleAddCustom with alpha 3; the node's attributes arrive as JSON.
+Status ParseAdd(const ge::Operator& src, ge::Operator& dst) {
+  ge::AscendString json;
+  if (src.GetAttr("attribute", json) != ge::GRAPH_SUCCESS) return FAILED;
+  if (std::string(json.GetString()).find("\"attribute\"") == std::string::npos) return FAILED;
+  dst.SetAttr("alpha", 3.0f);
+  return SUCCESS;
+}
+REGISTER_CUSTOM_OP("ScaleAddCustom")
+    .FrameworkType(ONNX)
+    .OriginOpType({ge::AscendString("ai.onnx::13::Add")})
+    .ParseParamsByOperatorFn(ParseAdd)
+    .ImplyType(ImplyType::TVM);
+}  // namespace domi
+"""
+
+
+def test_onnx_framework_plugin_maps_a_node_onto_the_package_op(prefix, template_package, tmp_path):
+    """A package's ONNX plugin (REGISTER_CUSTOM_OP ... FrameworkType(ONNX)) maps an ONNX node
+    onto the package op in atc, with the attributes its parse function writes."""
+    import onnx
+    from onnx import TensorProto, helper
+    vendor = tmp_path / "customize"
+    shutil.copytree(template_package["vendor"], vendor, symlinks=True)
+    (vendor / "framework" / "onnx").mkdir(parents=True)
+    r = run(["g++", "-std=c++11", "-D_GLIBCXX_USE_CXX11_ABI=0", "-fPIC", "-shared", "-x", "c++", "-",
+             f"-I{prefix}/include", f"-L{prefix}/lib", "-lgraph", "-o",
+             str(vendor / "framework" / "onnx" / "libcust_onnx_parsers.so")], input=ONNX_PLUGIN)
+    assert r.returncode == 0, r.stderr
+    n = 1024
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [n])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [n])
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, [n])
+    graph = helper.make_graph([helper.make_node("Add", ["x", "y"], ["z"], name="add")], "g", [x, y], [z])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(tmp_path / "m.onnx"))
+    env = dict(os.environ, ASCEND_CUSTOM_OPP_PATH=str(vendor), PYTHONPATH=f"{prefix}/lib/python3/dist-packages")
+    r = subprocess.run([f"{prefix}/bin/atc", f"--model={tmp_path}/m.onnx", "--framework=5",
+                        f"--output={tmp_path}/m", "--soc_version=Ascend910B3"],
+                       capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    xs = np.arange(n, dtype=np.float32) / 8
+    ys = np.ones(n, np.float32)
+    np.save(tmp_path / "x.npy", xs)
+    np.save(tmp_path / "y.npy", ys)
+    script = ("import sys, numpy as np\nfrom acl_infer import InferSession\n"
+              "with InferSession(0, sys.argv[1]) as s:\n"
+              "    out = s.infer([np.load(sys.argv[2]), np.load(sys.argv[3])])\n"
+              "np.save(sys.argv[4], out[0])\n")
+    r = subprocess.run(["/usr/bin/python3", "-c", script, f"{tmp_path}/m.om", f"{tmp_path}/x.npy",
+                        f"{tmp_path}/y.npy", f"{tmp_path}/z.npy"], capture_output=True, text=True, env=env,
+                       timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    np.testing.assert_allclose(np.load(tmp_path / "z.npy"), xs * 3 + ys, rtol=1e-6)
+
+
 def test_op_build_refuses_a_library_that_cannot_load(prefix, tmp_path):
     (tmp_path / "lib.so").write_text("not a library")
     r = run([f"{prefix}/toolkit/tools/opbuild/op_build", str(tmp_path / "lib.so"), str(tmp_path)])

@@ -8,12 +8,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "base/file.h"
 #include "base/half.h"
 #include "base/log.h"
 #include "frontend/onnx/onnx_sort.h"
+#include "graph/operator.h"
+#include "register/register.h"
 
 namespace oc {
 namespace {
@@ -288,6 +291,99 @@ void CollectFreeValues(const Graph& g, std::vector<std::string>* out) {
   }
 }
 
+// The framework plugin an operator package registered for this ONNX node
+// (REGISTER_CUSTOM_OP(...).FrameworkType(ONNX).OriginOpType("ai.onnx::<opset>::<type>")).
+const domi::OpRegistrationData* PluginFor(const onnx::NodeProto& np, int64_t opset) {
+  const std::string domain = np.domain().empty() ? "ai.onnx" : np.domain();
+  const std::string origin = domain + "::" + std::to_string(opset) + "::" + np.op_type();
+  for (const auto& reg : domi::RegisteredFrameworkOps()) {
+    if (reg.GetFrameworkType() != domi::ONNX) continue;
+    for (const auto& t : reg.GetOriginOpTypes())
+      if (origin == t.GetString()) return &reg;
+  }
+  return nullptr;
+}
+
+// The node's attributes as the JSON a plugin's parse function reads from op_src's
+// "attribute" attribute: [{"name", "type" (AttributeProto's number), "f" as a string, "i",
+// "s", "floats" as strings, "ints"}] (the form CANN's samples parse; not confirmed further).
+std::string AttributesJson(const onnx::NodeProto& np) {
+  nlohmann::json list = nlohmann::json::array();
+  auto text = [](float f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(f));
+    return std::string(buf);
+  };
+  for (const auto& a : np.attribute()) {
+    nlohmann::json j = {{"name", a.name()}, {"type", static_cast<int>(a.type())}};
+    if (a.has_f()) j["f"] = text(a.f());
+    if (a.has_i()) j["i"] = a.i();
+    if (a.has_s()) j["s"] = a.s();
+    if (a.floats_size()) {
+      j["floats"] = nlohmann::json::array();
+      for (float f : a.floats()) j["floats"].push_back(text(f));
+    }
+    if (a.ints_size()) j["ints"] = std::vector<int64_t>(a.ints().begin(), a.ints().end());
+    list.push_back(j);
+  }
+  return nlohmann::json({{"attribute", list}}).dump();
+}
+
+// A node a package's ONNX plugin maps: the plugin's op type (domain "custom"), the attributes
+// its parse function writes.
+Status MapThroughPlugin(const onnx::NodeProto& np, const domi::OpRegistrationData& reg, Node* n) {
+  ge::Operator src(n->name.c_str(), np.op_type().c_str());
+  src.SetAttr("attribute", AttributesJson(np).c_str());
+  ge::Operator dst(n->name.c_str(), reg.GetOmOptype());
+  const std::string where = "node [" + n->name + "] (" + np.op_type() +
+                            "): the framework plugin of [" + reg.GetOmOptype() + "]";
+  if (!reg.GetParseParamByOperatorFn())
+    return Unsupported(where + " has no ParseParamsByOperatorFn; OpenCANN calls only that form",
+                       "E19010");
+  domi::Status st = domi::FAILED;
+  try {
+    st = reg.GetParseParamByOperatorFn()(src, dst);
+  } catch (const std::exception& e) {
+    return ParseError(where + " threw: " + e.what(), "E19005");
+  }
+  if (st != domi::SUCCESS)
+    return ParseError(where + " failed (" + std::to_string(st) + ")", "E19005");
+  n->op_type = reg.GetOmOptype();
+  n->domain = "custom";
+  std::map<ge::AscendString, ge::AscendString> attrs;
+  dst.GetAllAttrNamesAndTypes(attrs);
+  for (const auto& [key, type] : attrs) {
+    const char* name = key.GetString();
+    const std::string t = type.GetString();
+    if (t == "VT_INT") {
+      int64_t v = 0;
+      dst.GetAttr(name, v);
+      n->attrs.Set(name, v);
+    } else if (t == "VT_FLOAT") {
+      float v = 0;
+      dst.GetAttr(name, v);
+      n->attrs.Set(name, v);
+    } else if (t == "VT_BOOL") {
+      bool v = false;
+      dst.GetAttr(name, v);
+      n->attrs.Set(name, static_cast<int64_t>(v));
+    } else if (t == "VT_STRING") {
+      ge::AscendString v;
+      dst.GetAttr(name, v);
+      n->attrs.Set(name, std::string(v.GetString()));
+    } else if (t == "VT_LIST_INT") {
+      std::vector<int64_t> v;
+      dst.GetAttr(name, v);
+      n->attrs.Set(name, v);
+    } else {
+      std::vector<float> v;
+      dst.GetAttr(name, v);
+      n->attrs.Set(name, v);
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std::string& base_dir,
                            bool subgraph) {
   Graph g;
@@ -346,6 +442,12 @@ Result<Graph> ConvertGraph(const onnx::GraphProto& gp, int64_t opset, const std:
     n.domain = np.domain() == "ai.onnx" ? "" : np.domain();
     n.inputs.assign(np.input().begin(), np.input().end());
     n.outputs.assign(np.output().begin(), np.output().end());
+    // A package's ONNX plugin for this type wins over the built-in op, as in CANN's parser.
+    if (const domi::OpRegistrationData* reg = PluginFor(np, opset)) {
+      OC_RETURN_IF_ERROR(MapThroughPlugin(np, *reg, &n));
+      g.nodes.push_back(std::move(n));
+      continue;
+    }
     for (const auto& a : np.attribute()) {
       if (!a.ref_attr_name().empty()) continue;
       if (n.attrs.Has(a.name()))
