@@ -1424,6 +1424,9 @@ int main(int argc, char** argv) {
     EXPECT_CODE(aclopCompileAndExecute("Add", 0, NULL, NULL, 0, NULL, NULL, NULL, ACL_ENGINE_SYS,
                                        ACL_COMPILE_SYS, NULL, NULL),
                 ACL_ERROR_INVALID_PARAM);
+    EXPECT_CODE(aclopCompileAndExecuteV2("Add", 0, NULL, NULL, 0, NULL, NULL, NULL, ACL_ENGINE_SYS,
+                                         ACL_COMPILE_SYS, NULL, NULL),
+                ACL_ERROR_INVALID_PARAM);
     {
       /* Compiled at run time (atc in a child process), then run: Relu on 4 floats. */
       int64_t d4[1] = {4};
