@@ -15,6 +15,11 @@
 
 namespace ge {
 
+// GE's graph headers bring these into namespace ge; plugins written `using namespace ge;` use
+// them unqualified.
+using std::string;
+using std::vector;
+
 class Operator {
  public:
   Operator() = default;

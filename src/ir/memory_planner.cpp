@@ -67,8 +67,11 @@ Result<MemoryPlan> PlanGraphMemory(const Graph& graph, bool reuse,
       const ValueInfo* vi = graph.FindValue(out);
       // Values whose shape is only known at run time get memory at run time.
       if (!vi || !vi->has_shape || !IsStatic(vi->shape)) continue;
-      const size_t bytes = std::max<size_t>(
+      // Laid out as the NPU's runtime lays a tensor out (32-byte rounding plus 32): kernels
+      // may read into that padding there, and package kernels do here.
+      const size_t data = std::max<size_t>(
           1, static_cast<size_t>(NumElements(vi->shape)) * DataTypeSize(vi->dtype));
+      const size_t bytes = (data + 31) / 32 * 32 + 32;
       if (k == 0 && alias >= 0) {
         const std::string& src = n.inputs[alias];
         auto it = index.find(src);

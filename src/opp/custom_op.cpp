@@ -184,10 +184,15 @@ class CustomOpKernel : public Kernel {
     return Status::Ok();
   }
 
-  size_t WorkspaceSize() const override { return workspace_; }
+  // With the NPU's padding after it (32-byte rounding plus 32), which kernels may read.
+  size_t WorkspaceSize() const override {
+    return workspace_ ? (workspace_ + 31) / 32 * 32 + 32 : 0;
+  }
 
   Status Run(const KernelRunContext& ctx) const override {
     AscendcLaunch launch;
+    // Device tensors (aclrtMalloc'd, or planned by the model) are laid out as on the NPU.
+    launch.globals_padded = true;
     launch.kernel = kernel_->kernel_name.GetString();
     launch.owner = std::string("custom op ") + def_.type();
     launch.block_dim = block_dim_;
@@ -205,7 +210,7 @@ class CustomOpKernel : public Kernel {
     launch.args.push_back(workspace_ ? ctx.workspace : nullptr);
     if (workspace_) launch.globals.emplace_back(ctx.workspace, workspace_);
     // The kernel may only read the tiling: a per-run copy keeps runs independent.
-    AlignedBuffer tiling(std::max<size_t>(tiling_.size(), 1));
+    AlignedBuffer tiling((std::max<size_t>(tiling_.size(), 1) + 31) / 32 * 32 + 32);
     if (!tiling_.empty()) {
       std::memcpy(tiling.data(), tiling_.data(), tiling_.size());
       launch.globals.emplace_back(tiling.data(), tiling_.size());
