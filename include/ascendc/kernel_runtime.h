@@ -367,6 +367,8 @@ OC_CCE_SCALAR_MIN_MAX(float)
 #undef OC_CCE_SCALAR_MIN_MAX
 
 // In CPU debug the core type is known only at run time: these are plain conditions.
+// The block's core type as older kernels read it (g_coreType == AIV): AIC, AIV or MIX.
+#define g_coreType (::AscendC::detail::CoreType())
 #define ASCEND_IS_AIV (::AscendC::detail::CoreType() == ::AscendC::AIV)
 #define ASCEND_IS_AIC (::AscendC::detail::CoreType() == ::AscendC::AIC)
 #define ASCEND_IS_NOT_AIV (::AscendC::detail::CoreType() != ::AscendC::AIV)

@@ -125,6 +125,10 @@ class Matmul {
     if (tailN > 0) cols_ = tailN;
     if (tailK > 0) depth_ = tailK;
   }
+  // Which vector core of the AI core receives results routed to it (mix mode); results here
+  // are written by the cube side itself, so the index is only kept.
+  void SetSubBlockIdx(uint8_t idx) { sub_block_idx_ = idx; }
+  uint8_t GetSubBlockIdx() const { return sub_block_idx_; }
   void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) {
     a_ = gm;
     trans_a_ = isTransposeA || A_TYPE::isTrans;
@@ -339,6 +343,7 @@ class Matmul {
   bool inited_ = false, computed_ = false, trans_a_ = false, trans_b_ = false, has_bias_ = false;
   bool async_ = false;  // Iterate<false> started: GetTensorC<false> walks the blocks
   int rows_ = 0, cols_ = 0, depth_ = 0, org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
+  uint8_t sub_block_idx_ = 0;
   int block_ = -1, bm_ = 0, bn_ = 0;
   GlobalTensor<A> a_;
   GlobalTensor<B> b_;
@@ -401,6 +406,10 @@ using AscendC::Matmul;
 using AscendC::MatmulApiStaticTiling;
 using AscendC::MatmulConfig;
 using AscendC::MatmulType;
+// The Matmul class by its name before CANN 8.0.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+          const auto& MM_CFG = CFG_NORM, class MM_CB = AscendC::MatmulCallBackFunc<>>
+using MatmulImpl = AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
 }  // namespace matmul
 
 // Read where the kernel includes this header: a kernel defines ASCENDC_CUBE_ONLY first.

@@ -65,7 +65,11 @@ void ErrorText(const char* api, const char* what) {
 int64_t BlockIdx() { return Current().idx; }
 int64_t BlockNum() { return Current().launch->block_dim; }
 
-int32_t CoreType() { return t_block && !t_block->probe ? t_block->core : AIV; }
+int32_t CoreType() {
+  if (!t_block || t_block->probe) return AIV;
+  t_block->asked_core_type = true;
+  return t_block->core;
+}
 int64_t SubBlockIdx() { return Current().sub; }
 int64_t TaskRatio() {
   Block& b = Current();

@@ -209,29 +209,40 @@ void RunBlocks(LaunchState& l, const std::function<void()>& body) {
 
 // A kernel with cube instructions, launched with neither a kernel type nor SetKernelMode,
 // ran on vector cores (OpenCANN's default) and stopped at its first cube instruction
-// before writing any global memory.
+// before writing any global memory. Or it asked each core its type (`if (g_coreType ==
+// AIV) return;`, a cube-side Matmul kernel) and so wrote nothing at all on vector cores.
 bool StoppedAtCube(const LaunchState& l, bool mode_given) {
-  if (DeclaredType(l) >= 0 || mode_given || l.errors.empty()) return false;
-  bool cube = false, wrote = false;
+  if (DeclaredType(l) >= 0 || mode_given) return false;
+  bool cube = false, wrote = false, asked = false;
   for (const Block* b : l.blocks) {
     cube = cube || b->needed_cube;
-    wrote = wrote || !b->gm_writes.empty();
+    wrote = wrote || !b->gm_writes.empty() || b->wrote_global;
+    asked = asked || b->asked_core_type;
   }
-  return cube && !wrote;
+  if (wrote) return false;
+  return l.errors.empty() ? asked : cube;
 }
 
 // Such a kernel runs again on cube cores, and says so: a Matmul API kernel in MIX_MODE (CANN's
 // CPU debug default, in which its vector cores drive the cube core), others on cube cores.
 LaunchResult RelaunchOnCube(const LaunchState& l, const std::function<void()>& body,
                             const LaunchOptions& options) {
-  bool mix = false;
-  for (const Block* b : l.blocks) mix = mix || b->needed_mix;
+  bool mix = false, cube = false;
+  for (const Block* b : l.blocks) {
+    mix = mix || b->needed_mix;
+    cube = cube || b->needed_cube;
+  }
+  // A kernel that only asked its core type is run as CANN's CPU debug runs it by default.
+  mix = mix || !cube;
   const std::string note =
       "[kernel " + l.name + "] " +
-      (mix ? "uses the Matmul API and declares no kernel type: run in MIX_MODE (1 AIC + 2 AIV "
-             "per block, CANN's CPU debug default)"
-           : "runs cube instructions and declares no kernel type: run on cube cores "
-             "(AIC_ONLY)") +
+      (mix && !cube && l.errors.empty()
+           ? "wrote nothing on vector cores after asking its core type, and declares no kernel "
+             "type: run in MIX_MODE (1 AIC + 2 AIV per block, CANN's CPU debug default)"
+       : mix ? "uses the Matmul API and declares no kernel type: run in MIX_MODE (1 AIC + 2 AIV "
+               "per block, CANN's CPU debug default)"
+             : "runs cube instructions and declares no kernel type: run on cube cores "
+               "(AIC_ONLY)") +
       "; declare KERNEL_TASK_TYPE_DEFAULT or call SetKernelMode to choose";
   if (options.report) std::printf("[WARNING] %s\n", note.c_str());
   LaunchOptions again = options;

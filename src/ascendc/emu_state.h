@@ -141,8 +141,9 @@ struct Block {
   int64_t wait_need = 0;
   std::map<std::array<int64_t, 2>, int64_t> flag_waits;  // (mode, flag) -> waits done
   bool faulted = false;
-  bool needed_cube = false;  // faulted on a cube instruction on a vector core
-  bool needed_mix = false;   // faulted on the Matmul API in a launch without cube cores
+  bool needed_cube = false;      // faulted on a cube instruction on a vector core
+  bool needed_mix = false;       // faulted on the Matmul API in a launch without cube cores
+  bool asked_core_type = false;  // read g_coreType / ASCEND_IS_AIC and friends
   std::vector<uint8_t> local[kMem];
   uint32_t used[kMem] = {};
   double cycles[kPipes] = {};  // busy cycles per pipe

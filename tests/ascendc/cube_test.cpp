@@ -204,6 +204,65 @@ TEST(AscendCCube, HighLevelMatmulOnSeveralCoresWithTailsAndBias) {
   for (void* p : {(void*)a, (void*)b, (void*)bias, (void*)c, (void*)t}) GmFree(p);
 }
 
+// The pre-8.0 spelling, as opDev's MatMulInvocation writes it: `matmul::MatmulImpl`,
+// `SetSubBlockIdx`, `Init`, and a cube-side body that vector cores skip through g_coreType.
+extern "C" __global__ __aicore__ void matmul_pre80(GM_ADDR a, GM_ADDR b, GM_ADDR c,
+                                                   GM_ADDR tilingGm) {
+  if (g_coreType == AIV) return;
+  TPipe pipe;
+  TCubeTiling tiling;
+  std::memcpy(&tiling, tilingGm, sizeof(tiling));
+  if (GetBlockIdx() >= tiling.usedCoreNum) return;
+  GlobalTensor<half> aGlobal, bGlobal;
+  GlobalTensor<float> cGlobal;
+  aGlobal.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka);
+  bGlobal.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N);
+  cGlobal.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N);
+  using AT = matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using CT = matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  matmul::MatmulImpl<AT, AT, CT, CT> mm;
+  mm.SetSubBlockIdx(0);
+  EXPECT_EQ(mm.GetSubBlockIdx(), 0);
+  mm.Init(&tiling, &pipe);
+  mm.SetTensorA(aGlobal);
+  mm.SetTensorB(bGlobal);
+  mm.IterateAll(cGlobal);
+}
+
+TEST(AscendCCube, PreRelease8MatmulImplWithoutAKernelMode) {
+  const int M = 64, N = 48, K = 32;
+  matmul_tiling::MatmulApiTiling tiler;
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(M, N, K);
+  tiler.SetOrgShape(M, N, K);
+  tiler.SetBias(false);
+  TCubeTiling tiling;
+  ASSERT_EQ(tiler.GetTiling(tiling), 0);
+  tiling.usedCoreNum = 1;
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  auto* c = static_cast<float*>(GmAlloc(M * N * 4));
+  auto* t = static_cast<uint8_t*>(GmAlloc(sizeof(tiling)));
+  std::memcpy(t, &tiling, sizeof(tiling));
+  Fill(a, M * K, 5);
+  Fill(b, K * N, 6);
+  std::fill(c, c + M * N, 0.0f);
+  AscendC::detail::ClearKernelMode();  // no SetKernelMode, as the sample's main.cpp
+  testing::internal::CaptureStdout();
+  const bool ok = ICPU_RUN_KF(matmul_pre80, 1, (uint8_t*)a, (uint8_t*)b, (uint8_t*)c, t);
+  const std::string out = testing::internal::GetCapturedStdout();
+  ASSERT_TRUE(ok) << out;
+  EXPECT_NE(out.find("run in MIX_MODE"), std::string::npos) << out;
+  const auto want = Reference(a, b, M, N, K, nullptr);
+  for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
+  for (void* p : {(void*)a, (void*)b, (void*)c, (void*)t}) GmFree(p);
+}
+
 TEST(AscendCCube, RulesOfTheCubePath) {
   // Cube instructions on a vector core: the vector cores have no cube unit.
   testing::internal::CaptureStdout();

@@ -388,6 +388,47 @@ TEST(AscendCDefaults, ACubeKernelWithoutAKernelTypeRunsOnCubeCores) {
       << out;
 }
 
+TEST(AscendCDefaults, AKernelThatSkipsVectorCoresRunsInMixMode) {
+  // opDev's pre-8.0 Matmul sample: `if (g_coreType == AIV) return;` and no kernel mode. On
+  // vector cores alone it writes nothing; CANN's CPU debug runs it in MIX_MODE, and so does
+  // the launch, saying so.
+  detail::ClearKernelMode();
+  auto* out = static_cast<float*>(GmAlloc(2 * sizeof(float)));
+  out[0] = out[1] = -1.0f;
+  testing::internal::CaptureStdout();
+  detail::LaunchOptions o;
+  auto r = detail::Launch(
+      "cube_side_only", 2,
+      [&] {
+        if (g_coreType == AIV) return;
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), 2);
+        g.SetValue(GetBlockIdx(), 10.0f + float(GetBlockIdx()));
+      },
+      o);
+  const std::string text = testing::internal::GetCapturedStdout();
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  EXPECT_TRUE(r.ok);
+  EXPECT_EQ(out[0], 10.0f);
+  EXPECT_EQ(out[1], 11.0f);
+  EXPECT_NE(text.find("after asking its core type"), std::string::npos) << text;
+  EXPECT_EQ(text.find("no block wrote global memory"), std::string::npos) << text;
+  GmFree(out);
+}
+
+TEST(AscendCDefaults, AVectorKernelThatWritesNothingIsStillReported) {
+  // Without asking its core type, a kernel that writes nothing is not rerun: the warning stays.
+  detail::ClearKernelMode();
+  testing::internal::CaptureStdout();
+  detail::LaunchOptions o;
+  auto r = detail::Launch(
+      "writes_nothing", 1, [] {}, o);
+  const std::string text = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(r.ok);
+  EXPECT_NE(text.find("no block wrote global memory"), std::string::npos) << text;
+  EXPECT_EQ(text.find("MIX_MODE"), std::string::npos) << text;
+}
+
 TEST(AscendCDefaults, EnhancedMatrixCopyMovesWholeFractals) {
   std::vector<float> got;
   auto r = RunIn(KernelMode::AIC_MODE, "enhanced", [&] {
