@@ -1,6 +1,9 @@
 // Cast, reductions, Compare and Select.
 #pragma once
 
+#include <algorithm>
+#include <vector>
+
 #include "ascendc/kernel_vector.h"
 
 namespace AscendC {
@@ -108,6 +111,26 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode&
   detail::AddCycles(detail::Pipe::kVector, static_cast<double>(n));
 }
 
+namespace detail {
+// The vector unit sums a repeat as a binary tree, adjacent pairs first, each partial sum
+// rounded to the element type (so half sums lose what the NPU's lose); integer types sum
+// exactly. The tree order follows CANN's description of WholeReduceSum; the hardware's
+// exact pairing is not published.
+template <typename T>
+T TreeSum(std::vector<T>& v) {
+  if (v.empty()) return static_cast<T>(0);
+  size_t n = v.size();
+  while (n > 1) {
+    const size_t half_n = n / 2;
+    for (size_t i = 0; i < half_n; ++i)
+      v[i] = static_cast<T>(static_cast<Calc<T>>(AsDouble(v[2 * i]) + AsDouble(v[2 * i + 1])));
+    if (n % 2) v[half_n] = v[n - 1];
+    n = half_n + n % 2;
+  }
+  return v[0];
+}
+}  // namespace detail
+
 // Whole-tensor reductions: dst[0] = result (ReduceMax/Min with calIndex: dst[1] holds the
 // index's bits, as the hardware stores it).
 template <typename T, bool isSetMask = true>  // isSetMask: the mask forms' flag, accepted here too
@@ -119,9 +142,19 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
   detail::CheckVector(dst, 1, api, "destination", sizeof(T));
   detail::CheckVector(src, count, api, "source");
   (void)work;
-  double acc = 0;
-  for (int32_t i = 0; i < count; ++i) acc += detail::AsDouble(src.GetPhyAddr()[i]);
-  dst.GetPhyAddr()[0] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
+  // As the NPU computes it: each 256-byte repeat summed as a tree, then the repeats' sums
+  // the same way, round after round, until one value is left.
+  const size_t per = 256 / sizeof(T);
+  std::vector<T> level(src.GetPhyAddr(), src.GetPhyAddr() + std::max<int32_t>(count, 0));
+  while (level.size() > 1) {
+    std::vector<T> next;
+    for (size_t at = 0; at < level.size(); at += per) {
+      std::vector<T> chunk(level.begin() + at, level.begin() + std::min(level.size(), at + per));
+      next.push_back(detail::TreeSum(chunk));
+    }
+    level.swap(next);
+  }
+  dst.GetPhyAddr()[0] = level.empty() ? static_cast<T>(0) : level[0];
   detail::CountCycles(uint64_t(count) * sizeof(T) * 2);
 }
 
@@ -243,17 +276,18 @@ void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64
   const uint32_t pb = detail::PerBlock<T>(), per = detail::PerRepeat<T>();
   const int64_t repeats = detail::RepeatsOf(sel, n, per);
   for (int64_t r = 0; r < repeats; ++r) {
-    double acc = 0;
+    // Every lane keeps its place in the tree; a masked-off lane adds zero.
+    std::vector<T> lanes(per, static_cast<T>(0));
     for (uint32_t e = 0; e < per; ++e) {
       if (!detail::LaneOn(sel, r, e, per)) continue;
       const uint64_t i =
           (r * uint64_t(srcRepStride) + (e / pb) * uint64_t(srcBlkStride)) * pb + e % pb;
       detail::CheckIndex(src, i, api, "source");
-      acc += detail::AsDouble(src.GetPhyAddr()[i]);
+      lanes[e] = src.GetPhyAddr()[i];
     }
     const uint64_t d = r * uint64_t(dstRepStride);
     detail::CheckIndex(dst, d, api, "destination");
-    dst.GetPhyAddr()[d] = static_cast<T>(static_cast<detail::Calc<T>>(acc));
+    dst.GetPhyAddr()[d] = detail::TreeSum(lanes);
   }
   detail::AddCycles(detail::Pipe::kVector, static_cast<double>(2 * repeats));
 }

@@ -28,6 +28,14 @@
 #ifndef __cube__
 #define __cube__
 #endif
+// __mix__(cube, vector): a mix kernel's core ratio, declared the same way (MIX_AIC_1_2 ...).
+#ifndef __mix__
+#define __mix__(...)
+#endif
+// The parameter that receives the Matmul API's system workspace in a mix kernel.
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 #ifndef __ubuf__
 #define __ubuf__
 #endif

@@ -138,3 +138,13 @@ using RmsNormTiling = ::RmsNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
 }  // namespace optiling
+
+// The newer headers' home of the same structs: kernels take `AscendC::tiling::TCubeTiling`
+// by value as a kernel parameter.
+namespace AscendC::tiling {
+using ::PadTiling;
+using ::RmsNormTiling;
+using ::SoftMaxTiling;
+using ::TCubeTiling;
+using ::UnPadTiling;
+}  // namespace AscendC::tiling

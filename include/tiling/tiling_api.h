@@ -293,10 +293,28 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
   }
   int64_t GetTiling(TCubeTiling& t) override {
     if (m_ <= 0 || n_ <= 0 || k_ <= 0) return -1;
-    // Cores over M first (blocks of at least 16 rows), then N.
+    // Of the splits that use the most cores (blocks of at least 16 rows and columns), the
+    // one that loads the least from GM per core: A once per column of base blocks, B once
+    // per row of them. A tie goes to the split over N, whose cores share no C rows.
     const int32_t m_blocks = (m_ + 15) / 16, n_blocks = (n_ + 15) / 16;
-    int32_t m_cores = std::min(dim_, m_blocks),
-            n_cores = std::max(1, std::min(dim_ / m_cores, n_blocks));
+    int32_t m_cores = 1, n_cores = 1;
+    int64_t best_cost = -1;
+    for (int32_t mc = 1; mc <= std::min(dim_, m_blocks); ++mc) {
+      for (int32_t nc = 1; nc <= std::min(dim_ / mc, n_blocks); ++nc) {
+        TCubeTiling c;
+        Split(mc, nc, &c);
+        const int64_t rows = (int64_t(c.singleCoreM) + c.baseM - 1) / c.baseM;
+        const int64_t cols = (int64_t(c.singleCoreN) + c.baseN - 1) / c.baseN;
+        const int64_t cost =
+            int64_t(c.singleCoreM) * k_ * cols + int64_t(c.singleCoreN) * k_ * rows;
+        const bool more_cores = mc * nc > m_cores * n_cores;
+        const bool same_cores = mc * nc == m_cores * n_cores;
+        if (best_cost < 0 || more_cores ||
+            (same_cores && (cost < best_cost || (cost == best_cost && nc > n_cores)))) {
+          m_cores = mc, n_cores = nc, best_cost = cost;
+        }
+      }
+    }
     Split(m_cores, n_cores, &t);
     if (single_m_ > 0) t.singleCoreM = single_m_;
     if (single_n_ > 0) t.singleCoreN = single_n_;

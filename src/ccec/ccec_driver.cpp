@@ -1,7 +1,9 @@
 #include "ccec/ccec_driver.h"
 
 #include <cctype>
+#include <cstdio>
 #include <map>
+#include <string_view>
 
 #include "opencann/soc_table.h"
 
@@ -253,6 +255,10 @@ size_t CalleeStart(const std::string& s, size_t end) {
   }
 }
 
+// KernelMetaType's values (ascendc/kernel_types.h), which the rewritten launch passes on.
+constexpr int KernelTypeAivOnly = 0, KernelTypeAicOnly = 1, KernelTypeMixAiv10 = 2,
+              KernelTypeMixAic10 = 3, KernelTypeMixAic11 = 4, KernelTypeMixAic12 = 5;
+
 // The name the launch reports: the unqualified identifier without template arguments.
 std::string KernelName(const std::string& callee) {
   std::string base = callee.substr(0, callee.find('<'));
@@ -263,29 +269,51 @@ std::string KernelName(const std::string& callee) {
 
 }  // namespace
 
-// Kernels the source marks __cube__ or __vector__ (the newer compiler's core-type marks):
-// name -> KERNEL_TYPE_AIC_ONLY (1) or KERNEL_TYPE_AIV_ONLY (0). The name is the identifier
-// before the first '(' after the mark.
+// Kernels the source marks __cube__, __vector__ or __mix__(cube, vector) (the newer
+// compiler's core-type marks): name -> KERNEL_TYPE_AIC_ONLY (1), KERNEL_TYPE_AIV_ONLY (0) or
+// the mix type of that ratio (MIX_AIC_1_2 for __mix__(1, 2)). The name is the identifier
+// before the first '(' after the mark (after the mark's own arguments for __mix__).
 std::map<std::string, int> CoreTypeMarks(const std::string& source) {
   std::map<std::string, int> marks;
-  for (const auto& [mark, type] : {std::pair<const char*, int>{"__cube__", 1}, {"__vector__", 0}}) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const char* mark : {"__cube__", "__vector__", "__mix__"}) {
+    const bool mix = std::string_view(mark) == "__mix__";
     for (size_t at = source.find(mark); at != std::string::npos; at = source.find(mark, at + 1)) {
-      const size_t end = at + std::char_traits<char>::length(mark);
+      size_t end = at + std::char_traits<char>::length(mark);
       const bool word =
-          (at == 0 ||
-           !(std::isalnum(static_cast<unsigned char>(source[at - 1])) || source[at - 1] == '_')) &&
-          (end >= source.size() ||
-           !(std::isalnum(static_cast<unsigned char>(source[end])) || source[end] == '_'));
+          (at == 0 || !ident(source[at - 1])) && (end >= source.size() || !ident(source[end]));
       if (!word) continue;
+      int type = std::string_view(mark) == "__cube__" ? KernelTypeAicOnly : KernelTypeAivOnly;
+      if (mix) {
+        // __mix__(cube, vector): the ratio of cube to vector cores in one launch unit.
+        size_t open = end;
+        while (open < source.size() && std::isspace(static_cast<unsigned char>(source[open])))
+          ++open;
+        const size_t close = source.find(')', open);
+        if (open >= source.size() || source[open] != '(' || close == std::string::npos) continue;
+        int cube = -1, vector = -1;
+        if (std::sscanf(source.substr(open + 1, close - open - 1).c_str(), " %d , %d", &cube,
+                        &vector) != 2)
+          continue;
+        if (cube == 1 && vector == 2)
+          type = KernelTypeMixAic12;
+        else if (cube == 1 && vector == 1)
+          type = KernelTypeMixAic11;
+        else if (cube == 1 && vector == 0)
+          type = KernelTypeMixAic10;
+        else if (cube == 0 && vector == 1)
+          type = KernelTypeMixAiv10;
+        else
+          continue;  // not a ratio the NPU has: the launch refuses it as unmarked
+        end = close + 1;
+      }
       const size_t paren = source.find('(', end);
       const size_t stop = source.find_first_of(";{", end);
       if (paren == std::string::npos || (stop != std::string::npos && stop < paren)) continue;
       size_t e = paren;
       while (e > end && std::isspace(static_cast<unsigned char>(source[e - 1]))) --e;
       size_t b = e;
-      while (b > end &&
-             (std::isalnum(static_cast<unsigned char>(source[b - 1])) || source[b - 1] == '_'))
-        --b;
+      while (b > end && ident(source[b - 1])) --b;
       if (b < e && source.compare(b, e - b, "define") != 0) marks[source.substr(b, e - b)] = type;
     }
   }

@@ -119,6 +119,21 @@ TEST(CcecRewrite, CoreTypeMarksSelectTheCores) {
   EXPECT_NE(r->find("::oc_ccec::Launch<&plain>(\"plain\""), std::string::npos) << *r;
 }
 
+TEST(CcecRewrite, MixMarksDeclareTheirRatio) {
+  // __mix__(1, 2): one cube and two vector cores per launch unit (KERNEL_TYPE_MIX_AIC_1_2 = 5);
+  // __mix__(1, 1) is 4. A ratio the NPU does not have leaves the kernel unmarked.
+  auto r = RewriteLaunches(
+      "__global__ __mix__(1, 2) void mm(GM_ADDR a, AscendC::tiling::TCubeTiling t) {}\n"
+      "__global__ __mix__( 1 , 1 ) void mm11(GM_ADDR a) {}\n"
+      "__global__ __mix__(3, 5) void odd(GM_ADDR a) {}\n"
+      "void h(){ mm<<<1, 0, s>>>(a, t); mm11<<<1, 0, s>>>(a); odd<<<1, 0, s>>>(a); }\n",
+      "k.asc");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->find("::oc_ccec::Launch<&mm, 5>(\"mm\""), std::string::npos) << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&mm11, 4>(\"mm11\""), std::string::npos) << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&odd>(\"odd\""), std::string::npos) << *r;
+}
+
 TEST(CcecRewrite, CommentsAndStringsAreLeftAlone) {
   const std::string text =
       "// k<<<1, nullptr, s>>>(a);\n/* k<<<1>>>() */\nconst char* t = \"k<<<1, 0, s>>>(a)\";\n";
