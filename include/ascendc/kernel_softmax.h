@@ -21,9 +21,13 @@ namespace AscendC {
 struct SoftMaxShapeInfo {
   uint32_t srcM = 0, srcK = 0, oriSrcM = 0, oriSrcK = 0;
 };
+// SOFTMAX_OUTPUT_WITHOUT_BRC keeps one value per row in the statistics (SoftmaxFlashV2 only)
+// instead of a 32-byte block of repeats.
+enum class SoftmaxMode { SOFTMAX_NORMAL = 0, SOFTMAX_OUTPUT_WITHOUT_BRC = 1 };
 struct SoftmaxConfig {
   bool isCheckTiling = true;
   uint32_t oriSrcM = 0, oriSrcK = 0;
+  SoftmaxMode mode = SoftmaxMode::SOFTMAX_NORMAL;
 };
 inline constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {};
 using ::SoftMaxTiling;

@@ -647,3 +647,6 @@ bool PopStackBuffer(LocalTensor<T>& buffer) {
 inline TPipe* GetTPipePtr() { return detail::CurrentPipe(); }
 
 }  // namespace AscendC
+
+// CANN declares it at global scope too: kernels call GetTPipePtr() without AscendC::.
+using AscendC::GetTPipePtr;

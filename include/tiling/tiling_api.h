@@ -92,6 +92,106 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
   t.tailReduceSize = t.tailM * block;
 }
 
+// SoftmaxFlashV2's host side, with CANN's documented sizes. In floats per row of the split:
+// e = 32 / dataTypeSize2 (one block of a statistic), and k + 2e + 64 for half data, e + 64
+// for float data (the basic block: k + e + 64 for half, 128 in place of 64 when k is 1024).
+namespace detail {
+struct FlashShape {
+  uint64_t m = 0, k = 0;
+};
+inline FlashShape FlashShapeOf(const ge::Shape& s) {
+  FlashShape f;
+  if (s.GetDimNum() == 0) return f;
+  f.k = static_cast<uint64_t>(s.GetDim(s.GetDimNum() - 1));
+  f.m = f.k ? static_cast<uint64_t>(s.GetShapeSize()) / f.k : 0;
+  return f;
+}
+inline uint64_t FlashRowFloats(const FlashShape& f, uint32_t size1, uint32_t size2, bool basic) {
+  const uint64_t e = size2 ? 32 / size2 : 8;
+  const uint64_t extra = basic && f.k == 1024 ? 128 : 64;
+  if (size1 == 2) return (basic ? e : 2 * e) + f.k + extra;
+  return e + extra;
+}
+}  // namespace detail
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool isUpdate,
+                                            const bool isBasicBlock = false,
+                                            const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  const detail::FlashShape f = detail::FlashShapeOf(srcShape);
+  const bool basic = isBasicBlock && f.k % 64 == 0 && f.m % 8 == 0;
+  uint64_t floats = detail::FlashRowFloats(f, dataTypeSize1, dataTypeSize2, basic);
+  if (basic) floats *= 8;
+  if (isFlashOutputBrc && dataTypeSize1)
+    floats *= std::max<uint64_t>(1, std::min<uint64_t>(32 / dataTypeSize1, f.m) / (basic ? 8 : 1));
+  return static_cast<uint32_t>(std::min<uint64_t>(floats * 4, UINT32_MAX));
+}
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool isUpdate,
+                                            const bool isBasicBlock = false,
+                                            const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  (void)isFlashOutputBrc;
+  const detail::FlashShape f = detail::FlashShapeOf(srcShape);
+  const bool basic = isBasicBlock && f.k % 64 == 0 && f.m % 8 == 0;
+  const uint64_t floats = f.m * detail::FlashRowFloats(f, dataTypeSize1, dataTypeSize2, basic);
+  return static_cast<uint32_t>(std::min<uint64_t>(floats * 4, UINT32_MAX));
+}
+// Splits the rows into passes of what localWorkSpaceSize (bytes) holds; the statistics'
+// fields count one 32-byte block per row.
+inline void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2,
+                                     const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t,
+                                     const bool isUpdate, const bool isBasicBlock = false,
+                                     const bool isFlashOutputBrc = false) {
+  (void)isUpdate;
+  t = optiling::SoftMaxTiling();
+  const detail::FlashShape f = detail::FlashShapeOf(srcShape);
+  if (f.m == 0 || f.k == 0 || dataTypeSize2 == 0) return;
+  const bool basic = isBasicBlock && f.k % 64 == 0 && f.m % 8 == 0;
+  const uint64_t e = 32 / dataTypeSize2;
+  uint64_t base =
+      (localWorkSpaceSize / 4) /
+      std::max<uint64_t>(1, detail::FlashRowFloats(f, dataTypeSize1, dataTypeSize2, basic));
+  base = std::max<uint64_t>(1, std::min(base, f.m));
+  const uint64_t align = isFlashOutputBrc && dataTypeSize1 == 2 ? 16 : 8;
+  if (base < f.m && base > align) base = base / align * align;
+  if (basic)
+    while (base > 1 && (f.m % base != 0 || base * f.k >= 16384)) --base;
+  t.srcM = static_cast<uint32_t>(f.m);
+  t.srcK = static_cast<uint32_t>(f.k);
+  t.srcSize = static_cast<uint32_t>(f.m * f.k);
+  t.outMaxM = t.srcM;
+  t.outMaxK = static_cast<uint32_t>(e);
+  t.outMaxSize = static_cast<uint32_t>(f.m * e);
+  t.splitM = static_cast<uint32_t>(base);
+  t.splitK = t.srcK;
+  t.splitSize = static_cast<uint32_t>(base * f.k);
+  t.reduceM = t.splitM;
+  t.reduceK = t.outMaxK;
+  t.reduceSize = static_cast<uint32_t>(base * e);
+  t.rangeM = static_cast<uint32_t>(f.m / base);
+  t.tailM = static_cast<uint32_t>(f.m % base);
+  t.tailSplitSize = static_cast<uint32_t>(t.tailM * f.k);
+  t.tailReduceSize = static_cast<uint32_t>(t.tailM * e);
+}
+// The first SoftmaxFlash: one data type; the same split.
+inline uint32_t GetSoftMaxFlashMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                          const bool isUpdate, const bool isReuseSource) {
+  (void)isReuseSource;
+  return GetSoftMaxFlashV2MaxTmpSize(srcShape, dataTypeSize, dataTypeSize, isUpdate);
+}
+inline uint32_t GetSoftMaxFlashMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                          const bool isUpdate, const bool isReuseSource) {
+  (void)isReuseSource;
+  return GetSoftMaxFlashV2MinTmpSize(srcShape, dataTypeSize, dataTypeSize, isUpdate);
+}
+inline void SoftMaxFlashTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                   const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t,
+                                   const bool isUpdate = false) {
+  SoftMaxFlashV2TilingFunc(srcShape, dataTypeSize, dataTypeSize, localWorkSpaceSize, t, isUpdate);
+}
+
 // RmsNorm over [B, S, H] (H 32-byte aligned; originSrcShape's H the data): the emulation
 // needs no temporary buffer, so the sizes are OpenCANN's (one float row at least, all rows at
 // most); false when the shape is not three axes.

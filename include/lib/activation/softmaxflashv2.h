@@ -1,0 +1,3 @@
+// The softmaxflashv2 API by its CANN path; kernel_operator.h has it too.
+#pragma once
+#include "ascendc/kernel_softmax_flash.h"
