@@ -10,6 +10,7 @@
 #include "ascendc/kernel_data_copy.h"
 #include "ascendc/kernel_debug.h"
 #include "ascendc/kernel_gather_pad.h"
+#include "ascendc/kernel_layernorm.h"
 #include "ascendc/kernel_norm.h"
 #include "ascendc/kernel_quant.h"
 #include "ascendc/kernel_reduce.h"
@@ -19,6 +20,7 @@
 #include "ascendc/kernel_softmax_flash.h"
 #include "ascendc/kernel_sort.h"
 #include "ascendc/kernel_tensor.h"
+#include "ascendc/kernel_topk.h"
 #include "ascendc/kernel_types.h"
 #include "ascendc/kernel_vector.h"
 

@@ -131,20 +131,168 @@ struct RmsNormTiling {
   }
 };
 
+// The advanced API's other tilings, field for field in CANN's order (their host functions
+// fill them; the emulation reads the shape fields and keeps the rest as computed).
+#define OC_TILING_FIELD(type, name)     \
+  type name = 0;                        \
+  void set_##name(type v) { name = v; } \
+  type get_##name() const { return name; }
+#define OC_TILING_BYTES(name)                            \
+  size_t GetDataSize() const { return sizeof(name); }    \
+  bool SaveToBuffer(void* data, size_t capacity) const { \
+    if (!data || capacity < sizeof(name)) return false;  \
+    std::memcpy(data, this, sizeof(name));               \
+    return true;                                         \
+  }
+// TopK (112 bytes). tmpLocalSize counts elements of the data type.
+struct TopkTiling {
+  OC_TILING_FIELD(int32_t, tmpLocalSize)
+  OC_TILING_FIELD(int32_t, allDataSize)
+  OC_TILING_FIELD(int32_t, innerDataSize)
+  OC_TILING_FIELD(uint32_t, sortRepeat)
+  OC_TILING_FIELD(int32_t, mrgSortRepeat)
+  OC_TILING_FIELD(int32_t, kAlignFourBytes)
+  OC_TILING_FIELD(int32_t, kAlignTwoBytes)
+  OC_TILING_FIELD(int32_t, maskOffset)
+  OC_TILING_FIELD(int32_t, maskVreducev2FourBytes)
+  OC_TILING_FIELD(int32_t, maskVreducev2TwoBytes)
+  OC_TILING_FIELD(int32_t, mrgSortSrc1offset)
+  OC_TILING_FIELD(int32_t, mrgSortSrc2offset)
+  OC_TILING_FIELD(int32_t, mrgSortSrc3offset)
+  OC_TILING_FIELD(int32_t, mrgSortTwoQueueSrc1Offset)
+  OC_TILING_FIELD(int32_t, mrgFourQueueTailPara1)
+  OC_TILING_FIELD(int32_t, mrgFourQueueTailPara2)
+  OC_TILING_FIELD(int32_t, srcIndexOffset)
+  OC_TILING_FIELD(uint32_t, copyUbToUbBlockCount)
+  OC_TILING_FIELD(int32_t, topkMrgSrc1MaskSizeOffset)
+  OC_TILING_FIELD(int32_t, topkNSmallSrcIndexOffset)
+  OC_TILING_FIELD(uint32_t, vreduceValMask0)
+  OC_TILING_FIELD(uint32_t, vreduceValMask1)
+  OC_TILING_FIELD(uint32_t, vreduceIdxMask0)
+  OC_TILING_FIELD(uint32_t, vreduceIdxMask1)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask0)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask1)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask2)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask3)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask4)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask5)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask6)
+  OC_TILING_FIELD(uint16_t, vreducehalfValMask7)
+  OC_TILING_BYTES(TopkTiling)
+};
+// LayerNorm over [B, S, H]: lastDimValueBack is 1 / originalHLength.
+struct LayerNormTiling {
+  OC_TILING_FIELD(uint32_t, bLength)
+  OC_TILING_FIELD(uint32_t, sLength)
+  OC_TILING_FIELD(uint32_t, hLength)
+  OC_TILING_FIELD(uint32_t, originalHLength)
+  OC_TILING_FIELD(uint32_t, inputXSize)
+  OC_TILING_FIELD(uint32_t, meanVarSize)
+  OC_TILING_FIELD(uint32_t, numberOfTmpBuf)
+  OC_TILING_FIELD(uint32_t, meanTmpTensorPos)
+  OC_TILING_FIELD(uint32_t, meanTmpTensorSize)
+  OC_TILING_FIELD(uint32_t, varianceTmpTensorPos)
+  OC_TILING_FIELD(uint32_t, varianceTmpTensorSize)
+  OC_TILING_FIELD(uint32_t, tmpBufSize)
+  OC_TILING_FIELD(uint32_t, oneTmpSize)
+  OC_TILING_FIELD(uint32_t, firstTmpStartPos)
+  OC_TILING_FIELD(uint32_t, secondTmpStartPos)
+  OC_TILING_FIELD(uint32_t, thirdTmpStartPos)
+  OC_TILING_FIELD(uint32_t, loopRound)
+  OC_TILING_FIELD(uint32_t, inputRoundSize)
+  OC_TILING_FIELD(uint32_t, inputTailSize)
+  OC_TILING_FIELD(uint32_t, inputTailPos)
+  OC_TILING_FIELD(uint32_t, meanVarRoundSize)
+  OC_TILING_FIELD(uint32_t, meanVarTailSize)
+  OC_TILING_FIELD(uint32_t, meanVarTailPos)
+  OC_TILING_FIELD(uint32_t, bshCurLength)
+  OC_TILING_FIELD(uint32_t, bsCurLength)
+  OC_TILING_FIELD(float, lastDimValueBack)
+  OC_TILING_BYTES(LayerNormTiling)
+};
+// LayerNormGrad: the last two fields hold the bits of the floats 1/H and 2/H.
+struct LayerNormGradTiling {
+  OC_TILING_FIELD(uint32_t, stackBufferSize)
+  OC_TILING_FIELD(uint32_t, bLength)
+  OC_TILING_FIELD(uint32_t, sLength)
+  OC_TILING_FIELD(uint32_t, hLength)
+  OC_TILING_FIELD(uint32_t, originalHLength)
+  OC_TILING_FIELD(uint32_t, oneCalSize)
+  OC_TILING_FIELD(uint32_t, nohCalSize)
+  OC_TILING_FIELD(uint32_t, loopNum)
+  OC_TILING_FIELD(uint32_t, tailSize)
+  OC_TILING_FIELD(uint32_t, nohTailSize)
+  OC_TILING_FIELD(uint32_t, tmpTensorBSHPos)
+  OC_TILING_FIELD(uint32_t, tmpTensorBSHSize)
+  OC_TILING_FIELD(uint32_t, pdVarTensorPos)
+  OC_TILING_FIELD(uint32_t, pdVarTensorSize)
+  OC_TILING_FIELD(uint32_t, pdMeanTensorPos)
+  OC_TILING_FIELD(uint32_t, pdMeanTensorSize)
+  OC_TILING_FIELD(uint32_t, x1TensorPos)
+  OC_TILING_FIELD(uint32_t, x1TensorSize)
+  OC_TILING_FIELD(uint32_t, x2TensorPos)
+  OC_TILING_FIELD(uint32_t, x2TensorSize)
+  OC_TILING_FIELD(uint32_t, x3TensorPos)
+  OC_TILING_FIELD(uint32_t, x3TensorSize)
+  OC_TILING_FIELD(uint32_t, tmpTensorPos)
+  OC_TILING_FIELD(uint32_t, tmpTensorSize)
+  OC_TILING_FIELD(uint32_t, tmpTensor1Pos)
+  OC_TILING_FIELD(uint32_t, tmpTensor1Size)
+  OC_TILING_FIELD(uint32_t, tmpTensor2Pos)
+  OC_TILING_FIELD(uint32_t, tmpTensor2Size)
+  OC_TILING_FIELD(uint32_t, lastDimValueBack)
+  OC_TILING_FIELD(uint32_t, lastDimValueBackMulTwo)
+  OC_TILING_BYTES(LayerNormGradTiling)
+};
+// LayerNormGradBeta.
+struct LayerNormGradBetaTiling {
+  OC_TILING_FIELD(uint32_t, stackBufferSize)
+  OC_TILING_FIELD(uint32_t, bLength)
+  OC_TILING_FIELD(uint32_t, sLength)
+  OC_TILING_FIELD(uint32_t, hLength)
+  OC_TILING_FIELD(uint32_t, originalHLength)
+  OC_TILING_FIELD(uint32_t, bshLength)
+  OC_TILING_FIELD(uint32_t, bsLength)
+  OC_TILING_FIELD(uint32_t, oneCalSize)
+  OC_TILING_FIELD(uint32_t, numberOfTmpBuf)
+  OC_TILING_FIELD(uint32_t, loopRound)
+  OC_TILING_FIELD(uint32_t, inputTailSize)
+  OC_TILING_FIELD(uint32_t, inputTailPos)
+  OC_TILING_FIELD(uint32_t, bsTailSize)
+  OC_TILING_FIELD(uint32_t, bshCurLength)
+  OC_TILING_FIELD(uint32_t, bsCurLength)
+  OC_TILING_FIELD(uint32_t, gammaTempTensorPos)
+  OC_TILING_FIELD(uint32_t, betaTempTensorPos)
+  OC_TILING_FIELD(uint32_t, inputDyTmpTensorPos)
+  OC_TILING_FIELD(uint32_t, resForGammaTmpTensorPos)
+  OC_TILING_FIELD(uint32_t, reserved)
+  OC_TILING_BYTES(LayerNormGradBetaTiling)
+};
+#undef OC_TILING_FIELD
+#undef OC_TILING_BYTES
+
 namespace optiling {
 using TCubeTiling = ::TCubeTiling;
 using SoftMaxTiling = ::SoftMaxTiling;
 using RmsNormTiling = ::RmsNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
+using TopkTiling = ::TopkTiling;
+using LayerNormTiling = ::LayerNormTiling;
+using LayerNormGradTiling = ::LayerNormGradTiling;
+using LayerNormGradBetaTiling = ::LayerNormGradBetaTiling;
 }  // namespace optiling
 
 // The newer headers' home of the same structs: kernels take `AscendC::tiling::TCubeTiling`
 // by value as a kernel parameter.
 namespace AscendC::tiling {
+using ::LayerNormGradBetaTiling;
+using ::LayerNormGradTiling;
+using ::LayerNormTiling;
 using ::PadTiling;
 using ::RmsNormTiling;
 using ::SoftMaxTiling;
 using ::TCubeTiling;
+using ::TopkTiling;
 using ::UnPadTiling;
 }  // namespace AscendC::tiling

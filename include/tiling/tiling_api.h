@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <vector>
 
+#include "ascendc/sort_types.h"
 #include "graph/tensor.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "register/tilingdata_base.h"  // BEGIN_TILING_DATA_DEF, as CANN's header brings it
@@ -190,6 +193,303 @@ inline void SoftMaxFlashTilingFunc(const ge::Shape& srcShape, const uint32_t dat
                                    const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t,
                                    const bool isUpdate = false) {
   SoftMaxFlashV2TilingFunc(srcShape, dataTypeSize, dataTypeSize, localWorkSpaceSize, t, isUpdate);
+}
+
+// The LayerNorm family's host side, as CANN computes it. srcShape is [B, S, H, originalH].
+namespace detail {
+struct NormDims {
+  uint64_t b = 0, s = 0, h = 0, original = 0;
+  bool ok = false;
+};
+inline NormDims NormDimsOf(const ge::Shape& shape) {
+  NormDims d;
+  if (shape.GetDimNum() != 4) return d;
+  d.b = static_cast<uint64_t>(shape.GetDim(0));
+  d.s = static_cast<uint64_t>(shape.GetDim(1));
+  d.h = static_cast<uint64_t>(shape.GetDim(2));
+  d.original = static_cast<uint64_t>(shape.GetDim(3));
+  d.ok = d.b && d.s && d.h && d.original && d.original <= d.h;
+  return d;
+}
+inline uint32_t Clamp32(uint64_t v) {
+  return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX));
+}
+inline uint64_t Align32(uint64_t bytes) { return (bytes + 31) / 32 * 32; }
+}  // namespace detail
+
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                      const bool isReuseSource, uint32_t& maxValue,
+                                      uint32_t& minValue) {
+  const detail::NormDims d = detail::NormDimsOf(srcShape);
+  maxValue = minValue = 0;
+  if (!d.ok) return;
+  const uint64_t bufs = isReuseSource && typeSize == 4 ? 2 : 3;
+  const uint64_t mean_var = 2 * detail::Align32(d.b * d.s * 4);
+  maxValue = detail::Clamp32(bufs * detail::Align32(d.b * d.s * d.h * 4) + mean_var);
+  minValue = detail::Clamp32(bufs * detail::Align32(d.h * 4) + mean_var);
+}
+inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
+                                     const uint32_t typeSize, const bool isReuseSource,
+                                     optiling::LayerNormTiling& t) {
+  t = optiling::LayerNormTiling();
+  const detail::NormDims d = detail::NormDimsOf(srcShape);
+  if (!d.ok) return;
+  t.bLength = detail::Clamp32(d.b);
+  t.sLength = detail::Clamp32(d.s);
+  t.hLength = detail::Clamp32(d.h);
+  t.originalHLength = detail::Clamp32(d.original);
+  t.inputXSize = detail::Clamp32(d.b * d.s * d.h);
+  t.meanVarSize = detail::Clamp32(d.b * d.s);
+  t.numberOfTmpBuf = isReuseSource && typeSize == 4 ? 2 : 3;
+  t.meanTmpTensorSize = t.varianceTmpTensorSize = (t.meanVarSize + 7) / 8 * 8;
+  t.varianceTmpTensorPos = t.meanTmpTensorSize;
+  const uint32_t mean_var = typeSize == 2 ? 2 * t.meanTmpTensorSize : 0;
+  t.tmpBufSize = stackBufferSize / 4;
+  uint64_t one = t.tmpBufSize > mean_var ? (t.tmpBufSize - mean_var) / t.numberOfTmpBuf : 0;
+  one = std::min<uint64_t>(one / d.h * d.h, t.inputXSize);
+  t.lastDimValueBack = 1.0f / static_cast<float>(d.original);
+  if (one == 0) return;  // the stack holds no row: as CANN, the split stays unset
+  t.oneTmpSize = static_cast<uint32_t>(one);
+  t.firstTmpStartPos = mean_var;
+  t.secondTmpStartPos = mean_var + t.oneTmpSize;
+  t.thirdTmpStartPos = mean_var + 2 * t.oneTmpSize;
+  t.loopRound = t.inputXSize / t.oneTmpSize;
+  t.inputRoundSize = t.oneTmpSize;
+  t.inputTailSize = t.inputXSize % t.oneTmpSize;
+  t.inputTailPos = t.inputXSize - t.inputTailSize;
+  t.meanVarRoundSize = t.inputRoundSize / t.hLength;
+  t.meanVarTailSize = t.inputTailSize / t.hLength;
+  t.meanVarTailPos = t.meanVarSize - t.meanVarTailSize;
+  t.bshCurLength = t.inputRoundSize;
+  t.bsCurLength = t.meanVarRoundSize;
+}
+inline void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                          const bool isReuseSource, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+  const detail::NormDims d = detail::NormDimsOf(srcShape);
+  maxValue = minValue = 0;
+  if (!d.ok) return;
+  const uint64_t bufs = typeSize == 2 ? 9 : isReuseSource ? 4 : 6;
+  const uint64_t bsh = d.b * d.s * d.h, hh = d.h * d.h;
+  maxValue = detail::Clamp32(bufs * std::max(bsh, hh) * typeSize);
+  minValue = detail::Clamp32(bufs * std::min(bsh, hh) * typeSize);
+}
+inline void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize,
+                                         const uint32_t typeSize, const bool isReuseSource,
+                                         optiling::LayerNormGradTiling& t) {
+  t = optiling::LayerNormGradTiling();
+  const detail::NormDims d = detail::NormDimsOf(srcShape);
+  if (!d.ok) return;
+  t.stackBufferSize = stackBufferSize / 4;
+  t.bLength = detail::Clamp32(d.b);
+  t.sLength = detail::Clamp32(d.s);
+  t.hLength = detail::Clamp32(d.h);
+  t.originalHLength = detail::Clamp32(d.original);
+  const float rec = 1.0f / static_cast<float>(d.original),
+              rec2 = 2.0f / static_cast<float>(d.original);
+  std::memcpy(&t.lastDimValueBack, &rec, 4);
+  std::memcpy(&t.lastDimValueBackMulTwo, &rec2, 4);
+  const uint64_t bufs = typeSize == 2 ? 9 : isReuseSource ? 4 : 6;
+  const uint64_t bsh = d.b * d.s * d.h;
+  uint64_t one = t.stackBufferSize / bufs / d.h * d.h;
+  if (one == 0) return;
+  const uint64_t align = typeSize == 2 ? 16 : 8;
+  uint64_t rows = (one / d.h + align - 1) / align * align;
+  one = std::min<uint64_t>(rows * d.h, std::max<uint64_t>(bsh, d.h));
+  t.oneCalSize = detail::Clamp32(one);
+  t.nohCalSize = detail::Clamp32(rows);
+  t.loopNum = detail::Clamp32(bsh / one);
+  t.tailSize = detail::Clamp32(bsh % one);
+  t.nohTailSize = t.tailSize / t.hLength;
+  const uint32_t o = t.oneCalSize;
+  t.tmpTensorBSHSize = t.pdVarTensorSize = t.pdMeanTensorSize = t.x1TensorSize = t.x2TensorSize =
+      t.x3TensorSize = o;
+  t.pdVarTensorPos = o;
+  t.pdMeanTensorPos = 2 * o;
+  const bool reuse = isReuseSource && typeSize == 4;
+  t.x1TensorPos = reuse ? 0 : 3 * o;
+  t.x2TensorPos = reuse ? 0 : 4 * o;
+  t.x3TensorPos = reuse ? 3 * o : 5 * o;
+  if (typeSize == 2) {
+    t.tmpTensorSize = t.tmpTensor1Size = t.tmpTensor2Size = o;
+    t.tmpTensorPos = t.x3TensorPos + o;
+    t.tmpTensor1Pos = t.x3TensorPos + 2 * o;
+    t.tmpTensor2Pos = t.x3TensorPos + 3 * o;
+  }
+}
+inline void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                              const bool isReuseSource, uint32_t& maxValue,
+                                              uint32_t& minValue) {
+  (void)isReuseSource;
+  const detail::NormDims d = detail::NormDimsOf(srcShape);
+  maxValue = minValue = 0;
+  if (!d.ok) return;
+  const uint64_t bufs = typeSize == 2 ? 4 : 2;
+  maxValue = detail::Clamp32(bufs * d.b * d.s * d.h * 4);
+  minValue = detail::Clamp32(bufs * d.h * 4);
+}
+inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape,
+                                             const uint32_t stackBufferSize,
+                                             const uint32_t typeSize, const bool isReuseSource,
+                                             optiling::LayerNormGradBetaTiling& t) {
+  (void)isReuseSource;
+  t = optiling::LayerNormGradBetaTiling();
+  const detail::NormDims d = detail::NormDimsOf(srcShape);
+  if (!d.ok) return;
+  t.stackBufferSize = stackBufferSize / 4;
+  t.bLength = detail::Clamp32(d.b);
+  t.sLength = detail::Clamp32(d.s);
+  t.hLength = detail::Clamp32(d.h);
+  t.originalHLength = detail::Clamp32(d.original);
+  t.bshLength = detail::Clamp32(d.b * d.s * d.h);
+  t.bsLength = detail::Clamp32(d.b * d.s);
+  t.numberOfTmpBuf = typeSize == 2 ? 2 : 1;
+  uint64_t one = typeSize == 2
+                     ? (t.stackBufferSize > 2 * d.h ? (t.stackBufferSize - 2 * d.h) / 2 : 0)
+                     : t.stackBufferSize;
+  one = std::min<uint64_t>(one / d.h * d.h, t.bshLength);
+  if (one == 0) return;
+  t.oneCalSize = detail::Clamp32(one);
+  t.loopRound = t.bshLength / t.oneCalSize;
+  t.inputTailSize = t.bshLength % t.oneCalSize;
+  t.inputTailPos = t.bshLength - t.inputTailSize;
+  t.bsTailSize = t.inputTailSize / t.hLength;
+  t.bshCurLength = t.oneCalSize;
+  t.bsCurLength = t.oneCalSize / t.hLength;
+  if (typeSize == 2) {
+    t.betaTempTensorPos = t.hLength;
+    t.inputDyTmpTensorPos = 2 * t.hLength;
+    t.resForGammaTmpTensorPos = 2 * t.hLength + t.oneCalSize;
+  }
+}
+
+// Welford's host sizes (Atlas A2): WelfordUpdate over {rnLength, abLength}, 256 bytes per
+// work buffer (three for half data, one reusing the source, else two) per 64 elements;
+// WelfordFinalize over {abLength}, 1 KiB at least.
+inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeT,
+                                          const uint32_t typeSizeU, const bool isReuseSource,
+                                          const bool isInplace, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+  (void)typeSizeU;
+  (void)isInplace;
+  maxValue = minValue = 0;
+  if (srcShape.GetDimNum() != 2) return;
+  const uint64_t n = static_cast<uint64_t>(srcShape.GetDim(0) * srcShape.GetDim(1));
+  const uint32_t bufs = typeSizeT == 2 ? 3 : isReuseSource ? 1 : 2;
+  minValue = 256 * bufs;
+  maxValue = detail::Clamp32((n + 63) / 64 * minValue);
+}
+inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                            const bool isReuseSource, uint32_t& maxValue,
+                                            uint32_t& minValue) {
+  (void)typeSize;
+  (void)isReuseSource;
+  maxValue = minValue = 0;
+  if (srcShape.GetDimNum() != 1) return;
+  const uint64_t ab = static_cast<uint64_t>(srcShape.GetDim(0));
+  minValue = 1024;
+  maxValue = ab <= 64 ? 1024 : detail::Clamp32((128 + 2 * ab) * 4);
+}
+
+// TopK's host side (Atlas A2): the tiling's sizes for the merge sort, and the temporary
+// buffer: 16 bytes per element of a row (TOPK_NORMAL; 4 more when indices are generated), or
+// 8 per element of all rows plus 64 (TOPK_NSMALL; 4 more each for the smallest k and for
+// generated indices). False for a shape CANN refuses.
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                           const int32_t inner, const int32_t outter, const int32_t k,
+                           const uint32_t dataTypeSize, const bool isInitIndex,
+                           AscendC::TopKMode mode, const bool isLargest, optiling::TopkTiling& t) {
+  (void)ascendcPlatform;
+  (void)isLargest;
+  t = optiling::TopkTiling();
+  const bool small = mode == AscendC::TopKMode::TOPK_NSMALL;
+  if (inner <= 0 || inner % 32 != 0 || (small && inner != 32) || outter <= 0 || k < 1 ||
+      k > inner || (dataTypeSize != 2 && dataTypeSize != 4))
+    return false;
+  const int32_t scale = dataTypeSize == 2 ? 2 : 1;
+  t.tmpLocalSize = 4 * inner * scale + (isInitIndex ? 0 : inner * scale);
+  t.allDataSize = inner * outter;
+  t.innerDataSize = 2 * inner * scale;
+  t.sortRepeat = static_cast<uint32_t>(inner / 32);
+  t.mrgSortRepeat = inner / 4;
+  t.kAlignFourBytes = (k + 7) / 8 * 8;
+  t.kAlignTwoBytes = (k + 15) / 16 * 16;
+  t.maskOffset =
+      small ? outter * k : outter * (dataTypeSize == 2 ? t.kAlignTwoBytes : t.kAlignFourBytes);
+  t.maskVreducev2FourBytes = 2 * k;
+  t.maskVreducev2TwoBytes = 4 * k;
+  t.srcIndexOffset = 4 * inner * scale;
+  t.copyUbToUbBlockCount = static_cast<uint32_t>(inner * 8 / 32);
+  return true;
+}
+inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                                 const int32_t inner, const int32_t outter,
+                                 const bool isReuseSource, const bool isInitIndex,
+                                 AscendC::TopKMode mode, const bool isLargest,
+                                 const uint32_t dataTypeSize, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+  (void)ascendcPlatform;
+  (void)isReuseSource;
+  const bool small = mode == AscendC::TopKMode::TOPK_NSMALL;
+  if (inner <= 0 || inner % 32 != 0 || (small && inner != 32) || outter <= 0 ||
+      (dataTypeSize != 2 && dataTypeSize != 4))
+    return false;
+  uint64_t bytes;
+  if (!small) {
+    bytes = 16ull * inner + (isInitIndex ? 0 : 4ull * inner);
+  } else {
+    const uint64_t all = uint64_t(inner) * outter;
+    bytes = 8 * all + 64 + (isLargest ? 0 : 4 * all) + (isInitIndex ? 0 : 4 * all);
+  }
+  maxValue = minValue = detail::Clamp32(bytes);
+  return true;
+}
+
+// Sort's host sizes. GetSortMaxMinTmpSize belongs to the newer Sort (SortConfig), which CANN
+// has on Ascend 950 only; on Atlas A2 CANN logs an error and leaves both values unset.
+// OpenCANN says so and gives the 950 sizes, so a sample that goes on anyway has defined ones.
+inline void GetSortMaxMinTmpSize(const ge::Shape& srcShape, ge::DataType valueType,
+                                 ge::DataType indexType, bool isReuseSource,
+                                 const AscendC::SortConfig& config, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+  std::fprintf(stderr,
+               "[WARNING] GetSortMaxMinTmpSize: the SortConfig Sort is an Ascend 950 API; on Atlas "
+               "A2 CANN leaves maxValue/minValue unset. OpenCANN gives the 950 sizes.\n");
+  const uint64_t n = srcShape.GetDimNum() ? static_cast<uint64_t>(srcShape.GetShapeSize()) : 0;
+  const uint64_t value =
+      static_cast<uint64_t>(std::max<int64_t>(ge::GetSizeByDataType(valueType), 1));
+  const uint64_t index =
+      static_cast<uint64_t>(std::max<int64_t>(ge::GetSizeByDataType(indexType), 1));
+  uint64_t bytes;
+  if (config.type == AscendC::SortType::MERGE_SORT) {
+    bytes = 8 * n;
+  } else {
+    const uint64_t padded = (n + 31) / 32 * 32;
+    bytes = 7 * padded + 512;
+    if (value != 1 && !isReuseSource) {
+      if (config.hasSrcIndex && config.hasDstIndex)
+        bytes += padded * (value + index);
+      else if (config.hasDstIndex)
+        bytes += padded * (4 + value);
+      else
+        bytes += padded * value;
+    }
+  }
+  maxValue = minValue = detail::Clamp32(bytes);
+}
+// The Atlas A2 Sort's own sizes: Concat needs none, Sort 8 bytes per element.
+inline uint32_t GetConcatTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                                 const uint32_t elemCount, const uint32_t dataTypeSize) {
+  (void)ascendcPlatform;
+  (void)elemCount;
+  (void)dataTypeSize;
+  return 0;
+}
+inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,
+                               const uint32_t elemCount, const uint32_t dataTypeSize) {
+  (void)ascendcPlatform;
+  (void)dataTypeSize;
+  return detail::Clamp32(uint64_t(elemCount) * 8);
 }
 
 // RmsNorm over [B, S, H] (H 32-byte aligned; originSrcShape's H the data): the emulation

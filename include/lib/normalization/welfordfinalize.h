@@ -1,0 +1,3 @@
+// welfordfinalize by its CANN path; kernel_operator.h has it too.
+#pragma once
+#include "ascendc/kernel_layernorm.h"

@@ -1,0 +1,3 @@
+// sort by its CANN path; kernel_operator.h has it too.
+#pragma once
+#include "ascendc/kernel_sort.h"
