@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "ascendc/kernel_tensor.h"
 
@@ -317,6 +318,109 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
 template <typename T>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0));
+}
+
+}  // namespace AscendC
+
+namespace AscendC {
+
+// One axis of a sliced copy (axis 0 the innermost). On axis 0, the elements from startIndex to
+// endIndex are moved in bursts of burstLen 32-byte blocks, stride elements apart; on the
+// other axes, every (stride + 1)-th index from startIndex to endIndex (burstLen must be 1).
+// shapeValue is the axis's length in the tensor's layout, in elements.
+struct SliceInfo {
+  uint32_t startIndex = 0;
+  uint32_t endIndex = 0;
+  uint32_t stride = 0;
+  uint32_t burstLen = 1;
+  uint32_t shapeValue = 0;
+};
+
+namespace detail {
+struct SliceBurst {
+  uint64_t offset, bytes;  // bytes from the tensor's start
+};
+// The bursts a slice description walks, outer axes slowest.
+template <typename T>
+std::vector<SliceBurst> SliceBursts(const SliceInfo* info, uint32_t dims, const char* api,
+                                    const char* which) {
+  if (dims == 0 || dims > 8) Fault(api, std::string(which) + ": dimValue must be 1..8");
+  std::vector<uint64_t> pitch(dims, 1);
+  for (uint32_t d = 1; d < dims; ++d) {
+    if (info[d - 1].shapeValue == 0)
+      Fault(api, std::string(which) + " slice axis " + std::to_string(d - 1) + " has shapeValue 0");
+    pitch[d] = pitch[d - 1] * info[d - 1].shapeValue;
+  }
+  for (uint32_t d = 0; d < dims; ++d) {
+    if (info[d].startIndex > info[d].endIndex)
+      Fault(api, std::string(which) + " slice axis " + std::to_string(d) + ": startIndex " +
+                     std::to_string(info[d].startIndex) + " is past endIndex " +
+                     std::to_string(info[d].endIndex));
+    if (d > 0 && info[d].burstLen != 1)
+      Fault(api, std::string(which) + " slice axis " + std::to_string(d) +
+                     ": burstLen must be 1 beyond the first axis");
+  }
+  if (info[0].burstLen == 0) Fault(api, std::string(which) + ": burstLen of axis 0 is 0");
+  const uint64_t burst_elems = uint64_t{info[0].burstLen} * kBlock / sizeof(T);
+  std::vector<uint64_t> row_starts;  // element offsets of the innermost axis's rows
+  row_starts.push_back(0);
+  for (uint32_t d = dims; d-- > 1;) {
+    std::vector<uint64_t> next;
+    for (uint64_t base : row_starts)
+      for (uint64_t i = info[d].startIndex; i <= info[d].endIndex;
+           i += uint64_t{info[d].stride} + 1)
+        next.push_back(base + i * pitch[d]);
+    row_starts.swap(next);
+  }
+  std::vector<SliceBurst> bursts;
+  for (uint64_t row : row_starts)
+    for (uint64_t e = info[0].startIndex; e <= info[0].endIndex; e += burst_elems + info[0].stride)
+      bursts.push_back({(row + e) * sizeof(T), burst_elems * sizeof(T)});
+  return bursts;
+}
+}  // namespace detail
+
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  const char* api = "DataCopy(GM->local, SliceInfo)";
+  const auto d = detail::SliceBursts<T>(dstSliceInfo, dimValue, api, "destination");
+  const auto s = detail::SliceBursts<T>(srcSliceInfo, dimValue, api, "source");
+  if (d.size() != s.size())
+    detail::Fault(api, "the source slice has " + std::to_string(s.size()) +
+                           " bursts and the destination " + std::to_string(d.size()));
+  uint64_t total = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const uint64_t len = std::min(s[i].bytes, d[i].bytes);
+    detail::CheckLocalRange(dst, d[i].offset, len, api, "destination");
+    detail::CheckGlobalRange(src, s[i].offset, len, api, "source");
+    std::memcpy(detail::Bytes(dst.GetPhyAddr()) + d[i].offset,
+                detail::Bytes(src.GetPhyAddr()) + s[i].offset, len);
+    total += len;
+  }
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(total, uint32_t(s.size())));
+}
+
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
+              const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
+  const char* api = "DataCopy(local->GM, SliceInfo)";
+  const auto d = detail::SliceBursts<T>(dstSliceInfo, dimValue, api, "destination");
+  const auto s = detail::SliceBursts<T>(srcSliceInfo, dimValue, api, "source");
+  if (d.size() != s.size())
+    detail::Fault(api, "the source slice has " + std::to_string(s.size()) +
+                           " bursts and the destination " + std::to_string(d.size()));
+  uint64_t total = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const uint64_t len = std::min(s[i].bytes, d[i].bytes);
+    detail::CheckLocalRange(src, s[i].offset, len, api, "source");
+    detail::CheckGlobalRange(dst, d[i].offset, len, api, "destination");
+    detail::StoreToGlobal(reinterpret_cast<T*>(detail::Bytes(dst.GetPhyAddr()) + d[i].offset),
+                          reinterpret_cast<const T*>(detail::Bytes(src.GetPhyAddr()) + s[i].offset),
+                          len);
+    total += len;
+  }
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(total, uint32_t(s.size())));
 }
 
 }  // namespace AscendC
