@@ -21,7 +21,8 @@ get_filename_component(_tikicpu_libdir "${_tikicpu_opencann}/../.." ABSOLUTE)
 include(CMakeFindDependencyMacro)
 find_dependency(OpenCANN CONFIG PATHS "${_tikicpu_opencann}" NO_DEFAULT_PATH)
 # The tikicpulib targets are GLOBAL (below), so what they link must be too.
-foreach(_tikicpu_dep ascendc_emu ascendcl opregister ascend_runtime acl_op_compiler)
+foreach(_tikicpu_dep ascendc_emu ascendcl opregister ascend_runtime acl_op_compiler acl_dvpp
+                     acl_dvpp_mpi opencann_omp_policy)
   if(TARGET OpenCANN::${_tikicpu_dep})
     get_target_property(_tikicpu_global OpenCANN::${_tikicpu_dep} IMPORTED_GLOBAL)
     if(NOT _tikicpu_global)

@@ -337,6 +337,14 @@ def test_cann_cpu_debug_project_finds_tikicpulib(tmp_path, prefix):
     r = subprocess.run(["cmake", "-S", str(sib), "-B", str(sib / "build")], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
+    # Found again in the sibling (hipudding/ascendc_threshold's kernel_test does): the global
+    # targets are reused, not redefined.
+    (sib / "b" / "CMakeLists.txt").write_text(
+        "find_package(tikicpulib REQUIRED)\nfind_package(OpenCANN REQUIRED)\n"
+        "add_library(k STATIC k.cpp)\ntarget_link_libraries(k PUBLIC tikicpulib::Ascend910B1)\n")
+    r = subprocess.run(["cmake", "-S", str(sib), "-B", str(sib / "build2")], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 OP_COMPILER_MAIN = r"""
