@@ -2,7 +2,11 @@
 
 #include <cctype>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include "opencann/soc_table.h"
@@ -320,8 +324,50 @@ std::map<std::string, int> CoreTypeMarks(const std::string& source) {
   return marks;
 }
 
-Result<std::string> RewriteLaunches(const std::string& source, const std::string& path) {
-  const std::map<std::string, int> marks = CoreTypeMarks(source);
+namespace {
+// The marks of the files the source includes with quotes, found as the preprocessor finds
+// them (the including file's folder, then the -I folders), recursively: a kernel marked in
+// an included file (`#include "matmul_kernel.asc"`) is launched from the including one.
+void MarksOfIncludes(const std::string& source, const std::filesystem::path& dir,
+                     const std::vector<std::string>& include_dirs, int depth,
+                     std::set<std::string>* seen, std::map<std::string, int>* marks) {
+  if (depth > 8) return;
+  size_t at = 0;
+  while ((at = source.find("#include", at)) != std::string::npos) {
+    const size_t line_end = source.find('\n', at);
+    const std::string line =
+        source.substr(at, line_end == std::string::npos ? std::string::npos : line_end - at);
+    at += 8;
+    const size_t open = line.find('"');
+    const size_t close = open == std::string::npos ? open : line.find('"', open + 1);
+    if (close == std::string::npos) continue;
+    const std::string name = line.substr(open + 1, close - open - 1);
+    std::vector<std::filesystem::path> candidates{dir / name};
+    for (const auto& d : include_dirs) candidates.push_back(std::filesystem::path(d) / name);
+    for (const auto& c : candidates) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(c, ec)) continue;
+      const std::string key = std::filesystem::weakly_canonical(c, ec).string();
+      if (!seen->insert(key).second) break;
+      // Headers of this size are source; anything larger is not scanned.
+      if (std::filesystem::file_size(c, ec) > (8u << 20) || ec) break;
+      std::ifstream in(c, std::ios::binary);
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      for (const auto& [kernel, type] : CoreTypeMarks(text)) marks->emplace(kernel, type);
+      MarksOfIncludes(text, c.parent_path(), include_dirs, depth + 1, seen, marks);
+      break;
+    }
+  }
+}
+}  // namespace
+
+Result<std::string> RewriteLaunches(const std::string& source, const std::string& path,
+                                    const std::vector<std::string>& include_dirs) {
+  std::map<std::string, int> marks = CoreTypeMarks(source);
+  std::set<std::string> seen;
+  MarksOfIncludes(source, std::filesystem::path(path).parent_path(), include_dirs, 0, &seen,
+                  &marks);
   std::string escaped_path;
   for (char c : path) {
     if (c == '"' || c == '\\') escaped_path += '\\';

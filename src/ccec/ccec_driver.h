@@ -45,8 +45,11 @@ Result<Invocation> ParseCommandLine(const std::vector<std::string>& args);
 // The Ascend C source with each `kernel<<<a, b, c>>>(` rewritten into
 // `::oc_ccec::Launch<&kernel>("kernel", a, b, c)(`, and a #line directive so that the host
 // compiler's messages name the original file and lines. Comments and string literals are
-// left alone. Fails on a <<< without its >>>.
-Result<std::string> RewriteLaunches(const std::string& source, const std::string& path);
+// left alone. Fails on a <<< without its >>>. A kernel marked __cube__, __vector__ or
+// __mix__ here or in a file this one includes with quotes (searched in the source's folder,
+// then `include_dirs`) is launched on those cores.
+Result<std::string> RewriteLaunches(const std::string& source, const std::string& path,
+                                    const std::vector<std::string>& include_dirs = {});
 
 // Macros ccec defines for an Ascend C source: the chip (OCANN_TIKICPU_SOC), __CCE_AICORE__
 // and the core-type macros of a single-core-type compile.

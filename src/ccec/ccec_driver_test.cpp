@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 namespace oc::ccec {
 namespace {
 
@@ -117,6 +120,30 @@ TEST(CcecRewrite, CoreTypeMarksSelectTheCores) {
   EXPECT_NE(r->find("::oc_ccec::Launch<&mm, 1>(\"mm\""), std::string::npos) << *r;
   EXPECT_NE(r->find("::oc_ccec::Launch<&add, 0>(\"add\""), std::string::npos) << *r;
   EXPECT_NE(r->find("::oc_ccec::Launch<&plain>(\"plain\""), std::string::npos) << *r;
+}
+
+TEST(CcecRewrite, MarksInIncludedFilesCount) {
+  // The kernel lives in an included .asc (marked there), the launch in the including file.
+  const auto dir = std::filesystem::temp_directory_path() / "oc_ccec_marks_test";
+  std::filesystem::create_directories(dir / "inc");
+  std::ofstream(dir / "kernel.asc") << "#include \"inc/more.h\"\n"
+                                       "extern \"C\" __global__ __cube__ void mm(GM_ADDR a) {}\n";
+  std::ofstream(dir / "inc" / "more.h") << "__global__ __mix__(1, 2) void fused(GM_ADDR a) {}\n";
+  std::ofstream(dir / "other.h") << "__global__ __vector__ void vec(GM_ADDR a) {}\n";
+  auto r = RewriteLaunches(
+      "#include \"kernel.asc\"\n#include \"other.h\"\n"
+      "void h(){ mm<<<1, 0, s>>>(a); fused<<<1, 0, s>>>(a); vec<<<1, 0, s>>>(a); }\n",
+      (dir / "host.asc").string());
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->find("::oc_ccec::Launch<&mm, 1>"), std::string::npos) << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&fused, 5>"), std::string::npos) << *r;
+  EXPECT_NE(r->find("::oc_ccec::Launch<&vec, 0>"), std::string::npos) << *r;
+  // Found through an -I folder too.
+  auto r2 = RewriteLaunches("#include \"more.h\"\nvoid h(){ fused<<<1, 0, s>>>(a); }\n",
+                            (dir / "host.asc").string(), {(dir / "inc").string()});
+  ASSERT_TRUE(r2.ok());
+  EXPECT_NE(r2->find("::oc_ccec::Launch<&fused, 5>"), std::string::npos) << *r2;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CcecRewrite, MixMarksDeclareTheirRatio) {

@@ -120,6 +120,18 @@ struct TempDir {
   }
 };
 
+// The -I folders of a command line ("-Idir" or "-I dir").
+std::vector<std::string> IncludeDirs(const std::vector<std::string>& args) {
+  std::vector<std::string> dirs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-I" && i + 1 < args.size())
+      dirs.push_back(args[++i]);
+    else if (args[i].size() > 2 && args[i].compare(0, 2, "-I") == 0)
+      dirs.push_back(args[i].substr(2));
+  }
+  return dirs;
+}
+
 // ccec --oc-launcher <compiler> <args...>: a CMake compiler launcher (ascendc_library sets it)
 // that rewrites <<<>>> launches in the source being compiled and runs the compiler on the
 // rewritten copy; sources without a launch compile unchanged.
@@ -133,7 +145,7 @@ int Launcher(std::vector<std::string> cmd) {
   if (src == 0 || !ReadFile(cmd[src], &text) || text.find("<<<") == std::string::npos)
     return Run(cmd, false);
   const std::string original = cmd[src];
-  auto rewritten = oc::ccec::RewriteLaunches(text, original);
+  auto rewritten = oc::ccec::RewriteLaunches(text, original, IncludeDirs(cmd));
   if (!rewritten.ok()) return Fail(rewritten.status().message());
   TempDir tmp;
   if (tmp.path.empty()) return Fail("cannot create a temporary directory");
@@ -198,7 +210,7 @@ int main(int argc, char** argv) {
     if (input.language == oc::ccec::Language::kCce) {
       std::string text;
       if (!ReadFile(input.path, &text)) return Fail("cannot read " + input.path);
-      auto rewritten = oc::ccec::RewriteLaunches(text, input.path);
+      auto rewritten = oc::ccec::RewriteLaunches(text, input.path, IncludeDirs(inv.host_flags));
       if (!rewritten.ok()) return Fail(rewritten.status().message());
       source_file = tmp.path + "/" + std::to_string(index) + "_" + src.filename().string();
       if (fs::path(source_file).extension() != ".cpp") source_file += ".cpp";
