@@ -131,14 +131,34 @@ class Matmul {
   uint8_t GetSubBlockIdx() const { return sub_block_idx_; }
   void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) {
     a_ = gm;
+    a_local_ = LocalTensor<A>();
     trans_a_ = isTransposeA || A_TYPE::isTrans;
   }
   void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) {
     b_ = gm;
+    b_local_ = LocalTensor<B>();
     trans_b_ = isTransposeB || B_TYPE::isTrans;
   }
   void SetBias(const GlobalTensor<Bias>& gm) {
     bias_ = gm;
+    bias_local_ = LocalTensor<Bias>();
+    has_bias_ = true;
+  }
+  // A, B or the bias already on chip (a MatmulType position of VECIN/VECOUT/VECCALC in UB, or
+  // TSCM in L1): read there, with the memory's rules (UB belongs to the vector cores).
+  void SetTensorA(const LocalTensor<A>& local, bool isTransposeA = false) {
+    a_ = GlobalTensor<A>();
+    a_local_ = local;
+    trans_a_ = isTransposeA || A_TYPE::isTrans;
+  }
+  void SetTensorB(const LocalTensor<B>& local, bool isTransposeB = false) {
+    b_ = GlobalTensor<B>();
+    b_local_ = local;
+    trans_b_ = isTransposeB || B_TYPE::isTrans;
+  }
+  void SetBias(const LocalTensor<Bias>& local) {
+    bias_ = GlobalTensor<Bias>();
+    bias_local_ = local;
     has_bias_ = true;
   }
   void ClearBias() { has_bias_ = false; }
@@ -300,24 +320,37 @@ class Matmul {
                                        "was not called (partial constants still need the "
                                        "runtime tiling)"
                                      : "REGIST_MATMUL_OBJ / Init was not called");
-    if (!a_.GetPhyAddr() || !b_.GetPhyAddr()) detail::Fault(api, "SetTensorA and SetTensorB first");
+    const bool a_local = !a_local_.empty(), b_local = !b_local_.empty(),
+               bias_local = !bias_local_.empty();
+    if ((!a_local && !a_.GetPhyAddr()) || (!b_local && !b_.GetPhyAddr()))
+      detail::Fault(api, "SetTensorA and SetTensorB first");
     // Every element the block reads must lie inside A and B.
     const uint64_t last_a =
         trans_a_ ? uint64_t(depth_ - 1) * org_m_ + rows_ : uint64_t(rows_ - 1) * org_ka_ + depth_;
     const uint64_t last_b =
         trans_b_ ? uint64_t(cols_ - 1) * org_kb_ + depth_ : uint64_t(depth_ - 1) * org_n_ + cols_;
-    detail::CheckGlobalRange(a_, 0, last_a * sizeof(A), api, "A");
-    detail::CheckGlobalRange(b_, 0, last_b * sizeof(B), api, "B");
-    if (has_bias_) detail::CheckGlobalRange(bias_, 0, uint64_t(cols_) * sizeof(Bias), api, "bias");
+    if (a_local)
+      detail::CheckLocalRange(a_local_, 0, last_a * sizeof(A), api, "source A");
+    else
+      detail::CheckGlobalRange(a_, 0, last_a * sizeof(A), api, "A");
+    if (b_local)
+      detail::CheckLocalRange(b_local_, 0, last_b * sizeof(B), api, "source B");
+    else
+      detail::CheckGlobalRange(b_, 0, last_b * sizeof(B), api, "B");
+    if (has_bias_ && bias_local)
+      detail::CheckLocalRange(bias_local_, 0, uint64_t(cols_) * sizeof(Bias), api, "source bias");
+    else if (has_bias_)
+      detail::CheckGlobalRange(bias_, 0, uint64_t(cols_) * sizeof(Bias), api, "bias");
     acc_.assign(size_t(rows_) * cols_, 0.0f);
-    const A* a = a_.GetPhyAddr();
-    const B* b = b_.GetPhyAddr();
+    const A* a = a_local ? a_local_.GetPhyAddr() : a_.GetPhyAddr();
+    const B* b = b_local ? b_local_.GetPhyAddr() : b_.GetPhyAddr();
+    const Bias* bias_data = bias_local ? bias_local_.GetPhyAddr() : bias_.GetPhyAddr();
     std::vector<float> bcol(depth_);
     for (int n = 0; n < cols_; ++n) {
       for (int k = 0; k < depth_; ++k)
         bcol[k] =
             detail::AsFloat(b[trans_b_ ? uint64_t(n) * org_kb_ + k : uint64_t(k) * org_n_ + n]);
-      const float bias = has_bias_ ? detail::AsFloat(bias_.GetPhyAddr()[n]) : 0.0f;
+      const float bias = has_bias_ ? detail::AsFloat(bias_data[n]) : 0.0f;
       for (int m = 0; m < rows_; ++m) {
         float s = 0;
         for (int k = 0; k < depth_; ++k)
@@ -347,6 +380,9 @@ class Matmul {
   int block_ = -1, bm_ = 0, bn_ = 0;
   GlobalTensor<A> a_;
   GlobalTensor<B> b_;
+  LocalTensor<A> a_local_;  // set instead of a_ when A is on chip
+  LocalTensor<B> b_local_;
+  LocalTensor<Bias> bias_local_;
   GlobalTensor<Bias> bias_;
   std::vector<float> acc_;
 };

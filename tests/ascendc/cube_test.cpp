@@ -389,6 +389,75 @@ TEST(AscendCCube, MatmulWithoutAKernelModeRunsInMixMode) {
   for (void* p : {(void*)a, (void*)b, (void*)c}) GmFree(p);
 }
 
+// A and the bias already in UB (MatmulType position VECOUT), as a kernel that computes A on
+// the vector core (a dequantised weight, an activation) hands it to the cube; B from GM.
+TEST(AscendCCube, MatmulReadsAAndBiasFromUb) {
+  const int M = 32, N = 32, K = 64;
+  matmul_tiling::MultiCoreMatmulTiling tiler;
+  tiler.SetDim(1);
+  tiler.SetAType(matmul_tiling::TPosition::VECOUT, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(M, N, K);
+  tiler.SetOrgShape(M, N, K);
+  tiler.SetBias(true);
+  TCubeTiling tiling;
+  ASSERT_EQ(tiler.GetTiling(tiling), 0);
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  auto* bias = static_cast<float*>(GmAlloc(N * 4));
+  auto* c = static_cast<float*>(GmAlloc(M * N * 4));
+  Fill(a, M * K, 7);
+  Fill(b, K * N, 8);
+  for (int j = 0; j < N; ++j) bias[j] = 0.25f * j;
+  auto kernel = [&] {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::VECOUT, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>,
+           MatmulType<TPosition::VECOUT, CubeFormat::ND, float>>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    if (GetSubBlockIdx() != 0) return;
+    TQue<TPosition::VECOUT, 1> qa, qbias;
+    pipe.InitBuffer(qa, 1, M * K * sizeof(half));
+    pipe.InitBuffer(qbias, 1, N * sizeof(float));
+    GlobalTensor<half> ga, gb;
+    GlobalTensor<float> gbias, gc;
+    ga.SetGlobalBuffer(a, M * K);
+    gb.SetGlobalBuffer(b, K * N);
+    gbias.SetGlobalBuffer(bias, N);
+    gc.SetGlobalBuffer(c, M * N);
+    LocalTensor<half> la = qa.AllocTensor<half>();
+    LocalTensor<float> lbias = qbias.AllocTensor<float>();
+    DataCopy(la, ga, M * K);
+    DataCopy(lbias, gbias, N);
+    qa.EnQue(la);
+    qbias.EnQue(lbias);
+    la = qa.DeQue<half>();
+    lbias = qbias.DeQue<float>();
+    mm.SetTensorA(la);
+    mm.SetTensorB(gb);
+    mm.SetBias(lbias);
+    mm.IterateAll(gc);
+    mm.End();
+    qa.FreeTensor(la);
+    qbias.FreeTensor(lbias);
+  };
+  SetKernelMode(KernelMode::MIX_MODE);
+  testing::internal::CaptureStdout();
+  const bool ok = detail::RunKernel("mm_from_ub", 1, kernel);
+  const std::string out = testing::internal::GetCapturedStdout();
+  SetKernelMode(KernelMode::AIV_MODE);
+  ASSERT_TRUE(ok) << out;
+  const auto want = Reference(a, b, M, N, K, bias);
+  for (int i = 0; i < M * N; ++i) ASSERT_NEAR(c[i], want[i], 1e-3) << i;
+  for (void* p : {(void*)a, (void*)b, (void*)bias, (void*)c}) GmFree(p);
+}
+
 // Iterate<false>() starts the whole matrix; each GetTensorC<false>() takes the next base
 // block (it took the first block every time before: 3 of 4 blocks wrong, success printed).
 TEST(AscendCCube, AsyncIterateWalksTheBlocksWithGetTensorC) {
