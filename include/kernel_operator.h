@@ -16,6 +16,7 @@
 #include "ascendc/kernel_reduce.h"
 #include "ascendc/kernel_reduce_pattern.h"
 #include "ascendc/kernel_runtime.h"
+#include "ascendc/kernel_scalar.h"
 #include "ascendc/kernel_softmax.h"
 #include "ascendc/kernel_softmax_flash.h"
 #include "ascendc/kernel_sort.h"

@@ -423,4 +423,17 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Slice
   detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(total, uint32_t(s.size())));
 }
 
+// InitOutput: fills `size` elements of a global tensor with `value` (an output that atomic
+// adds accumulate into, a workspace of flags), through UB on a vector core as on the NPU.
+template <typename T>
+void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, uint32_t size, T value = 0) {
+  const char* api = "InitOutput";
+  detail::RequireCore(AIV, api);
+  const uint64_t bytes = uint64_t{size} * sizeof(T);
+  detail::CheckGlobalRange(gmWorkspaceAddr, 0, bytes, api, "destination");
+  T* out = gmWorkspaceAddr.GetPhyAddr();
+  for (uint32_t i = 0; i < size; ++i) out[i] = value;
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(bytes, 1));
+}
+
 }  // namespace AscendC

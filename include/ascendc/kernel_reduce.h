@@ -131,6 +131,14 @@ T TreeSum(std::vector<T>& v) {
 }
 }  // namespace detail
 
+namespace detail {
+// The result register ReduceSum's count form leaves, per block (blocks are threads).
+inline double& LastReduceSum() {
+  static thread_local double value = 0;
+  return value;
+}
+}  // namespace detail
+
 // Whole-tensor reductions: dst[0] = result (ReduceMax/Min with calIndex: dst[1] holds the
 // index's bits, as the hardware stores it).
 template <typename T, bool isSetMask = true>  // isSetMask: the mask forms' flag, accepted here too
@@ -155,6 +163,7 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     level.swap(next);
   }
   dst.GetPhyAddr()[0] = level.empty() ? static_cast<T>(0) : level[0];
+  detail::LastReduceSum() = detail::AsDouble(dst.GetPhyAddr()[0]);
   detail::CountCycles(uint64_t(count) * sizeof(T) * 2);
 }
 
@@ -532,6 +541,61 @@ template <typename T, CacheLine entireType, DcciDst dcciDst>
 void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 template <typename T, CacheLine entireType>
 void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+
+// The last count-form ReduceSum's result, kept in a register (GetAccVal: the older name).
+template <typename T>
+T GetReduceRepeatSumSpr() {
+  return static_cast<T>(static_cast<detail::Calc<T>>(detail::LastReduceSum()));
+}
+template <typename T>
+T GetAccVal() {
+  return GetReduceRepeatSumSpr<T>();
+}
+
+// Sum of the advanced API: each of `outter` rows of `inner` stored elements sums its first
+// n into dst[row], adding as ReduceSum does (a binary tree per 256-byte repeat).
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner = 0;
+  uint32_t n = 0;
+};
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const SumParams& sumParams) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "Sum takes half or float");
+  const char* api = "Sum";
+  const uint32_t outter = sumParams.outter, inner = sumParams.inner, n = sumParams.n;
+  if (outter == 0 || inner == 0 || inner * sizeof(T) % 32 != 0)
+    detail::Fault(api, "SumParams: inner " + std::to_string(inner) +
+                           " must be a positive count of 32 bytes, outter positive");
+  if (n < 1 || n > inner)
+    detail::Fault(api, "SumParams.n " + std::to_string(n) + " is not in 1..inner");
+  detail::CheckVector(srcTensor, uint64_t(outter) * inner, api, "source");
+  detail::CheckVector(dstTensor, outter, api, "destination");
+  const size_t per = 256 / sizeof(T);
+  std::vector<T> results(outter);
+  for (uint32_t r = 0; r < outter; ++r) {
+    std::vector<T> level(srcTensor.GetPhyAddr() + uint64_t(r) * inner,
+                         srcTensor.GetPhyAddr() + uint64_t(r) * inner + n);
+    while (level.size() > 1) {
+      std::vector<T> next;
+      for (size_t at = 0; at < level.size(); at += per) {
+        std::vector<T> chunk(level.begin() + at, level.begin() + std::min(level.size(), at + per));
+        next.push_back(detail::TreeSum(chunk));
+      }
+      level.swap(next);
+    }
+    results[r] = level[0];
+  }
+  for (uint32_t r = 0; r < outter; ++r) dstTensor.GetPhyAddr()[r] = results[r];
+  detail::CountCycles(uint64_t(outter) * inner * sizeof(T) * 2);
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams) {
+  (void)sharedTmpBuffer;  // the emulation computes without it
+  Sum<T, reduceDim, isReuseSource, isBasicBlock>(dstTensor, srcTensor, sumParams);
+}
 
 }  // namespace AscendC
 

@@ -294,6 +294,14 @@ class TilingContext {
   }
   uint64_t GetTilingKey() const { return tiling_key_; }
   TilingData* GetRawTilingData() { return &tiling_; }
+  // The tiling as a plain struct (a kernel reads it with GET_TILING_DATA_WITH_STRUCT or
+  // REGISTER_TILING_DEFAULT): the bytes the kernel receives are sizeof(T).
+  template <typename T>
+  T* GetTilingData() {
+    static_assert(sizeof(T) <= TilingData::kCapacity, "the tiling struct is over 64 KiB");
+    tiling_.SetDataSize(sizeof(T));
+    return static_cast<T*>(tiling_.GetData());
+  }
   size_t* GetWorkspaceSizes(size_t num) {
     if (workspaces_.size() < num) workspaces_.resize(num, 0);
     return workspaces_.data();

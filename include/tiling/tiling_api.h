@@ -492,6 +492,15 @@ inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcP
   return detail::Clamp32(uint64_t(elemCount) * 8);
 }
 
+// Sum's temporary buffer (the emulation needs none): OpenCANN's size, one 32-byte block of
+// partial sums per 256-byte repeat of a row, at least one block.
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxSize, uint32_t& minSize) {
+  (void)isReuseSource;
+  const uint64_t repeats = typeSize ? (uint64_t(n) * typeSize + 255) / 256 : 0;
+  minSize = maxSize = static_cast<uint32_t>(std::max<uint64_t>(1, repeats) * 32);
+}
+
 // RmsNorm over [B, S, H] (H 32-byte aligned; originSrcShape's H the data): the emulation
 // needs no temporary buffer, so the sizes are OpenCANN's (one float row at least, all rows at
 // most); false when the shape is not three axes.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -478,6 +479,28 @@ TEST(TilingContext, InputAndOutputTensors) {
   node.input_present = {true, false};
   gert::TilingContext optional(&node);
   EXPECT_EQ(optional.GetOptionalInputTensor(1), nullptr);
+}
+
+TEST(TilingContext, StructTilingIsTheRawDataWithItsSize) {
+  // The newer tiling style: a plain struct the tiling function fills in place.
+  struct AddTiling {
+    uint32_t total;
+    uint32_t tiles;
+    float scale;
+  };
+  gert::NodeView node;
+  gert::TilingContext c(&node);
+  AddTiling* t = c.GetTilingData<AddTiling>();
+  ASSERT_NE(t, nullptr);
+  t->total = 4096;
+  t->tiles = 8;
+  t->scale = 0.5f;
+  EXPECT_EQ(c.GetRawTilingData()->GetDataSize(), sizeof(AddTiling));
+  EXPECT_EQ(static_cast<void*>(t), c.GetRawTilingData()->GetData());
+  AddTiling copy;
+  std::memcpy(&copy, c.GetRawTilingData()->GetData(), sizeof(copy));
+  EXPECT_EQ(copy.total, 4096u);
+  EXPECT_EQ(copy.scale, 0.5f);
 }
 
 namespace oc {

@@ -8,6 +8,7 @@
 #include "kernel_operator_list_tensor_intf.h"
 #include "launch_util.h"
 #include "tikicpulib.h"
+#include "tiling/tiling_api.h"
 
 using namespace AscendC;
 
@@ -542,6 +543,77 @@ TEST(AscendCNames, RepeatLimitAndInterfaceHeader) {
   static_assert(MAX_REPEAT_TIMES == 255);
   std::ostream& out = std::cout;  // from kernel_operator.h, as with CANN's headers
   EXPECT_TRUE(out.good());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(AscendCScalarBits, TheDocumentedExamples) {
+  EXPECT_EQ(GetSFFValue<1>(0x1000000000000100ULL), 8);
+  EXPECT_EQ(GetSFFValue<0>(0xFFFFFFFFFFFFFFFFULL), -1);
+  EXPECT_EQ(GetSFFValue<1>(0ULL), -1);
+  EXPECT_EQ(GetSFFValue<0>(0x1000000000000100ULL), 0);
+  EXPECT_EQ(ScalarGetSFFValue<1>(0x30ULL), 4);  // the older name
+  EXPECT_EQ(CountLeadingZero(0x0100000000000020ULL), 7);
+  EXPECT_EQ(CountLeadingZero(0ULL), 64);
+  EXPECT_EQ(ScalarCountLeadingZero(0x8000ULL), 48);
+  EXPECT_EQ(GetBitCount<1>(0xF0F0ULL), 8);
+  EXPECT_EQ(ScalarGetCountOfValue<0>(0xF0F0ULL), 56);
+}
+
+TEST(AscendCSum, RowsOfTheDocumentedExampleAndTheAccumulatorRegister) {
+  // [[1 2 3], [4 5 6]] stored as rows of 16 halves: [6, 15]; then ReduceSum's register.
+  std::vector<float> got(2);
+  float acc = 0;
+  auto [ok, out] = oc_test::Launch("sum", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<half> x = buf.GetWithOffset<half>(32, 0);
+    LocalTensor<half> y = buf.GetWithOffset<half>(16, 64);
+    LocalTensor<float> f = buf.GetWithOffset<float>(128, 128);
+    LocalTensor<float> r = buf.GetWithOffset<float>(8, 640);
+    LocalTensor<float> work = buf.GetWithOffset<float>(64, 768);
+    Duplicate(x, half(0.0f), 32);
+    for (int i = 0; i < 3; ++i)
+      x.SetValue(i, half(float(i + 1))), x.SetValue(16 + i, half(float(i + 4)));
+    Duplicate(y, half(0.0f), 16);
+    Sum(y, x, SumParams{2, 16, 3});
+    got[0] = float(y.GetValue(0));
+    got[1] = float(y.GetValue(1));
+    for (int i = 0; i < 128; ++i) f.SetValue(i, float(i));
+    ReduceSum(r, f, work, 128);
+    acc = GetReduceRepeatSumSpr<float>();
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_EQ(got[0], 6.0f);
+  EXPECT_EQ(got[1], 15.0f);
+  EXPECT_EQ(acc, 127.0f * 128.0f / 2.0f);
+  uint32_t max_size = 0, min_size = 0;
+  GetSumMaxMinTmpSize(3, 2, false, max_size, min_size);
+  EXPECT_EQ(max_size, min_size);
+  EXPECT_GE(min_size, 32u);
+}
+
+TEST(AscendCInitOutput, FillsTheGlobalRangeAndChecksIt) {
+  auto* gm = static_cast<int32_t*>(GmAlloc(64 * sizeof(int32_t)));
+  for (int i = 0; i < 64; ++i) gm[i] = 7;
+  auto [ok, out] = oc_test::Launch("init_output", 2, [&] {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(gm, 64);
+    InitOutput<int32_t>(g[GetBlockIdx() * 16], 16, -1);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(gm[i], i < 32 ? -1 : 7) << i;
+  auto [bad, why] = oc_test::Launch("init_output_past", 1, [&] {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer(gm, 64);
+    InitOutput<int32_t>(g[60], 16, 0);  // 12 elements past the tensor and its allocation
+  });
+  EXPECT_FALSE(bad);
+  EXPECT_NE(why.find("InitOutput"), std::string::npos) << why;
+  GmFree(gm);
 }
 
 }  // namespace
