@@ -1,9 +1,8 @@
 // Scalar bit operations of the basic API, on a uint64_t as the scalar unit computes them.
-// The older names (ScalarGetSFFValue, ScalarGetCountOfValue, ScalarCountLeadingZero) are
-// kept beside the current ones.
+// Kernels compile as C++17, so no <bit>. The older names (ScalarGetSFFValue, ScalarGetCountOfValue,
+// ScalarCountLeadingZero) are kept beside the current ones.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 
 namespace AscendC {
@@ -14,16 +13,18 @@ template <int countValue>
 inline int64_t GetSFFValue(uint64_t valueIn) {
   static_assert(countValue == 0 || countValue == 1, "GetSFFValue looks for a 0 or a 1 bit");
   const uint64_t v = countValue == 1 ? valueIn : ~valueIn;
-  return v == 0 ? -1 : std::countr_zero(v);
+  return v == 0 ? -1 : __builtin_ctzll(v);
 }
 // How many bits equal `countValue`.
 template <int countValue>
 inline int64_t GetBitCount(uint64_t valueIn) {
   static_assert(countValue == 0 || countValue == 1, "GetBitCount counts 0 or 1 bits");
-  return countValue == 1 ? std::popcount(valueIn) : 64 - std::popcount(valueIn);
+  return countValue == 1 ? __builtin_popcountll(valueIn) : 64 - __builtin_popcountll(valueIn);
 }
 // The zero bits above the highest 1 (64 for 0).
-inline int64_t CountLeadingZero(uint64_t valueIn) { return std::countl_zero(valueIn); }
+inline int64_t CountLeadingZero(uint64_t valueIn) {
+  return valueIn == 0 ? 64 : __builtin_clzll(valueIn);
+}
 
 template <int countValue>
 inline int64_t ScalarGetSFFValue(uint64_t valueIn) {

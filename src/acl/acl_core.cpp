@@ -127,8 +127,44 @@ State& State::Get() {
   return *state;
 }
 
+aclError State::InitImplicitly(const char* fn) {
+  if (initialized_) return ACL_SUCCESS;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (ever_finalized_)
+      return Fail(ACL_ERROR_UNINITIALIZE,
+                  std::string(fn) + ": aclFinalize has been called; call aclInit again first");
+  }
+  const aclError e = Init(nullptr);
+  if (e == ACL_ERROR_REPEAT_INITIALIZE) return ACL_SUCCESS;  // another thread got there first
+  if (e != ACL_SUCCESS) return e;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    implicit_ = true;
+  }
+  std::fprintf(stderr,
+               "[WARNING] %s: aclInit has not been called: initialised with the defaults, as "
+               "CANN's runtime does; call aclInit first to pass a configuration\n",
+               fn);
+  return ACL_SUCCESS;
+}
+
 aclError State::Init(const char* config_path) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (initialized_ && implicit_) {
+    // aclInit after a runtime call initialised implicitly: without a configuration there is
+    // nothing left to do; a configuration comes too late to apply, and saying so is better
+    // than ignoring it.
+    if (config_path == nullptr || config_path[0] == '\0') {
+      implicit_ = false;
+      return ACL_SUCCESS;
+    }
+    return Fail(ACL_ERROR_REPEAT_INITIALIZE,
+                "aclInit: the runtime was initialised implicitly by an earlier aclrtSetDevice; "
+                "its configuration [" +
+                    std::string(config_path) +
+                    "] would not apply: call aclInit before any runtime call");
+  }
   if (initialized_) return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialized");
   std::vector<const Backend*> order;  // from the config, else the default
   int default_device = -1;
@@ -255,6 +291,7 @@ aclError State::Finalize() {
   // (as a device reset drops it on the NPU), what runs finishes, and no stream worker
   // outlives aclFinalize. The lock is let go meanwhile: the queued work takes it.
   initialized_ = false;
+  implicit_ = false;
   lock.unlock();
   if (const size_t left = ReleaseStreams())
     OC_LOG(kWarning, "aclFinalize: " << left << " streams were still alive; destroyed");

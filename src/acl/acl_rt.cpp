@@ -101,7 +101,7 @@ aclError RequireContext(const char* fn) {
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_INIT_OR_IMPLICIT();
   if (aclError e = CheckDevice(deviceId, __func__)) return e;
   std::lock_guard<std::mutex> lock(g_rt_mutex);
   if (!g_default_context) {
@@ -171,7 +171,7 @@ aclError aclrtSynchronizeDevice(void) {
 }
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-  OC_ACL_REQUIRE_INIT();
+  OC_ACL_REQUIRE_INIT_OR_IMPLICIT();
   OC_ACL_CHECK_NULL(context);
   if (aclError e = CheckDevice(deviceId, __func__)) return e;
   auto* c = new Context{deviceId};

@@ -240,6 +240,9 @@ class State {
 
   bool initialized() const { return initialized_.load(); }
   aclError Init(const char* config_path);
+  // CANN's runtime sets a device up without aclInit (its own samples skip it): the first
+  // such call initialises with the defaults, once, and says so. After aclFinalize it does not.
+  aclError InitImplicitly(const char* fn);
   aclError Finalize();
 
   // Models
@@ -291,6 +294,7 @@ class State {
   State() = default;
   std::atomic<bool> initialized_{false};
   bool ever_finalized_ = false;
+  bool implicit_ = false;  // initialised by a runtime call, not aclInit
   int num_threads_ = 0;
   std::atomic<int> default_device_{-1};  // read by the runtime without mutex_
   std::vector<const Backend*> backends_;
@@ -320,6 +324,14 @@ class State {
 };
 
 }  // namespace oc::acl
+
+// For the runtime calls that set a device up (aclrtSetDevice, aclrtCreateContext).
+#define OC_ACL_REQUIRE_INIT_OR_IMPLICIT()                                          \
+  do {                                                                             \
+    if (aclError implicit_init = ::oc::acl::State::Get().InitImplicitly(__func__); \
+        implicit_init != ACL_SUCCESS)                                              \
+      return implicit_init;                                                        \
+  } while (0)
 
 #define OC_ACL_REQUIRE_INIT()                                                          \
   do {                                                                                 \

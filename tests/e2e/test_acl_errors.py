@@ -29,7 +29,6 @@ def run_py(code, tmp_path):
 def test_calls_before_init_and_repeat_init(tmp_path):
     r = run_py(f"""
         import acl
-        assert acl.rt.set_device(0) == {ACL_ERROR_UNINITIALIZE}
         ptr, ret = acl.rt.malloc(16, 0)
         assert ret == {ACL_ERROR_UNINITIALIZE}
         mid, ret = acl.mdl.load_from_file("x.om")
@@ -43,6 +42,30 @@ def test_calls_before_init_and_repeat_init(tmp_path):
         print("ok")
         """, tmp_path)
     assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
+
+
+def test_runtime_without_acl_init_initialises_implicitly(tmp_path):
+    # CANN's own samples (asc-devkit's quickstart and most basic-API examples) call
+    # aclrtSetDevice without aclInit, and its runtime accepts that: so does OpenCANN, saying so.
+    (tmp_path / "cfg.json").write_text('{"num_threads": 1}')
+    r = run_py(f"""
+        import acl
+        assert acl.rt.set_device(0) == 0
+        ptr, ret = acl.rt.malloc(64, 0)
+        assert ret == 0
+        assert acl.rt.free(ptr) == 0
+        # A configuration now would come too late: refused, not ignored.
+        assert acl.init("{tmp_path / 'cfg.json'}") == {ACL_ERROR_REPEAT_INITIALIZE}
+        assert acl.init() == 0   # nothing to apply: the explicit aclInit is taken
+        assert acl.init() == {ACL_ERROR_REPEAT_INITIALIZE}
+        assert acl.rt.reset_device(0) == 0
+        assert acl.finalize() == 0
+        # After aclFinalize the runtime is not brought back implicitly.
+        assert acl.rt.set_device(0) == {ACL_ERROR_UNINITIALIZE}
+        print("ok")
+        """, tmp_path)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
+    assert r.stderr.count("aclInit has not been called: initialised with the defaults") == 1, r.stderr
 
 
 def test_init_config_file(tmp_path):

@@ -1,0 +1,26 @@
+// Kernels and their host code compile as C++17 (CANN's templates set it): every public Ascend C
+// header must too. This file is only compiled; the build failing is the test.
+#include "graph/operator.h"
+#include "kernel_operator.h"
+#include "kernel_operator_intf.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "lib/activation/softmax.h"
+#include "lib/activation/softmaxflash.h"
+#include "lib/activation/softmaxflashv2.h"
+#include "lib/matmul_config.h"
+#include "lib/matmul_intf.h"
+#include "lib/matrix/matmul/matmul.h"
+#include "lib/normalization/layernorm.h"
+#include "lib/normalization/layernormgrad.h"
+#include "lib/normalization/layernormgradbeta.h"
+#include "lib/normalization/rmsnorm.h"
+#include "lib/normalization/welfordfinalize.h"
+#include "lib/sort/sort.h"
+#include "lib/sort/topk.h"
+#include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+#include "tikicpulib.h"
+#include "tiling/platform/platform_ascendc.h"
+#include "tiling/tiling_api.h"
+
+int OcKernelHeadersCompileAsCxx17() { return 0; }
