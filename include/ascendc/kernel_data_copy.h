@@ -89,8 +89,22 @@ void StoreToGlobal(T* dst, const T* src, uint64_t bytes) {
     std::memcpy(dst, src, bytes);
     return;
   }
+  const int op = AtomicOp();
+  auto value = [](T x) {
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<double>(x);
+    else
+      return static_cast<double>(static_cast<float>(x));
+  };
   LockAtomics();
-  for (uint64_t i = 0; i < bytes / sizeof(T); ++i) dst[i] = static_cast<T>(dst[i] + src[i]);
+  for (uint64_t i = 0; i < bytes / sizeof(T); ++i) {
+    if (op == 0)
+      dst[i] = static_cast<T>(dst[i] + src[i]);
+    else if (op == 1)
+      dst[i] = value(src[i]) > value(dst[i]) ? src[i] : dst[i];
+    else
+      dst[i] = value(src[i]) < value(dst[i]) ? src[i] : dst[i];
+  }
   UnlockAtomics();
 }
 

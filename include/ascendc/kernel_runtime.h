@@ -142,6 +142,9 @@ void SetSystemWorkspace(uint8_t* workspace);
 constexpr uint64_t kSystemWorkspaceBytes = 16ull * 1024 * 1024;  // GetLibApiWorkSpaceSize
 bool AtomicAddEnabled();
 void SetAtomic(bool add, int dtype_size, bool is_float);
+// With an atomic mode on: 0 accumulates (SetAtomicAdd), 1 keeps the max, 2 the min.
+int AtomicOp();
+void SetAtomicOp(int op);
 // Serialises atomic read-modify-write on global memory across blocks.
 void LockAtomics();
 void UnlockAtomics();
@@ -299,6 +302,17 @@ inline void SetAtomicAdd() {
       std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>);
 }
 inline void SetAtomicNone() { detail::SetAtomic(false, 0, false); }
+// The newer name of SetAtomicNone.
+inline void DisableDmaAtomic() { SetAtomicNone(); }
+// Copies to GM keep the larger (smaller) of the value there and the one copied.
+template <typename T>
+inline void SetAtomicMax() {
+  detail::SetAtomicOp(1);
+}
+template <typename T>
+inline void SetAtomicMin() {
+  detail::SetAtomicOp(2);
+}
 
 inline void SetMaskCount() { detail::Mask().counter = true; }
 inline void SetMaskNorm() { detail::Mask().counter = false; }

@@ -47,6 +47,18 @@
 #endif
 
 namespace AscendC {
+// Whether two types are the same (kernels pick code paths with it at compile time).
+template <typename T, typename U>
+struct IsSameType {
+  static constexpr bool value = false;
+};
+template <typename T>
+struct IsSameType<T, T> {
+  static constexpr bool value = true;
+};
+}  // namespace AscendC
+
+namespace AscendC {
 
 // IEEE binary16 as the NPU stores it; arithmetic goes through float, and each result is
 // rounded to nearest-even, as the vector unit does.

@@ -424,6 +424,23 @@ using AscendC::CFG_IBSHARE_NORM;
 using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
 using AscendC::MM_CFG_BB;
+// So are the configuration types and builders (asc-devkit's Matmul samples define
+// `constexpr MatmulConfig GetCustomCFG()` at global scope).
+using AscendC::GetBasicConfig;
+using AscendC::GetIBShareNormConfig;
+using AscendC::GetMatmulApiTiling;
+using AscendC::GetMDLConfig;
+using AscendC::GetMMConfig;
+using AscendC::GetNormalConfig;
+using AscendC::GetSpecialBasicConfig;
+using AscendC::GetSpecialMDLConfig;
+using AscendC::MatmulApiStaticTiling;
+using AscendC::MatmulBatchParams;
+using AscendC::MatmulConfig;
+using AscendC::MatmulConfigMode;
+using AscendC::MatmulFuncParams;
+using AscendC::MatmulQuantParams;
+using AscendC::MatmulShapeParams;
 // Kernel code calls it unqualified, as CANN declares it outside the namespace.
 using AscendC::GetSysWorkSpacePtr;
 // CANN's samples name the types through namespace matmul too, and code written inside it sees

@@ -132,7 +132,15 @@ void SetSystemWorkspace(uint8_t* workspace) {
 }
 
 bool AtomicAddEnabled() { return Current().atomic_add; }
-void SetAtomic(bool add, int, bool) { Current().atomic_add = add; }
+void SetAtomic(bool add, int, bool) {
+  Current().atomic_add = add;
+  Current().atomic_op = 0;
+}
+int AtomicOp() { return Current().atomic_op; }
+void SetAtomicOp(int op) {
+  Current().atomic_add = true;
+  Current().atomic_op = op;
+}
 void LockAtomics() { Current().launch->atomic_mutex.lock(); }
 void UnlockAtomics() { Current().launch->atomic_mutex.unlock(); }
 MaskState& Mask() { return Current().mask; }

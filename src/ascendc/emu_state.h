@@ -159,8 +159,9 @@ struct Block {
   std::vector<std::vector<std::pair<uint32_t, uint32_t>>> learned;
   std::map<int, int64_t> barrier_rounds;  // SyncAll calls per barrier
   std::set<std::string> reported;         // race and init errors, once per kind and API
-  bool atomic_add = false;
-  bool wrote_global = false;  // any global write, atomic ones included
+  bool atomic_add = false;                // an atomic mode is on (add, max or min: atomic_op)
+  int atomic_op = 0;                      // 0 add, 1 max, 2 min
+  bool wrote_global = false;              // any global write, atomic ones included
   MaskState mask;
 };
 

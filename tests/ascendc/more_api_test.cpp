@@ -7,6 +7,7 @@
 #include "kernel_operator_intf.h"
 #include "kernel_operator_list_tensor_intf.h"
 #include "launch_util.h"
+#include "lib/matmul_intf.h"
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
 
@@ -613,6 +614,48 @@ TEST(AscendCInitOutput, FillsTheGlobalRangeAndChecksIt) {
   });
   EXPECT_FALSE(bad);
   EXPECT_NE(why.find("InitOutput"), std::string::npos) << why;
+  GmFree(gm);
+}
+
+}  // namespace
+
+namespace {
+
+// asc-devkit's Matmul samples write the configuration type at global scope.
+[[maybe_unused]] constexpr MatmulConfig OcGlobalScopeConfig() {
+  MatmulConfig c = GetNormalConfig();
+  c.enUnitFlag = false;
+  return c;
+}
+static_assert(AscendC::IsSameType<half, half>::value && !AscendC::IsSameType<half, float>::value);
+
+TEST(AscendCAtomics, MaxMinAndTheNewerNameOfNone) {
+  auto* gm = static_cast<float*>(GmAlloc(3 * 8 * sizeof(float)));
+  for (int i = 0; i < 24; ++i) gm[i] = 5.0f;
+  auto [ok, out] = oc_test::Launch("atomic_max_min", 2, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32);
+    LocalTensor<float> v = buf.Get<float>();
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(gm, 24);
+    // Block 0 offers 3, block 1 offers 9, to each of three rows of 8.
+    Duplicate(v, GetBlockIdx() == 0 ? 3.0f : 9.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    SetAtomicMax<float>();
+    DataCopy(g[0], v, 8);
+    SetAtomicMin<float>();
+    DataCopy(g[8], v, 8);
+    SetAtomicAdd<float>();
+    DataCopy(g[16], v, 8);
+    DisableDmaAtomic();
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(gm[i], 9.0f);
+    EXPECT_EQ(gm[8 + i], 3.0f);
+    EXPECT_EQ(gm[16 + i], 17.0f);
+  }
   GmFree(gm);
 }
 
