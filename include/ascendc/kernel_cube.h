@@ -8,7 +8,11 @@
 // (Rpad rows padded to 16, Cb column blocks). docs/ascendc.md has the details.
 #pragma once
 
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "ascendc/kernel_data_copy.h"
 
@@ -62,19 +66,46 @@ struct MmadParams {
         enWinogradB(wb) {}
 };
 
-enum class QuantMode_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, REQ8 };
+// How Fixpipe converts L0C's float or int32 results on the way out: a plain type change
+// (F322F16, F322BF16; NoQuant keeps the type), a scalar scale (DEQF16: int32 -> half,
+// QF322B8_PRE: float -> int8/uint8, REQ8: int32 -> int8/uint8), or a per-channel one from
+// the fixpipe buffer (the V* modes).
+enum class QuantMode_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8,
+  QF322F16_PRE,
+  VQF322F16_PRE,
+  QF322BF16_PRE,
+  VQF322BF16_PRE
+};
 
+// Fields in CANN's order: {nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar,
+// ndNum, srcNdStride, dstNdStride, unitFlag}, as samples brace-initialise it.
 struct FixpipeParamsV220 {
   uint16_t nSize = 0, mSize = 0;
   uint16_t srcStride = 0;  // rows of each L0C column block (Mpad)
   uint32_t dstStride = 0;  // GM row stride in elements
+  bool reluEn = false;
   QuantMode_t quantPre = QuantMode_t::NoQuant;
   uint64_t deqScalar = 0;
   uint16_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
-  bool reluEn = false;
   uint8_t unitFlag = 0;
   bool isChannelSplit = false;
 };
+
+namespace detail {
+uint64_t& FixpipeQuantFlag();  // the block's SetFixpipePreQuantFlag value
+}  // namespace detail
+// The scalar quantisation parameter of the next Fixpipe: the scale's float bits in the low
+// 32 bits (bit 46: a signed int8 result).
+inline void SetFixpipePreQuantFlag(uint64_t config) { detail::FixpipeQuantFlag() = config; }
 
 namespace detail {
 
@@ -348,7 +379,46 @@ void Mmad(const LocalTensor<C>& dst, const LocalTensor<A>& a, const LocalTensor<
     }
 }
 
-// L0C (NZ, float) -> GM (ND): mSize x nSize, converted to the GM type (F322F16 for half).
+namespace detail {
+// One L0C value through Fixpipe's quantisation into the GM type. Scaled results round to
+// nearest even and saturate (the hardware's rounding is not published).
+template <typename D>
+D FixpipeConvert(double v, const FixpipeParamsV220& p, const char* api) {
+  const QuantMode_t q = p.quantPre;
+  switch (q) {
+    case QuantMode_t::NoQuant:
+    case QuantMode_t::F322F16:
+    case QuantMode_t::F322BF16:
+      return static_cast<D>(static_cast<float>(v));
+    case QuantMode_t::DEQF16:
+    case QuantMode_t::QF322B8_PRE:
+    case QuantMode_t::REQ8:
+    case QuantMode_t::QF322F16_PRE:
+    case QuantMode_t::QF322BF16_PRE: {
+      const uint64_t flag = p.deqScalar ? p.deqScalar : FixpipeQuantFlag();
+      const uint32_t bits = static_cast<uint32_t>(flag & 0xFFFFFFFFu);
+      float scale;
+      std::memcpy(&scale, &bits, 4);
+      const double scaled = v * scale;
+      if constexpr (std::is_integral_v<D>) {
+        const double r = std::nearbyint(scaled);
+        const double lo = static_cast<double>(std::numeric_limits<D>::min()),
+                     hi = static_cast<double>(std::numeric_limits<D>::max());
+        return static_cast<D>(std::isnan(r) ? 0 : r < lo ? lo : r > hi ? hi : r);
+      } else {
+        return static_cast<D>(static_cast<float>(scaled));
+      }
+    }
+    default:
+      Fault(api,
+            "per-channel quantisation (a V* quantPre mode, scales from the fixpipe buffer) is not "
+            "supported by OpenCANN's emulation");
+      return D();
+  }
+}
+}  // namespace detail
+
+// L0C (NZ, float or int32) -> GM (ND): mSize x nSize, through quantPre into the GM type.
 template <typename D, typename S>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
   const char* api = "Fixpipe";
@@ -359,10 +429,13 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const Fixpip
     detail::CheckGlobalRange(dst, (uint64_t(m) * stride) * sizeof(D), uint64_t(p.nSize) * sizeof(D),
                              api, "destination");
     for (uint32_t n = 0; n < p.nSize; ++n) {
-      float v =
-          detail::AsFloat(detail::At(src, (n / 16) * rows * 16 + m * 16 + n % 16, api, "source"));
+      double v = static_cast<double>(
+          detail::AsFloat(detail::At(src, (n / 16) * rows * 16 + m * 16 + n % 16, api, "source")));
+      if constexpr (std::is_integral_v<S>)
+        v = static_cast<double>(
+            detail::At(src, (n / 16) * rows * 16 + m * 16 + n % 16, api, "source"));
       if (p.reluEn && v < 0) v = 0;
-      dst.GetPhyAddr()[uint64_t(m) * stride + n] = static_cast<D>(v);
+      dst.GetPhyAddr()[uint64_t(m) * stride + n] = detail::FixpipeConvert<D>(v, p, api);
     }
   }
   detail::AddCycles(detail::Pipe::kMTE3,
@@ -370,3 +443,6 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const Fixpip
 }
 
 }  // namespace AscendC
+
+// A CCE enum: kernels name it without a namespace.
+using AscendC::QuantMode_t;

@@ -137,6 +137,7 @@ void SetAtomic(bool add, int, bool) {
   Current().atomic_op = 0;
 }
 int AtomicOp() { return Current().atomic_op; }
+uint64_t& FixpipeQuantFlag() { return Current().fixpipe_quant; }
 void SetAtomicOp(int op) {
   Current().atomic_add = true;
   Current().atomic_op = op;

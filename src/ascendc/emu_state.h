@@ -161,6 +161,7 @@ struct Block {
   std::set<std::string> reported;         // race and init errors, once per kind and API
   bool atomic_add = false;                // an atomic mode is on (add, max or min: atomic_op)
   int atomic_op = 0;                      // 0 add, 1 max, 2 min
+  uint64_t fixpipe_quant = 0;             // SetFixpipePreQuantFlag
   bool wrote_global = false;              // any global write, atomic ones included
   MaskState mask;
 };

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "kernel_operator.h"
+#include "launch_util.h"
 #include "lib/matmul_intf.h"
 #include "tikicpulib.h"
 #include "tiling/tiling_api.h"
@@ -86,6 +88,63 @@ extern "C" __global__ __aicore__ void mmad_basic(GM_ADDR a, GM_ADDR b, GM_ADDR c
   fp.srcStride = kM;
   fp.dstStride = kN;
   Fixpipe(gc, lc, fp);
+}
+
+// Fixpipe's scalar quantisation of int32 results: DEQF16 (to half) and REQ8 (to int8,
+// saturated), the scale from SetFixpipePreQuantFlag; FixpipeParamsV220 brace-initialised in
+// CANN's field order. A per-channel mode is refused.
+TEST(AscendCCube, FixpipeQuantisesWithTheScalarScale) {
+  constexpr int kSide = 16;
+  auto* half_out = static_cast<half*>(GmAlloc(kSide * kSide * 2));
+  auto* int8_out = static_cast<int8_t*>(GmAlloc(kSide * kSide));
+  auto run = [&](QuantMode_t vector_mode) {
+    return oc_test::LaunchQuiet(
+        "fixpipe_quant", 1,
+        [&, vector_mode] {
+          TPipe pipe;
+          TBuf<TPosition::CO1> c1;
+          pipe.InitBuffer(c1, kSide * kSide * 4);
+          LocalTensor<int32_t> lc = c1.Get<int32_t>();
+          for (int m = 0; m < kSide; ++m)  // NZ with one column block: [m][16]
+            for (int n = 0; n < kSide; ++n) lc.SetValue(m * 16 + n, (m - 8) * 40 + n);
+          GlobalTensor<half> gh;
+          GlobalTensor<int8_t> g8;
+          gh.SetGlobalBuffer(half_out, kSide * kSide);
+          g8.SetGlobalBuffer(int8_out, kSide * kSide);
+          const float half_scale = 0.5f;
+          uint32_t bits;
+          std::memcpy(&bits, &half_scale, 4);
+          SetFixpipePreQuantFlag(bits);
+          Fixpipe(gh, lc,
+                  FixpipeParamsV220{kSide, kSide, kSide, kSide, false, QuantMode_t::DEQF16, 0, 1, 0,
+                                    0, 0});
+          Fixpipe(g8, lc,
+                  FixpipeParamsV220{kSide, kSide, kSide, kSide, false, QuantMode_t::REQ8, 0, 1, 0,
+                                    0, 0});
+          if (vector_mode != QuantMode_t::NoQuant)
+            Fixpipe(
+                g8, lc,
+                FixpipeParamsV220{kSide, kSide, kSide, kSide, false, vector_mode, 0, 1, 0, 0, 0});
+        },
+        KernelMode::AIC_MODE);
+  };
+  auto r = run(QuantMode_t::NoQuant);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  for (int m = 0; m < kSide; ++m)
+    for (int n = 0; n < kSide; ++n) {
+      const int v = (m - 8) * 40 + n;
+      EXPECT_EQ(float(half_out[m * kSide + n]), v * 0.5f) << m << " " << n;
+      const int q = std::clamp(static_cast<int>(std::nearbyint(v * 0.5)), -128, 127);
+      EXPECT_EQ(int8_out[m * kSide + n], q) << m << " " << n;
+    }
+  auto refused = run(QuantMode_t::VREQ8);
+  EXPECT_FALSE(refused.ok);
+  ASSERT_FALSE(refused.errors.empty());
+  EXPECT_NE(refused.errors[0].find("per-channel quantisation"), std::string::npos)
+      << refused.errors[0];
+  GmFree(half_out);
+  GmFree(int8_out);
 }
 
 TEST(AscendCCube, BasicApiWithFractalLayouts) {
