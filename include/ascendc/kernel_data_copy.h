@@ -287,9 +287,16 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     detail::CheckLocalRange(dst, d, span, api, "destination");
     detail::CheckGlobalRange(src, s, len, api, "source");
     uint8_t* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr()) + d;
+    uint64_t register_bits = 0;
     if (pad.isPad) {
       T* e = reinterpret_cast<T*>(out);
       for (uint64_t k = 0; k < span / sizeof(T); ++k) e[k] = pad.paddingValue;
+    } else if ((left || right) && detail::PadValueBits(&register_bits)) {
+      // Without isPad the padding takes SetPadValue's value.
+      T value;
+      std::memcpy(static_cast<void*>(&value), &register_bits, sizeof(T));
+      T* e = reinterpret_cast<T*>(out);
+      for (uint64_t k = 0; k < span / sizeof(T); ++k) e[k] = value;
     }
     std::memcpy(out + left, reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) + s, len);
   }
@@ -448,6 +455,16 @@ void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, uint32_t size, T value =
   T* out = gmWorkspaceAddr.GetPhyAddr();
   for (uint32_t i = 0; i < size; ++i) out[i] = value;
   detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(bytes, 1));
+}
+
+// The value DataCopyPad from GM fills its left/right padding with when isPad is false
+// (pos: the destination, VECIN or VECOUT; one register serves both here).
+template <typename T, TPosition pos = TPosition::MAX>
+void SetPadValue(T paddingValue) {
+  static_assert(sizeof(T) <= 8, "SetPadValue takes a scalar of at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, static_cast<const void*>(&paddingValue), sizeof(T));
+  detail::SetPadValueBits(bits);
 }
 
 }  // namespace AscendC

@@ -145,6 +145,9 @@ void SetAtomic(bool add, int dtype_size, bool is_float);
 // With an atomic mode on: 0 accumulates (SetAtomicAdd), 1 keeps the max, 2 the min.
 int AtomicOp();
 void SetAtomicOp(int op);
+// SetPadValue's register: the value DataCopyPad (isPad false) fills the padding with.
+void SetPadValueBits(uint64_t bits);
+bool PadValueBits(uint64_t* bits);  // false until SetPadValue was called
 // Serialises atomic read-modify-write on global memory across blocks.
 void LockAtomics();
 void UnlockAtomics();

@@ -138,6 +138,14 @@ void SetAtomic(bool add, int, bool) {
 }
 int AtomicOp() { return Current().atomic_op; }
 uint64_t& FixpipeQuantFlag() { return Current().fixpipe_quant; }
+void SetPadValueBits(uint64_t bits) {
+  Current().pad_value = bits;
+  Current().pad_value_set = true;
+}
+bool PadValueBits(uint64_t* bits) {
+  *bits = Current().pad_value;
+  return Current().pad_value_set;
+}
 void SetAtomicOp(int op) {
   Current().atomic_add = true;
   Current().atomic_op = op;

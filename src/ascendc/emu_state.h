@@ -162,7 +162,9 @@ struct Block {
   bool atomic_add = false;                // an atomic mode is on (add, max or min: atomic_op)
   int atomic_op = 0;                      // 0 add, 1 max, 2 min
   uint64_t fixpipe_quant = 0;             // SetFixpipePreQuantFlag
-  bool wrote_global = false;              // any global write, atomic ones included
+  uint64_t pad_value = 0;                 // SetPadValue's bits
+  bool pad_value_set = false;
+  bool wrote_global = false;  // any global write, atomic ones included
   MaskState mask;
 };
 

@@ -660,3 +660,34 @@ TEST(AscendCAtomics, MaxMinAndTheNewerNameOfNone) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCDataCopyPad, SetPadValueFillsThePaddingWhenIsPadIsOff) {
+  // The documentation's scene: 20 halves copied, 12 of right padding, isPad false, value 1.
+  auto* gm = static_cast<half*>(GmAlloc(32 * sizeof(half)));
+  for (int i = 0; i < 32; ++i) gm[i] = half(float(i + 2));
+  std::vector<float> got(32);
+  auto [ok, out] = oc_test::Launch("pad_value", 1, [&] {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 64);
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer(gm, 32);
+    LocalTensor<half> x = q.AllocTensor<half>();
+    DataCopyExtParams copy{1, 20 * sizeof(half), 0, 0, 0};
+    DataCopyPadExtParams<half> pad{false, 0, 12, half(0.0f)};
+    SetPadValue(half(1.0f));
+    DataCopyPad(x, g, copy, pad);
+    q.EnQue(x);
+    x = q.DeQue<half>();
+    for (int i = 0; i < 32; ++i) got[i] = float(x.GetValue(i));
+    q.FreeTensor(x);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(got[i], float(i + 2)) << i;
+  for (int i = 20; i < 32; ++i) EXPECT_EQ(got[i], 1.0f) << i;
+  GmFree(gm);
+}
+
+}  // namespace

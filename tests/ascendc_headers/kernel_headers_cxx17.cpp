@@ -22,5 +22,8 @@
 #include "tikicpulib.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_api.h"
+#include "utils/debug/asc_assert.h"
+#include "utils/debug/asc_dump.h"
+#include "utils/debug/asc_printf.h"
 
 int OcKernelHeadersCompileAsCxx17() { return 0; }
