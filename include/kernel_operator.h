@@ -15,6 +15,7 @@
 #include "ascendc/kernel_quant.h"
 #include "ascendc/kernel_reduce.h"
 #include "ascendc/kernel_reduce_pattern.h"
+#include "ascendc/kernel_reduce_repeat.h"
 #include "ascendc/kernel_runtime.h"
 #include "ascendc/kernel_scalar.h"
 #include "ascendc/kernel_softmax.h"

@@ -691,3 +691,52 @@ TEST(AscendCDataCopyPad, SetPadValueFillsThePaddingWhenIsPadIsOff) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCReduceRepeat, WholeBlockAndPairFormsAgainstAScalarLoop) {
+  // 2 repeats of 64 floats: each repeat's max (with its lane), each block's min, pair sums.
+  std::vector<float> x(128);
+  for (int i = 0; i < 128; ++i) x[i] = float((i * 37) % 101) - 50.0f;
+  std::vector<float> vi(4), only(2), blocks(16), pairs(64), sums(2);
+  uint32_t idx_only[2] = {0, 0};
+  auto [ok, out] = oc_test::Launch("reduce_repeat", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048);
+    LocalTensor<float> src = buf.GetWithOffset<float>(128, 0);
+    LocalTensor<float> dst = buf.GetWithOffset<float>(64, 512);
+    for (int i = 0; i < 128; ++i) src.SetValue(i, x[i]);
+    WholeReduceMax(dst, src, 64, 2, 1, 1, 8);  // [value, index] per repeat
+    for (int i = 0; i < 4; ++i) vi[i] = dst.GetValue(i);
+    ReduceRepeat<ReduceType::MIN, float>(dst, src, 64, 2, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+    for (int i = 0; i < 2; ++i) only[i] = dst.GetValue(i);
+    ReduceRepeat<ReduceType::MAX, float>(dst, src, 64, 2, 1, 1, 8, ReduceOrder::ORDER_ONLY_INDEX);
+    std::memcpy(idx_only, dst.GetPhyAddr(), 8);
+    ReduceDataBlock<ReduceType::MIN, float>(dst, src, 64, 2, 1, 1, 8);
+    for (int i = 0; i < 16; ++i) blocks[i] = dst.GetValue(i);
+    ReducePairElem<ReduceType::SUM, float>(dst, src, 64, 2, 1, 1, 8);
+    for (int i = 0; i < 64; ++i) pairs[i] = dst.GetValue(i);
+    ReduceRepeat<ReduceType::SUM, float>(dst, src, 64, 2, 1, 1, 8);
+    for (int i = 0; i < 2; ++i) sums[i] = dst.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int r = 0; r < 2; ++r) {
+    const auto first = x.begin() + r * 64;
+    const auto mx = std::max_element(first, first + 64);  // the first of equal maxima
+    uint32_t lane_bits;
+    std::memcpy(&lane_bits, &vi[r * 2 + 1], 4);
+    EXPECT_EQ(vi[r * 2], *mx);
+    EXPECT_EQ(lane_bits, uint32_t(mx - first));
+    EXPECT_EQ(idx_only[r], uint32_t(mx - first));
+    EXPECT_EQ(only[r], *std::min_element(first, first + 64));
+    for (int b = 0; b < 8; ++b)
+      EXPECT_EQ(blocks[r * 8 + b], *std::min_element(first + b * 8, first + b * 8 + 8));
+    for (int p = 0; p < 32; ++p) EXPECT_EQ(pairs[r * 32 + p], first[2 * p] + first[2 * p + 1]);
+    double s = 0;
+    for (int i = 0; i < 64; ++i) s += first[i];
+    EXPECT_EQ(sums[r], float(s));  // small integers: every order of addition is exact
+  }
+}
+
+}  // namespace
