@@ -54,6 +54,9 @@ struct MmadParams {
   bool cmatrixSource = false;
   bool cmatrixInitVal = true;  // true: start from zero (when isBias is false)
   MmadParams() = default;
+  // CANN's short form: {m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}.
+  MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, uint8_t unit, bool source, bool init_zero)
+      : m(m_), n(n_), k(k_), unitFlag(unit), cmatrixSource(source), cmatrixInitVal(init_zero) {}
   MmadParams(uint16_t m_, uint16_t n_, uint16_t k_, bool bias, int32_t off, bool s, bool wa,
              bool wb)
       : m(m_),
@@ -418,10 +421,22 @@ D FixpipeConvert(double v, const FixpipeParamsV220& p, const char* api) {
 }
 }  // namespace detail
 
+// Fixpipe's output layout: ROW_MAJOR converts L0C's NZ fractals to rows (ND), NZ keeps them.
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format = CO2Layout::ROW_MAJOR;
+};
+inline constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+inline constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+
 // L0C (NZ, float or int32) -> GM (ND): mSize x nSize, through quantPre into the GM type.
-template <typename D, typename S>
+template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
 void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const FixpipeParamsV220& p) {
   const char* api = "Fixpipe";
+  if (config.format != CO2Layout::ROW_MAJOR)
+    detail::Fault(api,
+                  "only CFG_ROW_MAJOR (NZ to ND) output is supported by OpenCANN's "
+                  "emulation; CFG_NZ and column-major output are not modelled");
   detail::CheckIn(src, detail::Memory::kL0C, api, "source");
   const uint32_t rows = p.srcStride ? p.srcStride : (p.mSize + 15) / 16 * 16;
   const uint32_t stride = p.dstStride ? p.dstStride : p.nSize;
@@ -440,6 +455,22 @@ void Fixpipe(const GlobalTensor<D>& dst, const LocalTensor<S>& src, const Fixpip
   }
   detail::AddCycles(detail::Pipe::kMTE3,
                     detail::MteCycles(uint64_t(p.mSize) * p.nSize * sizeof(D), p.mSize));
+}
+
+// Per-channel quantisation (a scale tensor from the fixpipe buffer) and L0C -> L1 output are
+// refused with their names: the emulation does not model them.
+template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<D>&, const LocalTensor<S>&, const LocalTensor<uint64_t>&,
+             const FixpipeParamsV220&) {
+  detail::Fault("Fixpipe",
+                "per-channel quantisation with a scale tensor is not supported by OpenCANN's "
+                "emulation");
+}
+template <typename D, typename S, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<D>&, const LocalTensor<S>&, const FixpipeParamsV220&) {
+  detail::Fault("Fixpipe",
+                "L0C to L1 (a LocalTensor destination) is not supported by OpenCANN's emulation; "
+                "Fixpipe to GM is");
 }
 
 }  // namespace AscendC

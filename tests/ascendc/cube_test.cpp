@@ -576,3 +576,36 @@ TEST(AscendCCube, AsyncIterateWalksTheBlocksWithGetTensorC) {
   SetKernelMode(KernelMode::AIV_MODE);
   for (void* p : {(void*)a, (void*)b, (void*)c}) GmFree(p);
 }
+
+namespace {
+
+TEST(AscendCCube, ShortMmadParamsAndFixpipeLayouts) {
+  const MmadParams p{32, 16, 64, 0, false, true};  // {m, n, k, unitFlag, source, initVal}
+  EXPECT_EQ(p.m, 32);
+  EXPECT_EQ(p.k, 64);
+  EXPECT_TRUE(p.cmatrixInitVal);
+  EXPECT_FALSE(p.isBias);
+  auto* out = static_cast<float*>(GmAlloc(256 * sizeof(float)));
+  auto r = oc_test::LaunchQuiet(
+      "fixpipe_nz", 1,
+      [&] {
+        TPipe pipe;
+        TBuf<TPosition::CO1> c1;
+        pipe.InitBuffer(c1, 1024);
+        LocalTensor<float> lc = c1.Get<float>();
+        for (int i = 0; i < 256; ++i) lc.SetValue(i, float(i));
+        GlobalTensor<float> g;
+        g.SetGlobalBuffer(out, 256);
+        FixpipeParamsV220 fp{16, 16, 16, 16, false, QuantMode_t::NoQuant, 0, 1, 0, 0, 0};
+        Fixpipe<float, float, CFG_ROW_MAJOR>(g, lc, fp);
+        Fixpipe<float, float, CFG_NZ>(g, lc, fp);
+      },
+      KernelMode::AIC_MODE);
+  EXPECT_FALSE(r.ok);
+  ASSERT_FALSE(r.errors.empty());
+  EXPECT_NE(r.errors[0].find("CFG_NZ"), std::string::npos) << r.errors[0];
+  for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i], float(i));  // one 16x16 fractal: ND == NZ
+  GmFree(out);
+}
+
+}  // namespace
