@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "ascendc/kernel_types.h"
 #include "securec.h"
@@ -184,16 +185,18 @@ inline constexpr uint32_t TOTAL_VEC_LOCAL_SIZE = 192 * 1024;  // UB of an Atlas 
 inline constexpr uint32_t ONE_BLK_SIZE = 32;
 inline constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr int32_t CeilDivision(int32_t a, int32_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
-template <typename T>
-constexpr T DivCeil(T a, T b) {
-  return b == 0 ? 0 : (a + b - 1) / b;
+// Mixed integer types (a uint32_t length and an int constant) as CANN's overloads take them.
+template <typename T, typename U>
+constexpr std::common_type_t<T, U> DivCeil(T a, U b) {
+  using C = std::common_type_t<T, U>;
+  return C(b) == 0 ? C(0) : (C(a) + C(b) - 1) / C(b);
 }
-template <typename T>
-constexpr T Ceil(T a, T b) {
+template <typename T, typename U>
+constexpr std::common_type_t<T, U> Ceil(T a, U b) {
   return DivCeil(a, b);
 }
-template <typename T>
-constexpr T ConstCeil(T a, T b) {
+template <typename T, typename U>
+constexpr std::common_type_t<T, U> ConstCeil(T a, U b) {
   return DivCeil(a, b);
 }
 template <typename T>
@@ -419,6 +422,27 @@ OC_CCE_SCALAR_MIN_MAX(float)
 #else
 #define ASSERT(...) assert(__VA_ARGS__)
 #endif
+#endif
+
+// KERNEL_LOG(level, fmt, ...): a line from a kernel with its level, as CANN's CPU debug logs
+// it; ASCENDC_ASSERT(cond, behaviour): the CPU-debug check that runs `behaviour` (typically
+// a KERNEL_LOG) and fails the block when cond is false.
+enum KernelLogLevel { KERNEL_DEBUG = 0, KERNEL_INFO, KERNEL_WARN, KERNEL_ERROR };
+#define KERNEL_LOG(level, fmt, ...)                     \
+  ::AscendC::printf("[%s] " fmt "\n",                   \
+                    (level) == KERNEL_ERROR  ? "ERROR"  \
+                    : (level) == KERNEL_WARN ? "WARN"   \
+                    : (level) == KERNEL_INFO ? "INFO"   \
+                                             : "DEBUG", \
+                    ##__VA_ARGS__)
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, behavior)                                           \
+  do {                                                                           \
+    if (!(cond)) {                                                               \
+      behavior;                                                                  \
+      ::AscendC::detail::AssertFailed(#cond, __FILE__, __LINE__, std::string()); \
+    }                                                                            \
+  } while (0)
 #endif
 
 #define TILING_KEY_IS(k) (::AscendC::detail::TilingKey() == static_cast<uint64_t>(k))

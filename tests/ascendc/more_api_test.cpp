@@ -740,3 +740,24 @@ TEST(AscendCReduceRepeat, WholeBlockAndPairFormsAgainstAScalarLoop) {
 }
 
 }  // namespace
+
+namespace {
+
+static_assert(DivCeil(uint32_t{100}, 32) == 4u && DivCeil(7, int64_t{2}) == 4);
+
+TEST(AscendCKernelLog, KernelLogPrintsAndAscendcAssertFailsTheBlock) {
+  auto [ok, out] = oc_test::Launch("kernel_log", 1, [&] {
+    KERNEL_LOG(KERNEL_INFO, "tiles %d", 3);
+    ASCENDC_ASSERT(GetBlockNum() != 0, { KERNEL_LOG(KERNEL_ERROR, "block dim can not be zero!"); });
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_NE(out.find("[INFO] tiles 3"), std::string::npos) << out;
+  auto [bad, why] = oc_test::Launch("kernel_assert", 1, [&] {
+    ASCENDC_ASSERT(GetBlockNum() == 0, { KERNEL_LOG(KERNEL_ERROR, "expected %s", "no blocks"); });
+  });
+  EXPECT_FALSE(bad);
+  EXPECT_NE(why.find("[ERROR] expected no blocks"), std::string::npos) << why;
+  EXPECT_NE(why.find("GetBlockNum() == 0"), std::string::npos) << why;
+}
+
+}  // namespace
