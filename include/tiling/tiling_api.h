@@ -628,8 +628,10 @@ class MatmulApiTiling {
     trans_b_ = isTrans;
     return 0;
   }
-  int32_t SetCType(TPosition, CubeFormat, DataType t) {
+  int32_t SetCType(TPosition pos, CubeFormat, DataType t) {
     c_ = t;
+    c_in_ub_ = pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC ||
+               pos == TPosition::LCM;
     return 0;
   }
   int32_t SetBiasType(TPosition, CubeFormat, DataType) { return 0; }
@@ -683,6 +685,7 @@ class MatmulApiTiling {
   }
   DataType a_ = DataType::DT_FLOAT16, b_ = DataType::DT_FLOAT16, c_ = DataType::DT_FLOAT;
   bool trans_a_ = false, trans_b_ = false, bias_ = false;
+  bool c_in_ub_ = false;  // C goes to the vector cores' UB (a MIX kernel's Matmul)
   int32_t m_ = 0, n_ = 0, k_ = 0, org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
   int32_t fix_m_ = -1, fix_n_ = -1, fix_k_ = -1;
   MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
@@ -704,7 +707,8 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
     if (m_ <= 0 || n_ <= 0 || k_ <= 0) return -1;
     // Of the splits that use the most cores (blocks of at least 16 rows and columns), the
     // one that loads the least from GM per core: A once per column of base blocks, B once
-    // per row of them. A tie goes to the split over N, whose cores share no C rows.
+    // per row of them. A tie goes to the split over M, or over N when C goes to UB (the
+    // splits CANN's samples rely on in both cases; CANN's own rule is not published).
     const int32_t m_blocks = (m_ + 15) / 16, n_blocks = (n_ + 15) / 16;
     int32_t m_cores = 1, n_cores = 1;
     int64_t best_cost = -1;
@@ -719,7 +723,8 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
         const bool more_cores = mc * nc > m_cores * n_cores;
         const bool same_cores = mc * nc == m_cores * n_cores;
         if (best_cost < 0 || more_cores ||
-            (same_cores && (cost < best_cost || (cost == best_cost && nc > n_cores)))) {
+            (same_cores && (cost < best_cost ||
+                            (cost == best_cost && (c_in_ub_ ? nc > n_cores : mc > m_cores))))) {
           m_cores = mc, n_cores = nc, best_cost = cost;
         }
       }
