@@ -613,13 +613,13 @@ TEST(AscendCCube, ShortMmadParamsAndFixpipeLayouts) {
 namespace {
 
 TEST(AscendCCube, MultiCoreSplitsCannSamplesRelyOn) {
-  using namespace matmul_tiling;  // NOLINT(build/namespaces)
-  auto tile = [](int m, int n, int k, TPosition c_pos, int fix_m, int fix_n, int fix_k) {
-    MultiCoreMatmulTiling t;
+  namespace mt = matmul_tiling;
+  auto tile = [](int m, int n, int k, mt::TPosition c_pos, int fix_m, int fix_n, int fix_k) {
+    mt::MultiCoreMatmulTiling t;
     t.SetDim(2);
-    t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
-    t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
-    t.SetCType(c_pos, CubeFormat::ND, DataType::DT_FLOAT);
+    t.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+    t.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+    t.SetCType(c_pos, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
     t.SetShape(m, n, k);
     t.SetOrgShape(m, n, k);
     if (fix_m > 0) t.SetFixSplit(fix_m, fix_n, fix_k);
@@ -628,12 +628,12 @@ TEST(AscendCCube, MultiCoreSplitsCannSamplesRelyOn) {
     return out;
   };
   // asc-devkit's matmul_advanced_api: C in GM, split over M.
-  const TCubeTiling gm = tile(512, 512, 128, TPosition::GM, -1, -1, -1);
+  const TCubeTiling gm = tile(512, 512, 128, mt::TPosition::GM, -1, -1, -1);
   EXPECT_EQ(gm.usedCoreNum, 2);
   EXPECT_EQ(gm.singleCoreM, 256);
   EXPECT_EQ(gm.singleCoreN, 512);
   // matmul_leakyrelu_advanced_api: C to the vector cores' UB, split over N.
-  const TCubeTiling ub = tile(512, 128, 128, TPosition::VECIN, 128, 64, 128);
+  const TCubeTiling ub = tile(512, 128, 128, mt::TPosition::VECIN, 128, 64, 128);
   EXPECT_EQ(ub.usedCoreNum, 2);
   EXPECT_EQ(ub.singleCoreM, 512);
   EXPECT_EQ(ub.singleCoreN, 64);
