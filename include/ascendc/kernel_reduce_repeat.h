@@ -149,10 +149,11 @@ void PairSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MaskSel
   AddCycles(Pipe::kVector, double(repeats));
 }
 
+// A count mask as the other vector calls read it: 0 is MASK_PLACEHOLDER (SetVectorMask's
+// mask applies), and in counter mode the count runs across repeats.
 template <typename T>
 MaskSel<T> CountMask(int32_t mask, const char* api) {
-  if (mask < 1 || static_cast<uint32_t>(mask) > PerRepeat<T>())
-    Fault(api, "mask " + std::to_string(mask) + " must be 1.." + std::to_string(PerRepeat<T>()));
+  if (mask < 0) Fault(api, "mask " + std::to_string(mask) + " must not be negative");
   return ContinuousMask<T>(static_cast<uint64_t>(mask), api);
 }
 
