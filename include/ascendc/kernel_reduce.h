@@ -397,18 +397,22 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
   Compares(dst, src0, src1Scalar, cmpMode, count);
 }
 
-// dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar).
+// dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar). In VSEL_CMPMASK_SPR mode
+// the mask holds one repeat's bits (256 / sizeof(T)) and every repeat uses the same ones.
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
   const char* api = "Select";
-  (void)selMode;
+  const bool one_repeat = selMode == SELMODE::VSEL_CMPMASK_SPR;
+  const uint32_t per = detail::PerRepeat<T>();
   detail::CheckVector(dst, count, api, "destination");
   detail::CheckVector(src0, count, api, "source 0");
   detail::CheckVector(src1, count, api, "source 1");
-  detail::CheckLocalRange(selMask, 0, (count + 7) / 8, api, "mask");
+  detail::CheckLocalRange(selMask, 0, ((one_repeat ? std::min(count, per) : count) + 7) / 8, api,
+                          "mask");
   for (uint32_t i = 0; i < count; ++i)
-    dst.GetPhyAddr()[i] = detail::GetBit(selMask, i) ? src0.GetPhyAddr()[i] : src1.GetPhyAddr()[i];
+    dst.GetPhyAddr()[i] = detail::GetBit(selMask, one_repeat ? i % per : i) ? src0.GetPhyAddr()[i]
+                                                                            : src1.GetPhyAddr()[i];
   detail::CountCycles(uint64_t(count) * sizeof(T));
 }
 

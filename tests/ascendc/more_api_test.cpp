@@ -761,3 +761,32 @@ TEST(AscendCKernelLog, KernelLogPrintsAndAscendcAssertFailsTheBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCSelect, CmpmaskModeReusesOneRepeatsBitsForEveryRepeat) {
+  // 128 floats are two repeats of 64; the mask holds 64 bits (every third lane set).
+  std::vector<float> got(128);
+  auto [ok, out] = oc_test::Launch("select_mode0", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2048);
+    LocalTensor<float> a = buf.GetWithOffset<float>(128, 0), b = buf.GetWithOffset<float>(128, 512),
+                       d = buf.GetWithOffset<float>(128, 1024);
+    LocalTensor<uint8_t> mask = buf.GetWithOffset<uint8_t>(32, 1536);
+    Duplicate(a, 1.0f, 128);
+    Duplicate(b, 2.0f, 128);
+    for (int i = 0; i < 8; ++i) {
+      uint8_t byte = 0;
+      for (int bit = 0; bit < 8; ++bit)
+        if ((i * 8 + bit) % 3 == 0) byte |= uint8_t(1u << bit);
+      mask.SetValue(i, byte);
+    }
+    Select(d, mask, a, b, SELMODE::VSEL_CMPMASK_SPR, 128);
+    for (int i = 0; i < 128; ++i) got[i] = d.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(got[i], (i % 64) % 3 == 0 ? 1.0f : 2.0f) << i;
+}
+
+}  // namespace
