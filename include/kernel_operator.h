@@ -11,6 +11,7 @@
 #include "ascendc/kernel_debug.h"
 #include "ascendc/kernel_gather_pad.h"
 #include "ascendc/kernel_layernorm.h"
+#include "ascendc/kernel_math.h"
 #include "ascendc/kernel_norm.h"
 #include "ascendc/kernel_quant.h"
 #include "ascendc/kernel_reduce.h"

@@ -337,7 +337,8 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t m
 
 // Unary.
 #define OC_ASCENDC_UNARY(NAME, EXPR)                                                           \
-  template <typename T>                                                                        \
+  /* isReuseSource: the advanced API's spelling of the same count form (Log<T, false>). */     \
+  template <typename T, bool isReuseSource = false>                                            \
   void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {      \
     detail::UnaryCount(dst, src, count, OC_ASCENDC_OP1(T, EXPR), #NAME);                       \
   }                                                                                            \
@@ -415,17 +416,17 @@ OC_ASCENDC_SCALAR(ShiftRight, a >> s)
 OC_ASCENDC_UNARY(Log, std::log(a))
 OC_ASCENDC_UNARY(Log2, std::log2(a))
 OC_ASCENDC_UNARY(Log10, std::log10(a))
-template <typename T>
+template <typename T, bool isReuseSource = false>
 void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
          const LocalTensor<uint8_t>& /*sharedTmpBuffer*/, uint32_t count) {
   Log(dst, src, static_cast<int32_t>(count));
 }
-template <typename T>
+template <typename T, bool isReuseSource = false>
 void Log2(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const LocalTensor<uint8_t>& /*sharedTmpBuffer*/, uint32_t count) {
   Log2(dst, src, static_cast<int32_t>(count));
 }
-template <typename T>
+template <typename T, bool isReuseSource = false>
 void Log10(const LocalTensor<T>& dst, const LocalTensor<T>& src,
            const LocalTensor<uint8_t>& /*sharedTmpBuffer*/, uint32_t count) {
   Log10(dst, src, static_cast<int32_t>(count));

@@ -501,6 +501,74 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
   minSize = maxSize = static_cast<uint32_t>(std::max<uint64_t>(1, repeats) * 32);
 }
 
+// The element-wise math and activations need no temporary buffer in the emulation; their
+// host sizes are OpenCANN's: a float per element at most, one 256-byte repeat at least.
+namespace detail {
+inline void MathTmpSize(const ge::Shape& srcShape, uint32_t& maxValue, uint32_t& minValue) {
+  const uint64_t n = srcShape.GetDimNum() ? static_cast<uint64_t>(srcShape.GetShapeSize()) : 0;
+  minValue = 256;
+  maxValue = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(n * 4, 256), UINT32_MAX));
+}
+}  // namespace detail
+#define OC_MATH_TMP_SIZE(NAME)                                                             \
+  inline void Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, \
+                                       const bool isReuseSource, uint32_t& maxValue,       \
+                                       uint32_t& minValue) {                               \
+    (void)typeSize;                                                                        \
+    (void)isReuseSource;                                                                   \
+    detail::MathTmpSize(srcShape, maxValue, minValue);                                     \
+  }
+OC_MATH_TMP_SIZE(Acos)
+OC_MATH_TMP_SIZE(Acosh)
+OC_MATH_TMP_SIZE(Asin)
+OC_MATH_TMP_SIZE(Asinh)
+OC_MATH_TMP_SIZE(Atan)
+OC_MATH_TMP_SIZE(Atanh)
+OC_MATH_TMP_SIZE(Cos)
+OC_MATH_TMP_SIZE(Cosh)
+OC_MATH_TMP_SIZE(Sin)
+OC_MATH_TMP_SIZE(Sinh)
+OC_MATH_TMP_SIZE(Tan)
+OC_MATH_TMP_SIZE(Tanh)
+OC_MATH_TMP_SIZE(Erf)
+OC_MATH_TMP_SIZE(Erfc)
+OC_MATH_TMP_SIZE(Ceil)
+OC_MATH_TMP_SIZE(Floor)
+OC_MATH_TMP_SIZE(Trunc)
+OC_MATH_TMP_SIZE(Round)
+OC_MATH_TMP_SIZE(Frac)
+OC_MATH_TMP_SIZE(Sign)
+OC_MATH_TMP_SIZE(Sigmoid)
+OC_MATH_TMP_SIZE(Exp)
+OC_MATH_TMP_SIZE(Log)
+OC_MATH_TMP_SIZE(Clamp)
+OC_MATH_TMP_SIZE(Xor)
+OC_MATH_TMP_SIZE(Fmod)
+OC_MATH_TMP_SIZE(Axpy)
+#undef OC_MATH_TMP_SIZE
+inline void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  (void)typeSize;
+  (void)isReuseSource;
+  detail::MathTmpSize(srcShape, maxValue, minValue);
+}
+inline void GetSiluTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  GetSwishTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+  uint32_t maxValue = 0, minValue = 0;
+  (void)typeSize;
+  detail::MathTmpSize(srcShape, maxValue, minValue);
+  return maxValue;
+}
+inline uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+  uint32_t maxValue = 0, minValue = 0;
+  (void)typeSize;
+  detail::MathTmpSize(srcShape, maxValue, minValue);
+  return minValue;
+}
+
 // RmsNorm over [B, S, H] (H 32-byte aligned; originSrcShape's H the data): the emulation
 // needs no temporary buffer, so the sizes are OpenCANN's (one float row at least, all rows at
 // most); false when the shape is not three axes.

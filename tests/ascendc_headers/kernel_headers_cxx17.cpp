@@ -1,5 +1,6 @@
 // Kernels and their host code compile as C++17 (CANN's templates set it): every public Ascend C
 // header must too. This file is only compiled; the build failing is the test.
+#include "ascendc/kernel_math.h"
 #include "graph/operator.h"
 #include "kernel_operator.h"
 #include "kernel_operator_intf.h"

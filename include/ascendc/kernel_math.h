@@ -1,0 +1,242 @@
+// The advanced API's element-wise math and activations (lib/math, lib/activation): each
+// computed in float from the element's value (half widened, the result rounded to nearest)
+// with the C library's functions. The NPU evaluates them with its own polynomial
+// approximations, so the last bits may differ from CANN's; the tolerances of CANN's samples
+// (1e-3 relative) hold.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "ascendc/kernel_reduce.h"
+
+namespace AscendC {
+
+namespace detail {
+// dst[i] = f(src[i]) for count elements (all of src when count is -1).
+template <typename T, typename F>
+void MathUnary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count, F f,
+               const char* api) {
+  if (count < 0) count = std::min<int64_t>(src.GetSize(), dst.GetSize());
+  CheckVector(src, uint64_t(count), api, "source");
+  CheckVector(dst, uint64_t(count), api, "destination");
+  for (int64_t i = 0; i < count; ++i) {
+    const double x = AsDouble(src.GetPhyAddr()[i]);
+    dst.GetPhyAddr()[i] = Convert<T>(static_cast<float>(f(x)), RoundMode::CAST_ROUND);
+  }
+  CountCycles(uint64_t(count) * sizeof(T) * 4);
+}
+// dst[i] = f(src0[i], src1[i]).
+template <typename T, typename F>
+void MathBinary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                int64_t count, F f, const char* api) {
+  if (count < 0) count = std::min<int64_t>(src0.GetSize(), dst.GetSize());
+  CheckVector(src0, uint64_t(count), api, "source 0");
+  CheckVector(src1, uint64_t(count), api, "source 1");
+  CheckVector(dst, uint64_t(count), api, "destination");
+  for (int64_t i = 0; i < count; ++i) {
+    if constexpr (std::is_integral_v<T>) {
+      dst.GetPhyAddr()[i] = static_cast<T>(f(src0.GetPhyAddr()[i], src1.GetPhyAddr()[i]));
+    } else {
+      const double a = AsDouble(src0.GetPhyAddr()[i]), b = AsDouble(src1.GetPhyAddr()[i]);
+      dst.GetPhyAddr()[i] = Convert<T>(static_cast<float>(f(a, b)), RoundMode::CAST_ROUND);
+    }
+  }
+  CountCycles(uint64_t(count) * sizeof(T) * 4);
+}
+inline double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+}  // namespace detail
+
+// Four forms each, as CANN declares them: with or without the temporary buffer (not needed
+// here), with a count or the whole source.
+#define OC_ASCENDC_MATH_UNARY(NAME, EXPR)                                                    \
+  template <typename T, bool isReuseSource = false>                                          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                            \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {          \
+    (void)sharedTmpBuffer;                                                                   \
+    detail::MathUnary(                                                                       \
+        dst, src, calCount, [](double x) { return EXPR; }, #NAME);                           \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src,                            \
+            const LocalTensor<uint8_t>& sharedTmpBuffer) {                                   \
+    (void)sharedTmpBuffer;                                                                   \
+    detail::MathUnary(                                                                       \
+        dst, src, -1, [](double x) { return EXPR; }, #NAME);                                 \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) { \
+    detail::MathUnary(                                                                       \
+        dst, src, calCount, [](double x) { return EXPR; }, #NAME);                           \
+  }                                                                                          \
+  template <typename T, bool isReuseSource = false>                                          \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src) {                          \
+    detail::MathUnary(                                                                       \
+        dst, src, -1, [](double x) { return EXPR; }, #NAME);                                 \
+  }
+
+OC_ASCENDC_MATH_UNARY(Acos, std::acos(x))
+OC_ASCENDC_MATH_UNARY(Acosh, std::acosh(x))
+OC_ASCENDC_MATH_UNARY(Asin, std::asin(x))
+OC_ASCENDC_MATH_UNARY(Asinh, std::asinh(x))
+OC_ASCENDC_MATH_UNARY(Atan, std::atan(x))
+OC_ASCENDC_MATH_UNARY(Atanh, std::atanh(x))
+OC_ASCENDC_MATH_UNARY(Cos, std::cos(x))
+OC_ASCENDC_MATH_UNARY(Cosh, std::cosh(x))
+OC_ASCENDC_MATH_UNARY(Sin, std::sin(x))
+OC_ASCENDC_MATH_UNARY(Sinh, std::sinh(x))
+OC_ASCENDC_MATH_UNARY(Tan, std::tan(x))
+OC_ASCENDC_MATH_UNARY(Tanh, std::tanh(x))
+OC_ASCENDC_MATH_UNARY(Erf, std::erf(x))
+OC_ASCENDC_MATH_UNARY(Erfc, std::erfc(x))
+OC_ASCENDC_MATH_UNARY(Ceil, std::ceil(x))
+OC_ASCENDC_MATH_UNARY(Floor, std::floor(x))
+OC_ASCENDC_MATH_UNARY(Trunc, std::trunc(x))
+OC_ASCENDC_MATH_UNARY(Round, std::nearbyint(x))  // halves to even
+OC_ASCENDC_MATH_UNARY(Frac, x - std::trunc(x))
+OC_ASCENDC_MATH_UNARY(Sign, x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0)
+OC_ASCENDC_MATH_UNARY(Sigmoid, detail::Sigmoid(x))
+#undef OC_ASCENDC_MATH_UNARY
+
+// Gelu, in its tanh form as CANN documents it: x / (1 + exp(-1.5958 (x + 0.044715 x^3))).
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {
+  (void)sharedTmpBuffer;
+  detail::MathUnary(
+      dst, src, dataSize,
+      [](double x) {
+        return x / (1.0 + std::exp(-1.5957691216057308 * (x + 0.044715 * x * x * x)));
+      },
+      "Gelu");
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dataSize) {
+  Gelu<T, highPrecision, highPerformance>(dst, src, LocalTensor<uint8_t>(), dataSize);
+}
+
+// Swish: x * sigmoid(beta * x). Silu is Swish with beta 1.
+template <typename T, bool isReuseSource = false>
+void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize,
+           const T& scalarValue) {
+  const double beta = detail::AsDouble(scalarValue);
+  detail::MathUnary(
+      dst, src, dataSize, [beta](double x) { return x * detail::Sigmoid(beta * x); }, "Swish");
+}
+template <typename T, bool isReuseSource = false>
+void Silu(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize) {
+  detail::MathUnary(
+      dst, src, dataSize, [](double x) { return x * detail::Sigmoid(x); }, "Silu");
+}
+
+// ClampMin / ClampMax: max(x, scalar) / min(x, scalar).
+template <typename T, bool isReuseSource = false>
+void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar,
+              const uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  const double s = detail::AsDouble(scalar);
+  detail::MathUnary(
+      dst, src, calCount, [s](double x) { return x < s ? s : x; }, "ClampMin");
+}
+template <typename T, bool isReuseSource = false>
+void ClampMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
+              const uint32_t calCount) {
+  ClampMin<T, isReuseSource>(dst, src, LocalTensor<uint8_t>(), scalar, calCount);
+}
+template <typename T, bool isReuseSource = false>
+void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar,
+              const uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  const double s = detail::AsDouble(scalar);
+  detail::MathUnary(
+      dst, src, calCount, [s](double x) { return x > s ? s : x; }, "ClampMax");
+}
+template <typename T, bool isReuseSource = false>
+void ClampMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T scalar,
+              const uint32_t calCount) {
+  ClampMax<T, isReuseSource>(dst, src, LocalTensor<uint8_t>(), scalar, calCount);
+}
+
+// Binary: Xor (integers), Fmod (the remainder with the dividend's sign).
+#define OC_ASCENDC_MATH_BINARY(NAME, EXPR)                                                       \
+  template <typename T, bool isReuseSource = false>                                              \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {              \
+    (void)sharedTmpBuffer;                                                                       \
+    detail::MathBinary(                                                                          \
+        dst, src0, src1, calCount, [](auto a, auto b) { return EXPR; }, #NAME);                  \
+  }                                                                                              \
+  template <typename T, bool isReuseSource = false>                                              \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+            const LocalTensor<uint8_t>& sharedTmpBuffer) {                                       \
+    (void)sharedTmpBuffer;                                                                       \
+    detail::MathBinary(                                                                          \
+        dst, src0, src1, -1, [](auto a, auto b) { return EXPR; }, #NAME);                        \
+  }                                                                                              \
+  template <typename T, bool isReuseSource = false>                                              \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,   \
+            const uint32_t calCount) {                                                           \
+    detail::MathBinary(                                                                          \
+        dst, src0, src1, calCount, [](auto a, auto b) { return EXPR; }, #NAME);                  \
+  }                                                                                              \
+  template <typename T, bool isReuseSource = false>                                              \
+  void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1) { \
+    detail::MathBinary(                                                                          \
+        dst, src0, src1, -1, [](auto a, auto b) { return EXPR; }, #NAME);                        \
+  }
+OC_ASCENDC_MATH_BINARY(Xor, a ^ b)
+#undef OC_ASCENDC_MATH_BINARY
+
+enum class FmodAlgo { NORMAL = 0, ITERATION_COMPENSATION };
+inline constexpr uint32_t FMOD_ITERATION_NUM_MAX = 11;
+struct FmodConfig {
+  FmodAlgo algo = FmodAlgo::NORMAL;
+  uint32_t iterationNum = FMOD_ITERATION_NUM_MAX;
+};
+inline constexpr FmodConfig DEFAULT_FMOD_CONFIG = {};
+template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  detail::MathBinary(
+      dst, src0, src1, calCount, [](double a, double b) { return std::fmod(a, b); }, "Fmod");
+}
+template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+          const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  (void)sharedTmpBuffer;
+  detail::MathBinary(
+      dst, src0, src1, -1, [](double a, double b) { return std::fmod(a, b); }, "Fmod");
+}
+template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+          const uint32_t calCount) {
+  detail::MathBinary(
+      dst, src0, src1, calCount, [](double a, double b) { return std::fmod(a, b); }, "Fmod");
+}
+template <typename T, bool isReuseSource = false, const FmodConfig& config = DEFAULT_FMOD_CONFIG>
+void Fmod(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1) {
+  detail::MathBinary(
+      dst, src0, src1, -1, [](double a, double b) { return std::fmod(a, b); }, "Fmod");
+}
+
+// Exp of the advanced API: taylorExpandLevel picks the NPU's Taylor expansion of the
+// fraction part; the emulation computes exp directly.
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+         const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  detail::MathUnary(
+      dst, src, calCount, [](double x) { return std::exp(x); }, "Exp");
+}
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {
+  detail::MathUnary(
+      dst, src, calCount, [](double x) { return std::exp(x); }, "Exp");
+}
+
+}  // namespace AscendC
