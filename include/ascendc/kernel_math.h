@@ -239,4 +239,81 @@ void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t ca
       dst, src, calCount, [](double x) { return std::exp(x); }, "Exp");
 }
 
+// Power: base ** exponent element-wise, with either side a tensor or a scalar. PowerConfig
+// chooses the Ascend 950's algorithm; the emulation computes pow directly.
+enum class PowerAlgo { INTRINSIC = 0, DOUBLE_FLOAT_TECH };
+struct PowerConfig {
+  PowerAlgo algo = PowerAlgo::INTRINSIC;
+};
+inline constexpr PowerConfig DEFAULT_POWER_CONFIG = {};
+namespace detail {
+template <typename T>
+T PowerOf(double base, double exponent) {
+  const double r = std::pow(base, exponent);
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<T>(r);
+  else
+    return Convert<T>(static_cast<float>(r), RoundMode::CAST_ROUND);
+}
+template <typename T, typename B, typename E>
+void PowerAll(const LocalTensor<T>& dst, const B& base, const E& exponent, int64_t count) {
+  const char* api = "Power";
+  constexpr bool base_tensor =
+      !std::is_arithmetic_v<B> && !std::is_same_v<B, half> && !std::is_same_v<B, bfloat16_t>;
+  constexpr bool exp_tensor =
+      !std::is_arithmetic_v<E> && !std::is_same_v<E, half> && !std::is_same_v<E, bfloat16_t>;
+  if (count < 0) {
+    if constexpr (base_tensor)
+      count = base.GetSize();
+    else if constexpr (exp_tensor)
+      count = exponent.GetSize();
+  }
+  if constexpr (base_tensor) CheckVector(base, uint64_t(count), api, "source (base)");
+  if constexpr (exp_tensor) CheckVector(exponent, uint64_t(count), api, "source (exponent)");
+  CheckVector(dst, uint64_t(count), api, "destination");
+  for (int64_t i = 0; i < count; ++i) {
+    double b, e;
+    if constexpr (base_tensor)
+      b = AsDouble(base.GetPhyAddr()[i]);
+    else
+      b = AsDouble(static_cast<T>(base));
+    if constexpr (exp_tensor)
+      e = AsDouble(exponent.GetPhyAddr()[i]);
+    else
+      e = AsDouble(static_cast<T>(exponent));
+    dst.GetPhyAddr()[i] = PowerOf<T>(b, e);
+  }
+  CountCycles(uint64_t(count) * sizeof(T) * 6);
+}
+}  // namespace detail
+#define OC_ASCENDC_POWER(BASE, EXP)                                                     \
+  template <typename T, bool isReuseSource = false,                                     \
+            const PowerConfig& config = DEFAULT_POWER_CONFIG>                           \
+  void Power(const LocalTensor<T>& dst, BASE src0, EXP src1,                            \
+             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {    \
+    (void)sharedTmpBuffer;                                                              \
+    detail::PowerAll(dst, src0, src1, calCount);                                        \
+  }                                                                                     \
+  template <typename T, bool isReuseSource = false,                                     \
+            const PowerConfig& config = DEFAULT_POWER_CONFIG>                           \
+  void Power(const LocalTensor<T>& dst, BASE src0, EXP src1,                            \
+             const LocalTensor<uint8_t>& sharedTmpBuffer) {                             \
+    (void)sharedTmpBuffer;                                                              \
+    detail::PowerAll(dst, src0, src1, -1);                                              \
+  }                                                                                     \
+  template <typename T, bool isReuseSource = false,                                     \
+            const PowerConfig& config = DEFAULT_POWER_CONFIG>                           \
+  void Power(const LocalTensor<T>& dst, BASE src0, EXP src1, const uint32_t calCount) { \
+    detail::PowerAll(dst, src0, src1, calCount);                                        \
+  }                                                                                     \
+  template <typename T, bool isReuseSource = false,                                     \
+            const PowerConfig& config = DEFAULT_POWER_CONFIG>                           \
+  void Power(const LocalTensor<T>& dst, BASE src0, EXP src1) {                          \
+    detail::PowerAll(dst, src0, src1, -1);                                              \
+  }
+OC_ASCENDC_POWER(const LocalTensor<T>&, const LocalTensor<T>&)
+OC_ASCENDC_POWER(const LocalTensor<T>&, const T&)
+OC_ASCENDC_POWER(const T&, const LocalTensor<T>&)
+#undef OC_ASCENDC_POWER
+
 }  // namespace AscendC

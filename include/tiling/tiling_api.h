@@ -546,6 +546,16 @@ OC_MATH_TMP_SIZE(Xor)
 OC_MATH_TMP_SIZE(Fmod)
 OC_MATH_TMP_SIZE(Axpy)
 #undef OC_MATH_TMP_SIZE
+inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2,
+                                  const bool typeIsInt, const uint32_t typeSize,
+                                  const bool isReuseSource, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+  (void)typeIsInt;
+  (void)typeSize;
+  (void)isReuseSource;
+  const bool first = srcShape1.GetDimNum() && srcShape1.GetShapeSize() >= srcShape2.GetShapeSize();
+  detail::MathTmpSize(first ? srcShape1 : srcShape2, maxValue, minValue);
+}
 inline void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                             const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
   (void)typeSize;

@@ -108,4 +108,47 @@ TEST(AscendCMath, XorFmodAndHalfRounding) {
   }
 }
 
+TEST(AscendCMath, PowerTensorAndScalarForms) {
+  std::vector<float> tt(16), ts(16), st(16);
+  std::vector<int32_t> it(16);
+  auto [ok, out] = oc_test::Launch("power", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> b = buf.GetWithOffset<float>(16, 0), e = buf.GetWithOffset<float>(16, 64),
+                       d = buf.GetWithOffset<float>(16, 128);
+    LocalTensor<int32_t> ib = buf.GetWithOffset<int32_t>(16, 192),
+                         ie = buf.GetWithOffset<int32_t>(16, 256),
+                         id = buf.GetWithOffset<int32_t>(16, 320);
+    LocalTensor<uint8_t> tmp = buf.GetWithOffset<uint8_t>(256, 512);
+    for (int i = 0; i < 16; ++i) {
+      b.SetValue(i, 0.5f + 0.25f * i);
+      e.SetValue(i, -1.0f + 0.5f * i);
+      ib.SetValue(i, i - 4);
+      ie.SetValue(i, i % 4);
+    }
+    Power<float, false>(d, b, e, tmp);
+    for (int i = 0; i < 16; ++i) tt[i] = d.GetValue(i);
+    Power<float, false>(d, b, 2.5f, tmp, 16);
+    for (int i = 0; i < 16; ++i) ts[i] = d.GetValue(i);
+    Power<float, false>(d, 3.0f, e, 16);
+    for (int i = 0; i < 16; ++i) st[i] = d.GetValue(i);
+    Power<int32_t, false>(id, ib, ie);
+    for (int i = 0; i < 16; ++i) it[i] = id.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int i = 0; i < 16; ++i) {
+    const double b = 0.5 + 0.25 * i, e = -1.0 + 0.5 * i;
+    EXPECT_NEAR(tt[i], std::pow(b, e), 1e-5 * std::pow(b, e));
+    EXPECT_NEAR(ts[i], std::pow(b, 2.5), 1e-5 * std::pow(b, 2.5));
+    EXPECT_NEAR(st[i], std::pow(3.0, e), 1e-5 * std::pow(3.0, e));
+    int32_t want = 1;
+    for (int k = 0; k < i % 4; ++k) want *= (i - 4);
+    EXPECT_EQ(it[i], want) << i;
+  }
+  uint32_t max_tmp = 0, min_tmp = 0;
+  GetPowerMaxMinTmpSize(ge::Shape({16}), ge::Shape({16}), false, 4, false, max_tmp, min_tmp);
+  EXPECT_LE(min_tmp, max_tmp);
+}
+
 }  // namespace
