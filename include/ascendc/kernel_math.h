@@ -5,6 +5,7 @@
 // (1e-3 relative) hold.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -315,5 +316,73 @@ OC_ASCENDC_POWER(const LocalTensor<T>&, const LocalTensor<T>&)
 OC_ASCENDC_POWER(const LocalTensor<T>&, const T&)
 OC_ASCENDC_POWER(const T&, const LocalTensor<T>&)
 #undef OC_ASCENDC_POWER
+
+// The gated activations: GeGLU = src0 * gelu(src1) (Gelu's tanh form), SwiGLU =
+// src0 * swish(src1, beta).
+namespace detail {
+inline double GeluTanh(double x) {
+  return x / (1.0 + std::exp(-1.5957691216057308 * (x + 0.044715 * x * x * x)));
+}
+}  // namespace detail
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
+           uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  detail::MathBinary(
+      dstTensor, srcTensor0, srcTensor1, calCount,
+      [](double a, double b) { return a * detail::GeluTanh(b); }, "GeGLU");
+}
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  (void)sharedTmpBuffer;
+  detail::MathBinary(
+      dstTensor, srcTensor0, srcTensor1, -1,
+      [](double a, double b) { return a * detail::GeluTanh(b); }, "GeGLU");
+}
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1, uint32_t calCount) {
+  detail::MathBinary(
+      dstTensor, srcTensor0, srcTensor1, calCount,
+      [](double a, double b) { return a * detail::GeluTanh(b); }, "GeGLU");
+}
+template <typename T, bool isReuseSource = false>
+void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+           const LocalTensor<T>& srcTensor1) {
+  detail::MathBinary(
+      dstTensor, srcTensor0, srcTensor1, -1,
+      [](double a, double b) { return a * detail::GeluTanh(b); }, "GeGLU");
+}
+template <typename T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue,
+            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  const double beta = scalarValue;
+  detail::MathBinary(
+      dstTensor, srcTensor0, srcTensor1, calCount,
+      [beta](double a, double b) { return a * b * detail::Sigmoid(beta * b); }, "SwiGLU");
+}
+template <typename T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue,
+            const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sharedTmpBuffer,
+                           std::min(srcTensor0.GetSize(), dstTensor.GetSize()));
+}
+template <typename T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue, const uint32_t calCount) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, LocalTensor<uint8_t>(),
+                           calCount);
+}
+template <typename T, bool isReuseSource = false>
+void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+            const LocalTensor<T>& srcTensor1, const float& scalarValue) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, LocalTensor<uint8_t>(),
+                           std::min(srcTensor0.GetSize(), dstTensor.GetSize()));
+}
 
 }  // namespace AscendC

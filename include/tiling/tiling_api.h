@@ -556,6 +556,21 @@ inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& s
   const bool first = srcShape1.GetDimNum() && srcShape1.GetShapeSize() >= srcShape2.GetShapeSize();
   detail::MathTmpSize(first ? srcShape1 : srcShape2, maxValue, minValue);
 }
+inline void GetGeGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                  const bool isReuseSource, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+  (void)typeSize;
+  (void)isReuseSource;
+  detail::MathTmpSize(srcShape, maxValue, minValue);
+}
+// (CANN's argument order: the sizes before isReuseSource.)
+inline void GetSwiGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                   uint32_t& maxValue, uint32_t& minValue,
+                                   const bool isReuseSource = false) {
+  (void)typeSize;
+  (void)isReuseSource;
+  detail::MathTmpSize(srcShape, maxValue, minValue);
+}
 inline void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                             const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
   (void)typeSize;

@@ -151,4 +151,29 @@ TEST(AscendCMath, PowerTensorAndScalarForms) {
   EXPECT_LE(min_tmp, max_tmp);
 }
 
+TEST(AscendCMath, GatedActivations) {
+  std::vector<float> a(32), b(32), ge(32), sw(32);
+  for (int i = 0; i < 32; ++i) a[i] = -2.0f + 0.125f * i, b[i] = 1.5f - 0.1f * i;
+  auto [ok, out] = oc_test::Launch("glu", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> x = buf.GetWithOffset<float>(32, 0), y = buf.GetWithOffset<float>(32, 128),
+                       d = buf.GetWithOffset<float>(32, 256);
+    for (int i = 0; i < 32; ++i) x.SetValue(i, a[i]), y.SetValue(i, b[i]);
+    GeGLU<float, false>(d, x, y, 32);
+    for (int i = 0; i < 32; ++i) ge[i] = d.GetValue(i);
+    SwiGLU<float, false>(d, x, y, 0.5f, 32);
+    for (int i = 0; i < 32; ++i) sw[i] = d.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (int i = 0; i < 32; ++i) {
+    const double x = a[i], y = b[i];
+    // The formula CANN's sample computes its golden with.
+    const double gelu = y / (1 + std::exp(-0.0713548162726 * y * (2.2363860002236e1 + y * y)));
+    EXPECT_NEAR(ge[i], x * gelu, 1e-5);
+    EXPECT_NEAR(sw[i], x * y / (1 + std::exp(-0.5 * y)), 1e-5);
+  }
+}
+
 }  // namespace
