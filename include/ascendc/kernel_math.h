@@ -385,4 +385,12 @@ void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
                            std::min(srcTensor0.GetSize(), dstTensor.GetSize()));
 }
 
+// Axpy of the advanced API: the basic Axpy with a temporary buffer (not needed here).
+template <typename T, typename U, typename S>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S scalarValue,
+          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  (void)sharedTmpBuffer;
+  Axpy(dst, src, scalarValue, static_cast<int32_t>(calCount));
+}
+
 }  // namespace AscendC
