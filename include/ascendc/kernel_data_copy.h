@@ -86,6 +86,7 @@ inline double MteCycles(uint64_t bytes, uint32_t bursts) {
 template <typename T>
 void StoreToGlobal(T* dst, const T* src, uint64_t bytes) {
   if (!AtomicAddEnabled()) {
+    NoteGlobalWriteData(dst, src, bytes);
     std::memcpy(dst, src, bytes);
     return;
   }

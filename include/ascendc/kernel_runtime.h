@@ -146,6 +146,8 @@ void SetAtomic(bool add, int dtype_size, bool is_float);
 // With an atomic mode on: 0 accumulates (SetAtomicAdd), 1 keeps the max, 2 the min.
 int AtomicOp();
 void SetAtomicOp(int op);
+// The bytes a copy to global memory writes, after NoteGlobalWrite noted the range.
+void NoteGlobalWriteData(const void* dst, const void* src, uint64_t bytes);
 // SetPadValue's register: the value DataCopyPad (isPad false) fills the padding with.
 void SetPadValueBits(uint64_t bits);
 bool PadValueBits(uint64_t* bits);  // false until SetPadValue was called

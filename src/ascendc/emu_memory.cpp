@@ -193,10 +193,28 @@ void NoteGlobalWrite(const void* p, uint64_t bytes) {
   if (b.atomic_add) return;  // atomic accumulation from many blocks is the point
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   const uint32_t epoch = b.clock.empty() ? 0 : b.clock[b.pos];
-  if (!b.gm_writes.empty() && b.gm_writes.back().end == a && b.gm_writes.back().epoch == epoch)
+  if (!b.gm_writes.empty() && b.gm_writes.back().end == a && b.gm_writes.back().epoch == epoch) {
     b.gm_writes.back().end = a + bytes;
-  else
-    b.gm_writes.push_back({a, a + bytes, epoch});
+    ++b.gm_writes.back().pieces;
+  } else {
+    GmWrite w;
+    w.start = a;
+    w.end = a + bytes;
+    w.epoch = epoch;
+    b.gm_writes.push_back(w);
+  }
+}
+
+void NoteGlobalWriteData(const void* dst, const void* src, uint64_t bytes) {
+  if (!t_block || t_block->probe || bytes == 0 || t_block->atomic_add) return;
+  Block& b = *t_block;
+  if (b.gm_writes.empty()) return;
+  GmWrite& w = b.gm_writes.back();
+  const uintptr_t a = reinterpret_cast<uintptr_t>(dst);
+  if (a + bytes != w.end || a < w.start) return;  // not the write just noted
+  const auto* p = static_cast<const uint8_t*>(src);
+  for (uint64_t i = 0; i < bytes; ++i) w.hash = (w.hash ^ p[i]) * 1099511628211ull;  // FNV-1a
+  ++w.hashed;
 }
 
 // Two blocks writing the same global bytes without atomics, and with nothing ordering the
@@ -207,10 +225,19 @@ void CheckGlobalOverlaps(LaunchState& l) {
     uintptr_t start, end;
     uint32_t epoch;
     const Block* block;
+    bool known;  // every piece's bytes hashed
+    uint64_t hash;
   };
   std::vector<Write> all;
   for (const Block* b : l.blocks)
-    for (const GmWrite& w : b->gm_writes) all.push_back({w.start, w.end, w.epoch, b});
+    for (const GmWrite& w : b->gm_writes)
+      all.push_back({w.start, w.end, w.epoch, b, w.hashed == w.pieces, w.hash});
+  // The same bytes written with the same values by several blocks (a kernel that has every
+  // core compute the whole output): whichever lands, the result is the same on the NPU.
+  auto identical = [](const Write& x, const Write& y) {
+    return x.known && y.known && x.start == y.start && x.end == y.end && x.hash == y.hash;
+  };
+  bool identical_noted = false;
   std::sort(all.begin(), all.end(),
             [](const Write& a, const Write& b) { return a.start < b.start; });
   std::vector<const Write*> open;       // writes that reach past the current start
@@ -223,6 +250,16 @@ void CheckGlobalOverlaps(LaunchState& l) {
       if (budget == 0) break;
       --budget;
       if (o->block != w.block && !Ordered(*o->block, o->epoch, *w.block, w.epoch)) {
+        if (identical(*o, w)) {
+          if (!identical_noted)
+            l.warnings.push_back("[kernel " + l.name + "]" + BlockLabel(*o->block) + " and" +
+                                 BlockLabel(*w.block) + " write the same " +
+                                 std::to_string(w.end - w.start) +
+                                 " bytes of global memory with the same values, unordered: "
+                                 "harmless, but the work is done twice");
+          identical_noted = true;
+          continue;
+        }
         clash = o;
         break;
       }

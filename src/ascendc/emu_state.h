@@ -121,6 +121,11 @@ struct LaunchState {
 struct GmWrite {
   uintptr_t start, end;  // [start, end)
   uint32_t epoch;
+  // What was written, where the write path tells (DataCopy to GM): a hash of the bytes, over
+  // `hashed` of the `pieces` merged into this range. Identical writes by two blocks are
+  // harmless, and only then can the overlap check tell them apart from a race.
+  uint64_t hash = 1469598103934665603ull;
+  uint32_t pieces = 1, hashed = 0;
 };
 
 // One core's run of the kernel: its place in the launch, local memory, timeline and checks.

@@ -790,3 +790,32 @@ TEST(AscendCSelect, CmpmaskModeReusesOneRepeatsBitsForEveryRepeat) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCOverlaps, IdenticalWritesByTwoBlocksAreAWarningDifferentOnesAnError) {
+  auto* gm = static_cast<float*>(GmAlloc(64 * sizeof(float)));
+  auto run = [&](bool same) {
+    return oc_test::Launch(same ? "same_writes" : "different_writes", 2, [&, same] {
+      TPipe pipe;
+      TBuf<TPosition::VECCALC> buf;
+      pipe.InitBuffer(buf, 256);
+      LocalTensor<float> v = buf.Get<float>();
+      Duplicate(v, same ? 3.0f : float(GetBlockIdx()), 64);
+      PipeBarrier<PIPE_ALL>();
+      GlobalTensor<float> g;
+      g.SetGlobalBuffer(gm, 64);
+      DataCopy(g, v, 64);  // every block, the whole range
+    });
+  };
+  auto [ok, out] = run(true);
+  EXPECT_TRUE(ok) << out;
+  EXPECT_NE(out.find("with the same values"), std::string::npos) << out;
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(gm[i], 3.0f);
+  auto [bad, why] = run(false);
+  EXPECT_FALSE(bad);
+  EXPECT_NE(why.find("which block's value lands is undefined"), std::string::npos) << why;
+  GmFree(gm);
+}
+
+}  // namespace
