@@ -752,24 +752,43 @@ class MatmulApiTiling {
   // Fills `tiling`; -1 when the shape is unset or the split cannot fit L0 (64 KiB L0A/L0B,
   // 128 KiB L0C).
   virtual int64_t GetTiling(TCubeTiling& t) {
+    ResolveShape();
     if (m_ <= 0 || n_ <= 0 || k_ <= 0) return -1;
     Split(1, 1, &t);
     return Check(t) ? 0 : -1;
   }
 
  protected:
+  // SetShape's -1: that axis of the original shape (SetOrgShape).
+  void ResolveShape() {
+    if (m_ <= 0) m_ = org_m_;
+    if (n_ <= 0) n_ = org_n_;
+    if (k_ <= 0) k_ = org_ka_;
+  }
   void Split(int32_t m_cores, int32_t n_cores, TCubeTiling* t) const {
     t->M = org_m_, t->N = org_n_, t->Ka = org_ka_, t->Kb = org_kb_;
     t->singleCoreM = (m_ + m_cores - 1) / m_cores;
     t->singleCoreN = (n_ + n_cores - 1) / n_cores;
     t->singleCoreK = k_;
-    auto round16 = [](int32_t v) { return std::max(16, (v + 15) / 16 * 16); };
-    t->baseM = fix_m_ > 0 ? fix_m_ : std::min(128, round16(t->singleCoreM));
-    t->baseN = fix_n_ > 0 ? fix_n_ : std::min(256, round16(t->singleCoreN));
-    t->baseK = fix_k_ > 0 ? fix_k_ : std::min(64, round16(k_));
+    ChooseBase(t);
     t->usedCoreNum = m_cores * n_cores;
     t->isBias = bias_ ? 1 : 0;
     t->iterateOrder = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
+  }
+  // The base block: SetFixSplit's, else as large as L0 holds — up to 256 rows, the columns
+  // L0C's 128 KiB of float leaves, and the depth L0A/L0B's 64 KiB leave — within the single
+  // core's shape (CANN's samples that fix a constant MatmulConfig assume this filling).
+  void ChooseBase(TCubeTiling* t) const {
+    auto round16 = [](int32_t v) { return std::max(16, (v + 15) / 16 * 16); };
+    const int32_t in_bytes = std::max(SizeOf(a_), SizeOf(b_));
+    t->baseM = fix_m_ > 0 ? fix_m_ : std::min(256, round16(t->singleCoreM));
+    t->baseN = fix_n_ > 0 ? fix_n_
+                          : std::min(round16(t->singleCoreN),
+                                     std::max(16, (32 * 1024 / t->baseM) / 16 * 16));
+    const int32_t wide = std::max(t->baseM, t->baseN);
+    t->baseK = fix_k_ > 0 ? fix_k_
+                          : std::min(round16(t->singleCoreK),
+                                     std::max(16, (64 * 1024 / in_bytes / wide) / 16 * 16));
   }
   bool Check(const TCubeTiling& t) const {
     return int64_t(t.baseM) * t.baseK * SizeOf(a_) <= 64 * 1024 &&
@@ -797,6 +816,7 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
     return 0;
   }
   int64_t GetTiling(TCubeTiling& t) override {
+    ResolveShape();
     if (m_ <= 0 || n_ <= 0 || k_ <= 0) return -1;
     // Of the splits that use the most cores (blocks of at least 16 rows and columns), the
     // one that loads the least from GM per core: A once per column of base blocks, B once
@@ -826,17 +846,23 @@ class MultiCoreMatmulTiling : public MatmulApiTiling {
     if (single_m_ > 0) t.singleCoreM = single_m_;
     if (single_n_ > 0) t.singleCoreN = single_n_;
     if (single_k_ > 0) t.singleCoreK = single_k_;
+    if (single_m_ > 0 || single_n_ > 0 || single_k_ > 0) ChooseBase(&t);
     t.usedCoreNum =
         ((m_ + t.singleCoreM - 1) / t.singleCoreM) * ((n_ + t.singleCoreN - 1) / t.singleCoreN);
+    last_m_ = t.singleCoreM, last_n_ = t.singleCoreN, last_k_ = t.singleCoreK;
     return Check(t) ? 0 : -1;
   }
+  // What SetSingleShape gave, else what the last GetTiling chose.
   int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const {
-    m = single_m_, n = single_n_, k = single_k_;
+    m = single_m_ > 0 ? single_m_ : last_m_;
+    n = single_n_ > 0 ? single_n_ : last_n_;
+    k = single_k_ > 0 ? single_k_ : last_k_;
     return 0;
   }
 
  private:
   int32_t dim_ = 1, single_m_ = -1, single_n_ = -1, single_k_ = -1;
+  int32_t last_m_ = -1, last_n_ = -1, last_k_ = -1;
 };
 
 }  // namespace matmul_tiling

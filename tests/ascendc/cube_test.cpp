@@ -640,3 +640,39 @@ TEST(AscendCCube, MultiCoreSplitsCannSamplesRelyOn) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCCube, TilingFillsL0AndResolvesMinusOneShapes) {
+  namespace mt = matmul_tiling;
+  mt::MultiCoreMatmulTiling t;
+  t.SetDim(20);
+  t.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  t.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  t.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+  t.SetOrgShape(2560, 2048, 128);
+  t.SetShape(2560, 2048, 128);
+  t.SetSingleShape(256, 1024, 128);  // asc-devkit's matmul_l0cache: its config fixes 256x128x128
+  TCubeTiling out;
+  ASSERT_EQ(t.GetTiling(out), 0);
+  EXPECT_EQ(out.baseM, 256);
+  EXPECT_EQ(out.baseN, 128);
+  EXPECT_EQ(out.baseK, 128);
+  // SetShape's -1 takes the original shape; GetSingleShape reports what GetTiling chose.
+  mt::MultiCoreMatmulTiling u;
+  u.SetDim(1);
+  u.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  u.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16);
+  u.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+  u.SetOrgShape(64, 96, 32);
+  u.SetShape(-1, -1, 32);
+  ASSERT_EQ(u.GetTiling(out), 0);
+  EXPECT_EQ(out.usedCoreNum, 1);
+  int32_t sm = 0, sn = 0, sk = 0;
+  u.GetSingleShape(sm, sn, sk);
+  EXPECT_EQ(sm, 64);
+  EXPECT_EQ(sn, 96);
+  EXPECT_EQ(sk, 32);
+}
+
+}  // namespace
