@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ascendc/kernel_tensor.h"
@@ -469,6 +470,42 @@ void SetPadValue(T paddingValue) {
   uint64_t bits = 0;
   std::memcpy(&bits, static_cast<const void*>(&paddingValue), sizeof(T));
   detail::SetPadValueBits(bits);
+}
+
+// Scalar GM access that bypasses the data cache, and the barrier that orders it: on the CPU
+// every access reaches memory; these are atomic accesses with a full fence, so one block
+// can publish a flag another reads.
+enum class MemDsbT { ALL = 0, DDR, UB, SEQ };
+template <MemDsbT arg0>
+void DataSyncBarrier() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+template <typename T>
+T ReadGmByPassDCache(__gm__ T* addr) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                "ReadGmByPassDCache reads a scalar of at most 8 bytes");
+  detail::CheckGlobal(addr, sizeof(T), "ReadGmByPassDCache");
+  T value;
+  if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) {
+    __atomic_load(addr, &value, __ATOMIC_SEQ_CST);
+  } else {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    std::memcpy(static_cast<void*>(&value), addr, sizeof(T));
+  }
+  return value;
+}
+template <typename T>
+void WriteGmByPassDCache(__gm__ T* addr, T value) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                "WriteGmByPassDCache writes a scalar of at most 8 bytes");
+  detail::CheckGlobal(addr, sizeof(T), "WriteGmByPassDCache");
+  detail::NoteGlobalWrite(addr, sizeof(T));
+  if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) {
+    __atomic_store(addr, &value, __ATOMIC_SEQ_CST);
+  } else {
+    std::memcpy(static_cast<void*>(addr), &value, sizeof(T));
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  }
 }
 
 }  // namespace AscendC

@@ -819,3 +819,21 @@ TEST(AscendCOverlaps, IdenticalWritesByTwoBlocksAreAWarningDifferentOnesAnError)
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCGmBypass, ReadAndWriteGmByPassDCacheWithTheBarrier) {
+  auto* gm = static_cast<int32_t*>(GmAlloc(8 * sizeof(int32_t)));
+  for (int i = 0; i < 8; ++i) gm[i] = i * 10;
+  auto [ok, out] = oc_test::Launch("gm_bypass", 1, [&] {
+    const int32_t v = ReadGmByPassDCache<int32_t>(gm + 3);
+    DataSyncBarrier<MemDsbT::DDR>();
+    WriteGmByPassDCache<int32_t>(gm + 4, v + 5);
+  });
+  ASSERT_TRUE(ok) << out;
+  EXPECT_EQ(gm[4], 35);
+  EXPECT_EQ(gm[3], 30);
+  GmFree(gm);
+}
+
+}  // namespace
