@@ -102,7 +102,13 @@ void* Backend::AllocateDeviceMemory(size_t bytes) const {
   if (bytes == 0) bytes = 1;
   if (bytes > SIZE_MAX - 2 * kAlign) return nullptr;
   const size_t laid_out = (bytes + 31) / 32 * 32 + 32;
-  return std::aligned_alloc(kAlign, (laid_out + kAlign - 1) / kAlign * kAlign);
+  const size_t total = (laid_out + kAlign - 1) / kAlign * kAlign;
+  void* p = std::aligned_alloc(kAlign, total);
+  // Fresh device memory reads as zero here, as a newly mapped NPU allocation does in
+  // practice (CANN's own samples compare never-written outputs with zeros); CANN documents
+  // the memory as uninitialised, so applications should not rely on it.
+  if (p) std::memset(p, 0, total);
+  return p;
 }
 
 void Backend::FreeDeviceMemory(void* p) const { std::free(p); }

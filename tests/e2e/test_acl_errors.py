@@ -163,3 +163,21 @@ def test_memory_misuse(acl_session):
     assert acl.rt.free(dev) == 0
     hostp, ret = acl.rt.malloc_host(32)
     assert ret == 0 and acl.rt.free_host(hostp) == 0 and acl.rt.free_host(hostp) == ACL_ERROR_INVALID_PARAM
+
+
+def test_fresh_device_memory_reads_zero(tmp_path):
+    # CANN's samples compare outputs a kernel never writes with zeros: fresh device memory
+    # reads as zero, as a newly mapped NPU allocation does in practice.
+    r = run_py("""
+        import acl
+        import numpy as np
+        assert acl.init() == 0
+        assert acl.rt.set_device(0) == 0
+        host = np.full(1000, 7, np.int32)
+        dev, ret = acl.rt.malloc(host.nbytes, 0)
+        assert ret == 0
+        assert acl.rt.memcpy(acl.util.numpy_to_ptr(host), host.nbytes, dev, host.nbytes, 2) == 0
+        assert (host == 0).all(), host[:8]
+        print("ok")
+        """, tmp_path)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
