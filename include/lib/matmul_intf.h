@@ -301,10 +301,18 @@ class Matmul {
     check(kCfg.singleCoreK, t_.singleCoreK, "singleCoreK");
   }
 
+  // C's row stride in GM: N, or N rounded up to 32 bytes for an ND_ALIGN C.
+  uint64_t CRowStride() const {
+    if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN)
+      return (uint64_t(org_n_) * sizeof(C) + 31) / 32 * 32 / sizeof(C);
+    else
+      return uint64_t(org_n_);
+  }
   void Store(const GlobalTensor<C>& gm, int m, int c0, int c1, uint8_t atomic, const char* api) {
-    detail::CheckGlobalRange(gm, (uint64_t(m) * org_n_ + c0) * sizeof(C),
+    const uint64_t stride = CRowStride();
+    detail::CheckGlobalRange(gm, (uint64_t(m) * stride + c0) * sizeof(C),
                              uint64_t(c1 - c0) * sizeof(C), api, atomic ? "atomic C" : "C");
-    C* row = gm.GetPhyAddr() + uint64_t(m) * org_n_;
+    C* row = gm.GetPhyAddr() + uint64_t(m) * stride;
     if (atomic) detail::LockAtomics();
     for (int n = c0; n < c1; ++n) {
       const float v = acc_[m * cols_ + n];

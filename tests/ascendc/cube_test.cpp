@@ -676,3 +676,57 @@ TEST(AscendCCube, TilingFillsL0AndResolvesMinusOneShapes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AscendCCube, NdAlignCKeepsRowsOn32Bytes) {
+  // C in ND_ALIGN: 20 floats a row stored 24 apart (rows rounded up to 32 bytes).
+  const int M = 16, N = 20, K = 32, kStride = 24;
+  matmul_tiling::MatmulApiTiling tiler;
+  tiler.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND,
+                 matmul_tiling::DataType::DT_FLOAT16);
+  tiler.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND_ALIGN,
+                 matmul_tiling::DataType::DT_FLOAT);
+  tiler.SetShape(M, N, K);
+  tiler.SetOrgShape(M, N, K);
+  TCubeTiling tiling;
+  ASSERT_EQ(tiler.GetTiling(tiling), 0);
+  auto* a = static_cast<half*>(GmAlloc(M * K * 2));
+  auto* b = static_cast<half*>(GmAlloc(K * N * 2));
+  auto* c = static_cast<float*>(GmAlloc(M * kStride * 4));
+  Fill(a, M * K, 9);
+  Fill(b, K * N, 10);
+  for (int i = 0; i < M * kStride; ++i) c[i] = -1.0f;
+  auto r = oc_test::LaunchQuiet(
+      "nd_align", 1,
+      [&] {
+        TPipe pipe;
+        Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>,
+               MatmulType<TPosition::GM, CubeFormat::ND, half>,
+               MatmulType<TPosition::GM, CubeFormat::ND_ALIGN, float>>
+            mm;
+        REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+        GlobalTensor<half> ga, gb;
+        GlobalTensor<float> gc;
+        ga.SetGlobalBuffer(a, M * K);
+        gb.SetGlobalBuffer(b, K * N);
+        gc.SetGlobalBuffer(c, M * kStride);
+        mm.SetTensorA(ga);
+        mm.SetTensorB(gb);
+        mm.IterateAll(gc);
+        mm.End();
+      },
+      KernelMode::AIC_MODE);
+  for (const auto& e : r.errors) ADD_FAILURE() << e;
+  ASSERT_TRUE(r.ok);
+  const auto want = Reference(a, b, M, N, K, nullptr);
+  for (int m = 0; m < M; ++m) {
+    for (int n = 0; n < N; ++n) ASSERT_NEAR(c[m * kStride + n], want[m * N + n], 1e-3);
+    for (int n = N; n < kStride; ++n) EXPECT_EQ(c[m * kStride + n], -1.0f);  // left alone
+  }
+  for (void* p : {(void*)a, (void*)b, (void*)c}) GmFree(p);
+}
+
+}  // namespace
