@@ -162,6 +162,46 @@ void SimpleSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& inSum,
                                                                         tiling, shapeInfo);
 }
 
+// LogSoftMax: dst = log10(softmax(src)) per row — base 10, as CANN defines it — with max and
+// the sum of exp(x - max) kept as for SoftMax (one 32-byte block per row). The shape comes
+// from SoftMaxShapeInfo when it gives one (CANN's sample passes a default-constructed tiling).
+using ::LogSoftMaxTiling;
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor,
+                const LocalTensor<T>& maxTensor, const LocalTensor<T>& src,
+                const LocalTensor<uint8_t>& sharedTmpBuffer, const LogSoftMaxTiling& tiling,
+                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "OpenCANN's LogSoftMax takes ND data; NZ is not modelled");
+  (void)sharedTmpBuffer;
+  const char* api = "LogSoftMax";
+  const detail::SoftMaxShape s = detail::SoftMaxShapeOf<T>(tiling, softmaxShapeInfo, api);
+  const uint32_t stat = 32 / sizeof(T);
+  const uint64_t n = uint64_t(s.m) * s.k;
+  detail::CheckVector(src, n, api, "source");
+  detail::CheckVector(dst, n, api, "destination");
+  detail::CheckVector(sumTensor, uint64_t(s.m) * stat, api, "destination (sum)");
+  detail::CheckVector(maxTensor, uint64_t(s.m) * stat, api, "destination (max)");
+  std::vector<double> row(s.k);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    for (uint32_t c = 0; c < s.k; ++c)
+      row[c] = detail::AsDouble(src.GetPhyAddr()[uint64_t(r) * s.k + c]);
+    double mx = -std::numeric_limits<double>::infinity(), sm = 0;
+    for (uint32_t c = 0; c < s.valid; ++c) mx = std::max(mx, row[c]);
+    for (uint32_t c = 0; c < s.valid; ++c) sm += std::exp(row[c] - mx);
+    const double log_sum = std::log10(sm);
+    T* y = dst.GetPhyAddr() + uint64_t(r) * s.k;
+    for (uint32_t c = 0; c < s.k; ++c)
+      y[c] = c < s.valid
+                 ? static_cast<T>(static_cast<float>((row[c] - mx) / std::log(10.0) - log_sum))
+                 : static_cast<T>(0.0f);
+    for (uint32_t j = 0; j < stat; ++j) {
+      maxTensor.GetPhyAddr()[uint64_t(r) * stat + j] = static_cast<T>(static_cast<float>(mx));
+      sumTensor.GetPhyAddr()[uint64_t(r) * stat + j] = static_cast<T>(static_cast<float>(sm));
+    }
+  }
+  detail::CountCycles(n * sizeof(T) * 6);
+}
+
 // AdjustSoftMaxRes: rows whose max equals `from` (the max's bits: a float's 32, a half's 16)
 // are set to `to` across the row's srcK elements. True when a row was adjusted. The max is
 // read once per 32-byte block (stepSizeMode 0) or once per element (any other mode).

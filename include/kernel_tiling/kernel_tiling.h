@@ -271,7 +271,11 @@ struct LayerNormGradBetaTiling {
 #undef OC_TILING_FIELD
 #undef OC_TILING_BYTES
 
+// LogSoftMax keeps the same row statistics and split as SoftMax.
+using LogSoftMaxTiling = SoftMaxTiling;
+
 namespace optiling {
+using LogSoftMaxTiling = ::SoftMaxTiling;
 using TCubeTiling = ::TCubeTiling;
 using SoftMaxTiling = ::SoftMaxTiling;
 using RmsNormTiling = ::RmsNormTiling;
@@ -289,6 +293,7 @@ namespace AscendC::tiling {
 using ::LayerNormGradBetaTiling;
 using ::LayerNormGradTiling;
 using ::LayerNormTiling;
+using ::LogSoftMaxTiling;
 using ::PadTiling;
 using ::RmsNormTiling;
 using ::SoftMaxTiling;

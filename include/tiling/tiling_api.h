@@ -95,6 +95,20 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
   t.tailReduceSize = t.tailM * block;
 }
 
+// LogSoftMax's host side: SoftMax's sizes and split (the same row statistics).
+inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+inline uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                        const bool isReuseSource) {
+  return GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+inline void LogSoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize,
+                                 const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t) {
+  SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t);
+}
+
 // SoftmaxFlashV2's host side, with CANN's documented sizes. In floats per row of the split:
 // e = 32 / dataTypeSize2 (one block of a statistic), and k + 2e + 64 for half data, e + 64
 // for float data (the basic block: k + e + 64 for half, 128 in place of 64 when k is 1024).

@@ -293,4 +293,33 @@ TEST(AscendCReducePattern, RowsAndColumnsWithAndWithoutInnerPadding) {
   for (int c = 0; c < 8; ++c) EXPECT_EQ(sum_ra[c], float(c + 8 + c));
 }
 
+TEST(AscendCLogSoftMax, Log10OfTheSoftmaxAsCannDefinesIt) {
+  std::vector<float> x(kM * kK), y(kM * kK), sums(kM * 8), maxs(kM * 8);
+  for (uint32_t i = 0; i < x.size(); ++i) x[i] = std::cos(0.29f * i) * 6.0f;
+  auto [ok, out] = Launch("log_softmax", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<float> src = b.GetWithOffset<float>(kM * kK, 0);
+    LocalTensor<float> dst = b.GetWithOffset<float>(kM * kK, 1024);
+    LocalTensor<float> sum = b.GetWithOffset<float>(kM * 8, 2048);
+    LocalTensor<float> max = b.GetWithOffset<float>(kM * 8, 2176);
+    for (uint32_t i = 0; i < x.size(); ++i) src.SetValue(i, x[i]);
+    LogSoftMaxTiling tiling;  // CANN's sample passes a default one with the shape info
+    LocalTensor<uint8_t> tmp;
+    LogSoftMax<float>(dst, sum, max, src, tmp, tiling, SoftMaxShapeInfo{kM, kK, kM, kK});
+    for (uint32_t i = 0; i < y.size(); ++i) y[i] = dst.GetValue(i);
+    for (uint32_t i = 0; i < sums.size(); ++i) sums[i] = sum.GetValue(i), maxs[i] = max.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (uint32_t r = 0; r < kM; ++r) {
+    double mx, sum;
+    for (uint32_t c = 0; c < kK; ++c)
+      EXPECT_NEAR(y[r * kK + c], std::log10(Ref(x, r, c, kK, &mx, &sum)), 1e-5) << r << " " << c;
+    EXPECT_NEAR(maxs[r * 8 + 7], mx, 1e-6);
+    EXPECT_NEAR(sums[r * 8], sum, 1e-4 * sum);
+  }
+  EXPECT_GT(GetLogSoftMaxMinTmpSize(ge::Shape({kM, kK}), 4, false), 0u);
+}
+
 }  // namespace
