@@ -202,6 +202,76 @@ void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor,
   detail::CountCycles(n * sizeof(T) * 6);
 }
 
+// SoftmaxGrad: per row, d = sum(grad * src) over the data columns; with isFront, dst holds d
+// as one 32-byte block per row, else dst = (grad - d) * src. SoftmaxGradFront is the isFront
+// form. dst may be src or grad: each row is read before it is written.
+namespace detail {
+template <typename T>
+void SoftmaxGradRows(const LocalTensor<T>& dst, const LocalTensor<T>& grad,
+                     const LocalTensor<T>& src, const SoftMaxShape& s, bool front,
+                     const char* api) {
+  const uint32_t stat = 32 / sizeof(T);
+  const uint64_t n = uint64_t(s.m) * s.k;
+  CheckVector(grad, n, api, "source (grad)");
+  CheckVector(src, n, api, "source");
+  CheckVector(dst, front ? uint64_t(s.m) * stat : n, api, "destination");
+  std::vector<double> g(s.k), y(s.k);
+  for (uint32_t r = 0; r < s.m; ++r) {
+    double d = 0;
+    for (uint32_t c = 0; c < s.k; ++c) {
+      g[c] = AsDouble(grad.GetPhyAddr()[uint64_t(r) * s.k + c]);
+      y[c] = AsDouble(src.GetPhyAddr()[uint64_t(r) * s.k + c]);
+      if (c < s.valid) d += g[c] * y[c];
+    }
+    if (front) {
+      for (uint32_t j = 0; j < stat; ++j)
+        dst.GetPhyAddr()[uint64_t(r) * stat + j] = static_cast<T>(static_cast<float>(d));
+      continue;
+    }
+    for (uint32_t c = 0; c < s.k; ++c)
+      dst.GetPhyAddr()[uint64_t(r) * s.k + c] =
+          static_cast<T>(static_cast<float>(c < s.valid ? (g[c] - d) * y[c] : 0.0));
+  }
+  CountCycles(n * sizeof(T) * (front ? 3 : 5));
+}
+}  // namespace detail
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                 const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "OpenCANN's SoftmaxGrad takes ND data; NZ is not modelled");
+  detail::SoftmaxGradRows(dstTensor, gradTensor, srcTensor,
+                          detail::SoftMaxShapeOf<T>(tiling, softmaxShapeInfo, "SoftmaxGrad"),
+                          isFront, "SoftmaxGrad");
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                 const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                 const SoftMaxTiling& tiling, bool isFront = false,
+                 const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  (void)sharedTmpBuffer;
+  SoftmaxGrad<T, isReuseSource, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling, isFront,
+                                                softmaxShapeInfo);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "OpenCANN's SoftmaxGradFront takes ND data; NZ is not modelled");
+  detail::SoftmaxGradRows(dstTensor, gradTensor, srcTensor,
+                          detail::SoftMaxShapeOf<T>(tiling, softmaxShapeInfo, "SoftmaxGradFront"),
+                          true, "SoftmaxGradFront");
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                      const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  (void)sharedTmpBuffer;
+  SoftmaxGradFront<T, isBasicBlock, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling,
+                                                    softmaxShapeInfo);
+}
+
 // AdjustSoftMaxRes: rows whose max equals `from` (the max's bits: a float's 32, a half's 16)
 // are set to `to` across the row's srcK elements. True when a row was adjusted. The max is
 // read once per 32-byte block (stepSizeMode 0) or once per element (any other mode).

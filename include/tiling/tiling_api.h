@@ -95,6 +95,24 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
   t.tailReduceSize = t.tailM * block;
 }
 
+// SoftmaxGrad's host side: SoftMax's sizes and split.
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                         const bool isFront, const bool isReuseSource) {
+  (void)isFront;
+  return GetSoftMaxMaxTmpSize(srcShape, typeSize, isReuseSource);
+}
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                         const bool isFront, const bool isReuseSource) {
+  (void)isFront;
+  return GetSoftMaxMinTmpSize(srcShape, typeSize, isReuseSource);
+}
+inline void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t typeSize,
+                                  const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& t,
+                                  const bool isFront = false) {
+  (void)isFront;
+  SoftMaxTilingFunc(srcShape, typeSize, localWorkSpaceSize, t);
+}
+
 // LogSoftMax's host side: SoftMax's sizes and split (the same row statistics).
 inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize,
                                         const bool isReuseSource) {

@@ -322,4 +322,33 @@ TEST(AscendCLogSoftMax, Log10OfTheSoftmaxAsCannDefinesIt) {
   EXPECT_GT(GetLogSoftMaxMinTmpSize(ge::Shape({kM, kK}), 4, false), 0u);
 }
 
+TEST(AscendCSoftmaxGrad, BothFormsAgainstTheDocumentedFormula) {
+  std::vector<float> g(kM * kK), y(kM * kK), back(kM * kK), front(kM * 8);
+  for (uint32_t i = 0; i < g.size(); ++i) g[i] = std::sin(0.13f * i), y[i] = 0.01f * (i % 50);
+  optiling::SoftMaxTiling tiling;
+  SoftMaxGradTilingFunc(ge::Shape({kM, kK}), 4,
+                        GetSoftMaxGradMinTmpSize(ge::Shape({kM, kK}), 4, false, false), tiling);
+  auto [ok, out] = Launch("softmax_grad", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<float> grad = b.GetWithOffset<float>(kM * kK, 0);
+    LocalTensor<float> src = b.GetWithOffset<float>(kM * kK, 1024);
+    LocalTensor<float> dst = b.GetWithOffset<float>(kM * kK, 2048);
+    for (uint32_t i = 0; i < g.size(); ++i) grad.SetValue(i, g[i]), src.SetValue(i, y[i]);
+    SoftmaxGrad<float>(dst, grad, src, tiling);
+    for (uint32_t i = 0; i < back.size(); ++i) back[i] = dst.GetValue(i);
+    SoftmaxGradFront<float>(src, grad, src, tiling);  // in place, as CANN's sample calls it
+    for (uint32_t i = 0; i < front.size(); ++i) front[i] = src.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  for (uint32_t r = 0; r < kM; ++r) {
+    double d = 0;
+    for (uint32_t c = 0; c < kK; ++c) d += double(g[r * kK + c]) * y[r * kK + c];
+    for (uint32_t c = 0; c < kK; ++c)
+      EXPECT_NEAR(back[r * kK + c], (g[r * kK + c] - d) * y[r * kK + c], 1e-5);
+    for (uint32_t j = 0; j < 8; ++j) EXPECT_NEAR(front[r * 8 + j], d, 1e-5);
+  }
+}
+
 }  // namespace
