@@ -393,4 +393,66 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S scalarVa
   Axpy(dst, src, scalarValue, static_cast<int32_t>(calCount));
 }
 
+// CumSum: running sums of an [outter, inner] tensor down the rows (first axis) or along each
+// row (last axis), added in the element type one step at a time (the line-by-line algorithm;
+// Sklansky's pairs in another order and may differ in the last bits); outputLastRow also
+// copies the result's last row to lastRowTensor.
+enum class CumSumAlgorithm { CUMSUM_ALGORITHM_LINEBYLINE = 0, CUMSUM_ALGORITHM_SKLANSKY = 1 };
+struct CumSumConfig {
+  bool isLastAxis{true};
+  bool isReuseSource{false};
+  bool outputLastRow{false};
+  CumSumAlgorithm algorithm{CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+};
+inline constexpr CumSumConfig defaultCumSumConfig = {};
+struct CumSumInfo {
+  uint32_t outter{0};
+  uint32_t inner{0};
+};
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
+void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor,
+            const LocalTensor<T>& srcTensor, LocalTensor<uint8_t>& sharedTmpBuffer,
+            const CumSumInfo& cumSumInfo) {
+  (void)sharedTmpBuffer;
+  const char* api = "CumSum";
+  const uint32_t rows = cumSumInfo.outter, cols = cumSumInfo.inner;
+  if (rows == 0 || cols == 0 || cols * sizeof(T) % 32 != 0)
+    detail::Fault(api, "CumSumInfo: outter " + std::to_string(rows) + " and inner " +
+                           std::to_string(cols) + " (32-byte aligned) must be positive");
+  const uint64_t n = uint64_t(rows) * cols;
+  detail::CheckVector(srcTensor, n, api, "source");
+  detail::CheckVector(dstTensor, n, api, "destination");
+  if (config.outputLastRow) detail::CheckVector(lastRowTensor, cols, api, "destination (last row)");
+  using C = detail::Calc<T>;
+  const T* x = srcTensor.GetPhyAddr();
+  T* y = dstTensor.GetPhyAddr();
+  if (config.isLastAxis) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      C acc = 0;
+      for (uint32_t c = 0; c < cols; ++c) {
+        acc = static_cast<C>(static_cast<T>(acc + static_cast<C>(x[uint64_t(r) * cols + c])));
+        y[uint64_t(r) * cols + c] = static_cast<T>(acc);
+      }
+    }
+  } else {
+    for (uint32_t c = 0; c < cols; ++c) {
+      C acc = 0;
+      for (uint32_t r = 0; r < rows; ++r) {
+        acc = static_cast<C>(static_cast<T>(acc + static_cast<C>(x[uint64_t(r) * cols + c])));
+        y[uint64_t(r) * cols + c] = static_cast<T>(acc);
+      }
+    }
+  }
+  if (config.outputLastRow)
+    for (uint32_t c = 0; c < cols; ++c)
+      lastRowTensor.GetPhyAddr()[c] = y[uint64_t(rows - 1) * cols + c];
+  detail::CountCycles(n * sizeof(T) * 2);
+}
+template <typename T, const CumSumConfig& config = defaultCumSumConfig>
+void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor,
+            const LocalTensor<T>& srcTensor, const CumSumInfo& cumSumInfo) {
+  LocalTensor<uint8_t> none;
+  CumSum<T, config>(dstTensor, lastRowTensor, srcTensor, none, cumSumInfo);
+}
+
 }  // namespace AscendC

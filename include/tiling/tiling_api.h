@@ -603,6 +603,14 @@ inline void GetSwiGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typ
   (void)isReuseSource;
   detail::MathTmpSize(srcShape, maxValue, minValue);
 }
+inline void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                   const bool isReuseSource, const bool isLastAxis,
+                                   uint32_t& maxValue, uint32_t& minValue) {
+  (void)typeSize;
+  (void)isReuseSource;
+  (void)isLastAxis;
+  detail::MathTmpSize(srcShape, maxValue, minValue);
+}
 inline void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                             const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
   (void)typeSize;

@@ -176,4 +176,39 @@ TEST(AscendCMath, GatedActivations) {
   }
 }
 
+constexpr CumSumConfig kDownRows = {false, false, true,
+                                    CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+constexpr CumSumConfig kAlongRows = {true, false, false,
+                                     CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+
+TEST(AscendCMath, CumSumDownAndAlongTheRows) {
+  constexpr uint32_t rows = 4, cols = 8;
+  std::vector<float> down(rows * cols), along(rows * cols), last(cols);
+  auto [ok, out] = oc_test::Launch("cumsum", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> x = buf.GetWithOffset<float>(rows * cols, 0),
+                       y = buf.GetWithOffset<float>(rows * cols, 128),
+                       l = buf.GetWithOffset<float>(cols, 256);
+    for (uint32_t i = 0; i < rows * cols; ++i) x.SetValue(i, float(i % 7) - 2.0f);
+    CumSum<float, kDownRows>(y, l, x, CumSumInfo{rows, cols});
+    for (uint32_t i = 0; i < rows * cols; ++i) down[i] = y.GetValue(i);
+    for (uint32_t i = 0; i < cols; ++i) last[i] = l.GetValue(i);
+    CumSum<float, kAlongRows>(y, l, x, CumSumInfo{rows, cols});
+    for (uint32_t i = 0; i < rows * cols; ++i) along[i] = y.GetValue(i);
+  });
+  ASSERT_TRUE(ok) << out;
+  auto x = [](uint32_t r, uint32_t c) { return float((r * cols + c) % 7) - 2.0f; };
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < cols; ++c) {
+      float d = 0, a = 0;
+      for (uint32_t k = 0; k <= r; ++k) d += x(k, c);
+      for (uint32_t k = 0; k <= c; ++k) a += x(r, k);
+      EXPECT_EQ(down[r * cols + c], d);
+      EXPECT_EQ(along[r * cols + c], a);
+    }
+  for (uint32_t c = 0; c < cols; ++c) EXPECT_EQ(last[c], down[(rows - 1) * cols + c]);
+}
+
 }  // namespace
