@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ascendc/kernel_tensor.h"
@@ -403,47 +404,53 @@ std::vector<SliceBurst> SliceBursts(const SliceInfo* info, uint32_t dims, const 
 }
 }  // namespace detail
 
+namespace detail {
+// Pairs the two slice walks burst by burst: move(dst offset, src offset, bytes). Returns the
+// bytes moved and the burst count.
+template <typename T, typename Move>
+std::pair<uint64_t, uint32_t> ForSliceBursts(const SliceInfo dstSliceInfo[],
+                                             const SliceInfo srcSliceInfo[], uint32_t dimValue,
+                                             const char* api, Move move) {
+  const auto d = SliceBursts<T>(dstSliceInfo, dimValue, api, "destination");
+  const auto s = SliceBursts<T>(srcSliceInfo, dimValue, api, "source");
+  if (d.size() != s.size())
+    Fault(api, "the source slice has " + std::to_string(s.size()) + " bursts and the destination " +
+                   std::to_string(d.size()));
+  uint64_t total = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const uint64_t len = std::min(s[i].bytes, d[i].bytes);
+    move(d[i].offset, s[i].offset, len);
+    total += len;
+  }
+  return {total, static_cast<uint32_t>(s.size())};
+}
+}  // namespace detail
+
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
   const char* api = "DataCopy(GM->local, SliceInfo)";
-  const auto d = detail::SliceBursts<T>(dstSliceInfo, dimValue, api, "destination");
-  const auto s = detail::SliceBursts<T>(srcSliceInfo, dimValue, api, "source");
-  if (d.size() != s.size())
-    detail::Fault(api, "the source slice has " + std::to_string(s.size()) +
-                           " bursts and the destination " + std::to_string(d.size()));
-  uint64_t total = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const uint64_t len = std::min(s[i].bytes, d[i].bytes);
-    detail::CheckLocalRange(dst, d[i].offset, len, api, "destination");
-    detail::CheckGlobalRange(src, s[i].offset, len, api, "source");
-    std::memcpy(detail::Bytes(dst.GetPhyAddr()) + d[i].offset,
-                detail::Bytes(src.GetPhyAddr()) + s[i].offset, len);
-    total += len;
-  }
-  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(total, uint32_t(s.size())));
+  const auto [total, bursts] = detail::ForSliceBursts<T>(
+      dstSliceInfo, srcSliceInfo, dimValue, api, [&](uint64_t d, uint64_t s, uint64_t len) {
+        detail::CheckLocalRange(dst, d, len, api, "destination");
+        detail::CheckGlobalRange(src, s, len, api, "source");
+        std::memcpy(detail::Bytes(dst.GetPhyAddr()) + d, detail::Bytes(src.GetPhyAddr()) + s, len);
+      });
+  detail::AddCycles(detail::Pipe::kMTE2, detail::MteCycles(total, bursts));
 }
 
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
               const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1) {
   const char* api = "DataCopy(local->GM, SliceInfo)";
-  const auto d = detail::SliceBursts<T>(dstSliceInfo, dimValue, api, "destination");
-  const auto s = detail::SliceBursts<T>(srcSliceInfo, dimValue, api, "source");
-  if (d.size() != s.size())
-    detail::Fault(api, "the source slice has " + std::to_string(s.size()) +
-                           " bursts and the destination " + std::to_string(d.size()));
-  uint64_t total = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const uint64_t len = std::min(s[i].bytes, d[i].bytes);
-    detail::CheckLocalRange(src, s[i].offset, len, api, "source");
-    detail::CheckGlobalRange(dst, d[i].offset, len, api, "destination");
-    detail::StoreToGlobal(reinterpret_cast<T*>(detail::Bytes(dst.GetPhyAddr()) + d[i].offset),
-                          reinterpret_cast<const T*>(detail::Bytes(src.GetPhyAddr()) + s[i].offset),
-                          len);
-    total += len;
-  }
-  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(total, uint32_t(s.size())));
+  const auto [total, bursts] = detail::ForSliceBursts<T>(
+      dstSliceInfo, srcSliceInfo, dimValue, api, [&](uint64_t d, uint64_t s, uint64_t len) {
+        detail::CheckLocalRange(src, s, len, api, "source");
+        detail::CheckGlobalRange(dst, d, len, api, "destination");
+        detail::StoreToGlobal(reinterpret_cast<T*>(detail::Bytes(dst.GetPhyAddr()) + d),
+                              reinterpret_cast<const T*>(detail::Bytes(src.GetPhyAddr()) + s), len);
+      });
+  detail::AddCycles(detail::Pipe::kMTE3, detail::MteCycles(total, bursts));
 }
 
 // InitOutput: fills `size` elements of a global tensor with `value` (an output that atomic

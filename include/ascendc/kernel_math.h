@@ -231,13 +231,16 @@ template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
          const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
   (void)sharedTmpBuffer;
+  if (taylorExpandLevel != 0)
+    detail::Warn("Exp", "taylorExpandLevel " + std::to_string(taylorExpandLevel) +
+                            " selects the NPU's Taylor expansion, which OpenCANN does not "
+                            "emulate: exp is computed directly (the last bits may differ)");
   detail::MathUnary(
       dst, src, calCount, [](double x) { return std::exp(x); }, "Exp");
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount) {
-  detail::MathUnary(
-      dst, src, calCount, [](double x) { return std::exp(x); }, "Exp");
+  Exp<T, taylorExpandLevel, isReuseSource>(dst, src, LocalTensor<uint8_t>(), calCount);
 }
 
 // Power: base ** exponent element-wise, with either side a tensor or a scalar. PowerConfig
@@ -415,6 +418,10 @@ void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor,
             const CumSumInfo& cumSumInfo) {
   (void)sharedTmpBuffer;
   const char* api = "CumSum";
+  if (config.algorithm == CumSumAlgorithm::CUMSUM_ALGORITHM_SKLANSKY)
+    detail::Warn(api,
+                 "the Sklansky algorithm adds in another order, which OpenCANN does not "
+                 "emulate: sums are added line by line (the last bits may differ)");
   const uint32_t rows = cumSumInfo.outter, cols = cumSumInfo.inner;
   if (rows == 0 || cols == 0 || cols * sizeof(T) % 32 != 0)
     detail::Fault(api, "CumSumInfo: outter " + std::to_string(rows) + " and inner " +

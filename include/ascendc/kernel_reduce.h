@@ -129,6 +129,22 @@ T TreeSum(std::vector<T>& v) {
   }
   return v[0];
 }
+// A whole count of elements as the NPU reduces it: each 256-byte repeat summed as a tree,
+// then the repeats' sums the same way, round after round, until one value is left.
+template <typename T>
+T RepeatTreeSum(const T* data, uint64_t count) {
+  const size_t per = 256 / sizeof(T);
+  std::vector<T> level(data, data + count);
+  while (level.size() > 1) {
+    std::vector<T> next;
+    for (size_t at = 0; at < level.size(); at += per) {
+      std::vector<T> chunk(level.begin() + at, level.begin() + std::min(level.size(), at + per));
+      next.push_back(TreeSum(chunk));
+    }
+    level.swap(next);
+  }
+  return level.empty() ? static_cast<T>(0) : level[0];
+}
 }  // namespace detail
 
 namespace detail {
@@ -150,19 +166,8 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
   detail::CheckVector(dst, 1, api, "destination", sizeof(T));
   detail::CheckVector(src, count, api, "source");
   (void)work;
-  // As the NPU computes it: each 256-byte repeat summed as a tree, then the repeats' sums
-  // the same way, round after round, until one value is left.
-  const size_t per = 256 / sizeof(T);
-  std::vector<T> level(src.GetPhyAddr(), src.GetPhyAddr() + std::max<int32_t>(count, 0));
-  while (level.size() > 1) {
-    std::vector<T> next;
-    for (size_t at = 0; at < level.size(); at += per) {
-      std::vector<T> chunk(level.begin() + at, level.begin() + std::min(level.size(), at + per));
-      next.push_back(detail::TreeSum(chunk));
-    }
-    level.swap(next);
-  }
-  dst.GetPhyAddr()[0] = level.empty() ? static_cast<T>(0) : level[0];
+  dst.GetPhyAddr()[0] =
+      detail::RepeatTreeSum(src.GetPhyAddr(), uint64_t(std::max<int32_t>(count, 0)));
   detail::LastReduceSum() = detail::AsDouble(dst.GetPhyAddr()[0]);
   detail::CountCycles(uint64_t(count) * sizeof(T) * 2);
 }
@@ -576,21 +581,9 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
     detail::Fault(api, "SumParams.n " + std::to_string(n) + " is not in 1..inner");
   detail::CheckVector(srcTensor, uint64_t(outter) * inner, api, "source");
   detail::CheckVector(dstTensor, outter, api, "destination");
-  const size_t per = 256 / sizeof(T);
   std::vector<T> results(outter);
-  for (uint32_t r = 0; r < outter; ++r) {
-    std::vector<T> level(srcTensor.GetPhyAddr() + uint64_t(r) * inner,
-                         srcTensor.GetPhyAddr() + uint64_t(r) * inner + n);
-    while (level.size() > 1) {
-      std::vector<T> next;
-      for (size_t at = 0; at < level.size(); at += per) {
-        std::vector<T> chunk(level.begin() + at, level.begin() + std::min(level.size(), at + per));
-        next.push_back(detail::TreeSum(chunk));
-      }
-      level.swap(next);
-    }
-    results[r] = level[0];
-  }
+  for (uint32_t r = 0; r < outter; ++r)
+    results[r] = detail::RepeatTreeSum(srcTensor.GetPhyAddr() + uint64_t(r) * inner, n);
   for (uint32_t r = 0; r < outter; ++r) dstTensor.GetPhyAddr()[r] = results[r];
   detail::CountCycles(uint64_t(outter) * inner * sizeof(T) * 2);
 }

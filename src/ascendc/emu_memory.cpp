@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "emu_state.h"
@@ -212,8 +213,10 @@ void NoteGlobalWriteData(const void* dst, const void* src, uint64_t bytes) {
   GmWrite& w = b.gm_writes.back();
   const uintptr_t a = reinterpret_cast<uintptr_t>(dst);
   if (a + bytes != w.end || a < w.start) return;  // not the write just noted
-  const auto* p = static_cast<const uint8_t*>(src);
-  for (uint64_t i = 0; i < bytes; ++i) w.hash = (w.hash ^ p[i]) * 1099511628211ull;  // FNV-1a
+  // Every store to GM passes here: the library's string hash, folded into the range's.
+  const size_t h = std::hash<std::string_view>{}(
+      std::string_view(static_cast<const char*>(src), static_cast<size_t>(bytes)));
+  w.hash = (w.hash ^ h) * 1099511628211ull;
   ++w.hashed;
 }
 
