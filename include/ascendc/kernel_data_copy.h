@@ -386,6 +386,16 @@ std::vector<SliceBurst> SliceBursts(const SliceInfo* info, uint32_t dims, const 
   }
   if (info[0].burstLen == 0) Fault(api, std::string(which) + ": burstLen of axis 0 is 0");
   const uint64_t burst_elems = uint64_t{info[0].burstLen} * kBlock / sizeof(T);
+  // The walk's size before it is built: a slice of more bursts than any buffer holds is a
+  // mistake (and would take the host's memory).
+  uint64_t walked = (info[0].endIndex - info[0].startIndex) / (burst_elems + info[0].stride) + 1;
+  for (uint32_t d = 1; d < dims && walked <= (uint64_t{1} << 20); ++d)
+    walked *=
+        (uint64_t{info[d].endIndex} - info[d].startIndex) / (uint64_t{info[d].stride} + 1) + 1;
+  if (walked > (uint64_t{1} << 20))
+    Fault(api, std::string(which) +
+                   " slice walks more than 2^20 bursts: its indices are out of "
+                   "any buffer's range");
   std::vector<uint64_t> row_starts;  // element offsets of the innermost axis's rows
   row_starts.push_back(0);
   for (uint32_t d = dims; d-- > 1;) {

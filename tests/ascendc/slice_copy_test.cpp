@@ -66,6 +66,20 @@ TEST(AscendCSliceCopy, MismatchedSlicesAreRefused) {
   });
   EXPECT_FALSE(ok);
   EXPECT_NE(out.find("bursts"), std::string::npos) << out;
+  // An outer axis of four billion indices is refused before anything is walked.
+  auto [huge, why] = Launch("slice_huge", 1, [&] {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    LocalTensor<float> ub = buf.Get<float>();
+    GlobalTensor<float> src;
+    src.SetGlobalBuffer(gm, 256);
+    const SliceInfo from[2] = {{0, 7, 0, 1, 8}, {0, 0xFFFFFFF0u, 0, 1, 32}};
+    const SliceInfo to[2] = {{0, 7, 0, 1, 8}, {0, 0xFFFFFFF0u, 0, 1, 32}};
+    DataCopy(ub, src, to, from, 2);
+  });
+  EXPECT_FALSE(huge);
+  EXPECT_NE(why.find("2^20 bursts"), std::string::npos) << why;
   GmFree(gm);
 }
 
