@@ -352,6 +352,8 @@ namespace AscendC {
 // endIndex are moved in bursts of burstLen 32-byte blocks, stride elements apart; on the
 // other axes, every (stride + 1)-th index from startIndex to endIndex (burstLen must be 1).
 // shapeValue is the axis's length in the tensor's layout, in elements.
+// The most axes a slice describes (SliceInfo arrays are sized with it).
+inline constexpr uint32_t K_MAX_DIM = 8;
 struct SliceInfo {
   uint32_t startIndex = 0;
   uint32_t endIndex = 0;
@@ -368,7 +370,7 @@ struct SliceBurst {
 template <typename T>
 std::vector<SliceBurst> SliceBursts(const SliceInfo* info, uint32_t dims, const char* api,
                                     const char* which) {
-  if (dims == 0 || dims > 8) Fault(api, std::string(which) + ": dimValue must be 1..8");
+  if (dims == 0 || dims > K_MAX_DIM) Fault(api, std::string(which) + ": dimValue must be 1..8");
   std::vector<uint64_t> pitch(dims, 1);
   for (uint32_t d = 1; d < dims; ++d) {
     if (info[d - 1].shapeValue == 0)
